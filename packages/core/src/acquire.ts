@@ -1,0 +1,291 @@
+/**
+ * Taking the lock of a key held elsewhere: the cross-server half of a load. Each attempt is
+ * one atomic update that runs the lock rules; between attempts the load parks on the holder's
+ * reply (0.5 s doubling to 2 s), repeats its release request every 4 s, and reads the
+ * holder's presence after each wake, until the lock is taken or `lockWaitSeconds` runs out.
+ */
+import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
+import type { ProfileEventPayload } from './events.js';
+import type { Handoff } from './handoff.js';
+import type { JsonObject } from './json.js';
+import type { Scheduler } from './ports/scheduler.js';
+import type { Store } from './ports/store.js';
+import {
+  decideLoad,
+  type LoadDecision,
+  type LockInfo,
+  type LockTimes,
+  lockedRecord,
+  type PresenceAnswer,
+  type ProfileRecord,
+  parseRecord,
+  settledData,
+  type TakeReason,
+  type TradeMarker,
+  toStoreRecord,
+} from './rules/index.js';
+import type { Signal } from './signal.js';
+import type { HandoffTimings } from './timings.js';
+import { type RecoveredTrade, recoverTrade } from './trade.js';
+
+export interface AcquireRequest {
+  readonly key: string;
+  readonly storeKey: string;
+  readonly token: string;
+  readonly driverName: string;
+  readonly jobId: string;
+  readonly store: Store;
+  readonly scheduler: Scheduler;
+  /** Present when this server has handoff on. */
+  readonly handoff: Handoff | undefined;
+  readonly times: LockTimes;
+  readonly timings: HandoffTimings;
+  readonly lockWaitMs: number;
+  readonly defaults: JsonObject;
+  /** Woken by the holder's reply. */
+  readonly reply: Signal;
+  journalKey(tradeId: string): string;
+  heldHere(token: string): boolean;
+  /** True once the load is no longer wanted (the player left, the driver closed). */
+  cancelled(): boolean;
+  emit(event: ProfileEventPayload): void;
+}
+
+export interface Acquired {
+  readonly record: ProfileRecord;
+  readonly reason: TakeReason;
+  readonly from?: LockInfo;
+  readonly recovered?: RecoveredTrade;
+}
+
+type Attempt =
+  | { readonly kind: 'taken'; readonly acquired: Acquired }
+  | { readonly kind: 'locked'; readonly holder: LockInfo }
+  | { readonly kind: 'failed'; readonly error: DataDriverError };
+
+/** Two empty presence reads at least one beat apart prove a holder stopped. */
+class Silence {
+  private holder: string | undefined;
+  private firstEmptyAt: number | undefined;
+
+  constructor(private readonly beatMs: number) {}
+
+  record(holder: string, alive: boolean | undefined, now: number): boolean {
+    if (holder !== this.holder) {
+      this.holder = holder;
+      this.firstEmptyAt = undefined;
+    }
+    if (alive === true) this.firstEmptyAt = undefined;
+    if (alive !== false) return false; // an unknown answer proves nothing either way
+    if (this.firstEmptyAt === undefined) this.firstEmptyAt = now;
+    return now - this.firstEmptyAt >= this.beatMs;
+  }
+
+  /** How long until a second empty read would count, or `undefined` with no first one. */
+  untilSecondRead(now: number): number | undefined {
+    return this.firstEmptyAt === undefined ? undefined : this.firstEmptyAt + this.beatMs - now;
+  }
+}
+
+export async function acquire(request: AcquireRequest): Promise<Acquired> {
+  return new Acquisition(request).run();
+}
+
+class Acquisition {
+  private readonly deadline: number;
+  private readonly silence: Silence;
+  private parkMs: number;
+  private stealFrom: string | undefined;
+  private lastRequest: { holder: string; token: string; at: number } | undefined;
+
+  constructor(private readonly request: AcquireRequest) {
+    this.deadline = request.scheduler.now() + request.lockWaitMs;
+    this.silence = new Silence(request.timings.beatSeconds * 1000);
+    this.parkMs = request.timings.parkMinSeconds * 1000;
+  }
+
+  async run(): Promise<Acquired> {
+    let waitingOn: string | undefined;
+    for (;;) {
+      this.assertWanted();
+      const attempt = await this.attempt();
+      if (attempt.kind === 'taken') return attempt.acquired;
+      if (attempt.kind === 'locked') {
+        if (attempt.holder.jobId === this.request.jobId) throw this.lockedError(attempt.holder);
+        if (waitingOn !== attempt.holder.token) {
+          waitingOn = attempt.holder.token;
+          this.emit({
+            type: 'load.waiting',
+            key: this.request.key,
+            reason: 'locked',
+            holder: attempt.holder,
+          });
+        }
+      }
+      const now = this.request.scheduler.now();
+      if (now >= this.deadline) {
+        throw attempt.kind === 'locked' ? this.lockedError(attempt.holder) : attempt.error;
+      }
+      if (attempt.kind === 'locked') await this.askHolder(attempt.holder, now);
+      const replied = await this.park();
+      // A reply means the holder let go: load again at once. Otherwise read its presence.
+      if (attempt.kind === 'locked' && !replied) await this.readPresence(attempt.holder);
+    }
+  }
+
+  /** One atomic update running the load rules; presence and trade recovery re-run it. */
+  private async attempt(): Promise<Attempt> {
+    let presence: PresenceAnswer | undefined;
+    let recovered: RecoveredTrade | undefined;
+    for (;;) {
+      let decision: LoadDecision | undefined;
+      let marker: TradeMarker | undefined;
+      let stored: ProfileRecord | undefined;
+      try {
+        const result = await this.request.store.update(this.request.storeKey, (current) => {
+          const record = parseRecord(this.request.key, current);
+          decision = decideLoad(record, this.context(presence));
+          marker = record?.meta.trade;
+          if (decision.kind !== 'take') return undefined;
+          if (marker && recovered?.trade !== marker.id) return undefined; // settle it first
+          const data =
+            record && marker
+              ? settledData(record, this.request.key, marker, recovered?.journal)
+              : record?.data;
+          return toStoreRecord(lockedRecord(record, data ?? this.request.defaults, this.writer()));
+        });
+        stored = parseRecord(this.request.key, result);
+      } catch (error) {
+        if (DataDriverError.is(error, ErrorCode.InvalidRecord)) throw error;
+        return {
+          kind: 'failed',
+          error: toDataDriverError(
+            error,
+            ErrorCode.BackendFailed,
+            `load of ${this.request.key} failed`,
+          ),
+        };
+      }
+      const made: LoadDecision | undefined = decision;
+      if (made === undefined) throw new Error('the store did not run the load transform');
+      if (made.kind === 'locked') return { kind: 'locked', holder: made.holder };
+      if (made.kind === 'read-presence') {
+        presence = await this.presenceOf(made.holder);
+        continue;
+      }
+      const pending: TradeMarker | undefined = marker;
+      if (pending && recovered?.trade !== pending.id) {
+        recovered = await recoverTrade(
+          this.request.store,
+          this.request.journalKey(pending.id),
+          pending,
+          this.request.scheduler.now(),
+        );
+        continue;
+      }
+      if (stored === undefined) throw new Error('the store returned no record after a load write');
+      const acquired: Acquired = {
+        record: stored,
+        reason: made.reason,
+        ...(made.from ? { from: made.from } : {}),
+        ...(recovered ? { recovered } : {}),
+      };
+      return { kind: 'taken', acquired };
+    }
+  }
+
+  private context(presence: PresenceAnswer | undefined) {
+    const { request } = this;
+    return {
+      jobId: request.jobId,
+      token: request.token,
+      now: request.scheduler.now(),
+      lockTtlSeconds: request.times.lockTtlSeconds,
+      lockSkewSeconds: request.times.lockSkewSeconds,
+      handoff: request.handoff !== undefined,
+      heldHere: request.heldHere,
+      ...(this.stealFrom === undefined ? {} : { stealFrom: this.stealFrom }),
+      ...(presence === undefined ? {} : { holderPresence: presence }),
+    };
+  }
+
+  private writer() {
+    return {
+      jobId: this.request.jobId,
+      token: this.request.token,
+      now: this.request.scheduler.now(),
+      presence: this.request.handoff !== undefined,
+    };
+  }
+
+  /** Sends the release request on a new holder, and again every `requestRepeatSeconds`. */
+  private async askHolder(holder: LockInfo, now: number): Promise<void> {
+    const { handoff } = this.request;
+    if (!handoff) return;
+    const last = this.lastRequest;
+    const repeatMs = this.request.timings.requestRepeatSeconds * 1000;
+    const fresh = !last || last.holder !== holder.jobId || last.token !== holder.token;
+    if (!fresh && now - last.at < repeatMs) return;
+    this.lastRequest = { holder: holder.jobId, token: holder.token, at: now };
+    this.emit({
+      type: 'handoff.request.sent',
+      key: this.request.key,
+      holder: holder.jobId,
+      token: holder.token,
+    });
+    // A lost request costs only time: the wait repeats it and reads presence meanwhile.
+    await handoff
+      .request(this.request.driverName, this.request.key, holder.jobId, holder.token)
+      .catch(() => undefined);
+  }
+
+  /** Parks on the holder's reply: 0.5 s doubling to 2 s, never past the deadline. */
+  private async park(): Promise<boolean> {
+    const { scheduler } = this.request;
+    const now = scheduler.now();
+    let wait = Math.min(this.parkMs, this.deadline - now);
+    const untilSecond = this.silence.untilSecondRead(now);
+    if (untilSecond !== undefined && untilSecond > 0) wait = Math.min(wait, untilSecond);
+    this.parkMs = Math.min(this.parkMs * 2, this.request.timings.parkMaxSeconds * 1000);
+    const woken = await this.request.reply.wait(scheduler, Math.max(0, wait));
+    if (woken) this.emit({ type: 'handoff.reply.received', key: this.request.key });
+    return woken;
+  }
+
+  /** After each wake: a flagged holder's presence; two empty reads a beat apart free its lock. */
+  private async readPresence(holder: LockInfo): Promise<void> {
+    if (!this.request.handoff || !holder.presence) return;
+    const answer = await this.presenceOf(holder);
+    if (this.silence.record(holder.jobId, answer.alive, this.request.scheduler.now())) {
+      this.stealFrom = holder.jobId;
+    }
+  }
+
+  private async presenceOf(holder: LockInfo): Promise<PresenceAnswer> {
+    const alive = this.request.handoff
+      ? await this.request.handoff.isAlive(holder.jobId)
+      : undefined;
+    const answer = alive === undefined ? 'unknown' : alive ? 'alive' : 'stopped';
+    this.emit({ type: 'presence.read', key: this.request.key, holder: holder.jobId, answer });
+    return { jobId: holder.jobId, alive };
+  }
+
+  private assertWanted(): void {
+    if (this.request.cancelled()) {
+      throw new DataDriverError(ErrorCode.Closed, `the load of ${this.request.key} was cancelled`);
+    }
+  }
+
+  private lockedError(holder: LockInfo): DataDriverError {
+    const where = holder.jobId === this.request.jobId ? 'this server' : 'another server';
+    return new DataDriverError(
+      ErrorCode.Locked,
+      `profile is locked by ${where} (key ${this.request.key}, server ${holder.jobId}, token ${holder.token}, presence ${holder.presence})`,
+      { details: { key: this.request.key, holder } },
+    );
+  }
+
+  private emit(event: ProfileEventPayload): void {
+    this.request.emit(event);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Every failure DataDriver reports is a `DataDriverError` with a stable `code`.
+ * Codes are part of the public API: match on `error.code`, never on the message.
+ */
+export const ErrorCode = {
+  /** Another server (or another session on this one) holds the session lock. */
+  Locked: 'Data.Locked',
+  /** A save found the lock gone: another server took it. The profile is deactivated. */
+  LockLost: 'Data.LockLost',
+  /** The store, messenger or presence backend failed; nothing is known to be written. */
+  BackendFailed: 'Data.BackendFailed',
+  /** The backend could not be reached (connection refused, closed, timed out). */
+  Unavailable: 'Data.Unavailable',
+  /** The backend refused for lack of capacity after retries (throttling). */
+  Throttled: 'Data.Throttled',
+  /** A conditional write kept conflicting with concurrent writers past its retry budget. */
+  Conflict: 'Data.Conflict',
+  /** A record is larger than the backend accepts; nothing was written. */
+  TooLarge: 'Data.TooLarge',
+  /** The backend is not set up (missing table, bad credentials or endpoint). */
+  Misconfigured: 'Data.Misconfigured',
+  /** The stored value under a key is not a DataDriver record; it is left untouched. */
+  InvalidRecord: 'Data.InvalidRecord',
+  /** The stored record was written by a newer schema than this server knows. */
+  NewerSchema: 'Data.NewerSchema',
+  /** The driver or handoff options are invalid. */
+  InvalidConfig: 'Data.InvalidConfig',
+  /** A call was given an argument it cannot use. */
+  InvalidArgument: 'Data.InvalidArgument',
+  /** The profile is no longer active (released or lost); it cannot be saved or traded. */
+  Inactive: 'Data.Inactive',
+  /** The driver is closed. */
+  Closed: 'Data.Closed',
+  /** A trade did not apply; neither profile changed. */
+  TradeFailed: 'Data.TradeFailed',
+  /** No version old enough is retained for a restore. */
+  VersionNotFound: 'Data.VersionNotFound',
+  /** An operation did not finish within its deadline. */
+  Timeout: 'Data.Timeout',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const marker = Symbol.for('datadriver.error');
+
+export interface DataDriverErrorOptions {
+  cause?: unknown;
+  /** Facts about the failure for logs and handlers, for example the lock holder. */
+  details?: Readonly<Record<string, unknown>>;
+}
+
+export class DataDriverError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly [marker] = true;
+
+  constructor(code: ErrorCode, message: string, options: DataDriverErrorOptions = {}) {
+    super(`${code}: ${message}`, options.cause === undefined ? {} : { cause: options.cause });
+    this.name = 'DataDriverError';
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+
+  /** True for a DataDriverError from any copy of this package (duplicate installs included). */
+  static isInstance(error: unknown): error is DataDriverError {
+    return typeof error === 'object' && error !== null && marker in error;
+  }
+
+  /** True when `error` is a DataDriverError with this code. */
+  static is(error: unknown, code: ErrorCode): error is DataDriverError {
+    return DataDriverError.isInstance(error) && error.code === code;
+  }
+}
+
+/** Wraps an unknown failure from a port, keeping a DataDriverError as it is. */
+export function toDataDriverError(
+  error: unknown,
+  code: ErrorCode,
+  message: string,
+): DataDriverError {
+  if (DataDriverError.isInstance(error)) return error;
+  return new DataDriverError(code, `${message}: ${describeError(error)}`, { cause: error });
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,226 @@
+/**
+ * What DataDriver does, as typed events: for metrics, logs and the demo's timeline. The
+ * logger's warnings are derived from these same events (`describeEvent`), so the two never
+ * disagree.
+ */
+import { type DataDriverError, describeError } from './errors.js';
+import type { Logger } from './ports/logger.js';
+import type { LockInfo, TakeReason } from './rules/index.js';
+
+interface Base {
+  /** The scheduler's clock when it happened (ms). */
+  readonly time: number;
+  /** The server it happened on. */
+  readonly jobId: string;
+}
+
+interface KeyEvent extends Base {
+  /** The driver's name. */
+  readonly driver: string;
+  /** The profile key. */
+  readonly key: string;
+}
+
+export type WaitReason = 'local-load' | 'local-release' | 'local-session' | 'locked';
+export type PresenceAnswerName = 'alive' | 'stopped' | 'unknown';
+export type RequestAction =
+  | 'reply'
+  | 'kick'
+  | 'release'
+  | 'retry-release'
+  | 'await-load'
+  | 'await-release';
+
+export type DataDriverEvent =
+  | (KeyEvent & { readonly type: 'load.started'; readonly session: boolean })
+  | (KeyEvent & {
+      readonly type: 'load.waiting';
+      readonly reason: WaitReason;
+      readonly holder?: LockInfo;
+    })
+  | (KeyEvent & {
+      readonly type: 'load.loaded';
+      readonly reason: TakeReason | 'adopted';
+      readonly waitedMs: number;
+    })
+  | (KeyEvent & {
+      readonly type: 'load.failed';
+      readonly waitedMs: number;
+      readonly error: DataDriverError;
+    })
+  | (KeyEvent & {
+      readonly type: 'lock.taken';
+      readonly reason: TakeReason;
+      readonly from: LockInfo;
+    })
+  | (KeyEvent & { readonly type: 'lock.lost'; readonly holder?: LockInfo })
+  | (KeyEvent & {
+      readonly type: 'presence.read';
+      readonly holder: string;
+      readonly answer: PresenceAnswerName;
+    })
+  | (KeyEvent & {
+      readonly type: 'handoff.request.sent';
+      readonly holder: string;
+      readonly token?: string;
+    })
+  | (KeyEvent & {
+      readonly type: 'handoff.request.received';
+      readonly requester: string;
+      readonly token?: string;
+      readonly action: RequestAction;
+    })
+  | (KeyEvent & { readonly type: 'handoff.reply.sent'; readonly requester: string })
+  | (KeyEvent & { readonly type: 'handoff.reply.received' })
+  | (KeyEvent & {
+      readonly type: 'profile.kicked';
+      readonly player: string;
+      readonly message: string;
+    })
+  | (KeyEvent & { readonly type: 'profile.saved'; readonly reason: SaveReason })
+  | (KeyEvent & {
+      readonly type: 'profile.save-failed';
+      readonly reason: SaveReason;
+      readonly error: DataDriverError;
+    })
+  | (KeyEvent & { readonly type: 'profile.released' })
+  | (KeyEvent & { readonly type: 'profile.release-failed'; readonly error: DataDriverError })
+  | (KeyEvent & { readonly type: 'profile.adopted'; readonly outcome: 'kept' | 'lost' | 'unsaved' })
+  | (KeyEvent & {
+      readonly type: 'trade.committed' | 'trade.aborted';
+      readonly trade: string;
+      readonly keys: readonly string[];
+    })
+  | (KeyEvent & {
+      readonly type: 'trade.recovered';
+      readonly trade: string;
+      readonly outcome: 'committed' | 'aborted';
+    })
+  | (Base & {
+      readonly type: 'presence.beat-failed';
+      readonly error: DataDriverError;
+      readonly first: boolean;
+    })
+  | (Base & {
+      readonly type: 'handoff.subscribe-failed';
+      readonly topic: string;
+      readonly error: DataDriverError;
+    })
+  | (Base & { readonly type: 'handoff.subscribed'; readonly topic: string })
+  | (Base & {
+      readonly type: 'driver.close-timeout';
+      readonly driver: string;
+      readonly keys: readonly string[];
+    });
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** An event before the stream stamps it with the time and the server. */
+export type EventPayload = DistributiveOmit<DataDriverEvent, 'time' | 'jobId'>;
+
+/** A profile's event before its driver stamps it with the time, the server and its name. */
+export type ProfileEventPayload = DistributiveOmit<
+  Extract<DataDriverEvent, { readonly key: string }>,
+  'time' | 'jobId' | 'driver'
+>;
+
+export type SaveReason = 'manual' | 'autosave' | 'adopt' | 'trade' | 'retry';
+export type DataDriverEventType = DataDriverEvent['type'];
+export type EventListener = (event: DataDriverEvent) => void;
+
+/** The log line for an event, with the seed's words for its warnings. */
+export function describeEvent(
+  event: DataDriverEvent,
+): { level: keyof Logger; message: string } | undefined {
+  switch (event.type) {
+    case 'lock.taken':
+      if (event.reason === 'stolen') {
+        return {
+          level: 'warn',
+          message: `took the lock of ${event.key} from server ${event.from.jobId}, which stopped beating presence.`,
+        };
+      }
+      if (event.reason === 'stale') {
+        return {
+          level: 'warn',
+          message: `took the stale lock of ${event.key} from server ${event.from.jobId}, silent since ${new Date(event.from.time).toISOString()}.`,
+        };
+      }
+      return undefined;
+    case 'lock.lost':
+      return {
+        level: 'warn',
+        message: `lost the lock of ${event.key}${event.holder ? ` to server ${event.holder.jobId}` : ''}; the profile is deactivated.`,
+      };
+    case 'profile.save-failed':
+      return {
+        level: 'warn',
+        message: `save of ${event.key} failed; it is kept and retried: ${describeError(event.error)}`,
+      };
+    case 'profile.release-failed':
+      return {
+        level: 'warn',
+        message: `release of ${event.key} failed; the profile is retained and retried: ${describeError(event.error)}`,
+      };
+    case 'profile.adopted':
+      return event.outcome === 'unsaved'
+        ? {
+            level: 'warn',
+            message: `adopted the retained profile of ${event.key}, but could not save it yet; autosaves keep retrying.`,
+          }
+        : undefined;
+    case 'presence.beat-failed':
+      return event.first
+        ? {
+            level: 'warn',
+            message: `presence beat of server ${event.jobId} failed: ${describeError(event.error)}`,
+          }
+        : undefined;
+    case 'handoff.subscribe-failed':
+      return {
+        level: 'warn',
+        message: `handoff could not subscribe to ${event.topic}; falling back to polling: ${describeError(event.error)}`,
+      };
+    case 'driver.close-timeout':
+      return {
+        level: 'warn',
+        message: `close of ${event.driver} timed out with ${event.keys.length} profile(s) unreleased: ${event.keys.join(', ')}`,
+      };
+    case 'trade.recovered':
+      return {
+        level: 'info',
+        message: `recovered trade ${event.trade} on ${event.key}: ${event.outcome}.`,
+      };
+    case 'load.failed':
+      return {
+        level: 'info',
+        message: `load of ${event.key} failed after ${event.waitedMs} ms: ${describeError(event.error)}`,
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** Fans events out to listeners and to the logger. A throwing listener never breaks DataDriver. */
+export class EventStream {
+  private readonly listeners = new Set<EventListener>();
+
+  constructor(private readonly logger: Logger) {}
+
+  on(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: DataDriverEvent): void {
+    const line = describeEvent(event);
+    if (line) this.logger[line.level](line.message, { event: event.type });
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.error(`an event listener threw on ${event.type}: ${describeError(error)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,66 @@
+export { acquire } from './acquire.js';
+export { consoleLogger } from './console-logger.js';
+export {
+  type AttachOptions,
+  type CloseResult,
+  DataDriver,
+  type LoadOptions,
+} from './data-driver.js';
+export {
+  DataDriverError,
+  type DataDriverErrorOptions,
+  describeError,
+  ErrorCode,
+  toDataDriverError,
+} from './errors.js';
+export {
+  type DataDriverEvent,
+  type DataDriverEventType,
+  describeEvent,
+  type EventListener,
+  type PresenceAnswerName,
+  type RequestAction,
+  type SaveReason,
+  type WaitReason,
+} from './events.js';
+export { Handoff, type HandoffClient, type HandoffOptions } from './handoff.js';
+export { isPlainObject, type JsonObject, type JsonValue, jsonClone } from './json.js';
+export { type FaultKind, type FaultSpec, Faults, type InjectedFault } from './memory/faults.js';
+export {
+  FaultyMessenger,
+  type FaultyOptions,
+  FaultyPresence,
+  FaultyStore,
+} from './memory/faulty-ports.js';
+export { MemoryHost, type MemoryPlayer } from './memory/memory-host.js';
+export { MemoryMessenger } from './memory/memory-messenger.js';
+export { MemoryPresence } from './memory/memory-presence.js';
+export { MemoryStore } from './memory/memory-store.js';
+export {
+  type DataDriverOptions,
+  DEFAULT_KICK_MESSAGES,
+  DEFAULTS,
+  type KickMessages,
+} from './options.js';
+export type { Host, HostPlayer } from './ports/host.js';
+export type { Logger } from './ports/logger.js';
+export type { MessageHandler, Messenger, Subscription } from './ports/messenger.js';
+export type { Presence } from './ports/presence.js';
+export type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
+export type { Store, StoreRecord, StoreTransform } from './ports/store.js';
+export { Profile } from './profile.js';
+export * from './rules/index.js';
+export { Signal, sleep } from './signal.js';
+export { SystemScheduler } from './system-scheduler.js';
+export { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings, scaleTimings } from './timings.js';
+export { VirtualClock } from './virtual-clock.js';
+export {
+  type HandoffMessage,
+  type HandoffReply,
+  type HandoffRequest,
+  parseHandoffMessage,
+  replyMessage,
+  requestMessage,
+  TOPIC_PREFIX,
+  topicOf,
+} from './wire.js';

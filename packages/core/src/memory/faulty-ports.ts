@@ -1,0 +1,126 @@
+/**
+ * Fault injection around any port: what a test needs to make a backend fail, lose a
+ * response, stall, slow down, or drop, duplicate and delay messages. One decorator per
+ * server connection, so a fault hits only that server. Works over the in-memory backend and
+ * over real adapters alike.
+ */
+import type { JsonObject } from '../json.js';
+import type { MessageHandler, Messenger, Subscription } from '../ports/messenger.js';
+import type { Presence } from '../ports/presence.js';
+import type { Scheduler } from '../ports/scheduler.js';
+import type { Store, StoreRecord, StoreTransform } from '../ports/store.js';
+import { beforeCall, Faults, losesResponse, lostResponseError } from './faults.js';
+
+export interface FaultyOptions {
+  /** The clock that latency and delays run on; needed only for those. */
+  readonly scheduler?: Scheduler;
+  /** Every call takes this long (ms) before it reaches the backend. */
+  readonly latencyMs?: number;
+}
+
+export class FaultyStore implements Store {
+  readonly specificationVersion = 'v1';
+  readonly faults = new Faults();
+
+  constructor(
+    readonly inner: Store,
+    private readonly options: FaultyOptions = {},
+  ) {}
+
+  get processLocal(): boolean {
+    return this.inner.processLocal === true;
+  }
+
+  async update(key: string, transform: StoreTransform): Promise<StoreRecord | undefined> {
+    const faults = this.faults.take('update', key);
+    await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `update ${key}`);
+    const result = await this.inner.update(key, transform);
+    if (losesResponse(faults)) throw lostResponseError(`update ${key}`);
+    return result;
+  }
+
+  async get(key: string): Promise<StoreRecord | undefined> {
+    const faults = this.faults.take('get', key);
+    await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `get ${key}`);
+    return this.inner.get(key);
+  }
+}
+
+export class FaultyPresence implements Presence {
+  readonly specificationVersion = 'v1';
+  readonly faults = new Faults();
+
+  constructor(
+    readonly inner: Presence,
+    private readonly options: FaultyOptions = {},
+  ) {}
+
+  get processLocal(): boolean {
+    return this.inner.processLocal === true;
+  }
+
+  async set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    const faults = this.faults.take('set', key);
+    await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `set ${key}`);
+    await this.inner.set(key, value, ttlSeconds);
+    if (losesResponse(faults)) throw lostResponseError(`set ${key}`);
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const faults = this.faults.take('get', key);
+    await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `get ${key}`);
+    return this.inner.get(key);
+  }
+}
+
+/**
+ * `publish` faults hit messages this server sends; `deliver` faults (drop, duplicate,
+ * delay) hit messages this server receives.
+ */
+export class FaultyMessenger implements Messenger {
+  readonly specificationVersion = 'v1';
+  readonly faults = new Faults();
+
+  constructor(
+    readonly inner: Messenger,
+    private readonly options: FaultyOptions = {},
+  ) {}
+
+  get processLocal(): boolean {
+    return this.inner.processLocal === true;
+  }
+
+  async publish(topic: string, message: JsonObject): Promise<void> {
+    const faults = this.faults.take('publish', topic);
+    await beforeCall(
+      faults,
+      this.options.scheduler,
+      this.options.latencyMs ?? 0,
+      `publish ${topic}`,
+    );
+    if (faults.some((fault) => fault.spec.kind === 'drop')) return;
+    await this.inner.publish(topic, message);
+    if (losesResponse(faults)) throw lostResponseError(`publish ${topic}`);
+  }
+
+  async subscribe(topic: string, handler: MessageHandler): Promise<Subscription> {
+    const faults = this.faults.take('subscribe', topic);
+    await beforeCall(faults, this.options.scheduler, 0, `subscribe ${topic}`);
+    return this.inner.subscribe(topic, (message) => this.deliver(topic, message, handler));
+  }
+
+  private deliver(topic: string, message: unknown, handler: MessageHandler): void {
+    const faults = this.faults.take('deliver', topic);
+    if (faults.some((fault) => fault.spec.kind === 'drop')) return;
+    if (faults.some((fault) => fault.spec.kind === 'stall')) return; // a stopped server hears nothing
+    const copies = faults.some((fault) => fault.spec.kind === 'duplicate') ? 2 : 1;
+    const delay = faults
+      .filter((fault) => fault.spec.kind === 'delay' || fault.spec.kind === 'latency')
+      .reduce((sum, fault) => sum + (fault.spec.ms ?? 0), 0);
+    for (let copy = 0; copy < copies; copy += 1) {
+      if (delay > 0 && this.options.scheduler)
+        this.options.scheduler.schedule(delay, () => handler(message));
+      else handler(message);
+    }
+  }
+}

@@ -1,0 +1,167 @@
+/** The driver's options, checked once at construction: bad config fails early and clearly. */
+import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
+import type { Handoff } from './handoff.js';
+import { isPlainObject, type JsonObject, jsonClone } from './json.js';
+import type { Logger } from './ports/logger.js';
+import type { Messenger } from './ports/messenger.js';
+import type { Presence } from './ports/presence.js';
+import type { Scheduler } from './ports/scheduler.js';
+import type { Store } from './ports/store.js';
+import { type HandoffTimings, resolveTimings } from './timings.js';
+
+/** The messages a player sees when removed; each can be replaced. */
+export interface KickMessages {
+  /** The player's session here ended because they joined another server. */
+  readonly joinedElsewhere: string;
+  /** The join waited `lockWaitSeconds` for another server's lock and gave up. */
+  readonly locked: string;
+  /** A save found the lock taken by another server. */
+  readonly lockLost: string;
+  /** The backend failed while loading. */
+  readonly loadFailed: string;
+}
+
+export const DEFAULT_KICK_MESSAGES: KickMessages = Object.freeze({
+  joinedElsewhere: 'You joined another server.',
+  locked: 'Your data is still in use on another server. Please rejoin in a moment.',
+  lockLost: 'Your data was loaded on another server.',
+  loadFailed: 'Your data could not be loaded. Please rejoin.',
+});
+
+export interface DataDriverOptions<T extends object> {
+  /** The driver's name: the namespace of its keys, and how handoff routes its messages. */
+  readonly name: string;
+  /** A new profile's data; also fills keys missing from older records. */
+  readonly defaults: T;
+  readonly store: Store;
+  /** Carries handoff requests and replies; handoff needs it. */
+  readonly messenger?: Messenger;
+  /** Holds the servers' presence beats; handoff needs it. */
+  readonly presence?: Presence;
+  /** Real timers by default; a `VirtualClock` in tests. */
+  readonly scheduler?: Scheduler;
+  /** Console by default. */
+  readonly logger?: Logger;
+  /**
+   * This server's id. Tests set it to simulate several servers in one process, which turns
+   * the default handoff off (pass a `Handoff` to have one).
+   */
+  readonly jobId?: string;
+  /** `false` turns handoff off; a `Handoff` is used as given; otherwise the default rule. */
+  readonly handoff?: Handoff | false;
+  /** How long a joining player waits for another server's lock (default 15). */
+  readonly lockWaitSeconds?: number;
+  /** How long a load waits for a load or release of the same key on this server. */
+  readonly localHandoffSeconds?: number;
+  /** Lock age after which a lock without presence protection can be taken (default 180). */
+  readonly lockTtlSeconds?: number;
+  /** Extra age allowed for clock differences between servers (default 60). */
+  readonly lockSkewSeconds?: number;
+  /** Autosave period per profile (default 30); at most half of `lockTtlSeconds`. */
+  readonly autosaveSeconds?: number;
+  /** Handoff timing constants used when this driver has no handoff (parking between retries). */
+  readonly timings?: Partial<HandoffTimings>;
+  readonly kickMessages?: Partial<KickMessages>;
+  /** Makes lock tokens and trade ids; random UUIDs by default. */
+  readonly createId?: () => string;
+}
+
+export interface Settings {
+  readonly name: string;
+  readonly defaults: JsonObject;
+  readonly lockWaitMs: number;
+  readonly localHandoffMs: number | undefined;
+  readonly lockTtlSeconds: number;
+  readonly lockSkewSeconds: number;
+  readonly autosaveMs: number;
+  readonly timings: HandoffTimings;
+  readonly kickMessages: KickMessages;
+}
+
+export const DEFAULTS = Object.freeze({
+  lockWaitSeconds: 15,
+  lockTtlSeconds: 180,
+  lockSkewSeconds: 60,
+  autosaveSeconds: 30,
+});
+
+function invalid(message: string): DataDriverError {
+  return new DataDriverError(ErrorCode.InvalidConfig, message);
+}
+
+function seconds(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  positive = false,
+): number {
+  const chosen = value ?? fallback;
+  if (
+    typeof chosen !== 'number' ||
+    !Number.isFinite(chosen) ||
+    chosen < 0 ||
+    (positive && chosen === 0)
+  ) {
+    throw invalid(
+      `${name} must be a ${positive ? 'positive' : 'non-negative'} number of seconds, got ${String(value)}`,
+    );
+  }
+  return chosen;
+}
+
+function checkPort(name: string, port: { specificationVersion?: unknown } | undefined): void {
+  if (port !== undefined && port.specificationVersion !== 'v1') {
+    throw invalid(
+      `${name} implements port version ${String(port.specificationVersion)}; this core needs v1`,
+    );
+  }
+}
+
+export function resolveSettings<T extends object>(options: DataDriverOptions<T>): Settings {
+  const { name } = options;
+  if (typeof name !== 'string' || name === '' || /[/#]/.test(name)) {
+    throw invalid('name must be a non-empty string without "/" or "#"');
+  }
+  if (!options.store) throw invalid('store is required');
+  checkPort('store', options.store);
+  checkPort('messenger', options.messenger);
+  checkPort('presence', options.presence);
+  if (!isPlainObject(options.defaults)) throw invalid('defaults must be a plain object');
+  const lockTtlSeconds = seconds(
+    'lockTtlSeconds',
+    options.lockTtlSeconds,
+    DEFAULTS.lockTtlSeconds,
+    true,
+  );
+  const autosaveSeconds = seconds(
+    'autosaveSeconds',
+    options.autosaveSeconds,
+    DEFAULTS.autosaveSeconds,
+    true,
+  );
+  if (autosaveSeconds > lockTtlSeconds / 2) {
+    throw invalid(
+      'autosaveSeconds must be at most half of lockTtlSeconds, so a live lock never ages out',
+    );
+  }
+  const local = options.localHandoffSeconds;
+  let timings: HandoffTimings;
+  try {
+    timings = resolveTimings(options.timings);
+  } catch (error) {
+    throw toDataDriverError(error, ErrorCode.InvalidConfig, 'invalid timings');
+  }
+  return {
+    name,
+    defaults: jsonClone(options.defaults as unknown as JsonObject),
+    lockWaitMs:
+      seconds('lockWaitSeconds', options.lockWaitSeconds, DEFAULTS.lockWaitSeconds) * 1000,
+    localHandoffMs:
+      local === undefined ? undefined : seconds('localHandoffSeconds', local, 0) * 1000,
+    lockTtlSeconds,
+    lockSkewSeconds: seconds('lockSkewSeconds', options.lockSkewSeconds, DEFAULTS.lockSkewSeconds),
+    autosaveMs: autosaveSeconds * 1000,
+    timings,
+    kickMessages: { ...DEFAULT_KICK_MESSAGES, ...options.kickMessages },
+  };
+}

@@ -1,0 +1,43 @@
+import type { JsonObject } from '../json.js';
+
+/** What a store holds under one key: a JSON object, opaque to the store. */
+export type StoreRecord = JsonObject;
+
+/**
+ * The pure function of an atomic update. It receives the record as stored now (or
+ * `undefined` when there is none) and returns:
+ * - the next record, to be written in place of `current`;
+ * - `undefined`, to write nothing;
+ * - `null`, to delete the record.
+ *
+ * It may run more than once (a store retries it on a conflicting write), so it must have no
+ * effect other than its return value, and must not mutate `current`.
+ */
+export type StoreTransform = (current: StoreRecord | undefined) => StoreRecord | null | undefined;
+
+/**
+ * The record store: one atomic read-modify-write per key. DynamoDB does it by a conditional
+ * write, Redis by a compare-and-set script; the in-memory store by running synchronously.
+ *
+ * Failures: a rejected `update` may or may not have committed (a response can be lost after
+ * the write landed), and callers must tolerate both. Implementations reject with a
+ * `DataDriverError` (`Data.Unavailable`, `Data.Throttled`, `Data.Conflict`, `Data.TooLarge`,
+ * `Data.Misconfigured`, `Data.BackendFailed`) keeping the vendor error as `cause`.
+ */
+export interface Store {
+  /** The port contract this store implements; core refuses another. */
+  readonly specificationVersion: 'v1';
+  /**
+   * True when the records live inside this process only (the in-memory store): no other
+   * server can hold a lock on them, so handoff stays off by default.
+   */
+  readonly processLocal?: boolean;
+  /**
+   * Atomically replaces the record under `key` with `transform(current)`: no write by anyone
+   * else lands between the read that `transform` sees and the write of its result.
+   * Resolves with the record stored afterwards (`undefined` when there is none).
+   */
+  update(key: string, transform: StoreTransform): Promise<StoreRecord | undefined>;
+  /** A strongly consistent read of the record under `key`. */
+  get(key: string): Promise<StoreRecord | undefined>;
+}

@@ -1,0 +1,316 @@
+/**
+ * A loaded profile and the session behind it. The public `Profile` is small (data, save,
+ * release); `ProfileSession` holds the lock token, the write queue, autosave, and the
+ * retained state of a failed leave save, and is what the driver works with.
+ */
+import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
+import type { ProfileEventPayload, SaveReason } from './events.js';
+import { type JsonObject, jsonClone } from './json.js';
+import type { HostPlayer } from './ports/host.js';
+import type { ScheduledTask, Scheduler } from './ports/scheduler.js';
+import type { Store } from './ports/store.js';
+import {
+  decideRelease,
+  decideSave,
+  type LockInfo,
+  type LockWriter,
+  lockedRecord,
+  parseRecord,
+  releasedRecord,
+  toStoreRecord,
+} from './rules/index.js';
+
+/** What a session needs from the driver that owns it. */
+export interface SessionOwner {
+  readonly store: Store;
+  readonly scheduler: Scheduler;
+  readonly jobId: string;
+  /** True when this server beats presence: its locks carry the flag. */
+  readonly presenceFlag: boolean;
+  readonly autosaveMs: number;
+  storeKey(key: string): string;
+  emit(event: ProfileEventPayload): void;
+  /** A write of the session settled or its state changed: same-server waits re-check. */
+  changed(session: ProfileSession): void;
+  /** The session stopped holding its lock (released, or lost to another server). */
+  deactivated(session: ProfileSession): void;
+  /** A save found the lock taken: end the player's session there. */
+  lockLost(session: ProfileSession): void;
+}
+
+export type SessionState = 'active' | 'leaving' | 'inactive';
+
+/** A trade holding this session: its saves and release wait for the decision. */
+export interface HeldByTrade {
+  readonly id: string;
+  readonly decided: Promise<unknown>;
+}
+
+const sessions = new WeakMap<Profile<object>, ProfileSession>();
+
+/** The session behind a profile of this package. */
+export function sessionOf(profile: Profile<object>): ProfileSession | undefined {
+  return sessions.get(profile);
+}
+
+export class ProfileSession {
+  readonly profile: Profile<object>;
+  state: SessionState = 'active';
+  /** The leave save failed: the profile is retained, newest copy, still under this lock. */
+  releaseFailed = false;
+  player: HostPlayer | undefined;
+  /** The player was kicked so the session ends: more requests just wait for its release. */
+  ending = false;
+  /** Servers waiting for this key: each gets a reply when the session ends. */
+  readonly requesters = new Set<string>();
+  trade: HeldByTrade | undefined;
+  /** Writes queued or running; "no save is running" means zero. */
+  writesInFlight = 0;
+  private tail: Promise<void> = Promise.resolve();
+  private queuedSave: Promise<void> | undefined;
+  private releasing: Promise<void> | undefined;
+  private autosave: ScheduledTask | undefined;
+
+  constructor(
+    private readonly owner: SessionOwner,
+    readonly key: string,
+    readonly token: string,
+    public data: JsonObject,
+    player?: HostPlayer,
+  ) {
+    this.player = player;
+    this.profile = new Profile(this);
+    sessions.set(this.profile, this);
+    this.startAutosave();
+  }
+
+  get leaving(): boolean {
+    return this.state === 'leaving';
+  }
+
+  /** Saves the data under this session's lock; waits for a trade holding it to be decided. */
+  async save(reason: SaveReason = 'manual'): Promise<void> {
+    this.assertActive();
+    if (this.trade) await this.trade.decided;
+    if (this.queuedSave) return this.queuedSave;
+    const save = this.enqueue(() => {
+      this.queuedSave = undefined;
+      return this.writeSave(reason, false);
+    });
+    this.queuedSave = save;
+    return save;
+  }
+
+  /** Ends the session: saves and clears the lock. A failure retains the profile and rethrows. */
+  release(): Promise<void> {
+    if (this.state === 'inactive') return Promise.resolve();
+    if (this.releasing) return this.releasing;
+    this.state = 'leaving';
+    this.releasing = this.runRelease().finally(() => {
+      this.releasing = undefined;
+    });
+    return this.releasing;
+  }
+
+  /** True when a load on this server may take this retained profile back. */
+  get adoptable(): boolean {
+    return this.leaving && this.releaseFailed && this.writesInFlight === 0 && !this.trade;
+  }
+
+  /**
+   * Takes a retained profile back: clears the release request and saves at once. `kept`: the
+   * player continues on this profile; `lost`: another server took the lock (deactivated);
+   * `unsaved`: the backend still fails, the player keeps playing and autosaves retry.
+   */
+  async adopt(): Promise<'kept' | 'lost' | 'unsaved'> {
+    this.state = 'active';
+    this.releaseFailed = false;
+    this.requesters.clear();
+    this.startAutosave();
+    try {
+      await this.enqueue(() => this.writeSave('adopt', true));
+      return 'kept';
+    } catch (error) {
+      return DataDriverError.is(error, ErrorCode.LockLost) ? 'lost' : 'unsaved';
+    }
+  }
+
+  /** Runs `write` after every earlier write of this session. */
+  enqueue<R>(write: () => Promise<R>): Promise<R> {
+    this.writesInFlight += 1;
+    const run = this.tail.then(write);
+    this.tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run.finally(() => {
+      this.writesInFlight -= 1;
+      this.owner.changed(this);
+    });
+  }
+
+  /** The lock this session writes. */
+  writer(): LockWriter {
+    return {
+      jobId: this.owner.jobId,
+      token: this.token,
+      now: this.owner.scheduler.now(),
+      presence: this.owner.presenceFlag,
+    };
+  }
+
+  /** Marks the session lost to another server: no more writes, and the player is removed. */
+  lose(holder: LockInfo | undefined): void {
+    if (this.state === 'inactive') return;
+    const wasActive = this.state === 'active';
+    this.owner.emit({ type: 'lock.lost', key: this.key, ...(holder ? { holder } : {}) });
+    this.deactivate();
+    if (wasActive) this.owner.lockLost(this);
+  }
+
+  deactivate(): void {
+    if (this.state === 'inactive') return;
+    this.state = 'inactive';
+    this.autosave?.cancel();
+    this.autosave = undefined;
+    this.owner.deactivated(this);
+  }
+
+  private async runRelease(): Promise<void> {
+    if (this.trade) await this.trade.decided;
+    try {
+      await this.enqueue(() => this.writeRelease());
+      this.releaseFailed = false;
+    } catch (error) {
+      if (this.state !== 'inactive') {
+        this.releaseFailed = true;
+        const failure = toDataDriverError(error, ErrorCode.BackendFailed, 'release failed');
+        this.owner.emit({ type: 'profile.release-failed', key: this.key, error: failure });
+        this.owner.changed(this);
+      }
+      throw error;
+    }
+  }
+
+  private async writeSave(reason: SaveReason, retake: boolean): Promise<void> {
+    if (this.state === 'inactive') throw this.inactiveError();
+    let decision: ReturnType<typeof decideSave> = { kind: 'lost' };
+    try {
+      await this.owner.store.update(this.owner.storeKey(this.key), (current) => {
+        const record = parseRecord(this.key, current);
+        decision = decideSave(record, this.token, { retake });
+        if (decision.kind === 'lost') return undefined;
+        return toStoreRecord(lockedRecord(record, jsonClone(this.data), this.writer()));
+      });
+    } catch (error) {
+      const failure = toDataDriverError(
+        error,
+        ErrorCode.BackendFailed,
+        `save of ${this.key} failed`,
+      );
+      this.owner.emit({ type: 'profile.save-failed', key: this.key, reason, error: failure });
+      throw failure;
+    }
+    if (decision.kind === 'lost') throw this.lost(decision.holder);
+    this.owner.emit({ type: 'profile.saved', key: this.key, reason });
+  }
+
+  private async writeRelease(): Promise<void> {
+    let decision: ReturnType<typeof decideRelease> = { kind: 'lost' };
+    try {
+      await this.owner.store.update(this.owner.storeKey(this.key), (current) => {
+        const record = parseRecord(this.key, current);
+        decision = decideRelease(record, this.token);
+        if (decision.kind !== 'write') return undefined;
+        return toStoreRecord(releasedRecord(record, jsonClone(this.data), this.token));
+      });
+    } catch (error) {
+      throw toDataDriverError(error, ErrorCode.BackendFailed, `release of ${this.key} failed`);
+    }
+    if (decision.kind === 'lost') throw this.lost(decision.holder);
+    this.owner.emit({ type: 'profile.released', key: this.key });
+    this.deactivate();
+  }
+
+  private lost(holder: LockInfo | undefined): DataDriverError {
+    this.lose(holder);
+    return new DataDriverError(
+      ErrorCode.LockLost,
+      `the lock of ${this.key} was taken${holder ? ` by server ${holder.jobId}` : ''}; the profile is deactivated`,
+      { details: { key: this.key, holder } },
+    );
+  }
+
+  private startAutosave(): void {
+    if (this.autosave || this.owner.autosaveMs <= 0) return;
+    this.autosave = this.owner.scheduler.repeat(
+      this.owner.autosaveMs,
+      () => this.autosaveTick(),
+      'background',
+    );
+  }
+
+  private autosaveTick(): void {
+    // A stuck write only holds back this profile: every profile has its own timer.
+    if (this.writesInFlight > 0 || this.trade) return;
+    if (this.state === 'active') {
+      this.save('autosave').catch(() => undefined); // reported as profile.save-failed
+    } else if (this.leaving && this.releaseFailed) {
+      this.release().catch(() => undefined); // reported as profile.release-failed
+    }
+  }
+
+  private assertActive(): void {
+    if (this.state !== 'active') throw this.inactiveError();
+  }
+
+  private inactiveError(): DataDriverError {
+    return new DataDriverError(ErrorCode.Inactive, `the profile of ${this.key} is not active`, {
+      details: { key: this.key },
+    });
+  }
+}
+
+/** A player's data under this server's session lock. */
+export class Profile<T extends object> {
+  readonly #session: ProfileSession;
+
+  /** @internal Profiles are made by `DataDriver.load`. */
+  constructor(session: ProfileSession) {
+    this.#session = session;
+  }
+
+  /** The profile's key in its driver. */
+  get key(): string {
+    return this.#session.key;
+  }
+
+  /** The player's data. Change it freely; it is written by `save()`, autosave and `release()`. */
+  get data(): T {
+    return this.#session.data as unknown as T;
+  }
+
+  set data(value: T) {
+    this.#session.data = value as unknown as JsonObject;
+  }
+
+  /** True while this server holds the lock and the profile accepts changes. */
+  get active(): boolean {
+    return this.#session.state === 'active';
+  }
+
+  /** The lock token of this session (for logs). */
+  get lockToken(): string {
+    return this.#session.token;
+  }
+
+  /** Saves now. Rejects with `Data.LockLost` if another server took the lock. */
+  save(): Promise<void> {
+    return this.#session.save('manual');
+  }
+
+  /** Saves and releases the lock. The profile becomes inactive. */
+  release(): Promise<void> {
+    return this.#session.release();
+  }
+}

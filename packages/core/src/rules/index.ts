@@ -1,0 +1,4 @@
+export * from './lock-rules.js';
+export * from './record.js';
+export * from './record-writes.js';
+export * from './trade-rules.js';

@@ -1,0 +1,60 @@
+/**
+ * The records that loads, saves and releases write. Pure: a previous record in, the next
+ * record out. Every write bumps the version; every write by the holder refreshes the lock's
+ * time, so a lock's age is how long its holder has been silent.
+ */
+import type { JsonObject } from '../json.js';
+import type { LockInfo, ProfileRecord, TradeMarker } from './record.js';
+import { withoutMeta } from './record.js';
+
+export interface LockWriter {
+  readonly jobId: string;
+  readonly token: string;
+  readonly now: number;
+  /** True when this server beats presence: only then does its lock carry the flag. */
+  readonly presence: boolean;
+}
+
+function lockOf(writer: LockWriter): LockInfo {
+  return { jobId: writer.jobId, token: writer.token, time: writer.now, presence: writer.presence };
+}
+
+function nextVersion(previous: ProfileRecord | undefined): number {
+  return (previous?.meta.version ?? 0) + 1;
+}
+
+/**
+ * `data` under this writer's lock. A trade marker is dropped: a load writes only after
+ * settling it, and a holder saves only once its trade is decided.
+ */
+export function lockedRecord(
+  previous: ProfileRecord | undefined,
+  data: JsonObject,
+  writer: LockWriter,
+): ProfileRecord {
+  const meta = previous ? withoutMeta(previous.meta, 'releasedToken', 'trade') : {};
+  return { data, meta: { ...meta, version: nextVersion(previous), lock: lockOf(writer) } };
+}
+
+/** `data` with the lock cleared, remembering the releasing token (see `decideSave`'s retake). */
+export function releasedRecord(
+  previous: ProfileRecord | undefined,
+  data: JsonObject,
+  token: string,
+): ProfileRecord {
+  const meta = previous ? withoutMeta(previous.meta, 'lock', 'trade') : {};
+  return { data, meta: { ...meta, version: nextVersion(previous), releasedToken: token } };
+}
+
+/** The stored data, unchanged, with a trade marker and a refreshed lock. */
+export function markedRecord(
+  previous: ProfileRecord,
+  trade: Omit<TradeMarker, 'version'>,
+  writer: LockWriter,
+): ProfileRecord {
+  const version = nextVersion(previous);
+  return {
+    data: previous.data,
+    meta: { ...previous.meta, version, lock: lockOf(writer), trade: { ...trade, version } },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Trades change two records together or not at all with only single-record conditional
+ * writes: a journal record (prepared), a marker on each participant, the decision written to
+ * the journal (committed or aborted), then each participant saved with the marker cleared.
+ * The journal's decision is the truth; these pure functions read and move it.
+ */
+import { isPlainObject, type JsonObject } from '../json.js';
+import type { StoreRecord } from '../ports/store.js';
+import type { ProfileRecord, TradeMarker } from './record.js';
+
+export type TradeState = 'prepared' | 'committed' | 'aborted';
+
+export interface TradeJournal {
+  readonly kind: 'datadriver.trade';
+  readonly id: string;
+  readonly state: TradeState;
+  /** Each participant's data after the trade, by profile key. */
+  readonly entries: Readonly<Record<string, JsonObject>>;
+  readonly time: number;
+}
+
+export function preparedJournal(
+  id: string,
+  entries: Record<string, JsonObject>,
+  now: number,
+): TradeJournal {
+  return { kind: 'datadriver.trade', id, state: 'prepared', entries, time: now };
+}
+
+export function parseJournal(value: StoreRecord | undefined): TradeJournal | undefined {
+  if (value === undefined || value.kind !== 'datadriver.trade') return undefined;
+  if (typeof value.id !== 'string' || !isPlainObject(value.entries)) return undefined;
+  const state = value.state;
+  if (state !== 'prepared' && state !== 'committed' && state !== 'aborted') return undefined;
+  return value as unknown as TradeJournal;
+}
+
+/**
+ * The journal after deciding it: only a prepared journal moves, so the first decision wins
+ * and a second one (a recovering server's abort racing the owner's commit) changes nothing.
+ * A missing journal is recorded as aborted, so that a late commit cannot revive it.
+ */
+export function decidedJournal(
+  current: TradeJournal | undefined,
+  id: string,
+  decision: 'committed' | 'aborted',
+  now: number,
+): TradeJournal | undefined {
+  if (current === undefined) {
+    return decision === 'aborted'
+      ? { kind: 'datadriver.trade', id, state: 'aborted', entries: {}, time: now }
+      : undefined;
+  }
+  return current.state === 'prepared' ? { ...current, state: decision } : undefined;
+}
+
+/** The decision a participant's marker must follow; a journal that never landed is an abort. */
+export function outcomeOf(journal: TradeJournal | undefined): TradeState {
+  return journal?.state ?? 'aborted';
+}
+
+/**
+ * The data a participant loads once its trade is decided. A committed trade applies the
+ * journal's entry, unless the holder saved after writing its marker: it saves only once the
+ * trade is decided, so that save already carries the trade.
+ */
+export function settledData(
+  record: ProfileRecord,
+  key: string,
+  marker: TradeMarker,
+  journal: TradeJournal | undefined,
+): JsonObject {
+  const entry = journal?.entries[key];
+  const untouched = record.meta.version === marker.version;
+  if (outcomeOf(journal) === 'committed' && untouched && entry !== undefined) return entry;
+  return record.data;
+}

@@ -1,0 +1,35 @@
+import type { Scheduler } from './ports/scheduler.js';
+
+/**
+ * A wake-up call for event-driven waits: waiters park until `notify()` or their timeout,
+ * then re-check their own condition. A notify with no waiter is not remembered.
+ */
+export class Signal {
+  private readonly waiters = new Set<(woken: boolean) => void>();
+
+  /** Wakes every current waiter with `true`. */
+  notify(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const wake of waiters) wake(true);
+  }
+
+  /** Resolves `true` when notified, `false` when `timeoutMs` passes first. */
+  wait(scheduler: Scheduler, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const task = scheduler.schedule(Math.max(0, timeoutMs), () => {
+        this.waiters.delete(wake);
+        resolve(false);
+      });
+      const wake = (woken: boolean): void => {
+        task.cancel();
+        resolve(woken);
+      };
+      this.waiters.add(wake);
+    });
+  }
+}
+
+export function sleep(scheduler: Scheduler, ms: number): Promise<void> {
+  return new Promise((resolve) => scheduler.schedule(ms, resolve));
+}

@@ -1,0 +1,177 @@
+/**
+ * Trades: two profiles change together or not at all. The journal is written first
+ * (prepared), then a marker on each participant, then the decision (committed) in the
+ * journal: the one write that makes the trade happen. Each participant is then saved, which
+ * clears its marker. A crash at any point leaves a marker that the next load settles from the
+ * journal (see `recoverTrade`), under the same ownership rule as the load itself.
+ */
+import { DataDriverError, describeError, ErrorCode } from './errors.js';
+import { type JsonObject, jsonClone } from './json.js';
+import type { Scheduler } from './ports/scheduler.js';
+import type { Store } from './ports/store.js';
+import type { ProfileSession } from './profile.js';
+import {
+  decidedJournal,
+  decideSave,
+  markedRecord,
+  parseJournal,
+  parseRecord,
+  preparedJournal,
+  type TradeJournal,
+  type TradeMarker,
+  type TradeState,
+  toStoreRecord,
+} from './rules/index.js';
+import { sleep } from './signal.js';
+
+export interface RecoveredTrade {
+  readonly trade: string;
+  readonly outcome: TradeState;
+  readonly journal: TradeJournal | undefined;
+}
+
+/**
+ * Decides a trade found on a record during a load: a prepared journal is aborted (the first
+ * decision wins, so an owner's commit that landed first is kept), then the outcome is read.
+ */
+export async function recoverTrade(
+  store: Store,
+  journalKey: string,
+  marker: TradeMarker,
+  now: number,
+): Promise<RecoveredTrade> {
+  const stored = await store.update(journalKey, (current) => {
+    const next = decidedJournal(parseJournal(current), marker.id, 'aborted', now);
+    return next === undefined ? undefined : (next as unknown as JsonObject);
+  });
+  const journal = parseJournal(stored);
+  return { trade: marker.id, outcome: journal?.state ?? 'aborted', journal };
+}
+
+export interface TradeRun {
+  readonly id: string;
+  readonly journalKey: string;
+  readonly store: Store;
+  readonly scheduler: Scheduler;
+  readonly storeKey: (key: string) => string;
+  /** Spacing of decision retries while the store fails. */
+  readonly retryMs: number;
+}
+
+/**
+ * Runs a trade between two active sessions of one driver. `apply` changes copies of both
+ * datas; they replace the profiles' data only once the journal says committed.
+ */
+export async function runTrade(
+  run: TradeRun,
+  sessions: readonly [ProfileSession, ProfileSession],
+  apply: (a: JsonObject, b: JsonObject) => void,
+): Promise<void> {
+  const copies = sessions.map((session) => jsonClone(session.data)) as [JsonObject, JsonObject];
+  try {
+    apply(copies[0], copies[1]);
+  } catch (error) {
+    throw new DataDriverError(ErrorCode.TradeFailed, 'the trade function threw; nothing changed', {
+      cause: error,
+    });
+  }
+  let decide: () => void = () => undefined;
+  const decided = new Promise<void>((resolve) => {
+    decide = resolve;
+  });
+  for (const session of sessions) session.trade = { id: run.id, decided };
+  try {
+    const outcome = await prepareAndDecide(run, sessions, copies);
+    if (outcome !== 'committed') {
+      throw new DataDriverError(
+        ErrorCode.TradeFailed,
+        `trade ${run.id} was aborted by a recovering server`,
+      );
+    }
+    replaceContents(sessions[0].data, copies[0]);
+    replaceContents(sessions[1].data, copies[1]);
+  } finally {
+    for (const session of sessions) session.trade = undefined;
+    decide();
+    // Saving each participant clears its marker; a failure is retried by autosave.
+    for (const session of sessions) {
+      if (session.state === 'active') session.save('trade').catch(() => undefined);
+    }
+  }
+}
+
+async function prepareAndDecide(
+  run: TradeRun,
+  sessions: readonly [ProfileSession, ProfileSession],
+  copies: readonly [JsonObject, JsonObject],
+): Promise<TradeState> {
+  const entries: Record<string, JsonObject> = {};
+  sessions.forEach((session, index) => {
+    entries[session.key] = copies[index]!;
+  });
+  try {
+    await run.store.update(
+      run.journalKey,
+      () => preparedJournal(run.id, entries, run.scheduler.now()) as unknown as JsonObject,
+    );
+    for (const session of sessions) await session.enqueue(() => writeMarker(run, session));
+  } catch (error) {
+    // Not decided yet: abort, so a marker that did land is settled as nothing happened.
+    await decideJournal(run, 'aborted');
+    throw new DataDriverError(
+      ErrorCode.TradeFailed,
+      `trade ${run.id} could not be prepared: ${describeError(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return decideJournal(run, 'committed');
+}
+
+async function writeMarker(run: TradeRun, session: ProfileSession): Promise<void> {
+  let lost = false;
+  await run.store.update(run.storeKey(session.key), (current) => {
+    const record = parseRecord(session.key, current);
+    if (record === undefined || decideSave(record, session.token).kind !== 'write') {
+      lost = true;
+      return undefined;
+    }
+    return toStoreRecord(
+      markedRecord(record, { id: run.id, journal: run.journalKey }, session.writer()),
+    );
+  });
+  if (lost) {
+    throw new DataDriverError(
+      ErrorCode.LockLost,
+      `the lock of ${session.key} was taken before the trade`,
+    );
+  }
+}
+
+/**
+ * Writes the decision, retrying while the store fails: until it lands the outcome is unknown,
+ * and the participants' saves wait for it. Returns the journal's final state.
+ */
+async function decideJournal(
+  run: TradeRun,
+  decision: 'committed' | 'aborted',
+): Promise<TradeState> {
+  for (;;) {
+    try {
+      const stored = await run.store.update(run.journalKey, (current) => {
+        const next = decidedJournal(parseJournal(current), run.id, decision, run.scheduler.now());
+        return next === undefined ? undefined : (next as unknown as JsonObject);
+      });
+      return parseJournal(stored)?.state ?? 'aborted';
+    } catch {
+      await sleep(run.scheduler, run.retryMs);
+    }
+  }
+}
+
+/** Replaces an object's contents in place, so references the game holds stay current. */
+function replaceContents(target: JsonObject, source: JsonObject): void {
+  for (const key of Object.keys(target)) delete target[key];
+  Object.assign(target, source);
+}

@@ -1,0 +1,86 @@
+import {
+  DataDriver,
+  type DataDriverEvent,
+  type DataDriverOptions,
+  FaultyStore,
+  type Logger,
+  MemoryStore,
+  type ProfileRecord,
+  VirtualClock,
+} from '../src/index.js';
+
+export interface Recorded {
+  readonly lines: Array<{ level: string; message: string }>;
+  readonly logger: Logger;
+  warnings(): string[];
+}
+
+/** A logger that keeps every line, so tests assert the seed's words. */
+export function recordingLogger(): Recorded {
+  const lines: Array<{ level: string; message: string }> = [];
+  const at = (level: string) => (message: string) => void lines.push({ level, message });
+  return {
+    lines,
+    logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') },
+    warnings: () => lines.filter((line) => line.level === 'warn').map((line) => line.message),
+  };
+}
+
+export interface Bed {
+  readonly clock: VirtualClock;
+  readonly store: MemoryStore;
+  readonly log: Recorded;
+  readonly events: DataDriverEvent[];
+  driver(
+    jobId: string,
+    options?: Partial<DataDriverOptions<{ coins: number }>>,
+  ): DataDriver<{ coins: number }>;
+  /** A driver and its own store connection, whose faults hit only this server. */
+  server(
+    jobId: string,
+    options?: Partial<DataDriverOptions<{ coins: number }>>,
+  ): {
+    driver: DataDriver<{ coins: number }>;
+    store: FaultyStore;
+  };
+}
+
+/** Several servers (drivers with their own jobId and store connection) on one clock and store. */
+export function testBed(): Bed {
+  const clock = new VirtualClock();
+  const store = new MemoryStore();
+  const log = recordingLogger();
+  const events: DataDriverEvent[] = [];
+  return {
+    clock,
+    store,
+    log,
+    events,
+    driver(jobId, options = {}) {
+      return this.server(jobId, options).driver;
+    },
+    server(jobId, options = {}) {
+      const connection = new FaultyStore(store, { scheduler: clock });
+      const driver = new DataDriver({
+        name: 'PlayerData',
+        defaults: { coins: 0 },
+        store: connection,
+        scheduler: clock,
+        logger: log.logger,
+        jobId,
+        ...options,
+      });
+      driver.on((event) => events.push(event));
+      return { driver, store: connection };
+    },
+  };
+}
+
+/** The profile record as stored, for assertions. */
+export function stored(
+  store: MemoryStore,
+  key: string,
+  name = 'PlayerData',
+): ProfileRecord | undefined {
+  return store.peek(`${name}/${key}`) as ProfileRecord | undefined;
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DataDriverError,
+  fillDefaults,
+  lockedRecord,
+  markedRecord,
+  type ProfileRecord,
+  parseRecord,
+  releasedRecord,
+} from '../src/index.js';
+
+const writer = { jobId: 'B', token: 'tB', now: 5000, presence: true };
+
+describe('record writes', () => {
+  it("a load or save writes the lock with the writer's time and flag, and bumps the version", () => {
+    const previous: ProfileRecord = {
+      data: { coins: 1 },
+      meta: {
+        version: 4,
+        releasedToken: 'old',
+        trade: { id: 't', journal: 'j', version: 4 },
+        schema: 2,
+      },
+    };
+    expect(lockedRecord(previous, { coins: 2 }, writer)).toEqual({
+      data: { coins: 2 },
+      meta: {
+        version: 5,
+        schema: 2,
+        lock: { jobId: 'B', token: 'tB', time: 5000, presence: true },
+      },
+    });
+  });
+
+  it('only a server with handoff on writes presence: true', () => {
+    expect(lockedRecord(undefined, {}, { ...writer, presence: false }).meta.lock?.presence).toBe(
+      false,
+    );
+  });
+
+  it('a release clears the lock and sets releasedToken to this token', () => {
+    const held = lockedRecord(undefined, { coins: 1 }, writer);
+    expect(releasedRecord(held, { coins: 9 }, 'tB')).toEqual({
+      data: { coins: 9 },
+      meta: { version: 2, releasedToken: 'tB' },
+    });
+  });
+
+  it('a trade marker keeps the data and records the version it was written at', () => {
+    const held = lockedRecord(undefined, { coins: 1 }, writer);
+    const marked = markedRecord(held, { id: 't1', journal: 'J' }, { ...writer, now: 6000 });
+    expect(marked.data).toEqual({ coins: 1 });
+    expect(marked.meta.trade).toEqual({ id: 't1', journal: 'J', version: 2 });
+    expect(marked.meta.lock?.time).toBe(6000);
+  });
+
+  it('defaults fill keys missing from older records, top level only', () => {
+    const filled = fillDefaults(
+      { coins: 5, bag: { a: 1 } },
+      { coins: 0, gems: 0, bag: { a: 0, b: 0 } },
+    );
+    expect(filled).toEqual({ coins: 5, gems: 0, bag: { a: 1 } });
+  });
+
+  it('refuses a stored value that is not a DataDriver record', () => {
+    expect(() => parseRecord('k', { coins: 5 })).toThrow(DataDriverError);
+    expect(() => parseRecord('k', { data: {}, meta: { version: 1, lock: { jobId: 1 } } })).toThrow(
+      /Data.InvalidRecord/,
+    );
+    expect(parseRecord('k', undefined)).toBeUndefined();
+  });
+});

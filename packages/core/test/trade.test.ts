@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCode, type MemoryStore } from '../src/index.js';
+import { stored, testBed } from './helpers.js';
+
+function journals(store: MemoryStore) {
+  return store
+    .keys()
+    .filter((key) => key.startsWith('PlayerData#trade/'))
+    .map((key) => store.peek(key));
+}
+
+describe('trades', () => {
+  it('commits: both profiles change, in memory and in the store, markers cleared', async () => {
+    const bed = testBed();
+    const a = bed.driver('A');
+    const alice = await bed.clock.run(a.load('alice'));
+    const bob = await bed.clock.run(a.load('bob'));
+    alice.data.coins = 10;
+    const aliceData = alice.data;
+    await bed.clock.run(
+      a.trade(alice, bob, (x, y) => {
+        x.coins -= 4;
+        y.coins += 4;
+      }),
+    );
+    expect(alice.data).toEqual({ coins: 6 });
+    expect(aliceData).toBe(alice.data); // same object: references the game holds stay current
+    expect(bob.data).toEqual({ coins: 4 });
+    await bed.clock.advance(0);
+    expect(stored(bed.store, 'alice')?.data).toEqual({ coins: 6 });
+    expect(stored(bed.store, 'bob')?.data).toEqual({ coins: 4 });
+    expect(stored(bed.store, 'alice')?.meta.trade).toBeUndefined();
+    expect(stored(bed.store, 'bob')?.meta.trade).toBeUndefined();
+    expect(journals(bed.store)).toMatchObject([{ state: 'committed' }]);
+  });
+
+  it("aborts when a participant's marker cannot be written: neither changes", async () => {
+    const bed = testBed();
+    const a = bed.server('A');
+    const alice = await bed.clock.run(a.driver.load('alice'));
+    const bob = await bed.clock.run(a.driver.load('bob'));
+    a.store.faults.inject({ kind: 'fail', operation: 'update', key: 'PlayerData/bob' });
+    const trade = a.driver.trade(alice, bob, (x, y) => {
+      x.coins += 1;
+      y.coins += 1;
+    });
+    await expect(bed.clock.run(trade)).rejects.toMatchObject({ code: ErrorCode.TradeFailed });
+    await bed.clock.advance(0);
+    expect(alice.data).toEqual({ coins: 0 });
+    expect(bob.data).toEqual({ coins: 0 });
+    expect(stored(bed.store, 'alice')).toMatchObject({ data: { coins: 0 } });
+    expect(stored(bed.store, 'alice')?.meta.trade).toBeUndefined();
+    expect(journals(bed.store)).toMatchObject([{ state: 'aborted' }]);
+  });
+
+  it('a throwing trade function changes nothing and writes nothing', async () => {
+    const bed = testBed();
+    const a = bed.driver('A');
+    const alice = await bed.clock.run(a.load('alice'));
+    const bob = await bed.clock.run(a.load('bob'));
+    const trade = a.trade(alice, bob, () => {
+      throw new Error('not enough coins');
+    });
+    await expect(bed.clock.run(trade)).rejects.toMatchObject({ code: ErrorCode.TradeFailed });
+    expect(journals(bed.store)).toEqual([]);
+  });
+
+  it('a crash after commit, before settle: the next load applies the trade from the journal', async () => {
+    const bed = testBed();
+    const a = bed.server('A');
+    const b = bed.driver('B', {
+      lockTtlSeconds: 20,
+      lockSkewSeconds: 5,
+      autosaveSeconds: 10,
+      lockWaitSeconds: 60,
+    });
+    const alice = await bed.clock.run(a.driver.load('alice'));
+    const bob = await bed.clock.run(a.driver.load('bob'));
+    alice.data.coins = 10;
+    await bed.clock.run(alice.save());
+    // A dies right after the commit write: its settle saves never land.
+    let commits = 0;
+    const original = a.store.update.bind(a.store);
+    a.store.update = async (key, transform) => {
+      const result = await original(key, transform);
+      if (key.includes('#trade/') && (result as { state?: string })?.state === 'committed') {
+        commits += 1;
+        a.store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
+      }
+      return result;
+    };
+    void a.driver.trade(alice, bob, (x, y) => {
+      x.coins -= 10;
+      y.coins += 10;
+    });
+    await bed.clock.advance(0);
+    expect(commits).toBe(1);
+    expect(stored(bed.store, 'alice')?.meta.trade).toBeDefined();
+    // Handoff is off, so B waits the lock out by age (25 s).
+    const aliceOnB = await bed.clock.run(b.load('alice'));
+    const bobOnB = await bed.clock.run(b.load('bob'));
+    expect(aliceOnB.data).toEqual({ coins: 0 });
+    expect(bobOnB.data).toEqual({ coins: 10 });
+    expect(stored(bed.store, 'alice')?.meta.trade).toBeUndefined();
+    expect(bed.log.lines.filter((l) => l.message.startsWith('recovered trade'))).toHaveLength(2);
+  });
+
+  it('a crash between prepare and commit: the next load aborts the trade', async () => {
+    const bed = testBed();
+    const a = bed.server('A');
+    const b = bed.driver('B', {
+      lockTtlSeconds: 20,
+      lockSkewSeconds: 5,
+      autosaveSeconds: 10,
+      lockWaitSeconds: 60,
+    });
+    const alice = await bed.clock.run(a.driver.load('alice'));
+    const bob = await bed.clock.run(a.driver.load('bob'));
+    alice.data.coins = 10;
+    await bed.clock.run(alice.save());
+    const original = a.store.update.bind(a.store);
+    a.store.update = async (key, transform) => {
+      const result = await original(key, transform);
+      if (key === 'PlayerData/bob' && (result as { meta?: { trade?: unknown } })?.meta?.trade) {
+        a.store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
+      }
+      return result;
+    };
+    void a.driver.trade(alice, bob, (x, y) => {
+      x.coins -= 10;
+      y.coins += 10;
+    });
+    await bed.clock.advance(0);
+    const aliceOnB = await bed.clock.run(b.load('alice'));
+    const bobOnB = await bed.clock.run(b.load('bob'));
+    expect(aliceOnB.data).toEqual({ coins: 10 });
+    expect(bobOnB.data).toEqual({ coins: 0 });
+    expect(journals(bed.store)).toMatchObject([{ state: 'aborted' }]);
+  });
+
+  it('refuses profiles of another driver, the same profile twice, and inactive profiles', async () => {
+    const bed = testBed();
+    const a = bed.driver('A');
+    const other = bed.driver('B');
+    const alice = await bed.clock.run(a.load('alice'));
+    const bob = await bed.clock.run(other.load('bob'));
+    await expect(a.trade(alice, bob, () => undefined)).rejects.toMatchObject({
+      code: ErrorCode.InvalidArgument,
+    });
+    await expect(a.trade(alice, alice, () => undefined)).rejects.toMatchObject({
+      code: ErrorCode.InvalidArgument,
+    });
+  });
+});

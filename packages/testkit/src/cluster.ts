@@ -1,0 +1,240 @@
+/**
+ * Several game servers in one process, sharing one backend: each with its own jobId, host,
+ * driver, handoff and fault-injecting connections. Scenarios drive players through them and
+ * assert what the seed promises.
+ */
+import {
+  DataDriver,
+  type DataDriverEvent,
+  type DataDriverOptions,
+  FaultyMessenger,
+  FaultyPresence,
+  FaultyStore,
+  Handoff,
+  type Logger,
+  MemoryHost,
+  type MemoryPlayer,
+  type Profile,
+  type ProfileRecord,
+  scaleTimings,
+} from '@datadriver/core';
+import type { ClusterBackend } from './cluster-backend.js';
+
+export interface PlayerData {
+  coins: number;
+}
+
+/** Driver options in seed seconds; the cluster scales them to the backend. */
+export interface ServerOptions {
+  /** Handoff on (default) or off: a server of an older build, or `handoff: false`. */
+  readonly handoff?: boolean;
+  readonly lockWaitSeconds?: number;
+  readonly localHandoffSeconds?: number;
+  readonly lockTtlSeconds?: number;
+  readonly lockSkewSeconds?: number;
+  readonly autosaveSeconds?: number;
+  /** Injects faults into the server's connections before its driver starts. */
+  readonly prepare?: (ports: {
+    readonly store: FaultyStore;
+    readonly messenger: FaultyMessenger;
+    readonly presence: FaultyPresence;
+  }) => void;
+}
+
+export interface LogLine {
+  readonly jobId: string;
+  readonly level: keyof Logger;
+  readonly message: string;
+}
+
+export class TestServer {
+  private crashed = false;
+
+  constructor(
+    /** The label the scenario uses ("A", "B"). */
+    readonly label: string,
+    readonly jobId: string,
+    readonly host: MemoryHost,
+    readonly driver: DataDriver<PlayerData>,
+    readonly store: FaultyStore,
+    readonly messenger: FaultyMessenger,
+    readonly presence: FaultyPresence,
+    readonly handoff: Handoff | undefined,
+  ) {}
+
+  /** A player connects to this server (its profile starts loading). */
+  join(playerId: string): MemoryPlayer {
+    return this.host.join(playerId);
+  }
+
+  /** A player disconnects (its profile starts its leave save). */
+  leave(playerId: string): void {
+    this.host.leave(playerId);
+  }
+
+  profile(key: string): Profile<PlayerData> | undefined {
+    return this.driver.profile(key);
+  }
+
+  /** The server stops dead: no write, beat, message or reply ever leaves it again. */
+  crash(): void {
+    this.crashed = true;
+    const forever = { kind: 'stall', times: Number.POSITIVE_INFINITY } as const;
+    this.store.faults.inject(forever);
+    this.presence.faults.inject(forever);
+    this.messenger.faults.inject(forever);
+  }
+
+  /** Shuts the server down (a crashed one only stops its timers). */
+  async stop(): Promise<void> {
+    if (!this.crashed) await this.driver.close({ deadlineSeconds: 1 });
+    await this.handoff?.destroy();
+  }
+}
+
+let clusters = 0;
+
+export class Cluster {
+  readonly events: Array<DataDriverEvent & { readonly server: string }> = [];
+  readonly log: LogLine[] = [];
+  readonly servers = new Map<string, TestServer>();
+  /** Prefix of jobIds and driver names: runs on one real backend never collide. */
+  readonly namespace: string;
+  readonly driverName: string;
+
+  constructor(readonly backend: ClusterBackend) {
+    clusters += 1;
+    this.namespace = `t${process.pid}x${clusters}x${Math.random().toString(36).slice(2, 8)}`;
+    this.driverName = `PlayerData-${this.namespace}`;
+  }
+
+  get time() {
+    return this.backend.time;
+  }
+
+  /** Seed seconds in this backend's milliseconds. */
+  ms(seedSeconds: number): number {
+    return seedSeconds * 1000 * this.backend.scale;
+  }
+
+  async server(label: string, options: ServerOptions = {}): Promise<TestServer> {
+    const jobId = `${this.namespace}-${label}`;
+    const ports = await this.backend.connect(jobId);
+    const scheduler = this.time.scheduler;
+    const latency = this.backend.latency;
+    const store = new FaultyStore(ports.store, { scheduler, latencyMs: latency?.storeMs ?? 0 });
+    const messenger = new FaultyMessenger(ports.messenger, {
+      scheduler,
+      latencyMs: latency?.messageMs ?? 0,
+    });
+    const presence = new FaultyPresence(ports.presence, {
+      scheduler,
+      latencyMs: latency?.presenceMs ?? 0,
+    });
+    options.prepare?.({ store, messenger, presence });
+    const logger = this.logger(jobId);
+    const handoff =
+      options.handoff === false
+        ? undefined
+        : new Handoff({
+            jobId,
+            messenger,
+            presence,
+            scheduler,
+            logger,
+            timings: scaleTimings(this.backend.scale),
+          });
+    const driver = new DataDriver<PlayerData>({
+      ...this.driverOptions(options),
+      name: this.driverName,
+      defaults: { coins: 0 },
+      store,
+      messenger,
+      presence,
+      scheduler,
+      logger,
+      jobId,
+      handoff: handoff ?? false,
+    });
+    driver.on((event) => this.events.push({ ...event, server: label }));
+    handoff?.on((event) => this.events.push({ ...event, server: label }));
+    const host = new MemoryHost(jobId);
+    driver.attach(host);
+    const server = new TestServer(label, jobId, host, driver, store, messenger, presence, handoff);
+    this.servers.set(label, server);
+    await this.time.pass(0);
+    return server;
+  }
+
+  /** The profile record as stored now, read past every server. */
+  async record(key: string): Promise<ProfileRecord | undefined> {
+    return (await this.backend.read(`${this.driverName}/${key}`)) as ProfileRecord | undefined;
+  }
+
+  /** The label of the server whose lock is on `key`, if any. */
+  async holder(key: string): Promise<string | undefined> {
+    const lock = (await this.record(key))?.meta.lock;
+    if (!lock) return undefined;
+    for (const [label, server] of this.servers) if (server.jobId === lock.jobId) return label;
+    return lock.jobId;
+  }
+
+  /** Lets time pass until `condition` holds; fails after `limitMs` (ms of this backend). */
+  async until(condition: () => boolean, limitMs: number, what = 'condition'): Promise<number> {
+    const started = this.time.now();
+    while (!condition()) {
+      if (this.time.now() - started > limitMs)
+        throw new Error(`${what} did not happen within ${limitMs} ms`);
+      await this.time.step();
+    }
+    return this.time.now() - started;
+  }
+
+  /** The first event of `type` on server `label` after index `from`. */
+  find<T extends DataDriverEvent['type']>(
+    label: string,
+    type: T,
+    key?: string,
+  ): (Extract<DataDriverEvent, { type: T }> & { server: string }) | undefined {
+    return this.events.find(
+      (event) =>
+        event.server === label &&
+        event.type === type &&
+        (key === undefined || ('key' in event && event.key === key)),
+    ) as (Extract<DataDriverEvent, { type: T }> & { server: string }) | undefined;
+  }
+
+  warnings(label?: string): string[] {
+    const jobId = label === undefined ? undefined : this.servers.get(label)?.jobId;
+    return this.log
+      .filter((line) => line.level === 'warn' && (jobId === undefined || line.jobId === jobId))
+      .map((line) => line.message);
+  }
+
+  async close(): Promise<void> {
+    for (const server of this.servers.values()) {
+      await this.time.until(server.stop()).catch(() => undefined);
+    }
+    await this.backend.close();
+  }
+
+  private driverOptions(options: ServerOptions): Partial<DataDriverOptions<PlayerData>> {
+    const scaled = (value: number | undefined) =>
+      value === undefined ? undefined : value * this.backend.scale;
+    const seconds = {
+      lockWaitSeconds: scaled(options.lockWaitSeconds ?? 15),
+      localHandoffSeconds: scaled(options.localHandoffSeconds),
+      lockTtlSeconds: scaled(options.lockTtlSeconds ?? 180),
+      lockSkewSeconds: scaled(options.lockSkewSeconds ?? 60),
+      autosaveSeconds: scaled(options.autosaveSeconds ?? 30),
+      timings: scaleTimings(this.backend.scale),
+    };
+    return Object.fromEntries(Object.entries(seconds).filter(([, value]) => value !== undefined));
+  }
+
+  private logger(jobId: string): Logger {
+    const at = (level: keyof Logger) => (message: string) =>
+      void this.log.push({ jobId, level, message });
+    return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  }
+}

@@ -1,0 +1,11 @@
+export {
+  Cluster,
+  type LogLine,
+  type PlayerData,
+  type ServerOptions,
+  TestServer,
+} from './cluster.js';
+export { type ClusterBackend, memoryBackend, type ServerPorts } from './cluster-backend.js';
+export { type ClusterTime, realTime, virtualTime } from './cluster-time.js';
+export { runHandoffScenarios } from './run-handoff-scenarios.js';
+export * from './scenarios/index.js';

@@ -1,0 +1,137 @@
+/** The seed's crash rows: presence expiry, two empty reads a beat apart, then stealFrom. */
+import { expect } from 'vitest';
+import type { Cluster, TestServer } from '../cluster.js';
+import { expectWait, mark, type Scenario, settled } from './scenario.js';
+
+/** Beats once more and crashes at once: the crash falls right after a beat (the worst case). */
+async function crashAfterBeat(cluster: Cluster, server: TestServer): Promise<number> {
+  await cluster.time.until(server.handoff!.beat());
+  const lastBeat = cluster.time.now();
+  server.crash();
+  return lastBeat;
+}
+
+export const crashScenarios: Scenario[] = [
+  {
+    name: '5. a crash is taken over in under 16 s, and not before presence expiry plus one beat',
+    async run(cluster) {
+      const a = await cluster.server('A');
+      const b = await cluster.server('B');
+      const onA = mark(cluster);
+      a.join('p1');
+      await settled(cluster, 'A', 'p1', onA);
+      const profile = a.profile('p1')!;
+      profile.data.coins = 5;
+      await cluster.time.until(profile.save());
+      profile.data.coins = 9; // progress after the last save dies with the crash
+      const lastBeat = await crashAfterBeat(cluster, a);
+      const crashedAt = cluster.time.now();
+      const from = mark(cluster);
+      b.join('p1');
+      const loaded = await settled(cluster, 'B', 'p1', from);
+      expect(loaded).toMatchObject({ type: 'load.loaded', reason: 'stolen' });
+      const takenAt = loaded.time;
+      expect(b.profile('p1')?.data.coins).toBe(5);
+      expect(await cluster.holder('p1')).toBe('B');
+      expect(cluster.warnings('B')).toContain(
+        `took the lock of p1 from server ${a.jobId}, which stopped beating presence.`,
+      );
+      const reads = cluster.events.filter((e) => e.server === 'B' && e.type === 'presence.read');
+      expect(reads.slice(-2).map((e) => (e.type === 'presence.read' ? e.answer : ''))).toEqual([
+        'stopped',
+        'stopped',
+      ]);
+      // Presence expires 10 s after the last beat; B's first empty read comes at its next wake
+      // (10.2 s), the second exactly one beat later (13.2 s), then one load takes the lock.
+      expectWait(cluster, takenAt - lastBeat, {
+        exactMs: 13_310,
+        atMostSeedMs: 16_000,
+        atLeastSeedMs: 13_000,
+      });
+      expectWait(cluster, takenAt - crashedAt, { exactMs: 13_310, atMostSeedMs: 16_000 });
+    },
+  },
+  {
+    name: '6. a crash mid-trade is taken over in under 16 s with the trade aborted',
+    async run(cluster) {
+      const a = await cluster.server('A');
+      const b = await cluster.server('B');
+      const onA = mark(cluster);
+      a.join('alice');
+      a.join('bob');
+      await settled(cluster, 'A', 'alice', onA);
+      await settled(cluster, 'A', 'bob', onA);
+      const alice = a.profile('alice')!;
+      const bob = a.profile('bob')!;
+      alice.data.coins = 10;
+      await cluster.time.until(alice.save());
+      // A dies at the commit: the journal says prepared, both markers are written.
+      const commit = a.store.faults.inject({
+        kind: 'stall',
+        operation: 'update',
+        matches: (key) => key.includes('#trade/'),
+        skip: 1,
+      });
+      void a.driver
+        .trade(alice, bob, (x, y) => {
+          x.coins -= 10;
+          y.coins += 10;
+        })
+        .catch(() => undefined);
+      await cluster.until(() => commit.hits === 1, cluster.ms(5), 'the commit write');
+      expect((await cluster.record('alice'))?.meta.trade).toBeDefined();
+      expect((await cluster.record('bob'))?.meta.trade).toBeDefined();
+      const lastBeat = await crashAfterBeat(cluster, a);
+      const from = mark(cluster);
+      b.join('alice');
+      const loaded = await settled(cluster, 'B', 'alice', from);
+      expect(loaded).toMatchObject({ type: 'load.loaded', reason: 'stolen' });
+      expect(cluster.find('B', 'trade.recovered', 'alice')).toMatchObject({ outcome: 'aborted' });
+      expect(b.profile('alice')?.data.coins).toBe(10);
+      expect((await cluster.record('alice'))?.meta.trade).toBeUndefined();
+      // As in case 5, plus the recovery: the journal's abort and a second load write (200 ms).
+      expectWait(cluster, loaded.time - lastBeat, {
+        exactMs: 13_510,
+        atMostSeedMs: 16_000,
+        atLeastSeedMs: 13_000,
+      });
+      const onBob = mark(cluster);
+      b.join('bob');
+      await settled(cluster, 'B', 'bob', onBob);
+      expect(b.profile('bob')?.data.coins).toBe(0);
+      expect(cluster.find('B', 'trade.recovered', 'bob')).toMatchObject({ outcome: 'aborted' });
+    },
+  },
+  {
+    name: 'a live server whose presence writes fail reads as stopped; its next save finds the lock gone',
+    async run(cluster) {
+      const a = await cluster.server('A');
+      const b = await cluster.server('B');
+      const onA = mark(cluster);
+      a.join('p1');
+      await settled(cluster, 'A', 'p1', onA);
+      // A stays up, but cannot beat and hears no requests.
+      a.presence.faults.inject({ kind: 'fail', operation: 'set', times: Number.POSITIVE_INFINITY });
+      a.messenger.faults.inject({
+        kind: 'drop',
+        operation: 'deliver',
+        times: Number.POSITIVE_INFINITY,
+      });
+      const from = mark(cluster);
+      b.join('p1');
+      const loaded = await settled(cluster, 'B', 'p1', from);
+      expect(loaded).toMatchObject({ type: 'load.loaded', reason: 'stolen' });
+      expect(cluster.warnings('A')).toContain(
+        `presence beat of server ${a.jobId} failed: Data.BackendFailed: injected failure of set ${a.jobId}`,
+      );
+      await cluster.time.pass(cluster.ms(31)); // A's next autosave
+      expect(a.host.kicks.map((kick) => kick.message)).toEqual([
+        'Your data was loaded on another server.',
+      ]);
+      expect(cluster.warnings('A')).toContain(
+        `lost the lock of p1 to server ${b.jobId}; the profile is deactivated.`,
+      );
+      expect(await cluster.holder('p1')).toBe('B');
+    },
+  },
+];

@@ -1,0 +1,208 @@
+/** The seed's cross-server rows: the player arrives on B while A still holds the lock. */
+import { expect } from 'vitest';
+import type { Cluster, TestServer } from '../cluster.js';
+import { expectWait, mark, type Scenario, settled } from './scenario.js';
+
+/** Servers A and B, and player p1 playing on A with `coins` unsaved coins. */
+async function playingOnA(cluster: Cluster, coins: number) {
+  const a = await cluster.server('A');
+  const b = await cluster.server('B');
+  const from = mark(cluster);
+  a.join('p1');
+  await settled(cluster, 'A', 'p1', from);
+  a.profile('p1')!.data.coins = coins;
+  return { a, b };
+}
+
+function kicksOf(server: TestServer): string[] {
+  return server.host.kicks.map((kick) => kick.message);
+}
+
+export const crossServerScenarios: Scenario[] = [
+  {
+    name: '3. a stale connection on another server is handed over in under 1.5 s with its latest data',
+    async run(cluster) {
+      const { a, b } = await playingOnA(cluster, 11);
+      const from = mark(cluster);
+      b.join('p1'); // still connected on A
+      const loaded = await settled(cluster, 'B', 'p1', from);
+      expect(loaded.type).toBe('load.loaded');
+      expect(b.profile('p1')?.data.coins).toBe(11);
+      expect(kicksOf(a)).toEqual(['You joined another server.']);
+      expect(await cluster.holder('p1')).toBe('B');
+      expect(cluster.find('A', 'handoff.request.received', 'p1')).toMatchObject({ action: 'kick' });
+      expect(cluster.find('B', 'handoff.reply.received', 'p1')).toBeDefined();
+      // B's load (100) + request (20) + A's release save (100) + reply (20) + B's load (100).
+      expectWait(cluster, loaded.waitedMs, { exactMs: 340, atMostSeedMs: 1500 });
+    },
+  },
+  {
+    name: 'another server whose leave save failed retries the release at once and replies when it lands',
+    async run(cluster) {
+      const { a, b } = await playingOnA(cluster, 12);
+      a.store.faults.inject({ kind: 'fail', operation: 'update' });
+      a.leave('p1');
+      await cluster.until(
+        () => cluster.find('A', 'profile.release-failed', 'p1') !== undefined,
+        cluster.ms(5),
+      );
+      const from = mark(cluster);
+      b.join('p1');
+      const loaded = await settled(cluster, 'B', 'p1', from);
+      expect(cluster.find('A', 'handoff.request.received', 'p1')).toMatchObject({
+        action: 'retry-release',
+      });
+      expect(b.profile('p1')?.data.coins).toBe(12);
+      // B's load + request + A's retried release + reply + B's load: about one save.
+      expectWait(cluster, loaded.waitedMs, { exactMs: 340, atMostSeedMs: 1500 });
+    },
+  },
+  {
+    name: '4. a late request must not end a newer session',
+    async run(cluster) {
+      const { a, b } = await playingOnA(cluster, 5);
+      const oldToken = a.profile('p1')!.lockToken;
+      // B's first request reaches A 5 s late.
+      a.messenger.faults.inject({ kind: 'delay', operation: 'deliver', ms: cluster.ms(5) });
+      const onB = mark(cluster);
+      b.join('p1');
+      await cluster.until(
+        () => cluster.find('B', 'handoff.request.sent', 'p1') !== undefined,
+        cluster.ms(1),
+      );
+      a.leave('p1'); // the player left A on their own
+      await settled(cluster, 'B', 'p1', onB);
+      b.leave('p1');
+      await cluster.until(
+        () => cluster.find('B', 'profile.released', 'p1') !== undefined,
+        cluster.ms(1),
+      );
+      const backOnA = mark(cluster);
+      a.join('p1'); // and came back to A: a newer session, a new token
+      await settled(cluster, 'A', 'p1', backOnA);
+      const newer = a.profile('p1')!;
+      expect(newer.lockToken).not.toBe(oldToken);
+      await cluster.time.pass(cluster.ms(6)); // the late request arrives
+      const late = cluster.events.find(
+        (event) =>
+          event.server === 'A' &&
+          event.type === 'handoff.request.received' &&
+          event.token === oldToken,
+      );
+      expect(late).toMatchObject({ action: 'reply' });
+      expect(newer.active).toBe(true);
+      expect(kicksOf(a)).toEqual([]);
+      expect(await cluster.holder('p1')).toBe('A');
+    },
+  },
+  {
+    name: 'a load still in flight on the holder is answered when it settles',
+    async run(cluster) {
+      const a = await cluster.server('A');
+      const b = await cluster.server('B');
+      // A's first load attempt commits but its response is lost: the lock names A's load.
+      a.store.faults.inject({ kind: 'lose-response', operation: 'update' });
+      const onA = mark(cluster);
+      a.join('p1');
+      await cluster.until(
+        () => cluster.find('A', 'profile.saved') === undefined && cluster.events.length > onA,
+        cluster.ms(1),
+      );
+      const onB = mark(cluster);
+      b.join('p1');
+      await cluster.until(
+        () => cluster.find('A', 'handoff.request.received', 'p1') !== undefined,
+        cluster.ms(2),
+      );
+      expect(cluster.find('A', 'handoff.request.received', 'p1')).toMatchObject({
+        action: 'await-load',
+      });
+      await settled(cluster, 'A', 'p1', onA);
+      const loaded = await settled(cluster, 'B', 'p1', onB);
+      // The request named the lock A's load took, so the new session is ended for B.
+      expect(loaded.type).toBe('load.loaded');
+      expect(kicksOf(a)).toEqual(['You joined another server.']);
+      expect(await cluster.holder('p1')).toBe('B');
+    },
+  },
+  {
+    name: 'a duplicated request is harmless: one kick, one release',
+    async run(cluster) {
+      const { a, b } = await playingOnA(cluster, 4);
+      a.messenger.faults.inject({ kind: 'duplicate', operation: 'deliver' });
+      const from = mark(cluster);
+      b.join('p1');
+      const loaded = await settled(cluster, 'B', 'p1', from);
+      expect(loaded.type).toBe('load.loaded');
+      expect(kicksOf(a)).toEqual(['You joined another server.']);
+      const releases = cluster.events.filter(
+        (e) => e.server === 'A' && e.type === 'profile.released',
+      );
+      expect(releases).toHaveLength(1);
+      expect(b.profile('p1')?.data.coins).toBe(4);
+    },
+  },
+  {
+    name: 'a failed subscribe warns, falls back to polling, and the repeated request gets through',
+    async run(cluster) {
+      const b = await cluster.server('B');
+      const a = await cluster.server('A', {
+        prepare: ({ messenger }) =>
+          messenger.faults.inject({ kind: 'fail', operation: 'subscribe' }),
+      });
+      expect(a.handoff?.subscribed).toBe(false);
+      expect(cluster.warnings('A')).toEqual([
+        `handoff could not subscribe to CKHandoff_${a.jobId}; falling back to polling: Data.BackendFailed: injected failure of subscribe CKHandoff_${a.jobId}`,
+      ]);
+      const onA = mark(cluster);
+      a.join('p1');
+      await settled(cluster, 'A', 'p1', onA);
+      a.profile('p1')!.data.coins = 6;
+      const from = mark(cluster);
+      b.join('p1');
+      const loaded = await settled(cluster, 'B', 'p1', from);
+      // A resubscribed on its next beat; B's request, repeated every 4 s, then got through.
+      expect(a.handoff?.subscribed).toBe(true);
+      expect(
+        cluster.events.filter((e) => e.server === 'B' && e.type === 'handoff.request.sent'),
+      ).toHaveLength(2);
+      expect(b.profile('p1')?.data.coins).toBe(6);
+      expectWait(cluster, loaded.waitedMs, {
+        exactMs: 6_300,
+        atMostSeedMs: 8_000,
+        atLeastSeedMs: 4_000,
+      });
+    },
+  },
+  {
+    name: 'with handoff off, a join retries at 0.5 s doubling to 2 s and fails closed after lockWaitSeconds',
+    async run(cluster) {
+      const a = await cluster.server('A', { handoff: false });
+      const b = await cluster.server('B', { handoff: false });
+      const onA = mark(cluster);
+      a.join('p1');
+      await settled(cluster, 'A', 'p1', onA);
+      a.profile('p1')!.data.coins = 2;
+      const before = await cluster.record('p1');
+      const from = mark(cluster);
+      b.join('p1');
+      const failed = await settled(cluster, 'B', 'p1', from);
+      expect(failed.type).toBe('load.failed');
+      expect(kicksOf(b)).toEqual([
+        'Your data is still in use on another server. Please rejoin in a moment.',
+      ]);
+      expect(kicksOf(a)).toEqual([]);
+      expect(await cluster.record('p1')).toEqual(before);
+      expect(
+        cluster.events.filter((e) => e.server === 'B' && e.type === 'handoff.request.sent'),
+      ).toEqual([]);
+      // Attempts at 0, 0.6, 1.7, 3.8 s then every 2.1 s (park + 100 ms load); the last one
+      // starts at the 15 s deadline and ends 100 ms later.
+      expectWait(cluster, failed.waitedMs, {
+        exactMs: 15_100,
+        atMostSeedMs: 15_500,
+        atLeastSeedMs: 15_000,
+      });
+    },
+  },
+];

@@ -1,0 +1,22 @@
+import { crashScenarios } from './crash.js';
+import { crossServerScenarios } from './cross-server.js';
+import { protectionScenarios } from './protection.js';
+import { sameServerScenarios } from './same-server.js';
+import type { Scenario } from './scenario.js';
+
+/** The seed's nine multi-server cases, and a case for every other row of its table. */
+export const handoffScenarios: readonly Scenario[] = [
+  ...sameServerScenarios,
+  ...crossServerScenarios,
+  ...crashScenarios,
+  ...protectionScenarios,
+];
+
+export {
+  expectWait,
+  type LoadOutcome,
+  mark,
+  type Scenario,
+  settled,
+  type WaitBounds,
+} from './scenario.js';

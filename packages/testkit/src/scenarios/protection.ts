@@ -1,0 +1,134 @@
+/** The seed's protective rows: a live holder keeps its lock, old builds are never taken early. */
+import { expect } from 'vitest';
+import type { Cluster } from '../cluster.js';
+import { expectWait, mark, type Scenario, settled } from './scenario.js';
+
+async function holding(cluster: Cluster, label: string, coins: number, options = {}) {
+  const server = await cluster.server(label, options);
+  const from = mark(cluster);
+  server.join('p1');
+  await settled(cluster, label, 'p1', from);
+  const profile = server.profile('p1')!;
+  profile.data.coins = coins;
+  await cluster.time.until(profile.save());
+  return server;
+}
+
+export const protectionScenarios: Scenario[] = [
+  {
+    name: '7. a stalling live holder keeps its lock past lockTtl + lockSkew; the join fails closed',
+    async run(cluster) {
+      const a = await holding(cluster, 'A', 5);
+      const b = await cluster.server('B');
+      a.store.faults.inject({
+        kind: 'stall',
+        operation: 'update',
+        times: Number.POSITIVE_INFINITY,
+      });
+      await cluster.time.pass(cluster.ms(241)); // A's lock is now stale by age; A still beats
+      const before = await cluster.record('p1');
+      const from = mark(cluster);
+      b.join('p1');
+      const failed = await settled(cluster, 'B', 'p1', from);
+      expect(failed.type).toBe('load.failed');
+      expect(b.host.kicks.map((kick) => kick.message)).toEqual([
+        'Your data is still in use on another server. Please rejoin in a moment.',
+      ]);
+      expect(await cluster.record('p1')).toEqual(before);
+      expect(await cluster.holder('p1')).toBe('A');
+      const answers = cluster.events.filter((e) => e.server === 'B' && e.type === 'presence.read');
+      expect(answers.length).toBeGreaterThan(0);
+      expect(answers.every((e) => e.type === 'presence.read' && e.answer === 'alive')).toBe(true);
+      expect(cluster.events.some((e) => e.type === 'lock.taken')).toBe(false);
+      // Each attempt: load (100), presence (10), load again with the answer (100).
+      expectWait(cluster, failed.waitedMs, {
+        exactMs: 15_220,
+        atMostSeedMs: 15_500,
+        atLeastSeedMs: 15_000,
+      });
+    },
+  },
+  {
+    name: '8. a holder without presence is never taken early, and is taken by age after a crash',
+    async run(cluster) {
+      const times = { lockTtlSeconds: 20, lockSkewSeconds: 5, autosaveSeconds: 10 };
+      const a = await holding(cluster, 'A', 8, { ...times, handoff: false });
+      const b = await cluster.server('B', times);
+      expect((await cluster.record('p1'))?.meta.lock?.presence).toBe(false);
+      a.crash();
+      const crashedAt = cluster.time.now();
+      const first = mark(cluster);
+      b.join('p1');
+      const failed = await settled(cluster, 'B', 'p1', first);
+      expect(failed.type).toBe('load.failed'); // no reply, no presence: waits out lockWaitSeconds
+      expect(cluster.events.slice(first).some((e) => e.type === 'presence.read')).toBe(false);
+      expect(cluster.find('B', 'handoff.request.sent', 'p1')).toBeDefined();
+      const second = mark(cluster);
+      b.join('p1'); // the player tries again: the lock turns 25 s old during this wait
+      const loaded = await settled(cluster, 'B', 'p1', second);
+      expect(loaded).toMatchObject({ type: 'load.loaded', reason: 'stale' });
+      expect(loaded.time - crashedAt).toBeGreaterThan(cluster.ms(25));
+      expect(b.profile('p1')?.data.coins).toBe(8);
+      expect(
+        cluster
+          .warnings('B')
+          .some((line) => line.startsWith(`took the stale lock of p1 from server ${a.jobId}`)),
+      ).toBe(true);
+    },
+  },
+  {
+    name: '9. one stuck autosave does not block the others',
+    async run(cluster) {
+      const a = await cluster.server('A');
+      const b = await cluster.server('B');
+      const from = mark(cluster);
+      a.join('stuck');
+      a.join('free');
+      b.join('other');
+      await settled(cluster, 'A', 'stuck', from);
+      await settled(cluster, 'A', 'free', from);
+      await settled(cluster, 'B', 'other', from);
+      a.store.faults.inject({
+        kind: 'stall',
+        operation: 'update',
+        key: `${cluster.driverName}/stuck`,
+        times: Number.POSITIVE_INFINITY,
+      });
+      a.profile('stuck')!.data.coins = 1;
+      a.profile('free')!.data.coins = 2;
+      b.profile('other')!.data.coins = 3;
+      await cluster.time.pass(cluster.ms(61)); // two autosave periods
+      expect((await cluster.record('stuck'))?.data).toEqual({ coins: 0 });
+      expect((await cluster.record('free'))?.data).toEqual({ coins: 2 });
+      expect((await cluster.record('other'))?.data).toEqual({ coins: 3 });
+      const saves = cluster.events.filter((e) => e.type === 'profile.saved' && e.key === 'free');
+      expect(saves).toHaveLength(2);
+    },
+  },
+  {
+    name: 'an unknown presence answer does not protect a stale lock',
+    async run(cluster) {
+      const a = await holding(cluster, 'A', 3);
+      const b = await cluster.server('B', {
+        prepare: ({ presence }) =>
+          presence.faults.inject({
+            kind: 'fail',
+            operation: 'get',
+            times: Number.POSITIVE_INFINITY,
+          }),
+      });
+      a.store.faults.inject({
+        kind: 'stall',
+        operation: 'update',
+        times: Number.POSITIVE_INFINITY,
+      });
+      await cluster.time.pass(cluster.ms(241));
+      const from = mark(cluster);
+      b.join('p1');
+      const loaded = await settled(cluster, 'B', 'p1', from);
+      expect(loaded).toMatchObject({ type: 'load.loaded', reason: 'stale' });
+      expect(cluster.find('B', 'presence.read', 'p1')).toMatchObject({ answer: 'unknown' });
+      expect(b.profile('p1')?.data.coins).toBe(3);
+    },
+  },
+];

@@ -1,0 +1,76 @@
+import type { DataDriverEvent } from '@datadriver/core';
+import { expect } from 'vitest';
+import type { Cluster } from '../cluster.js';
+
+/** One multi-server case, written once against the ports and run on every backend. */
+export interface Scenario {
+  readonly name: string;
+  run(cluster: Cluster): Promise<void>;
+}
+
+export type LoadOutcome =
+  | Extract<DataDriverEvent, { type: 'load.loaded' }>
+  | Extract<DataDriverEvent, { type: 'load.failed' }>;
+
+/**
+ * Lets time pass until server `label` finishes a load of `key` that started after event
+ * number `from`, and returns how it ended (its `waitedMs` is the wait the player saw).
+ */
+export async function settled(
+  cluster: Cluster,
+  label: string,
+  key: string,
+  from: number,
+  limitSeedSeconds = 60,
+): Promise<LoadOutcome> {
+  let outcome: LoadOutcome | undefined;
+  await cluster.until(
+    () => {
+      outcome = cluster.events
+        .slice(from)
+        .find(
+          (event): event is LoadOutcome & { server: string } =>
+            event.server === label &&
+            (event.type === 'load.loaded' || event.type === 'load.failed') &&
+            event.key === key,
+        );
+      return outcome !== undefined;
+    },
+    cluster.ms(limitSeedSeconds),
+    `the load of ${key} on ${label}`,
+  );
+  return outcome!;
+}
+
+export interface WaitBounds {
+  /** The wait on the virtual clock, to the millisecond (with the in-memory latencies). */
+  readonly exactMs: number;
+  /** What the seed promises at most, in seed milliseconds (scaled on real backends). */
+  readonly atMostSeedMs: number;
+  /** What the rules promise at least, in seed milliseconds. */
+  readonly atLeastSeedMs?: number;
+}
+
+/**
+ * Exact on the virtual clock; on a real backend within the seed's bounds scaled, plus the
+ * backend's slack for jitter.
+ */
+export function expectWait(cluster: Cluster, waitedMs: number, bounds: WaitBounds): void {
+  const { scale, slackMs = 0 } = cluster.backend;
+  if (cluster.time.exact) {
+    expect(waitedMs).toBe(bounds.exactMs);
+    expect(bounds.exactMs).toBeLessThanOrEqual(bounds.atMostSeedMs);
+    if (bounds.atLeastSeedMs !== undefined)
+      expect(bounds.exactMs).toBeGreaterThanOrEqual(bounds.atLeastSeedMs);
+    return;
+  }
+  expect(waitedMs).toBeLessThanOrEqual(bounds.atMostSeedMs * scale + slackMs);
+  if (bounds.atLeastSeedMs !== undefined) {
+    expect(waitedMs).toBeGreaterThanOrEqual(bounds.atLeastSeedMs * scale - 5);
+  }
+}
+
+/** Index of the next event: pass it to `settled` to find what happens after now. */
+export function mark(cluster: Cluster): number {
+  return cluster.events.length;
+}

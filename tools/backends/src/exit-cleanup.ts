@@ -1,0 +1,45 @@
+import { constants } from 'node:os';
+
+type Kill = () => void;
+
+const pending = new Set<Kill>();
+const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+let installed = false;
+
+/**
+ * Registers a synchronous kill to run if this process ends while the child is still up, so a
+ * crashed or interrupted test run leaves no redis-server or java behind. Returns the unregister.
+ */
+export function killOnExit(kill: Kill): () => void {
+  install();
+  pending.add(kill);
+  return () => {
+    pending.delete(kill);
+  };
+}
+
+function killAll(): void {
+  for (const kill of pending) {
+    try {
+      kill();
+    } catch {
+      // Best effort: one stubborn child must not stop us from killing the others.
+    }
+  }
+  pending.clear();
+}
+
+function install(): void {
+  if (installed) return;
+  installed = true;
+  // 'exit' handlers may only do synchronous work, which is why kills are plain signal sends.
+  process.on('exit', killAll);
+  for (const signal of FATAL_SIGNALS) process.on(signal, () => onFatalSignal(signal));
+}
+
+function onFatalSignal(signal: (typeof FATAL_SIGNALS)[number]): void {
+  killAll();
+  // Listening to a signal cancels Node's default "die"; restore it unless someone else
+  // (vitest itself, for one) handles the signal and will decide how to end.
+  if (process.listenerCount(signal) === 1) process.exit(128 + constants.signals[signal]);
+}

@@ -1,0 +1,59 @@
+import type { TestProject } from 'vitest/node';
+import type { Backend } from './backend.js';
+import { startDynamoLocal } from './dynamodb-local.js';
+import type { ProvidedKey } from './provided-context.js';
+import { startPubSub } from './pubsub.js';
+import { startRedis } from './redis.js';
+
+export type Teardown = () => Promise<void>;
+/** The shape vitest expects of a globalSetup file's default export. */
+export type GlobalSetup = (project: TestProject) => Promise<Teardown>;
+export type BackendKind = 'redis' | 'dynamodb' | 'pubsub';
+
+interface Starter {
+  readonly key: ProvidedKey;
+  readonly start: () => Promise<Backend & { readonly endpoint?: string }>;
+  /** What test files receive: the form each client library takes. */
+  readonly address: (backend: Backend & { readonly endpoint?: string }) => string;
+}
+
+const STARTERS: Record<BackendKind, Starter> = {
+  redis: { key: 'redisUrl', start: startRedis, address: (b) => b.url },
+  dynamodb: { key: 'dynamoEndpoint', start: startDynamoLocal, address: (b) => b.endpoint ?? b.url },
+  pubsub: { key: 'pubsubEmulatorHost', start: startPubSub, address: (b) => b.endpoint ?? b.url },
+};
+
+/**
+ * A vitest globalSetup that starts the given backends once per run (in parallel), provides their
+ * addresses to test files, and stops them at teardown. If any fails to start, the others are
+ * stopped and the run fails with the BackendUnavailableError: there is no skipping.
+ */
+export function backendsGlobalSetup(...kinds: BackendKind[]): GlobalSetup {
+  return async (project) => {
+    const results = await Promise.allSettled(kinds.map((kind) => startAndProvide(kind, project)));
+    const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const teardown: Teardown = async () => {
+      await Promise.all(started.map((backend) => backend.stop()));
+    };
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    if (failures.length === 0) return teardown;
+    await teardown();
+    throw failures.length === 1 ? failures[0] : combine(failures);
+  };
+}
+
+export const redisGlobalSetup: GlobalSetup = backendsGlobalSetup('redis');
+export const dynamoLocalGlobalSetup: GlobalSetup = backendsGlobalSetup('dynamodb');
+export const pubSubGlobalSetup: GlobalSetup = backendsGlobalSetup('pubsub');
+
+async function startAndProvide(kind: BackendKind, project: TestProject): Promise<Backend> {
+  const starter = STARTERS[kind];
+  const backend = await starter.start();
+  project.provide(starter.key, starter.address(backend));
+  return backend;
+}
+
+function combine(failures: unknown[]): AggregateError {
+  const messages = failures.map((f) => (f instanceof Error ? f.message : String(f)));
+  return new AggregateError(failures, messages.join('\n\n'));
+}

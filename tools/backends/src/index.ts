@@ -1,0 +1,28 @@
+import './provided-context.js';
+
+export type {
+  Backend,
+  DynamoLocalBackend,
+  Env,
+  LaunchOptions,
+  PubSubBackend,
+  RedisBackend,
+} from './backend.js';
+export { isCi } from './ci.js';
+export { startDynamoLocal } from './dynamodb-local.js';
+export { BackendUnavailableError } from './errors.js';
+export { freePort } from './free-port.js';
+export {
+  type BackendKind,
+  backendsGlobalSetup,
+  dynamoLocalGlobalSetup,
+  type GlobalSetup,
+  pubSubGlobalSetup,
+  redisGlobalSetup,
+  type Teardown,
+} from './global-setup.js';
+export { startGooglePubSubEmulator } from './google-pubsub-emulator.js';
+export type { BackendAddresses, ProvidedKey } from './provided-context.js';
+export { startPubSub } from './pubsub.js';
+export { startRedis } from './redis.js';
+export { hasExited, type StopOptions, stopProcess } from './stop-process.js';

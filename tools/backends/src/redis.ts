@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import type { Env, LaunchOptions, RedisBackend } from './backend.js';
+import { installAdvice } from './ci.js';
+import { withFreePort } from './free-port.js';
+import { launchChild } from './launch-child.js';
+import type { ManagedChild } from './managed-child.js';
+import { pingRedis } from './probes.js';
+
+const HOST = '127.0.0.1';
+const START_TIMEOUT_MS = 10_000;
+const INSTALL = 'apt-get install -y redis-server';
+
+/**
+ * A throwaway redis-server on a free loopback port, or the server named by REDIS_URL. Ours runs
+ * as a plain child (not daemonized) so it cannot outlive the test run.
+ */
+export async function startRedis(options: LaunchOptions = {}): Promise<RedisBackend> {
+  const env = options.env ?? process.env;
+  if (env.REDIS_URL) return externalRedis(env.REDIS_URL);
+  return withFreePort(async (port) => new LocalRedis(port, env, await launchRedis(port, env)));
+}
+
+function launchRedis(port: number, env: Env): Promise<ManagedChild> {
+  // No persistence: tests must not leave dump.rdb / appendonly files in whatever cwd we run in.
+  const args = ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no'];
+  return launchChild({
+    backend: 'redis',
+    program: 'redis-server',
+    child: spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] }),
+    probe: () => pingRedis(HOST, port),
+    timeoutMs: START_TIMEOUT_MS,
+    advice: installAdvice(INSTALL, 'REDIS_URL', env),
+  });
+}
+
+class LocalRedis implements RedisBackend {
+  readonly name = 'redis';
+  readonly external = false;
+  readonly url: string;
+
+  constructor(
+    readonly port: number,
+    private readonly env: Env,
+    private server: ManagedChild | undefined,
+  ) {
+    this.url = `redis://${HOST}:${port}`;
+  }
+
+  async kill(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    await server?.stop();
+  }
+
+  /** Same port, so clients holding the old URL reconnect to the new server. */
+  async restart(): Promise<void> {
+    await this.kill();
+    this.server = await launchRedis(this.port, this.env);
+  }
+
+  stop(): Promise<void> {
+    return this.kill();
+  }
+}
+
+function externalRedis(url: string): RedisBackend {
+  const refuse = (what: string) => async (): Promise<void> => {
+    throw new Error(
+      `Cannot ${what} Redis: it comes from REDIS_URL (${url}) and is not ours. Check \`backend.external\` first.`,
+    );
+  };
+  return {
+    name: 'redis',
+    external: true,
+    url,
+    port: Number(new URL(url).port || 6379),
+    stop: async () => {},
+    kill: refuse('kill'),
+    restart: refuse('restart'),
+  };
+}

@@ -1,0 +1,3 @@
+import { backendsGlobalSetup } from '../src/index.js';
+
+export default backendsGlobalSetup('redis');
