@@ -7,5 +7,6 @@ export {
 } from './cluster.js';
 export { type ClusterBackend, memoryBackend, type ServerPorts } from './cluster-backend.js';
 export { type ClusterTime, realTime, virtualTime } from './cluster-time.js';
+export * from './conformance/index.js';
 export { runHandoffScenarios } from './run-handoff-scenarios.js';
 export * from './scenarios/index.js';

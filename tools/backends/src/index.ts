@@ -26,3 +26,4 @@ export type { BackendAddresses, ProvidedKey } from './provided-context.js';
 export { startPubSub } from './pubsub.js';
 export { startRedis } from './redis.js';
 export { hasExited, type StopOptions, stopProcess } from './stop-process.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

@@ -116,7 +116,9 @@ export async function beforeCall(
     await sleep(scheduler, latencyMs + extra);
   }
   if (faults.some((fault) => fault.spec.kind === 'fail')) {
-    throw new DataDriverError(ErrorCode.BackendFailed, `injected failure of ${what}`);
+    throw new DataDriverError(ErrorCode.BackendFailed, `injected failure of ${what}`, {
+      cause: new Error('injected fault'),
+    });
   }
 }
 
@@ -125,7 +127,9 @@ export function losesResponse(faults: readonly ActiveFault[]): boolean {
 }
 
 export function lostResponseError(what: string): DataDriverError {
-  return new DataDriverError(ErrorCode.BackendFailed, `injected lost response of ${what}`);
+  return new DataDriverError(ErrorCode.BackendFailed, `injected lost response of ${what}`, {
+    cause: new Error('injected fault'),
+  });
 }
 
 export type { ActiveFault };

@@ -1,0 +1,12 @@
+export {
+  type MessengerConformanceOptions,
+  type MessengerHarness,
+  messengerConformance,
+} from './messenger-conformance.js';
+export { eventually, expectTyped, type Outage } from './outage.js';
+export { type PresenceHarness, presenceConformance } from './presence-conformance.js';
+export {
+  type StoreConformanceOptions,
+  type StoreHarness,
+  storeConformance,
+} from './store-conformance.js';

@@ -1,0 +1,179 @@
+/**
+ * What every Store adapter must do, checked against its real backend. `read` looks at the
+ * backend directly (not through the adapter), so the suite checks what was stored, not just a
+ * round trip through the adapter.
+ */
+import type { Store, StoreRecord } from '@datadriver/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, expectTyped, type Outage } from './outage.js';
+
+export interface StoreHarness {
+  /** A new connection to the shared backend: concurrent updates come from several of these. */
+  connect(): Promise<Store>;
+  /** The record under `key` as the backend holds it, read without the adapter. */
+  read(key: string): Promise<StoreRecord | undefined>;
+  /**
+   * Makes the backend unreachable to the adapter, then reachable again: stop the server, or
+   * cut a TCP proxy between the adapter and it.
+   */
+  outage: Outage;
+  close(): Promise<void>;
+}
+
+export interface StoreConformanceOptions {
+  /** Concurrent increments of one key (default 40). */
+  readonly concurrentUpdates?: number;
+  readonly timeoutMs?: number;
+}
+
+let suites = 0;
+
+export function storeConformance(
+  name: string,
+  makeHarness: () => Promise<StoreHarness>,
+  options: StoreConformanceOptions = {},
+): void {
+  describe(`Store conformance: ${name}`, () => {
+    let harness: StoreHarness;
+    let store: Store;
+    suites += 1;
+    const prefix = `conf${process.pid}x${suites}x${Date.now().toString(36)}`;
+    const key = (name: string) => `${prefix}/${name}`;
+    const timeout = options.timeoutMs ?? 30_000;
+
+    beforeAll(async () => {
+      harness = await makeHarness();
+      store = await harness.connect();
+    }, timeout);
+    afterAll(async () => harness?.close(), timeout);
+
+    it('declares port version v1', () => {
+      expect(store.specificationVersion).toBe('v1');
+    });
+
+    it('reads a missing key as undefined', async () => {
+      expect(await store.get(key('missing'))).toBeUndefined();
+    });
+
+    it("creates, returns and stores exactly the transform's record", async () => {
+      const record = {
+        data: { coins: 1, name: 'Zoë 🎮', nested: { list: [1, 'two', null, true] } },
+        meta: { version: 1 },
+      };
+      const seen: Array<StoreRecord | undefined> = [];
+      const result = await store.update(key('create'), (current) => {
+        seen.push(current);
+        return record;
+      });
+      expect(seen.at(-1)).toBeUndefined();
+      expect(result).toEqual(record);
+      expect(await store.get(key('create'))).toEqual(record);
+      expect(await harness.read(key('create'))).toEqual(record);
+    });
+
+    it('hands the transform the current record and writes its result', async () => {
+      await store.update(key('next'), () => ({ n: 1 }));
+      const result = await store.update(key('next'), (current) => ({
+        n: (current?.n as number) + 1,
+      }));
+      expect(result).toEqual({ n: 2 });
+      expect(await harness.read(key('next'))).toEqual({ n: 2 });
+    });
+
+    it('writes nothing when the transform returns undefined, and resolves the current record', async () => {
+      await store.update(key('keep'), () => ({ n: 5 }));
+      const result = await store.update(key('keep'), () => undefined);
+      expect(result).toEqual({ n: 5 });
+      expect(await harness.read(key('keep'))).toEqual({ n: 5 });
+      expect(await store.update(key('never'), () => undefined)).toBeUndefined();
+      expect(await harness.read(key('never'))).toBeUndefined();
+    });
+
+    it('deletes the record when the transform returns null', async () => {
+      await store.update(key('gone'), () => ({ n: 1 }));
+      expect(await store.update(key('gone'), () => null)).toBeUndefined();
+      expect(await harness.read(key('gone'))).toBeUndefined();
+      expect(await store.get(key('gone'))).toBeUndefined();
+    });
+
+    it("rejects with the transform's error and writes nothing", async () => {
+      await store.update(key('throws'), () => ({ n: 1 }));
+      const failure = new Error('refused by the rules');
+      await expect(
+        store.update(key('throws'), () => {
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(await harness.read(key('throws'))).toEqual({ n: 1 });
+    });
+
+    it('keeps keys apart, whatever characters they hold', async () => {
+      const names = ['a/b', 'a#b', 'a:b', 'spaced key', 'ünïcødé', 'a'];
+      await Promise.all(names.map((name, index) => store.update(key(name), () => ({ index }))));
+      for (const [index, name] of names.entries()) {
+        expect(await harness.read(key(name))).toEqual({ index });
+      }
+    });
+
+    it(
+      'never loses a write under concurrent updates of one key from many connections',
+      async () => {
+        const count = options.concurrentUpdates ?? 40;
+        const connections = await Promise.all(Array.from({ length: 4 }, () => harness.connect()));
+        const target = key('counter');
+        await store.update(target, () => ({ n: 0, writers: [] }));
+        await Promise.all(
+          Array.from({ length: count }, (_, index) =>
+            connections[index % connections.length]!.update(target, (current) => ({
+              n: (current?.n as number) + 1,
+              writers: [...((current?.writers as number[]) ?? []), index],
+            })),
+          ),
+        );
+        const final = await harness.read(target);
+        expect(final?.n).toBe(count);
+        expect([...((final?.writers as number[]) ?? [])].sort((a, b) => a - b)).toEqual(
+          Array.from({ length: count }, (_, index) => index),
+        );
+      },
+      timeout,
+    );
+
+    it('re-runs the transform on a conflicting write instead of overwriting it', async () => {
+      const target = key('conflict');
+      await store.update(target, () => ({ n: 0 }));
+      const other = await harness.connect();
+      let runs = 0;
+      await store.update(target, (current) => {
+        runs += 1;
+        // The first run races a write from another connection that lands before ours.
+        if (runs === 1) void other.update(target, () => ({ n: 100 }));
+        return { n: (current?.n as number) + 1 };
+      });
+      // Either ours ran after theirs (101) or theirs landed after ours (100); never 1 over 100.
+      const final = (await harness.read(target))?.n;
+      expect([100, 101]).toContain(final);
+    });
+
+    it(
+      'fails with a typed error while the backend is down, and serves again once it is back',
+      async () => {
+        await harness.outage.stop();
+        try {
+          const read = await store.get(key('down')).catch((error: unknown) => error);
+          expectTyped(read);
+          const write = await store
+            .update(key('down'), () => ({ n: 1 }))
+            .catch((error: unknown) => error);
+          expectTyped(write);
+        } finally {
+          await harness.outage.start();
+        }
+        await expect(
+          eventually(() => store.update(key('down'), () => ({ n: 2 }))),
+        ).resolves.toEqual({ n: 2 });
+      },
+      timeout,
+    );
+  });
+}

@@ -1,0 +1,68 @@
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+export interface TcpProxy {
+  /** The port clients connect to (127.0.0.1). */
+  readonly port: number;
+  /** Cuts every connection and refuses new ones: the backend "goes down" for the client. */
+  stop(): Promise<void>;
+  /** Listens again on the same port: the backend "comes back". */
+  start(): Promise<void>;
+  /** Stops for good. */
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP proxy in front of a backend, so a test can take the backend away from an adapter and
+ * give it back without stopping it: the data survives, and it works for an external backend
+ * too.
+ */
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  let port = 0;
+
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      const next = createServer((client) => {
+        const upstream = connect(target.port, target.host);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => {
+            client.destroy();
+            upstream.destroy();
+          });
+        }
+        client.pipe(upstream);
+        upstream.pipe(client);
+      });
+      next.once('error', reject);
+      next.listen(port, '127.0.0.1', () => {
+        const address = next.address();
+        if (address && typeof address === 'object') port = address.port;
+        server = next;
+        resolve();
+      });
+    });
+
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+      if (!server) return resolve();
+      server.close(() => resolve());
+      server = undefined;
+    });
+
+  await listen();
+  return {
+    get port() {
+      return port;
+    },
+    stop,
+    start: async () => {
+      if (!server) await listen();
+    },
+    close: stop,
+  };
+}

@@ -1,0 +1,43 @@
+import { connect, createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startTcpProxy } from '../src/index.js';
+
+function echoServer(): Promise<{ port: number; close(): void }> {
+  return new Promise((resolve) => {
+    const server = createServer((socket) => socket.pipe(socket));
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({
+        port: typeof address === 'object' && address ? address.port : 0,
+        close: () => server.close(),
+      });
+    });
+  });
+}
+
+function roundTrip(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    socket.once('data', (data) => {
+      resolve(data.toString());
+      socket.destroy();
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('startTcpProxy', () => {
+  it('forwards, refuses while stopped, and forwards again on the same port', async () => {
+    const echo = await echoServer();
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: echo.port });
+    expect(await roundTrip(proxy.port, 'one')).toBe('one');
+    const port = proxy.port;
+    await proxy.stop();
+    await expect(roundTrip(port, 'two')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await proxy.start();
+    expect(proxy.port).toBe(port);
+    expect(await roundTrip(proxy.port, 'three')).toBe('three');
+    await proxy.close();
+    echo.close();
+  });
+});
