@@ -5,6 +5,7 @@ import {
   FaultyPresence,
   Handoff,
   type HandoffClient,
+  type JsonObject,
   MemoryMessenger,
   MemoryPresence,
   parseHandoffMessage,
@@ -146,15 +147,14 @@ describe('Handoff', () => {
     const players = client('PlayerData');
     handoff.register(players.handoffClient);
     await clock.advance(0);
-    for (const message of [
+    const messages: JsonObject[] = [
       { T: 'Q', D: 'PlayerData', K: 'u1', R: 'B', L: 't1' },
       { T: 'Q', D: 'Other', K: 'u1', R: 'B' },
       { T: 'Q', D: 'PlayerData', K: 7, R: 'B' },
       { T: 'R', D: 'PlayerData', K: 'u2' },
       { nonsense: true },
-    ]) {
-      await bus.publish('CKHandoff_A', message);
-    }
+    ];
+    for (const message of messages) await bus.publish('CKHandoff_A', message);
     await clock.advance(0);
     expect(players.requests).toEqual([['u1', 'B', 't1']]);
     expect(players.replies).toEqual(['u2']);
