@@ -29,7 +29,7 @@ import {
   type TakeReason,
   toStoreRecord,
 } from './rules/index.js';
-import { Signal, sleep } from './signal.js';
+import { Signal, within } from './signal.js';
 import { SystemScheduler } from './system-scheduler.js';
 import type { HandoffTimings } from './timings.js';
 import { runTrade } from './trade.js';
@@ -229,7 +229,7 @@ export class DataDriver<T extends object> implements HandoffClient {
         () => undefined, // reported as profile.release-failed
       ),
     );
-    await Promise.race([Promise.all(releases), sleep(this.scheduler, deadlineMs)]);
+    await within(this.scheduler, Promise.all(releases), deadlineMs);
     const unreleased = pending.map((s) => s.key).filter((key) => !released.includes(key));
     if (unreleased.length > 0) {
       this.emit({ type: 'driver.close-timeout', driver: this.name, keys: unreleased });
@@ -376,6 +376,11 @@ export class DataDriver<T extends object> implements HandoffClient {
       const data = fillDefaults(acquired.record.data, this.settings.defaults);
       const session = new ProfileSession(this.owner, key, reservation.token, data, how.player);
       this.sessions.set(key, session);
+      if (this.closed) {
+        // The driver closed while this load was landing: give the lock straight back.
+        await session.release().catch(() => undefined); // reported as profile.release-failed
+        throw new DataDriverError(ErrorCode.Closed, `${this.name} closed while ${key} was loading`);
+      }
       if (acquired.from && acquired.reason !== 'own') {
         this.emit({
           type: 'lock.taken',

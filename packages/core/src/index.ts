@@ -50,7 +50,7 @@ export type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.j
 export type { Store, StoreRecord, StoreTransform } from './ports/store.js';
 export { Profile } from './profile.js';
 export * from './rules/index.js';
-export { Signal, sleep } from './signal.js';
+export { Signal, sleep, within } from './signal.js';
 export { SystemScheduler } from './system-scheduler.js';
 export { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings, scaleTimings } from './timings.js';
 export { VirtualClock } from './virtual-clock.js';

@@ -33,3 +33,22 @@ export class Signal {
 export function sleep(scheduler: Scheduler, ms: number): Promise<void> {
   return new Promise((resolve) => scheduler.schedule(ms, resolve));
 }
+
+/**
+ * Resolves `true` when `work` settles within `timeoutMs`, `false` when the time runs out
+ * first. The timer is cancelled once the work settles, so it never holds a process open.
+ */
+export function within(
+  scheduler: Scheduler,
+  work: Promise<unknown>,
+  timeoutMs: number,
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = scheduler.schedule(timeoutMs, () => resolve(false));
+    const done = (): void => {
+      timer.cancel();
+      resolve(true);
+    };
+    work.then(done, done);
+  });
+}
