@@ -1,11 +1,12 @@
 /**
  * DataDriver: player profiles under a session lock. `load` runs the same-server rules
- * (wait for a local load or leave save, adopt a retained profile), then takes the lock
- * across servers (`acquire`); `attach` ties loads and releases to a game server's players;
- * the handoff routes other servers' release requests here.
+ * (`local-wait.ts`), then takes the lock across servers (`acquire.ts`); `attach` ties loads
+ * and releases to a game server's players (`player-sessions.ts`); the handoff routes other
+ * servers' release requests here (`release-requests.ts`).
  */
-import { acquire } from './acquire.js';
+import { type Acquired, acquire } from './acquire.js';
 import { consoleLogger } from './console-logger.js';
+import type { DriverState, LoadReservation } from './driver-state.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import {
   type DataDriverEvent,
@@ -13,39 +14,26 @@ import {
   type EventPayload,
   EventStream,
   type ProfileEventPayload,
-  type RequestAction,
 } from './events.js';
 import { Handoff, type HandoffClient } from './handoff.js';
+import { handoffByDefault } from './handoff-rule.js';
+import { waitOnThisServer } from './local-wait.js';
 import { type DataDriverOptions, resolveSettings, type Settings } from './options.js';
+import { type AttachOptions, PlayerSessions } from './player-sessions.js';
 import type { Host, HostPlayer } from './ports/host.js';
 import type { Logger } from './ports/logger.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
 import { type Profile, ProfileSession, type SessionOwner, sessionOf } from './profile.js';
-import {
-  fillDefaults,
-  parseRecord,
-  releasedRecord,
-  type TakeReason,
-  toStoreRecord,
-} from './rules/index.js';
+import { ReleaseRequests } from './release-requests.js';
+import { fillDefaults, type TakeReason } from './rules/index.js';
 import { Signal, within } from './signal.js';
 import { SystemScheduler } from './system-scheduler.js';
-import type { HandoffTimings } from './timings.js';
 import { runTrade } from './trade.js';
 
 export interface LoadOptions {
   /** How long this load waits for a load or leave save of the same key on this server. */
   readonly handoffSeconds?: number;
-}
-
-export interface AttachOptions<T extends object, P extends HostPlayer> {
-  /** The profile key of a player; `player.id` by default. */
-  readonly keyOf?: (player: P) => string;
-  /** Called once a joining player's profile is loaded. */
-  readonly onLoad?: (profile: Profile<T>, player: P) => void;
-  /** The game's leave cleanups, run before the release save (also after a kick). */
-  readonly onLeave?: (profile: Profile<T>, player: P) => void | Promise<void>;
 }
 
 export interface CloseResult {
@@ -55,18 +43,10 @@ export interface CloseResult {
   readonly unreleased: readonly string[];
 }
 
-interface LoadReservation {
-  readonly token: string;
-  /** Requests that arrived while the load was in flight: answered when it settles. */
-  readonly requesters: Map<string, string | undefined>;
+interface LoadHow {
+  readonly localWaitMs: number;
+  readonly player?: HostPlayer;
   readonly cancelled: () => boolean;
-  readonly reply: Signal;
-}
-
-interface PlayerEntry<P extends HostPlayer> {
-  readonly player: P;
-  readonly key: string;
-  left: boolean;
 }
 
 /** One id per process run: a server without a host or a test jobId still needs one. */
@@ -82,8 +62,9 @@ export class DataDriver<T extends object> implements HandoffClient {
   private readonly createId: () => string;
   private readonly sessions = new Map<string, ProfileSession>();
   private readonly loads = new Map<string, LoadReservation>();
-  /** Same-server waits park here and re-check when any session or load changes. */
   private readonly local = new Signal();
+  private readonly state: DriverState;
+  private readonly requests: ReleaseRequests;
   private readonly owner: SessionOwner;
   private serverId: string | undefined;
   private handoffInstance: Handoff | undefined;
@@ -101,6 +82,8 @@ export class DataDriver<T extends object> implements HandoffClient {
     this.events = new EventStream(this.logger);
     this.createId = options.createId ?? (() => globalThis.crypto.randomUUID());
     this.serverId = options.jobId;
+    this.state = this.makeState();
+    this.requests = new ReleaseRequests(this.state);
     this.owner = this.makeOwner();
     if (Handoff.isInstance(options.handoff)) this.useHandoff(options.handoff, false);
   }
@@ -135,13 +118,11 @@ export class DataDriver<T extends object> implements HandoffClient {
    */
   async load(key: string, options: LoadOptions = {}): Promise<Profile<T>> {
     const { handoffSeconds } = options;
-    const session = await this.loadSession(key, {
-      localWaitMs:
-        handoffSeconds === undefined
-          ? (this.settings.localHandoffMs ?? 0)
-          : checkSeconds('handoffSeconds', handoffSeconds) * 1000,
-      cancelled: () => this.closed,
-    });
+    const localWaitMs =
+      handoffSeconds === undefined
+        ? (this.settings.localHandoffMs ?? 0)
+        : checkSeconds('handoffSeconds', handoffSeconds) * 1000;
+    const session = await this.loadSession(key, { localWaitMs, cancelled: () => false });
     return session.profile as Profile<T>;
   }
 
@@ -157,12 +138,15 @@ export class DataDriver<T extends object> implements HandoffClient {
     this.host = host as unknown as Host<HostPlayer>;
     this.serverId ??= host.jobId || processJobId;
     this.turnOnDefaultHandoff(host.jobId);
-    const players = new Map<P, PlayerEntry<P>>();
-    const join = (player: P): void => void this.join(player, players, options);
-    const leave = (player: P): void => void this.leave(player, players, options);
-    const offAdded = host.onPlayerAdded(join);
-    const offRemoving = host.onPlayerRemoving(leave);
-    for (const player of host.players?.() ?? []) join(player);
+    const players = new PlayerSessions(
+      this.state,
+      this.requests,
+      (key, how) => this.loadSession(key, how),
+      options,
+    );
+    const offAdded = host.onPlayerAdded((player) => void players.join(player));
+    const offRemoving = host.onPlayerRemoving((player) => void players.leave(player));
+    for (const player of host.players?.() ?? []) void players.join(player);
     this.detachHost = () => {
       offAdded();
       offRemoving();
@@ -179,35 +163,35 @@ export class DataDriver<T extends object> implements HandoffClient {
    */
   async trade(a: Profile<T>, b: Profile<T>, apply: (a: T, b: T) => void): Promise<void> {
     this.assertOpen();
-    const first = this.ownSession(a);
-    const second = this.ownSession(b);
-    if (first === second) {
+    const sessions = [this.ownSession(a), this.ownSession(b)] as const;
+    if (sessions[0] === sessions[1]) {
       throw new DataDriverError(ErrorCode.InvalidArgument, 'a trade needs two different profiles');
     }
-    for (const session of [first, second]) {
-      if (session.state !== 'active') throw inactive(session.key);
-      if (session.trade) {
-        throw new DataDriverError(ErrorCode.TradeFailed, `${session.key} is already in a trade`);
+    for (const session of sessions) {
+      if (session.state !== 'active') {
+        throw new DataDriverError(
+          ErrorCode.Inactive,
+          `the profile of ${session.key} is not active`,
+        );
       }
+      if (session.trade)
+        throw new DataDriverError(ErrorCode.TradeFailed, `${session.key} is already in a trade`);
     }
     const id = this.createId();
-    const keys = [first.key, second.key];
+    const event = { key: sessions[0].key, trade: id, keys: sessions.map((s) => s.key) };
+    const run = {
+      id,
+      journalKey: `${this.name}#trade/${id}`,
+      store: this.store,
+      scheduler: this.scheduler,
+      storeKey: (key: string) => this.storeKey(key),
+      retryMs: this.timings.parkMaxSeconds * 1000,
+    };
     try {
-      await runTrade(
-        {
-          id,
-          journalKey: this.journalKey(id),
-          store: this.store,
-          scheduler: this.scheduler,
-          storeKey: (key) => this.storeKey(key),
-          retryMs: this.timings.parkMaxSeconds * 1000,
-        },
-        [first, second],
-        (x, y) => apply(x as unknown as T, y as unknown as T),
-      );
-      this.emit({ type: 'trade.committed', driver: this.name, key: first.key, trade: id, keys });
+      await runTrade(run, sessions, (x, y) => apply(x as unknown as T, y as unknown as T));
+      this.state.emit({ type: 'trade.committed', ...event });
     } catch (error) {
-      this.emit({ type: 'trade.aborted', driver: this.name, key: first.key, trade: id, keys });
+      this.state.emit({ type: 'trade.aborted', ...event });
       throw toDataDriverError(error, ErrorCode.TradeFailed, `trade ${id} failed`);
     }
   }
@@ -231,43 +215,15 @@ export class DataDriver<T extends object> implements HandoffClient {
     );
     await within(this.scheduler, Promise.all(releases), deadlineMs);
     const unreleased = pending.map((s) => s.key).filter((key) => !released.includes(key));
-    if (unreleased.length > 0) {
+    if (unreleased.length > 0)
       this.emit({ type: 'driver.close-timeout', driver: this.name, keys: unreleased });
-    }
     await this.leaveHandoff();
     return { released, unreleased };
   }
 
   /** @internal Routed by the handoff: another server asks for `key`. */
   receiveHandoffRequest(key: string, requester: string, token: string | undefined): void {
-    const reservation = this.loads.get(key);
-    if (reservation) {
-      reservation.requesters.set(requester, token);
-      this.emitRequest(key, requester, token, 'await-load');
-      return;
-    }
-    const session = this.sessions.get(key);
-    if (
-      !session ||
-      session.state === 'inactive' ||
-      (token !== undefined && token !== session.token)
-    ) {
-      this.emitRequest(key, requester, token, 'reply');
-      void this.replyFree(key, requester, token);
-      return;
-    }
-    session.requesters.add(requester);
-    if (session.leaving || session.ending) {
-      const retry = session.releaseFailed && session.writesInFlight === 0;
-      this.emitRequest(key, requester, token, retry ? 'retry-release' : 'await-release');
-      if (retry) session.release().catch(() => undefined); // reported as profile.release-failed
-    } else if (session.player && this.host) {
-      this.emitRequest(key, requester, token, 'kick');
-      this.kick(session, this.settings.kickMessages.joinedElsewhere);
-    } else {
-      this.emitRequest(key, requester, token, 'release');
-      session.release().catch(() => undefined); // reported as profile.release-failed
-    }
+    this.requests.receive(key, requester, token);
   }
 
   /** @internal Routed by the handoff: the server this driver asked no longer holds `key`. */
@@ -275,10 +231,7 @@ export class DataDriver<T extends object> implements HandoffClient {
     this.loads.get(key)?.reply.notify();
   }
 
-  private async loadSession(
-    key: string,
-    how: { localWaitMs: number; player?: HostPlayer; cancelled: () => boolean },
-  ): Promise<ProfileSession> {
+  private async loadSession(key: string, how: LoadHow): Promise<ProfileSession> {
     this.assertOpen();
     if (typeof key !== 'string' || key === '') {
       throw new DataDriverError(
@@ -287,21 +240,20 @@ export class DataDriver<T extends object> implements HandoffClient {
       );
     }
     const started = this.scheduler.now();
-    this.emit({ type: 'load.started', driver: this.name, key, session: how.player !== undefined });
+    this.state.emit({ type: 'load.started', key, session: how.player !== undefined });
     try {
-      const adopted = await this.sameServer(key, how.localWaitMs);
+      const adopted = await waitOnThisServer(this.state, key, how.localWaitMs);
       if (adopted) adopted.player = how.player;
       const loaded = adopted
         ? { session: adopted, reason: 'adopted' as const }
         : await this.acrossServers(key, how);
       const waitedMs = this.scheduler.now() - started;
-      this.emit({ type: 'load.loaded', driver: this.name, key, reason: loaded.reason, waitedMs });
+      this.state.emit({ type: 'load.loaded', key, reason: loaded.reason, waitedMs });
       return loaded.session;
     } catch (error) {
       const failure = toDataDriverError(error, ErrorCode.BackendFailed, `load of ${key} failed`);
-      this.emit({
+      this.state.emit({
         type: 'load.failed',
-        driver: this.name,
         key,
         waitedMs: this.scheduler.now() - started,
         error: failure,
@@ -310,41 +262,9 @@ export class DataDriver<T extends object> implements HandoffClient {
     }
   }
 
-  /**
-   * The same-server rules: wait (event-driven) while the key is loading here or a leaving
-   * profile is still saving, then adopt a retained profile whose leave save failed.
-   */
-  private async sameServer(key: string, waitMs: number): Promise<ProfileSession | undefined> {
-    const deadline = this.scheduler.now() + waitMs;
-    let reported = false;
-    for (;;) {
-      const session = this.sessions.get(key);
-      const loading = this.loads.has(key);
-      if (!loading && (!session || session.state === 'inactive')) return undefined;
-      if (!loading && session?.adoptable) {
-        const outcome = await session.adopt();
-        this.emit({ type: 'profile.adopted', driver: this.name, key, outcome });
-        if (outcome !== 'lost') return session;
-        continue;
-      }
-      const reason = loading ? 'local-load' : session?.leaving ? 'local-release' : 'local-session';
-      const remaining = deadline - this.scheduler.now();
-      if (remaining <= 0) {
-        throw new DataDriverError(
-          ErrorCode.Locked,
-          `profile is locked by this server (key ${key}, server ${this.jobId}, ${reason.replace('local-', '')} in progress)`,
-          { details: { key, reason } },
-        );
-      }
-      if (!reported) this.emit({ type: 'load.waiting', driver: this.name, key, reason });
-      reported = true;
-      await this.local.wait(this.scheduler, remaining);
-    }
-  }
-
   private async acrossServers(
     key: string,
-    how: { player?: HostPlayer; cancelled: () => boolean },
+    how: LoadHow,
   ): Promise<{ session: ProfileSession; reason: TakeReason }> {
     const reservation: LoadReservation = {
       token: this.createId(),
@@ -368,10 +288,10 @@ export class DataDriver<T extends object> implements HandoffClient {
         lockWaitMs: this.settings.lockWaitMs,
         defaults: this.settings.defaults,
         reply: reservation.reply,
-        journalKey: (id) => this.journalKey(id),
+        journalKey: (id) => `${this.name}#trade/${id}`,
         heldHere: (token) => this.sessions.get(key)?.token === token,
         cancelled: reservation.cancelled,
-        emit: (event) => this.emit({ ...event, driver: this.name } as EventPayload),
+        emit: (event) => this.state.emit(event),
       });
       const data = fillDefaults(acquired.record.data, this.settings.defaults);
       const session = new ProfileSession(this.owner, key, reservation.token, data, how.player);
@@ -381,129 +301,54 @@ export class DataDriver<T extends object> implements HandoffClient {
         await session.release().catch(() => undefined); // reported as profile.release-failed
         throw new DataDriverError(ErrorCode.Closed, `${this.name} closed while ${key} was loading`);
       }
-      if (acquired.from && acquired.reason !== 'own') {
-        this.emit({
-          type: 'lock.taken',
-          driver: this.name,
-          key,
-          reason: acquired.reason,
-          from: acquired.from,
-        });
-      }
-      if (acquired.recovered) {
-        const { trade, outcome } = acquired.recovered;
-        this.emit({
-          type: 'trade.recovered',
-          driver: this.name,
-          key,
-          trade,
-          outcome: outcome === 'committed' ? 'committed' : 'aborted',
-        });
-      }
+      this.reportTakeover(key, acquired);
       return { session, reason: acquired.reason };
     } finally {
       this.loads.delete(key);
       this.local.notify();
       // Requests that came during the load are answered now that it has settled.
-      for (const [requester, token] of reservation.requesters) {
-        this.receiveHandoffRequest(key, requester, token);
-      }
+      for (const [requester, token] of reservation.requesters)
+        this.requests.receive(key, requester, token);
     }
   }
 
-  private async join<P extends HostPlayer>(
-    player: P,
-    players: Map<P, PlayerEntry<P>>,
-    options: AttachOptions<T, P>,
-  ): Promise<void> {
-    const key = options.keyOf ? options.keyOf(player) : player.id;
-    const entry: PlayerEntry<P> = { player, key, left: false };
-    players.set(player, entry);
-    const localMs = this.settings.localHandoffMs ?? this.settings.lockWaitMs;
-    let session: ProfileSession;
-    try {
-      session = await this.loadSession(key, {
-        localWaitMs: localMs,
-        player,
-        cancelled: () => entry.left,
-      });
-    } catch (error) {
-      if (entry.left || this.closed) return;
-      const messages = this.settings.kickMessages;
-      const locked = DataDriverError.is(error, ErrorCode.Locked);
-      this.kickPlayer(key, player, locked ? messages.locked : messages.loadFailed);
-      return;
+  private reportTakeover(key: string, acquired: Acquired): void {
+    if (acquired.from && acquired.reason !== 'own') {
+      this.state.emit({ type: 'lock.taken', key, reason: acquired.reason, from: acquired.from });
     }
-    if (entry.left) {
-      await session.release().catch(() => undefined); // reported as profile.release-failed
-      return;
+    if (acquired.recovered) {
+      const outcome = acquired.recovered.outcome === 'committed' ? 'committed' : 'aborted';
+      this.state.emit({ type: 'trade.recovered', key, trade: acquired.recovered.trade, outcome });
     }
-    this.runHook('onLoad', () => options.onLoad?.(session.profile as Profile<T>, player));
   }
 
-  private async leave<P extends HostPlayer>(
-    player: P,
-    players: Map<P, PlayerEntry<P>>,
-    options: AttachOptions<T, P>,
-  ): Promise<void> {
-    const entry = players.get(player);
-    if (!entry) return;
-    entry.left = true;
-    players.delete(player);
-    this.loads.get(entry.key)?.reply.notify(); // a waiting load notices it is cancelled
-    const session = this.sessions.get(entry.key);
-    if (!session || session.player !== player || session.state !== 'active') return;
-    try {
-      await options.onLeave?.(session.profile as Profile<T>, player);
-    } catch (error) {
-      this.logger.error(`onLeave threw for ${entry.key}: ${String(error)}`);
-    }
-    await session.release().catch(() => undefined); // reported as profile.release-failed
-  }
-
-  private kick(session: ProfileSession, message: string): void {
-    if (!session.player) return;
-    session.ending = true;
-    this.kickPlayer(session.key, session.player, message);
-  }
-
-  private kickPlayer(key: string, player: HostPlayer, message: string): void {
-    this.emit({ type: 'profile.kicked', driver: this.name, key, player: player.id, message });
-    this.host?.kick(player, message);
-  }
-
-  /**
-   * Tells a requester this server does not hold `key`. A lock of this server under the
-   * requester's token that no session holds (a load whose response was lost) is released
-   * first, or the requester would find it again and wait it out by age.
-   */
-  private async replyFree(
-    key: string,
-    requester: string,
-    token: string | undefined,
-  ): Promise<void> {
-    if (token !== undefined && this.sessions.get(key)?.token !== token) {
-      await this.store
-        .update(this.storeKey(key), (current) => {
-          const record = parseRecord(key, current);
-          const lock = record?.meta.lock;
-          if (!record || lock?.jobId !== this.jobId || lock.token !== token) return undefined;
-          return toStoreRecord(releasedRecord(record, record.data, token));
-        })
-        .catch((error) =>
-          this.logger.warn(`could not clear an orphaned lock of ${key}: ${String(error)}`),
-        );
-    }
-    await this.sendReply(key, requester);
-  }
-
-  private async sendReply(key: string, requester: string): Promise<void> {
-    const handoff = this.handoffInstance;
-    if (!handoff) return;
-    this.emit({ type: 'handoff.reply.sent', driver: this.name, key, requester });
-    await handoff.reply(this.name, key, requester).catch((error) => {
-      this.logger.warn(`handoff reply for ${key} to ${requester} failed: ${String(error)}`);
-    });
+  private makeState(): DriverState {
+    const driver = this;
+    return {
+      name: this.name,
+      settings: this.settings,
+      store: this.store,
+      scheduler: this.scheduler,
+      logger: this.logger,
+      sessions: this.sessions,
+      loads: this.loads,
+      local: this.local,
+      get jobId() {
+        return driver.jobId;
+      },
+      get handoff() {
+        return driver.handoffInstance;
+      },
+      get host() {
+        return driver.host;
+      },
+      get closed() {
+        return driver.closed;
+      },
+      emit: (event: ProfileEventPayload) =>
+        this.emit({ ...event, driver: this.name } as EventPayload),
+      storeKey: (key) => this.storeKey(key),
+    };
   }
 
   private makeOwner(): SessionOwner {
@@ -519,33 +364,36 @@ export class DataDriver<T extends object> implements HandoffClient {
       },
       autosaveMs: this.settings.autosaveMs,
       storeKey: (key) => this.storeKey(key),
-      emit: (event: ProfileEventPayload) =>
-        this.emit({ ...event, driver: this.name } as EventPayload),
+      emit: (event) => this.state.emit(event),
       changed: () => this.local.notify(),
       deactivated: (session) => {
         if (this.sessions.get(session.key) === session) this.sessions.delete(session.key);
-        for (const requester of session.requesters) void this.sendReply(session.key, requester);
-        session.requesters.clear();
+        this.requests.answer(session);
         this.local.notify();
       },
-      lockLost: (session) => this.kick(session, this.settings.kickMessages.lockLost),
+      lockLost: (session) => this.requests.kick(session, this.settings.kickMessages.lockLost),
     };
   }
 
-  /** The "When it is on" rule for a driver attached to `host`. */
   private turnOnDefaultHandoff(hostJobId: string): void {
-    if (this.handoffInstance || this.options.handoff === false) return;
-    if (this.options.jobId !== undefined || hostJobId === '') return;
-    const { store, messenger, presence } = this.options;
-    if (store.processLocal || !messenger || !presence) return;
-    if (messenger.processLocal || presence.processLocal) return;
-    const handoff = Handoff.shared(hostJobId, {
+    if (this.handoffInstance) return;
+    const { store, messenger, presence, handoff, jobId } = this.options;
+    const on = handoffByDefault({
+      option: handoff === false ? 'off' : 'default',
+      testJobId: jobId !== undefined,
+      hostJobId,
+      sharedStore: !store.processLocal,
+      sharedMessenger: messenger !== undefined && !messenger.processLocal,
+      sharedPresence: presence !== undefined && !presence.processLocal,
+    });
+    if (!on || !messenger || !presence) return;
+    const shared = Handoff.shared(hostJobId, {
       messenger,
       presence,
       scheduler: this.scheduler,
       logger: this.logger,
     });
-    this.useHandoff(handoff, true);
+    this.useHandoff(shared, true);
   }
 
   private useHandoff(handoff: Handoff, owned: boolean): void {
@@ -569,16 +417,12 @@ export class DataDriver<T extends object> implements HandoffClient {
     if (this.ownsHandoff && handoff.clientCount === 0) await handoff.destroy();
   }
 
-  private get timings(): HandoffTimings {
+  private get timings() {
     return this.handoffInstance?.timings ?? this.settings.timings;
   }
 
   private storeKey(key: string): string {
     return `${this.name}/${key}`;
-  }
-
-  private journalKey(id: string): string {
-    return `${this.name}#trade/${id}`;
   }
 
   private ownSession(profile: Profile<T>): ProfileSession {
@@ -592,30 +436,6 @@ export class DataDriver<T extends object> implements HandoffClient {
     return session;
   }
 
-  private emitRequest(
-    key: string,
-    requester: string,
-    token: string | undefined,
-    action: RequestAction,
-  ): void {
-    this.emit({
-      type: 'handoff.request.received',
-      driver: this.name,
-      key,
-      requester,
-      ...(token === undefined ? {} : { token }),
-      action,
-    });
-  }
-
-  private runHook(name: string, hook: () => void): void {
-    try {
-      hook();
-    } catch (error) {
-      this.logger.error(`${name} threw: ${String(error)}`);
-    }
-  }
-
   private emit(event: EventPayload): void {
     this.events.emit({
       ...event,
@@ -627,10 +447,6 @@ export class DataDriver<T extends object> implements HandoffClient {
   private assertOpen(): void {
     if (this.closed) throw new DataDriverError(ErrorCode.Closed, `${this.name} is closed`);
   }
-}
-
-function inactive(key: string): DataDriverError {
-  return new DataDriverError(ErrorCode.Inactive, `the profile of ${key} is not active`);
 }
 
 function checkSeconds(name: string, value: number): number {

@@ -1,11 +1,6 @@
 export { acquire } from './acquire.js';
 export { consoleLogger } from './console-logger.js';
-export {
-  type AttachOptions,
-  type CloseResult,
-  DataDriver,
-  type LoadOptions,
-} from './data-driver.js';
+export { type CloseResult, DataDriver, type LoadOptions } from './data-driver.js';
 export {
   DataDriverError,
   type DataDriverErrorOptions,
@@ -24,6 +19,7 @@ export {
   type WaitReason,
 } from './events.js';
 export { Handoff, type HandoffClient, type HandoffOptions } from './handoff.js';
+export { type HandoffRuleInput, handoffByDefault } from './handoff-rule.js';
 export { isPlainObject, type JsonObject, type JsonValue, jsonClone } from './json.js';
 export { type FaultKind, type FaultSpec, Faults, type InjectedFault } from './memory/faults.js';
 export {
@@ -42,6 +38,7 @@ export {
   DEFAULTS,
   type KickMessages,
 } from './options.js';
+export type { AttachOptions } from './player-sessions.js';
 export type { Host, HostPlayer } from './ports/host.js';
 export type { Logger } from './ports/logger.js';
 export type { MessageHandler, Messenger, Subscription } from './ports/messenger.js';

@@ -1,0 +1,49 @@
+/**
+ * The same-server rules of a load: wait, event-driven, while the key is still loading on this
+ * server or a leaving profile is still saving; then adopt a retained profile whose leave save
+ * failed (no save running, no trade holding it).
+ */
+import type { DriverState } from './driver-state.js';
+import { DataDriverError, ErrorCode } from './errors.js';
+import type { WaitReason } from './events.js';
+import type { ProfileSession } from './profile.js';
+
+/** Resolves the adopted session, or `undefined` when the load should go to the store. */
+export async function waitOnThisServer(
+  state: DriverState,
+  key: string,
+  waitMs: number,
+): Promise<ProfileSession | undefined> {
+  const deadline = state.scheduler.now() + waitMs;
+  let reported = false;
+  for (;;) {
+    const session = state.sessions.get(key);
+    const loading = state.loads.has(key);
+    if (!loading && (!session || session.state === 'inactive')) return undefined;
+    if (!loading && session?.adoptable) {
+      const outcome = await session.adopt();
+      state.emit({ type: 'profile.adopted', key, outcome });
+      if (outcome !== 'lost') return session;
+      continue; // deactivated: load the record normally
+    }
+    const reason: WaitReason = loading
+      ? 'local-load'
+      : session?.leaving
+        ? 'local-release'
+        : 'local-session';
+    const remaining = deadline - state.scheduler.now();
+    if (remaining <= 0) throw lockedHere(state, key, reason);
+    if (!reported) state.emit({ type: 'load.waiting', key, reason });
+    reported = true;
+    await state.local.wait(state.scheduler, remaining);
+  }
+}
+
+function lockedHere(state: DriverState, key: string, reason: WaitReason): DataDriverError {
+  const what = reason.replace('local-', '');
+  return new DataDriverError(
+    ErrorCode.Locked,
+    `profile is locked by this server (key ${key}, server ${state.jobId}, ${what} in progress)`,
+    { details: { key, reason } },
+  );
+}

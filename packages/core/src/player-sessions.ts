@@ -1,0 +1,92 @@
+/**
+ * Profiles tied to a game server's players (`DataDriver.attach`): a joining player's profile
+ * loads, or the player is kicked when it cannot; a leaving player's profile runs the game's
+ * leave cleanups and is released. A player who leaves while loading cancels the wait.
+ */
+import type { DriverState } from './driver-state.js';
+import { DataDriverError, ErrorCode } from './errors.js';
+import type { HostPlayer } from './ports/host.js';
+import type { Profile, ProfileSession } from './profile.js';
+import type { ReleaseRequests } from './release-requests.js';
+
+export interface AttachOptions<T extends object, P extends HostPlayer> {
+  /** The profile key of a player; `player.id` by default. */
+  readonly keyOf?: (player: P) => string;
+  /** Called once a joining player's profile is loaded. */
+  readonly onLoad?: (profile: Profile<T>, player: P) => void;
+  /** The game's leave cleanups, run before the release save (also after a kick). */
+  readonly onLeave?: (profile: Profile<T>, player: P) => void | Promise<void>;
+}
+
+/** How a player's load is made: the driver's own load, for a player session. */
+export type SessionLoader = (
+  key: string,
+  how: { localWaitMs: number; player: HostPlayer; cancelled: () => boolean },
+) => Promise<ProfileSession>;
+
+interface PlayerEntry {
+  readonly key: string;
+  left: boolean;
+}
+
+export class PlayerSessions<T extends object, P extends HostPlayer> {
+  private readonly players = new Map<P, PlayerEntry>();
+
+  constructor(
+    private readonly state: DriverState,
+    private readonly requests: ReleaseRequests,
+    private readonly load: SessionLoader,
+    private readonly options: AttachOptions<T, P>,
+  ) {}
+
+  async join(player: P): Promise<void> {
+    const key = this.options.keyOf ? this.options.keyOf(player) : player.id;
+    const entry: PlayerEntry = { key, left: false };
+    this.players.set(player, entry);
+    const { settings } = this.state;
+    let session: ProfileSession;
+    try {
+      session = await this.load(key, {
+        // Player sessions wait localHandoffSeconds, else lockWaitSeconds, for this server.
+        localWaitMs: settings.localHandoffMs ?? settings.lockWaitMs,
+        player,
+        cancelled: () => entry.left,
+      });
+    } catch (error) {
+      if (entry.left || this.state.closed) return;
+      const locked = DataDriverError.is(error, ErrorCode.Locked);
+      const messages = settings.kickMessages;
+      this.requests.kickPlayer(key, player, locked ? messages.locked : messages.loadFailed);
+      return;
+    }
+    if (entry.left) {
+      await session.release().catch(() => undefined); // reported as profile.release-failed
+      return;
+    }
+    this.hook('onLoad', () => this.options.onLoad?.(session.profile as Profile<T>, player));
+  }
+
+  async leave(player: P): Promise<void> {
+    const entry = this.players.get(player);
+    if (!entry) return;
+    entry.left = true;
+    this.players.delete(player);
+    this.state.loads.get(entry.key)?.reply.notify(); // a waiting load notices it is cancelled
+    const session = this.state.sessions.get(entry.key);
+    if (!session || session.player !== player || session.state !== 'active') return;
+    try {
+      await this.options.onLeave?.(session.profile as Profile<T>, player);
+    } catch (error) {
+      this.state.logger.error(`onLeave threw for ${entry.key}: ${String(error)}`);
+    }
+    await session.release().catch(() => undefined); // reported as profile.release-failed
+  }
+
+  private hook(name: string, call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.state.logger.error(`${name} threw: ${String(error)}`);
+    }
+  }
+}
