@@ -15,7 +15,10 @@ import {
   type LoadDecision,
   type LockInfo,
   type LockTimes,
+  latestSchema,
   lockedRecord,
+  type Migration,
+  migrateData,
   type PresenceAnswer,
   type ProfileRecord,
   parseRecord,
@@ -42,6 +45,8 @@ export interface AcquireRequest {
   readonly timings: HandoffTimings;
   readonly lockWaitMs: number;
   readonly defaults: JsonObject;
+  /** Applied to a record's data as the lock is taken; a newer schema is refused. */
+  readonly migrations: readonly Migration[];
   /** Woken by the holder's reply. */
   readonly reply: Signal;
   journalKey(tradeId: string): string;
@@ -148,15 +153,13 @@ class Acquisition {
           marker = record?.meta.trade;
           if (decision.kind !== 'take') return undefined;
           if (marker && recovered?.trade !== marker.id) return undefined; // settle it first
-          const data =
-            record && marker
-              ? settledData(record, this.request.key, marker, recovered?.journal)
-              : record?.data;
-          return toStoreRecord(lockedRecord(record, data ?? this.request.defaults, this.writer()));
+          return toStoreRecord(this.taken(record, marker, recovered));
         });
         stored = parseRecord(this.request.key, result);
       } catch (error) {
+        // A record this server must not load is refused at once, not retried.
         if (DataDriverError.is(error, ErrorCode.InvalidRecord)) throw error;
+        if (DataDriverError.is(error, ErrorCode.NewerSchema)) throw error;
         return {
           kind: 'failed',
           error: toDataDriverError(
@@ -192,6 +195,21 @@ class Acquisition {
       };
       return { kind: 'taken', acquired };
     }
+  }
+
+  /** The record a take writes: the trade settled, the data migrated, this server's lock. */
+  private taken(
+    record: ProfileRecord | undefined,
+    marker: TradeMarker | undefined,
+    recovered: RecoveredTrade | undefined,
+  ): ProfileRecord {
+    const { key, migrations, defaults } = this.request;
+    if (record === undefined) {
+      return lockedRecord(undefined, defaults, this.writer(), { schema: latestSchema(migrations) });
+    }
+    const settled = marker ? settledData(record, key, marker, recovered?.journal) : record.data;
+    const data = migrateData(key, settled, record.meta.schema ?? 0, migrations);
+    return lockedRecord(record, data, this.writer(), { schema: latestSchema(migrations) });
   }
 
   private context(presence: PresenceAnswer | undefined) {

@@ -23,10 +23,16 @@ import { type AttachOptions, PlayerSessions } from './player-sessions.js';
 import type { Host, HostPlayer } from './ports/host.js';
 import type { Logger } from './ports/logger.js';
 import type { Scheduler } from './ports/scheduler.js';
-import type { Store } from './ports/store.js';
+import type { Store, StoreVersion, StoreVersions, VersionQuery } from './ports/store.js';
 import { type Profile, ProfileSession, type SessionOwner, sessionOf } from './profile.js';
 import { ReleaseRequests } from './release-requests.js';
-import { fillDefaults, type TakeReason } from './rules/index.js';
+import {
+  fillDefaults,
+  latestSchema,
+  migrateData,
+  parseRecord,
+  type TakeReason,
+} from './rules/index.js';
 import { Signal, within } from './signal.js';
 import { SystemScheduler } from './system-scheduler.js';
 import { runTrade } from './trade.js';
@@ -156,6 +162,51 @@ export class DataDriver<T extends object> implements HandoffClient {
     return this.detachHost;
   }
 
+  /** The kept versions of `key`, newest first (the store must keep versions). */
+  async versions(key: string, query: VersionQuery = {}): Promise<readonly StoreVersion[]> {
+    return this.history().list(this.storeKey(key), query);
+  }
+
+  /**
+   * Takes the lock of `key` as `load` does (handoff included), writes the version that was
+   * current at `time` as the new current record (history is kept; nothing is deleted), and
+   * returns the profile. Rejects with `Data.VersionNotFound`, touching nothing, when no
+   * version that old is retained.
+   */
+  async restoreAt(
+    key: string,
+    time: number | Date,
+    options: LoadOptions = {},
+  ): Promise<Profile<T>> {
+    const at = typeof time === 'number' ? time : time.getTime();
+    const history = this.history();
+    const [version] = await history.list(this.storeKey(key), { before: at, limit: 1 });
+    if (!version) throw versionNotFound(key, at);
+    const profile = await this.load(key, options);
+    const session = this.ownSession(profile);
+    const kept = parseRecord(key, await history.read(this.storeKey(key), version.id));
+    if (!kept) {
+      await session.release();
+      throw versionNotFound(key, at);
+    }
+    session.data = migrateData(key, kept.data, kept.meta.schema ?? 0, this.settings.migrations);
+    await session.save('restore');
+    this.state.emit({ type: 'profile.restored', key, versionTime: version.time });
+    return profile;
+  }
+
+  /**
+   * Erases `key` for a data-protection request: takes the lock as `load` does (a live holder
+   * elsewhere is asked to release it, like a join), deletes the record and every kept
+   * version, and leaves nothing a later load could bring back.
+   */
+  async erase(key: string, options: LoadOptions = {}): Promise<void> {
+    const session = this.ownSession(await this.load(key, options));
+    await session.erase();
+    await this.options.store.versions?.purge(this.storeKey(key));
+    this.state.emit({ type: 'profile.erased', key });
+  }
+
   /**
    * Changes two profiles together or not at all. `apply` changes copies of both datas, which
    * replace the profiles' data once the trade commits; rejects with `Data.TradeFailed` when
@@ -186,6 +237,7 @@ export class DataDriver<T extends object> implements HandoffClient {
       scheduler: this.scheduler,
       storeKey: (key: string) => this.storeKey(key),
       retryMs: this.timings.parkMaxSeconds * 1000,
+      logger: this.logger,
     };
     try {
       await runTrade(run, sessions, (x, y) => apply(x as unknown as T, y as unknown as T));
@@ -287,6 +339,7 @@ export class DataDriver<T extends object> implements HandoffClient {
         timings: this.timings,
         lockWaitMs: this.settings.lockWaitMs,
         defaults: this.settings.defaults,
+        migrations: this.settings.migrations,
         reply: reservation.reply,
         journalKey: (id) => `${this.name}#trade/${id}`,
         heldHere: (token) => this.sessions.get(key)?.token === token,
@@ -294,7 +347,13 @@ export class DataDriver<T extends object> implements HandoffClient {
         emit: (event) => this.state.emit(event),
       });
       const data = fillDefaults(acquired.record.data, this.settings.defaults);
-      const session = new ProfileSession(this.owner, key, reservation.token, data, how.player);
+      const session = new ProfileSession(this.owner, {
+        key,
+        token: reservation.token,
+        data,
+        userIds: acquired.record.meta.userIds ?? [],
+        player: how.player,
+      });
       this.sessions.set(key, session);
       if (this.closed) {
         // The driver closed while this load was landing: give the lock straight back.
@@ -363,6 +422,7 @@ export class DataDriver<T extends object> implements HandoffClient {
         return driver.handoffInstance !== undefined;
       },
       autosaveMs: this.settings.autosaveMs,
+      schema: latestSchema(this.settings.migrations),
       storeKey: (key) => this.storeKey(key),
       emit: (event) => this.state.emit(event),
       changed: () => this.local.notify(),
@@ -425,6 +485,17 @@ export class DataDriver<T extends object> implements HandoffClient {
     return `${this.name}/${key}`;
   }
 
+  private history(): StoreVersions {
+    const { versions } = this.store;
+    if (!versions) {
+      throw new DataDriverError(
+        ErrorCode.Misconfigured,
+        `the store of ${this.name} keeps no versions`,
+      );
+    }
+    return versions;
+  }
+
   private ownSession(profile: Profile<T>): ProfileSession {
     const session = sessionOf(profile as Profile<object>);
     if (!session || this.sessions.get(session.key) !== session) {
@@ -447,6 +518,14 @@ export class DataDriver<T extends object> implements HandoffClient {
   private assertOpen(): void {
     if (this.closed) throw new DataDriverError(ErrorCode.Closed, `${this.name} is closed`);
   }
+}
+
+function versionNotFound(key: string, at: number): DataDriverError {
+  return new DataDriverError(
+    ErrorCode.VersionNotFound,
+    `no version of ${key} as old as ${new Date(at).toISOString()} is retained`,
+    { details: { key, time: at } },
+  );
 }
 
 function checkSeconds(name: string, value: number): number {

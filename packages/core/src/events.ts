@@ -84,6 +84,8 @@ export type DataDriverEvent =
       readonly error: DataDriverError;
     })
   | (KeyEvent & { readonly type: 'profile.released' })
+  | (KeyEvent & { readonly type: 'profile.restored'; readonly versionTime: number })
+  | (KeyEvent & { readonly type: 'profile.erased' })
   | (KeyEvent & { readonly type: 'profile.release-failed'; readonly error: DataDriverError })
   | (KeyEvent & { readonly type: 'profile.adopted'; readonly outcome: 'kept' | 'lost' | 'unsaved' })
   | (KeyEvent & {
@@ -124,7 +126,7 @@ export type ProfileEventPayload = DistributiveOmit<
   'time' | 'jobId' | 'driver'
 >;
 
-export type SaveReason = 'manual' | 'autosave' | 'adopt' | 'trade' | 'retry';
+export type SaveReason = 'manual' | 'autosave' | 'adopt' | 'trade' | 'restore';
 export type DataDriverEventType = DataDriverEvent['type'];
 export type EventListener = (event: DataDriverEvent) => void;
 

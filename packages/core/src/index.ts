@@ -31,7 +31,8 @@ export {
 export { MemoryHost, type MemoryPlayer } from './memory/memory-host.js';
 export { MemoryMessenger } from './memory/memory-messenger.js';
 export { MemoryPresence } from './memory/memory-presence.js';
-export { MemoryStore } from './memory/memory-store.js';
+export { MemoryStore, type MemoryStoreOptions } from './memory/memory-store.js';
+export { MemoryVersions } from './memory/memory-versions.js';
 export {
   type DataDriverOptions,
   DEFAULT_KICK_MESSAGES,
@@ -44,7 +45,16 @@ export type { Logger } from './ports/logger.js';
 export type { MessageHandler, Messenger, Subscription } from './ports/messenger.js';
 export type { Presence } from './ports/presence.js';
 export type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
-export type { Store, StoreRecord, StoreTransform } from './ports/store.js';
+export type {
+  Store,
+  StoreRecord,
+  StoreTransform,
+  StoreVersion,
+  StoreVersions,
+  UpdateOptions,
+  VersionQuery,
+  VersionRetention,
+} from './ports/store.js';
 export { Profile } from './profile.js';
 export * from './rules/index.js';
 export { Signal, sleep, within } from './signal.js';

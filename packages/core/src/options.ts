@@ -7,6 +7,7 @@ import type { Messenger } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
+import { checkMigrations, type Migration } from './rules/migrations.js';
 import { type HandoffTimings, resolveTimings } from './timings.js';
 
 /** The messages a player sees when removed; each can be replaced. */
@@ -62,6 +63,11 @@ export interface DataDriverOptions<T extends object> {
   /** Handoff timing constants used when this driver has no handoff (parking between retries). */
   readonly timings?: Partial<HandoffTimings>;
   readonly kickMessages?: Partial<KickMessages>;
+  /**
+   * Schema migrations applied on load, in ascending `version` order. A record written with a
+   * newer schema than the last step is refused (`Data.NewerSchema`), never overwritten.
+   */
+  readonly migrations?: readonly Migration[];
   /** Makes lock tokens and trade ids; random UUIDs by default. */
   readonly createId?: () => string;
 }
@@ -76,6 +82,7 @@ export interface Settings {
   readonly autosaveMs: number;
   readonly timings: HandoffTimings;
   readonly kickMessages: KickMessages;
+  readonly migrations: readonly Migration[];
 }
 
 export const DEFAULTS = Object.freeze({
@@ -163,5 +170,6 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
     autosaveMs: autosaveSeconds * 1000,
     timings,
     kickMessages: { ...DEFAULT_KICK_MESSAGES, ...options.kickMessages },
+    migrations: checkMigrations(options.migrations),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import type { ProfileEventPayload, SaveReason } from './events.js';
-import { type JsonObject, jsonClone } from './json.js';
+import type { JsonObject } from './json.js';
 import type { HostPlayer } from './ports/host.js';
 import type { ScheduledTask, Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
@@ -28,6 +28,8 @@ export interface SessionOwner {
   /** True when this server beats presence: its locks carry the flag. */
   readonly presenceFlag: boolean;
   readonly autosaveMs: number;
+  /** The schema version this server writes (migrations). */
+  readonly schema: number;
   storeKey(key: string): string;
   emit(event: ProfileEventPayload): void;
   /** A write of the session settled or its state changed: same-server waits re-check. */
@@ -39,6 +41,15 @@ export interface SessionOwner {
 }
 
 export type SessionState = 'active' | 'leaving' | 'inactive';
+
+/** What a session starts from: the record its load took. */
+export interface SessionStart {
+  readonly key: string;
+  readonly token: string;
+  readonly data: JsonObject;
+  readonly userIds?: readonly string[];
+  readonly player?: HostPlayer | undefined;
+}
 
 /** A trade holding this session: its saves and release wait for the decision. */
 export interface HeldByTrade {
@@ -71,14 +82,24 @@ export class ProfileSession {
   private releasing: Promise<void> | undefined;
   private autosave: ScheduledTask | undefined;
 
+  readonly key: string;
+  readonly token: string;
+  data: JsonObject;
+  /** The user ids the record belongs to (for erasure requests); written with every save. */
+  userIds: string[];
+  /** The data as last written: a save keeps a version only when it changed. */
+  private written: string;
+
   constructor(
     private readonly owner: SessionOwner,
-    readonly key: string,
-    readonly token: string,
-    public data: JsonObject,
-    player?: HostPlayer,
+    start: SessionStart,
   ) {
-    this.player = player;
+    this.key = start.key;
+    this.token = start.token;
+    this.data = start.data;
+    this.userIds = [...(start.userIds ?? [])];
+    this.player = start.player;
+    this.written = JSON.stringify(start.data);
     this.profile = new Profile(this);
     sessions.set(this.profile, this);
     this.startAutosave();
@@ -195,13 +216,20 @@ export class ProfileSession {
   private async writeSave(reason: SaveReason, retake: boolean): Promise<void> {
     if (this.state === 'inactive') throw this.inactiveError();
     let decision: ReturnType<typeof decideSave> = { kind: 'lost' };
+    const json = JSON.stringify(this.data);
     try {
-      await this.owner.store.update(this.owner.storeKey(this.key), (current) => {
-        const record = parseRecord(this.key, current);
-        decision = decideSave(record, this.token, { retake });
-        if (decision.kind === 'lost') return undefined;
-        return toStoreRecord(lockedRecord(record, jsonClone(this.data), this.writer()));
-      });
+      await this.owner.store.update(
+        this.owner.storeKey(this.key),
+        (current) => {
+          const record = parseRecord(this.key, current);
+          decision = decideSave(record, this.token, { retake });
+          if (decision.kind === 'lost') return undefined;
+          const data = JSON.parse(json) as JsonObject;
+          return toStoreRecord(lockedRecord(record, data, this.writer(), this.extras()));
+        },
+        { keepVersion: json !== this.written },
+      );
+      this.written = json;
     } catch (error) {
       const failure = toDataDriverError(
         error,
@@ -217,19 +245,46 @@ export class ProfileSession {
 
   private async writeRelease(): Promise<void> {
     let decision: ReturnType<typeof decideRelease> = { kind: 'lost' };
+    const json = JSON.stringify(this.data);
     try {
-      await this.owner.store.update(this.owner.storeKey(this.key), (current) => {
-        const record = parseRecord(this.key, current);
-        decision = decideRelease(record, this.token);
-        if (decision.kind !== 'write') return undefined;
-        return toStoreRecord(releasedRecord(record, jsonClone(this.data), this.token));
-      });
+      await this.owner.store.update(
+        this.owner.storeKey(this.key),
+        (current) => {
+          const record = parseRecord(this.key, current);
+          decision = decideRelease(record, this.token);
+          if (decision.kind !== 'write') return undefined;
+          const data = JSON.parse(json) as JsonObject;
+          return toStoreRecord(releasedRecord(record, data, this.token, this.extras()));
+        },
+        { keepVersion: json !== this.written },
+      );
     } catch (error) {
       throw toDataDriverError(error, ErrorCode.BackendFailed, `release of ${this.key} failed`);
     }
     if (decision.kind === 'lost') throw this.lost(decision.holder);
     this.owner.emit({ type: 'profile.released', key: this.key });
     this.deactivate();
+  }
+
+  /**
+   * Deletes the record under this session's lock and ends the session (erasure). Rejects
+   * with `Data.LockLost` if another server took the lock.
+   */
+  async erase(): Promise<void> {
+    this.assertActive();
+    let decision: ReturnType<typeof decideSave> = { kind: 'lost' };
+    await this.enqueue(async () => {
+      await this.owner.store.update(this.owner.storeKey(this.key), (current) => {
+        decision = decideSave(parseRecord(this.key, current), this.token);
+        return decision.kind === 'write' ? null : undefined;
+      });
+    });
+    if (decision.kind === 'lost') throw this.lost(decision.holder);
+    this.deactivate();
+  }
+
+  private extras() {
+    return { schema: this.owner.schema, userIds: this.userIds };
   }
 
   private lost(holder: LockInfo | undefined): DataDriverError {
@@ -302,6 +357,21 @@ export class Profile<T extends object> {
   /** The lock token of this session (for logs). */
   get lockToken(): string {
     return this.#session.token;
+  }
+
+  /** The user ids this profile belongs to, kept in the record for erasure requests. */
+  get userIds(): readonly string[] {
+    return this.#session.userIds;
+  }
+
+  /** Tags the profile with a user id; written with the next save. */
+  addUserId(userId: string): void {
+    if (!this.#session.userIds.includes(userId)) this.#session.userIds.push(userId);
+  }
+
+  /** Removes a user id tag; written with the next save. */
+  removeUserId(userId: string): void {
+    this.#session.userIds = this.#session.userIds.filter((id) => id !== userId);
   }
 
   /** Saves now. Rejects with `Data.LockLost` if another server took the lock. */

@@ -7,6 +7,7 @@
  */
 import { DataDriverError, describeError, ErrorCode } from './errors.js';
 import { type JsonObject, jsonClone } from './json.js';
+import type { Logger } from './ports/logger.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
 import type { ProfileSession } from './profile.js';
@@ -56,6 +57,7 @@ export interface TradeRun {
   readonly storeKey: (key: string) => string;
   /** Spacing of decision retries while the store fails. */
   readonly retryMs: number;
+  readonly logger: Logger;
 }
 
 /**
@@ -93,11 +95,29 @@ export async function runTrade(
   } finally {
     for (const session of sessions) session.trade = undefined;
     decide();
-    // Saving each participant clears its marker; a failure is retried by autosave.
-    for (const session of sessions) {
-      if (session.state === 'active') session.save('trade').catch(() => undefined);
-    }
+    settle(run, sessions);
   }
+}
+
+/**
+ * Saves each participant, which clears its marker (a failure is retried by autosave). Once
+ * both markers are gone the journal is deleted: nothing can need it, and it holds player data.
+ */
+function settle(run: TradeRun, sessions: readonly [ProfileSession, ProfileSession]): void {
+  const saves = sessions.map((session) =>
+    session.state === 'active' ? session.save('trade') : Promise.reject(new Error('inactive')),
+  );
+  Promise.all(saves).then(
+    () =>
+      run.store
+        .update(run.journalKey, () => null)
+        .catch((error) =>
+          run.logger.warn(
+            `could not delete the settled journal of trade ${run.id}: ${describeError(error)}`,
+          ),
+        ),
+    () => undefined, // a marker is left: its next load or save settles it from the journal
+  );
 }
 
 async function prepareAndDecide(

@@ -8,7 +8,13 @@ import type { JsonObject } from '../json.js';
 import type { MessageHandler, Messenger, Subscription } from '../ports/messenger.js';
 import type { Presence } from '../ports/presence.js';
 import type { Scheduler } from '../ports/scheduler.js';
-import type { Store, StoreRecord, StoreTransform } from '../ports/store.js';
+import type {
+  Store,
+  StoreRecord,
+  StoreTransform,
+  StoreVersions,
+  UpdateOptions,
+} from '../ports/store.js';
 import { beforeCall, Faults, losesResponse, lostResponseError } from './faults.js';
 
 export interface FaultyOptions {
@@ -31,10 +37,18 @@ export class FaultyStore implements Store {
     return this.inner.processLocal === true;
   }
 
-  async update(key: string, transform: StoreTransform): Promise<StoreRecord | undefined> {
+  get versions(): StoreVersions | undefined {
+    return this.inner.versions;
+  }
+
+  async update(
+    key: string,
+    transform: StoreTransform,
+    options?: UpdateOptions,
+  ): Promise<StoreRecord | undefined> {
     const faults = this.faults.take('update', key);
     await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `update ${key}`);
-    const result = await this.inner.update(key, transform);
+    const result = await this.inner.update(key, transform, options);
     if (losesResponse(faults)) throw lostResponseError(`update ${key}`);
     return result;
   }

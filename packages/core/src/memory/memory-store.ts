@@ -1,5 +1,21 @@
 import { jsonClone } from '../json.js';
-import type { Store, StoreRecord, StoreTransform } from '../ports/store.js';
+import type { Scheduler } from '../ports/scheduler.js';
+import type {
+  Store,
+  StoreRecord,
+  StoreTransform,
+  UpdateOptions,
+  VersionRetention,
+} from '../ports/store.js';
+import { SystemScheduler } from '../system-scheduler.js';
+import { MemoryVersions } from './memory-versions.js';
+
+export interface MemoryStoreOptions {
+  /** Keep versions of written records (for `restoreAt` and `versions`) within this retention. */
+  readonly versions?: VersionRetention;
+  /** The clock versions are stamped with; real time by default. */
+  readonly clock?: Pick<Scheduler, 'now'>;
+}
 
 /**
  * Records in a Map, for tests and a single process. Updates are atomic because the
@@ -10,12 +26,28 @@ import type { Store, StoreRecord, StoreTransform } from '../ports/store.js';
 export class MemoryStore implements Store {
   readonly specificationVersion = 'v1';
   readonly processLocal = true;
+  readonly versions: MemoryVersions | undefined;
   private readonly records = new Map<string, string>();
 
-  async update(key: string, transform: StoreTransform): Promise<StoreRecord | undefined> {
+  constructor(options: MemoryStoreOptions = {}) {
+    this.versions =
+      options.versions === undefined
+        ? undefined
+        : new MemoryVersions(options.versions, options.clock ?? new SystemScheduler());
+  }
+
+  async update(
+    key: string,
+    transform: StoreTransform,
+    options: UpdateOptions = {},
+  ): Promise<StoreRecord | undefined> {
     const next = transform(this.peek(key));
     if (next === null) this.records.delete(key);
-    else if (next !== undefined) this.records.set(key, JSON.stringify(next));
+    else if (next !== undefined) {
+      const json = JSON.stringify(next);
+      this.records.set(key, json);
+      if (options.keepVersion) this.versions?.keep(key, json);
+    }
     return this.peek(key);
   }
 

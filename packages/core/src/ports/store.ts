@@ -15,6 +15,52 @@ export type StoreRecord = JsonObject;
  */
 export type StoreTransform = (current: StoreRecord | undefined) => StoreRecord | null | undefined;
 
+export interface UpdateOptions {
+  /**
+   * Also keep the written record as a version, atomically with the write, when the store
+   * keeps versions (DataDriver asks for one whenever a profile's data changed).
+   */
+  readonly keepVersion?: boolean;
+}
+
+/** One kept version of a record. */
+export interface StoreVersion {
+  /** Opaque, unique per key. */
+  readonly id: string;
+  /** When the write committed: ms since the epoch on the store's clock. */
+  readonly time: number;
+}
+
+export interface VersionQuery {
+  /** Only versions written at or before this time (ms). */
+  readonly before?: number;
+  /** Only versions written at or after this time (ms). */
+  readonly after?: number;
+  /** At most this many, newest first. */
+  readonly limit?: number;
+}
+
+/**
+ * The optional history of a store: versions written with `keepVersion`, within a retention
+ * (a count and an age) set on the store. `restoreAt` and `versions` need it.
+ */
+export interface StoreVersions {
+  /** Versions of `key`, newest first. */
+  list(key: string, query?: VersionQuery): Promise<readonly StoreVersion[]>;
+  /** The record as it was written in version `id`, or `undefined` when no longer retained. */
+  read(key: string, id: string): Promise<StoreRecord | undefined>;
+  /** Deletes every version of `key` (erasure). */
+  purge(key: string): Promise<void>;
+}
+
+/** How much history a versioned store keeps. */
+export interface VersionRetention {
+  /** Versions kept per key (newest first); older ones are dropped. */
+  readonly keep?: number;
+  /** Versions older than this are dropped. */
+  readonly maxAgeSeconds?: number;
+}
+
 /**
  * The record store: one atomic read-modify-write per key. DynamoDB does it by a conditional
  * write, Redis by a compare-and-set script; the in-memory store by running synchronously.
@@ -37,7 +83,13 @@ export interface Store {
    * else lands between the read that `transform` sees and the write of its result.
    * Resolves with the record stored afterwards (`undefined` when there is none).
    */
-  update(key: string, transform: StoreTransform): Promise<StoreRecord | undefined>;
+  update(
+    key: string,
+    transform: StoreTransform,
+    options?: UpdateOptions,
+  ): Promise<StoreRecord | undefined>;
   /** A strongly consistent read of the record under `key`. */
   get(key: string): Promise<StoreRecord | undefined>;
+  /** The store's history, when it keeps one. */
+  readonly versions?: StoreVersions;
 }

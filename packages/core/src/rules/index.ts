@@ -1,4 +1,5 @@
 export * from './lock-rules.js';
+export * from './migrations.js';
 export * from './record.js';
 export * from './record-writes.js';
 export * from './trade-rules.js';

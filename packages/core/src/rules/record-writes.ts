@@ -15,6 +15,26 @@ export interface LockWriter {
   readonly presence: boolean;
 }
 
+/** Meta a write sets besides the lock: the data's schema and the user ids it belongs to. */
+export interface MetaExtras {
+  readonly schema?: number;
+  readonly userIds?: readonly string[];
+}
+
+/** `meta` with the extras applied; an empty list or schema 0 is left out of the record. */
+function withExtras<M extends object>(meta: M, extras: MetaExtras): M {
+  const copy = { ...meta } as Record<string, unknown>;
+  if (extras.schema !== undefined) {
+    if (extras.schema > 0) copy.schema = extras.schema;
+    else delete copy.schema;
+  }
+  if (extras.userIds !== undefined) {
+    if (extras.userIds.length > 0) copy.userIds = [...extras.userIds];
+    else delete copy.userIds;
+  }
+  return copy as M;
+}
+
 function lockOf(writer: LockWriter): LockInfo {
   return { jobId: writer.jobId, token: writer.token, time: writer.now, presence: writer.presence };
 }
@@ -31,8 +51,12 @@ export function lockedRecord(
   previous: ProfileRecord | undefined,
   data: JsonObject,
   writer: LockWriter,
+  extras: MetaExtras = {},
 ): ProfileRecord {
-  const meta = previous ? withoutMeta(previous.meta, 'releasedToken', 'trade') : {};
+  const meta = withExtras(
+    previous ? withoutMeta(previous.meta, 'releasedToken', 'trade') : {},
+    extras,
+  );
   return { data, meta: { ...meta, version: nextVersion(previous), lock: lockOf(writer) } };
 }
 
@@ -41,8 +65,9 @@ export function releasedRecord(
   previous: ProfileRecord | undefined,
   data: JsonObject,
   token: string,
+  extras: MetaExtras = {},
 ): ProfileRecord {
-  const meta = previous ? withoutMeta(previous.meta, 'lock', 'trade') : {};
+  const meta = withExtras(previous ? withoutMeta(previous.meta, 'lock', 'trade') : {}, extras);
   return { data, meta: { ...meta, version: nextVersion(previous), releasedToken: token } };
 }
 

@@ -51,7 +51,11 @@ export function decidedJournal(
       ? { kind: 'datadriver.trade', id, state: 'aborted', entries: {}, time: now }
       : undefined;
   }
-  return current.state === 'prepared' ? { ...current, state: decision } : undefined;
+  if (current.state !== 'prepared') return undefined;
+  // An aborted journal needs no entries: dropping them keeps no player data beyond the trade.
+  return decision === 'aborted'
+    ? { ...current, state: decision, entries: {} }
+    : { ...current, state: decision };
 }
 
 /** The decision a participant's marker must follow; a journal that never landed is an abort. */
