@@ -51,7 +51,7 @@ export function memoryBackend(
   latency = { storeMs: 100, messageMs: 20, presenceMs: 10 },
 ): ClusterBackend & { store: MemoryStore } {
   const time = virtualTime();
-  const store = new MemoryStore();
+  const store = new MemoryStore({ versions: { keep: 50 }, clock: time.clock });
   const messenger = new MemoryMessenger();
   const presence = new MemoryPresence(time.clock);
   return {

@@ -9,4 +9,5 @@ export { type ClusterBackend, memoryBackend, type ServerPorts } from './cluster-
 export { type ClusterTime, realTime, virtualTime } from './cluster-time.js';
 export * from './conformance/index.js';
 export { runHandoffScenarios } from './run-handoff-scenarios.js';
+export { runLifecycleScenarios } from './run-lifecycle-scenarios.js';
 export * from './scenarios/index.js';

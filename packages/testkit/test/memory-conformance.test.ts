@@ -24,20 +24,24 @@ function outageOf(connections: Array<FaultyStore | FaultyMessenger | FaultyPrese
   };
 }
 
-storeConformance('in-memory', async () => {
-  const store = new MemoryStore();
-  const connections: FaultyStore[] = [];
-  return {
-    connect: async () => {
-      const connection = new FaultyStore(store);
-      connections.push(connection);
-      return connection;
-    },
-    read: async (key) => store.peek(key),
-    outage: outageOf(connections),
-    close: async () => undefined,
-  };
-});
+storeConformance(
+  'in-memory',
+  async () => {
+    const store = new MemoryStore({ versions: { keep: 5 } });
+    const connections: FaultyStore[] = [];
+    return {
+      connect: async () => {
+        const connection = new FaultyStore(store);
+        connections.push(connection);
+        return connection;
+      },
+      read: async (key) => store.peek(key),
+      outage: outageOf(connections),
+      close: async () => undefined,
+    };
+  },
+  { versions: { keep: 5 } },
+);
 
 messengerConformance('in-memory', async () => {
   const messenger = new MemoryMessenger();

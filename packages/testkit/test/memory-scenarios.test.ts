@@ -1,3 +1,4 @@
-import { memoryBackend, runHandoffScenarios } from '../src/index.js';
+import { memoryBackend, runHandoffScenarios, runLifecycleScenarios } from '../src/index.js';
 
 runHandoffScenarios('the in-memory backend and the virtual clock', () => memoryBackend());
+runLifecycleScenarios('the in-memory backend and the virtual clock', () => memoryBackend());

@@ -6,6 +6,7 @@
 import type { Store, StoreRecord } from '@datadriver/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, expectTyped, type Outage } from './outage.js';
+import { versionsConformance } from './versions-conformance.js';
 
 export interface StoreHarness {
   /** A new connection to the shared backend: concurrent updates come from several of these. */
@@ -23,6 +24,8 @@ export interface StoreHarness {
 export interface StoreConformanceOptions {
   /** Concurrent increments of one key (default 40). */
   readonly concurrentUpdates?: number;
+  /** The harness's stores keep versions with this retention count: check the history too. */
+  readonly versions?: { readonly keep: number };
   readonly timeoutMs?: number;
 }
 
@@ -154,6 +157,8 @@ export function storeConformance(
       const final = (await harness.read(target))?.n;
       expect([100, 101]).toContain(final);
     });
+
+    if (options.versions) versionsConformance(() => harness, key, options.versions.keep);
 
     it(
       'fails with a typed error while the backend is down, and serves again once it is back',

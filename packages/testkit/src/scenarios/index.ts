@@ -12,6 +12,7 @@ export const handoffScenarios: readonly Scenario[] = [
   ...protectionScenarios,
 ];
 
+export { lifecycleScenarios } from './lifecycle.js';
 export {
   expectWait,
   type LoadOutcome,
