@@ -83,6 +83,7 @@ export type DataDriverEvent =
       readonly reason: SaveReason;
       readonly error: DataDriverError;
     })
+  | (KeyEvent & { readonly type: 'profile.releasing' })
   | (KeyEvent & { readonly type: 'profile.released' })
   | (KeyEvent & { readonly type: 'profile.restored'; readonly versionTime: number })
   | (KeyEvent & { readonly type: 'profile.erased' })
@@ -98,6 +99,7 @@ export type DataDriverEvent =
       readonly trade: string;
       readonly outcome: 'committed' | 'aborted';
     })
+  | (Base & { readonly type: 'presence.beat' })
   | (Base & {
       readonly type: 'presence.beat-failed';
       readonly error: DataDriverError;

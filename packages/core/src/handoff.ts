@@ -150,6 +150,7 @@ export class Handoff {
         this.presence.set(this.jobId, '1', this.timings.presenceTtlSeconds),
       );
       this.beatHealthy = true;
+      this.emit({ type: 'presence.beat' });
     } catch (error) {
       const failure = toDataDriverError(error, ErrorCode.BackendFailed, 'presence beat failed');
       this.emit({ type: 'presence.beat-failed', error: failure, first: this.beatHealthy });

@@ -74,6 +74,7 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
     this.state.loads.get(entry.key)?.reply.notify(); // a waiting load notices it is cancelled
     const session = this.state.sessions.get(entry.key);
     if (!session || session.player !== player || session.state !== 'active') return;
+    session.beginLeave();
     try {
       await this.options.onLeave?.(session.profile as Profile<T>, player);
     } catch (error) {

@@ -126,11 +126,22 @@ export class ProfileSession {
   release(): Promise<void> {
     if (this.state === 'inactive') return Promise.resolve();
     if (this.releasing) return this.releasing;
-    this.state = 'leaving';
+    this.beginLeave();
     this.releasing = this.runRelease().finally(() => {
       this.releasing = undefined;
     });
     return this.releasing;
+  }
+
+  /**
+   * Marks the session as leaving before its release save starts (while the game's leave
+   * cleanups run), so a rejoin here waits for the leave save and a request awaits it.
+   */
+  beginLeave(): void {
+    if (this.state !== 'active') return;
+    this.state = 'leaving';
+    this.owner.emit({ type: 'profile.releasing', key: this.key });
+    this.owner.changed(this);
   }
 
   /** True when a load on this server may take this retained profile back. */
