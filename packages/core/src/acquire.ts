@@ -131,8 +131,10 @@ class Acquisition {
       if (now >= this.deadline) {
         throw attempt.kind === 'locked' ? this.lockedError(attempt.holder) : attempt.error;
       }
+      // Park from now: a slow publish of the request must not stretch the wait.
+      const parked = this.park();
       if (attempt.kind === 'locked') await this.askHolder(attempt.holder, now);
-      const replied = await this.park();
+      const replied = await parked;
       // A reply means the holder let go: load again at once. Otherwise read its presence.
       if (attempt.kind === 'locked' && !replied) await this.readPresence(attempt.holder);
     }

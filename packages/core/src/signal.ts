@@ -2,13 +2,20 @@ import type { Scheduler } from './ports/scheduler.js';
 
 /**
  * A wake-up call for event-driven waits: waiters park until `notify()` or their timeout,
- * then re-check their own condition. A notify with no waiter is not remembered.
+ * then re-check their own condition. A notify that finds no waiter is kept for the next
+ * wait, so a wake that arrives just before its waiter parks (a reply delivered before the
+ * request's publish returned) is not lost.
  */
 export class Signal {
   private readonly waiters = new Set<(woken: boolean) => void>();
+  private pending = false;
 
-  /** Wakes every current waiter with `true`. */
+  /** Wakes every current waiter with `true`, or the next one when none waits now. */
   notify(): void {
+    if (this.waiters.size === 0) {
+      this.pending = true;
+      return;
+    }
     const waiters = [...this.waiters];
     this.waiters.clear();
     for (const wake of waiters) wake(true);
@@ -16,6 +23,10 @@ export class Signal {
 
   /** Resolves `true` when notified, `false` when `timeoutMs` passes first. */
   wait(scheduler: Scheduler, timeoutMs: number): Promise<boolean> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve(true);
+    }
     return new Promise((resolve) => {
       const task = scheduler.schedule(Math.max(0, timeoutMs), () => {
         this.waiters.delete(wake);

@@ -1,1 +1,9 @@
-export {};
+export {
+  DEFAULT_PREFIX,
+  RECOMMENDED_REDIS_OPTIONS,
+  type RedisAdapterOptions,
+  type RedisClient,
+} from './client.js';
+export { RedisMessenger, type RedisMessengerOptions } from './redis-messenger.js';
+export { RedisPresence, type RedisPresenceOptions } from './redis-presence.js';
+export { RedisStore, type RedisStoreOptions } from './redis-store.js';

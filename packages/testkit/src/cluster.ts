@@ -16,7 +16,9 @@ import {
   type MemoryPlayer,
   type Profile,
   type ProfileRecord,
+  type Scheduler,
   scaleTimings,
+  VirtualClock,
 } from '@datadriver/core';
 import type { ClusterBackend } from './cluster-backend.js';
 
@@ -33,6 +35,13 @@ export interface ServerOptions {
   readonly lockTtlSeconds?: number;
   readonly lockSkewSeconds?: number;
   readonly autosaveSeconds?: number;
+  /**
+   * This server's clock reads this many seed seconds ahead (negative: behind). The store and
+   * presence keep the backend's own clock, as real ones do.
+   */
+  readonly clockSkewSeconds?: number;
+  /** Makes the driver's lock tokens and trade ids (random UUIDs by default): replays read the same. */
+  readonly createId?: () => string;
   /** Injects faults into the server's connections before its driver starts. */
   readonly prepare?: (ports: {
     readonly store: FaultyStore;
@@ -94,6 +103,17 @@ export class TestServer {
 
 let clusters = 0;
 
+/** A server's view of the shared clock, `offsetMs` ahead; timers still fire on the shared clock. */
+function skewed(scheduler: Scheduler, offsetMs: number): Scheduler {
+  if (offsetMs === 0) return scheduler;
+  if (scheduler instanceof VirtualClock) return scheduler.skewed(offsetMs);
+  return {
+    now: () => scheduler.now() + offsetMs,
+    schedule: (delay, callback, priority) => scheduler.schedule(delay, callback, priority),
+    repeat: (interval, callback, priority) => scheduler.repeat(interval, callback, priority),
+  };
+}
+
 export class Cluster {
   readonly events: Array<DataDriverEvent & { readonly server: string }> = [];
   readonly log: LogLine[] = [];
@@ -121,6 +141,7 @@ export class Cluster {
     const jobId = `${this.namespace}-${label}`;
     const ports = await this.backend.connect(jobId);
     const scheduler = this.time.scheduler;
+    const serverClock = skewed(scheduler, this.ms(options.clockSkewSeconds ?? 0));
     const latency = this.backend.latency;
     const store = new FaultyStore(ports.store, { scheduler, latencyMs: latency?.storeMs ?? 0 });
     const messenger = new FaultyMessenger(ports.messenger, {
@@ -140,7 +161,7 @@ export class Cluster {
             jobId,
             messenger,
             presence,
-            scheduler,
+            scheduler: serverClock,
             logger,
             timings: scaleTimings(this.backend.scale),
           });
@@ -151,10 +172,11 @@ export class Cluster {
       store,
       messenger,
       presence,
-      scheduler,
+      scheduler: serverClock,
       logger,
       jobId,
       handoff: handoff ?? false,
+      ...(options.createId ? { createId: options.createId } : {}),
     });
     driver.on((event) => this.events.push({ ...event, server: label }));
     handoff?.on((event) => this.events.push({ ...event, server: label }));
@@ -163,6 +185,14 @@ export class Cluster {
     const server = new TestServer(label, jobId, host, driver, store, messenger, presence, handoff);
     this.servers.set(label, server);
     await this.time.pass(0);
+    // A bus may drop what is published before a subscription exists (Pub/Sub does): a server
+    // joins the scenario once its subscription is made, or has failed.
+    if (handoff) {
+      const settledSubscribe = () =>
+        handoff.subscribed ||
+        this.events.some((e) => e.server === label && e.type === 'handoff.subscribe-failed');
+      await this.until(settledSubscribe, 10_000, `the subscription of ${label}`);
+    }
     return server;
   }
 
@@ -180,11 +210,17 @@ export class Cluster {
   }
 
   /** Lets time pass until `condition` holds; fails after `limitMs` (ms of this backend). */
-  async until(condition: () => boolean, limitMs: number, what = 'condition'): Promise<number> {
+  async until(
+    condition: () => boolean | Promise<boolean>,
+    limitMs: number,
+    what = 'condition',
+  ): Promise<number> {
     const started = this.time.now();
-    while (!condition()) {
-      if (this.time.now() - started > limitMs)
-        throw new Error(`${what} did not happen within ${limitMs} ms`);
+    // Real backends get their jitter allowance on top of the scenario's limit.
+    const limit = limitMs + (this.time.exact ? 0 : (this.backend.slackMs ?? 0));
+    while (!(await condition())) {
+      if (this.time.now() - started > limit)
+        throw new Error(`${what} did not happen within ${limit} ms`);
       await this.time.step();
     }
     return this.time.now() - started;

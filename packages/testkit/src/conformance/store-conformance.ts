@@ -147,12 +147,14 @@ export function storeConformance(
       await store.update(target, () => ({ n: 0 }));
       const other = await harness.connect();
       let runs = 0;
+      let theirs: Promise<unknown> = Promise.resolve();
       await store.update(target, (current) => {
         runs += 1;
-        // The first run races a write from another connection that lands before ours.
-        if (runs === 1) void other.update(target, () => ({ n: 100 }));
+        // The first run races a write from another connection.
+        if (runs === 1) theirs = other.update(target, () => ({ n: 100 }));
         return { n: (current?.n as number) + 1 };
       });
+      await theirs;
       // Either ours ran after theirs (101) or theirs landed after ours (100); never 1 over 100.
       const final = (await harness.read(target))?.n;
       expect([100, 101]).toContain(final);

@@ -100,23 +100,28 @@ export const crossServerScenarios: Scenario[] = [
     async run(cluster) {
       const a = await cluster.server('A');
       const b = await cluster.server('B');
-      // A's first load attempt commits but its response is lost: the lock names A's load.
+      // A's first load attempt commits but its response is lost: the lock names A's load. Its
+      // retry waits until B's request has arrived, so the request finds the load in flight.
       a.store.faults.inject({ kind: 'lose-response', operation: 'update' });
+      const retry = a.store.faults.inject({ kind: 'stall', operation: 'update', skip: 1 });
       const onA = mark(cluster);
       a.join('p1');
       await cluster.until(
-        () => cluster.find('A', 'profile.saved') === undefined && cluster.events.length > onA,
+        async () => (await cluster.record('p1'))?.meta.lock?.jobId === a.jobId,
         cluster.ms(1),
+        "A's first load attempt",
       );
       const onB = mark(cluster);
       b.join('p1');
       await cluster.until(
         () => cluster.find('A', 'handoff.request.received', 'p1') !== undefined,
         cluster.ms(2),
+        "B's request reaching A",
       );
       expect(cluster.find('A', 'handoff.request.received', 'p1')).toMatchObject({
         action: 'await-load',
       });
+      retry.release();
       await settled(cluster, 'A', 'p1', onA);
       const loaded = await settled(cluster, 'B', 'p1', onB);
       // The request named the lock A's load took, so the new session is ended for B.
@@ -168,7 +173,7 @@ export const crossServerScenarios: Scenario[] = [
       ).toHaveLength(2);
       expect(b.profile('p1')?.data.coins).toBe(6);
       expectWait(cluster, loaded.waitedMs, {
-        exactMs: 6_300,
+        exactMs: 6_280,
         atMostSeedMs: 8_000,
         atLeastSeedMs: 4_000,
       });

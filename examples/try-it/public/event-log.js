@@ -1,0 +1,63 @@
+// @ts-check
+/**
+ * The timeline as a table: one row per event, in time order, in its server's column. This is
+ * also what a screen reader gets; the lanes above draw the same events.
+ */
+import { formatMs } from './format.js';
+
+/** @typedef {import('./types.js').TimelineEntry} TimelineEntry */
+
+export class EventLog {
+  /**
+   * @param {HTMLTableElement} table
+   * @param {HTMLElement} scroller the box that scrolls to show the newest row
+   */
+  constructor(table, scroller) {
+    this.table = table;
+    this.scroller = scroller;
+    /** @type {string[]} */
+    this.servers = [];
+  }
+
+  /** @param {readonly string[]} servers */
+  reset(servers) {
+    this.servers = [...servers];
+    const head = this.table.createTHead();
+    head.replaceChildren();
+    const row = head.insertRow();
+    for (const title of ['Time', ...servers.map((server) => `Server ${server}`)]) {
+      const cell = document.createElement('th');
+      cell.scope = 'col';
+      cell.textContent = title;
+      row.append(cell);
+    }
+    this.body().replaceChildren();
+  }
+
+  /** @param {TimelineEntry} entry */
+  add(entry) {
+    if (entry.tone === 'quiet') return; // beats are drawn on the lanes only
+    const row = this.body().insertRow();
+    row.className = 'fresh';
+    row.dataset.type = entry.type;
+    const time = row.insertCell();
+    time.className = 'log-time';
+    time.textContent = formatMs(entry.t);
+    for (const server of this.servers) {
+      const cell = row.insertCell();
+      if (server !== entry.server) continue;
+      cell.className = `log-event tone-${entry.tone}`;
+      const type = document.createElement('code');
+      type.className = 'log-type';
+      type.textContent = entry.type;
+      cell.append(entry.text, type);
+    }
+    setTimeout(() => row.classList.remove('fresh'), 800);
+    this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+
+  /** @returns {HTMLTableSectionElement} */
+  body() {
+    return this.table.tBodies[0] ?? this.table.createTBody();
+  }
+}

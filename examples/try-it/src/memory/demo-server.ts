@@ -1,0 +1,58 @@
+import type {
+  DataDriver,
+  FaultyMessenger,
+  FaultyPresence,
+  FaultyStore,
+  Handoff,
+  MemoryHost,
+  Profile,
+} from '@datadriver/core';
+import type { StoryEvent } from '../story-event.js';
+
+export interface PlayerData {
+  coins: number;
+}
+
+/** One server's own connections to the shared backend, each able to take injected faults. */
+export interface ServerPorts {
+  readonly store: FaultyStore;
+  readonly messenger: FaultyMessenger;
+  readonly presence: FaultyPresence;
+}
+
+/** A game server of the demo: a host with players, a driver attached to it, its handoff. */
+export class DemoServer {
+  constructor(
+    /** "A", "B": also its jobId, so the core's texts name it the same way. */
+    readonly label: string,
+    readonly host: MemoryHost,
+    readonly driver: DataDriver<PlayerData>,
+    readonly ports: ServerPorts,
+    readonly handoff: Handoff,
+    private readonly report: (type: StoryEvent['type']) => void,
+  ) {}
+
+  /** A player connects: the driver starts loading their profile. */
+  join(playerId: string): void {
+    this.host.join(playerId);
+  }
+
+  /** A player disconnects: the driver starts the leave save. */
+  leave(playerId: string): void {
+    this.report('player.left');
+    this.host.leave(playerId);
+  }
+
+  profile(key: string): Profile<PlayerData> | undefined {
+    return this.driver.profile(key);
+  }
+
+  /** The server stops dead: no write, beat, message or reply leaves it again. */
+  crash(): void {
+    const forever = { kind: 'stall', times: Number.POSITIVE_INFINITY } as const;
+    this.ports.store.faults.inject(forever);
+    this.ports.presence.faults.inject(forever);
+    this.ports.messenger.faults.inject(forever);
+    this.report('server.crashed');
+  }
+}

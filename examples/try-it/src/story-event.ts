@@ -1,0 +1,16 @@
+const STORY_TYPES = ['presence.beat', 'player.left', 'server.crashed'] as const;
+
+export type StoryEventType = (typeof STORY_TYPES)[number];
+
+/** What the story itself does to a server, beside what the core reports. */
+export type StoryEvent = {
+  readonly [T in StoryEventType]: {
+    readonly type: T;
+    readonly time: number;
+    readonly jobId: string;
+  };
+}[StoryEventType];
+
+export function isStoryEvent(event: { readonly type: string }): event is StoryEvent {
+  return (STORY_TYPES as readonly string[]).includes(event.type);
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliOptions } from '../src/cli-options.js';
+
+describe('the command line', () => {
+  it('serves on 8080 on loopback by default', () => {
+    expect(parseCliOptions([], {})).toEqual({ port: 8080, host: '127.0.0.1' });
+  });
+
+  it('takes --port N, --port=N, then PORT', () => {
+    expect(parseCliOptions(['--port', '9000'], { PORT: '7000' }).port).toBe(9000);
+    expect(parseCliOptions(['--port=0'], {}).port).toBe(0);
+    expect(parseCliOptions([], { PORT: '7000' }).port).toBe(7000);
+  });
+
+  it('takes --host', () => {
+    expect(parseCliOptions(['--host', '0.0.0.0'], {}).host).toBe('0.0.0.0');
+  });
+
+  it('refuses a port that is not one', () => {
+    expect(() => parseCliOptions(['--port', 'http'], {})).toThrow(
+      '--port must be a port number from 0 to 65535, got "http"',
+    );
+    expect(() => parseCliOptions([], { PORT: '70000' })).toThrow('PORT must be a port number');
+    expect(() => parseCliOptions(['--port'], {})).toThrow('--port needs a value');
+  });
+});

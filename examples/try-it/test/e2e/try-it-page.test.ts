@@ -1,0 +1,112 @@
+/**
+ * The page in headless Chromium: every case played by clicking, its outcome and elapsed time
+ * checked as shown, 20 times faster than life. Then the crash case at the page's own pace (four
+ * times faster than life, about 5 s), whose picture is saved to `TRY_IT_SCREENSHOT` (README's
+ * docs/try-it.png, with `pnpm screenshot`) or to the temporary folder.
+ */
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startDemoServer } from '../../src/http-server.js';
+import { MemoryCaseRunner } from '../../src/memory/memory-runner.js';
+import { PUBLIC_DIR } from '../../src/public-dir.js';
+import { type Browser, launchChromium } from '../support/chromium.js';
+import { EXPECTED } from '../support/expected.js';
+
+const SPEED = 20;
+const SCREENSHOT = resolve(process.env.TRY_IT_SCREENSHOT ?? join(tmpdir(), 'try-it.png'));
+
+let server: RunningServer;
+let launched: Promise<Browser> | undefined;
+
+/** Chromium, launched by the first test that needs it: a missing browser fails that test. */
+async function newPage(): Promise<Page> {
+  launched ??= launchChromium();
+  return (await launched).context.newPage();
+}
+
+beforeAll(async () => {
+  server = await startDemoServer({
+    runner: new MemoryCaseRunner(),
+    publicDir: PUBLIC_DIR,
+    port: 0,
+  });
+});
+
+afterAll(async () => {
+  await (await launched?.catch(() => undefined))?.close();
+  await server.close();
+});
+
+/** Plays a case by clicking it, and returns what the page shows when it is done. */
+async function playCase(page: Page, caseId: string) {
+  await page.click(`button.case[data-case="${caseId}"]`);
+  await page.waitForSelector('#outcome[data-state="done"], #outcome[data-state="error"]', {
+    timeout: 10_000,
+  });
+  return {
+    outcome: await page.textContent('#outcome strong'),
+    clock: await page.textContent('#clock'),
+    current: await page.getAttribute(`button.case[data-case="${caseId}"]`, 'aria-current'),
+    rows: await Promise.all(
+      (await page.locator('#log tbody tr').all()).map((row) => row.getAttribute('data-type')),
+    ),
+    marks: await page.locator('#lanes .mark').count(),
+  };
+}
+
+describe('the Try it page in headless Chromium', () => {
+  it('plays every case by clicking and shows its outcome and exact times', async () => {
+    const page = await newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    await page.goto(`${server.url}?speed=${SPEED}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.textContent('#mode')).toBe('in-memory');
+    for (const expected of EXPECTED) {
+      const shown = await playCase(page, expected.id);
+      expect(shown.outcome, expected.id).toBe(expected.outcome);
+      expect(shown.clock, expected.id).toBe(expected.clock);
+      expect(shown.current).toBe('true');
+      expect(shown.rows.at(-1)).toMatch(/^(load\.loaded|profile\.kicked)$/);
+      expect(shown.marks).toBe(shown.rows.length);
+      if (expected.id === 'crashed-holder') {
+        expect(shown.rows).toContain('server.crashed');
+        expect(await page.locator('#lanes .lane-silence').count()).toBe(1);
+      }
+      if (expected.id === 'live-holder') {
+        // The request from B to A and the reply back, drawn between the lanes.
+        expect(await page.locator('#lanes .lane-links line').count()).toBe(2);
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 30_000);
+
+  it('plays the crash case four times faster than life, with the clock running', async () => {
+    const page = await newPage();
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.inputValue('#speed')).toBe('1');
+    const started = performance.now();
+    await page.click('button.case[data-case="crashed-holder"]');
+    // Mid-run: the elapsed clock has passed 2 s and the outcome is still to come.
+    await page.waitForFunction(
+      "Number.parseFloat(document.querySelector('#clock').textContent) >= 2",
+    );
+    expect(await page.getAttribute('#outcome', 'data-state')).toBe('running');
+    await page.waitForSelector('#outcome[data-state="done"]', { timeout: 15_000 });
+    // 19.27 s of story at four times: 4.8 s of wall time.
+    expect(performance.now() - started).toBeGreaterThan(4500);
+    expect(await page.textContent('#pace')).toBe('4× faster');
+    const crash = EXPECTED.find((expected) => expected.id === 'crashed-holder');
+    expect(await page.textContent('#outcome strong')).toBe(crash?.outcome);
+    await page.waitForTimeout(1500); // the newest rows' highlight fades
+    await mkdir(dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  }, 30_000);
+});

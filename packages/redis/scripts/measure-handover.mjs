@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+/**
+ * Measures the hand-over of a live session between two server processes on one Redis, and the
+ * round trip of one Redis command in the same run. Each server is the test fixture
+ * (test/fixtures/server.mjs) with the seed's timings and handoff turned on by attach's rule.
+ *
+ *   pnpm --filter @datadriver/redis measure          (starts its own redis-server)
+ *   REDIS_URL=redis://host:6379 HOPS=500 node scripts/measure-handover.mjs
+ *
+ * Needs @datadriver/core and @datadriver/backends built (`pnpm build`); this package's src is
+ * bundled on the fly.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+for (const dist of ['../../core/dist/index.js', '../../../tools/backends/dist/index.js']) {
+  if (!existsSync(fileURLToPath(new URL(dist, import.meta.url)))) {
+    console.error(
+      `missing ${dist.replace(/^[./]+/, '')}: run \`pnpm build\` at the repository root first`,
+    );
+    process.exit(1);
+  }
+}
+
+const { startRedis } = await import('@datadriver/backends');
+const { Redis } = await import('ioredis');
+const { bundleAdapter } = await import('./bundle-adapter.mjs');
+const { ServerProcess } = await import('../test/fixtures/server-process.mjs');
+
+const HOPS = Number(process.env.HOPS ?? 200);
+const WARMUP_HOPS = 10;
+const ROUND_TRIPS = 2_000;
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted, p) {
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function summary(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const ms = (value) => `${value.toFixed(2)} ms`;
+  return `median ${ms(percentile(sorted, 50))}   p99 ${ms(percentile(sorted, 99))}   min ${ms(sorted[0])}   max ${ms(sorted.at(-1))}`;
+}
+
+/** Sequential round trips of one command, after a warm-up. */
+async function roundTrips(client, command) {
+  for (let i = 0; i < 100; i += 1) await command(client);
+  const times = [];
+  for (let i = 0; i < ROUND_TRIPS; i += 1) {
+    const started = performance.now();
+    await command(client);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** Moves `player` from `holder` (still connected there) to `target`; returns the waits. */
+async function hop(holder, target, player, coins) {
+  await holder.request('setCoins', { player, coins }); // unsaved: must travel with the handover
+  const from = target.messages.length;
+  const started = performance.now();
+  await target.request('join', { player });
+  const loaded = await target.settled(player, 30_000, from);
+  const seenMs = performance.now() - started;
+  if (loaded.type !== 'load.loaded')
+    throw new Error(`hop to ${target.jobId} failed: ${loaded.type}`);
+  const profile = await target.request('profile', { player });
+  if (profile?.coins !== coins)
+    throw new Error(`hop lost data: ${profile?.coins} instead of ${coins}`);
+  return { waitedMs: loaded.waitedMs, seenMs };
+}
+
+async function measure(redisUrl) {
+  const run = `ddmeasure:${process.pid}:`;
+  const adapterModule = await bundleAdapter('measure');
+  const start = (label) =>
+    ServerProcess.start({
+      redisUrl,
+      jobId: `${run}${label}`,
+      driverName: 'PlayerData',
+      adapterModule,
+      prefix: run,
+    });
+  const servers = await Promise.all([start('A'), start('B')]);
+  const client = new Redis(redisUrl);
+  try {
+    const player = 'player-1';
+    const from = servers[0].messages.length;
+    await servers[0].request('join', { player });
+    await servers[0].settled(player, 30_000, from);
+    const waited = [];
+    const seen = [];
+    for (let index = 0; index < WARMUP_HOPS + HOPS; index += 1) {
+      const [holder, target] = index % 2 === 0 ? servers : [servers[1], servers[0]];
+      const result = await hop(holder, target, player, index + 1);
+      if (index < WARMUP_HOPS) continue;
+      waited.push(result.waitedMs);
+      seen.push(result.seenMs);
+    }
+    const version = (await client.info('server')).match(/redis_version:(\S+)/)?.[1];
+    const ping = await roundTrips(client, (c) => c.ping());
+    await client.set(`${run}rtt`, 'x'.repeat(100));
+    const get = await roundTrips(client, (c) => c.get(`${run}rtt`));
+    const kicks = servers.reduce((sum, server) => sum + server.kicks.length, 0);
+    console.log(`DataDriver on Redis ${version} (${redisUrl}), two server processes, seed timings`);
+    console.log(
+      `hand-over of a live session, ${HOPS} hops (+${WARMUP_HOPS} warm-up), ${kicks} kicks "You joined another server."`,
+    );
+    console.log(`  wait the joining player saw (driver's waitedMs): ${summary(waited)}`);
+    console.log(`  join sent to load seen by the parent over IPC:   ${summary(seen)}`);
+    console.log(`round trip of one Redis command, ${ROUND_TRIPS} sequential, same run`);
+    console.log(`  PING:                                            ${summary(ping)}`);
+    console.log(`  GET (100 bytes):                                 ${summary(get)}`);
+    const presence = servers.map((server) => `${run}CKPresence:${server.jobId}`);
+    await client.del(`${run}PlayerData/${player}`, `${run}rtt`, ...presence);
+  } finally {
+    client.disconnect();
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
+
+const redis = await startRedis();
+try {
+  await measure(redis.url);
+} finally {
+  await redis.stop();
+}

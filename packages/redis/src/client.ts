@@ -1,0 +1,68 @@
+/**
+ * The ioredis client the user owns, and the options that make it fail fast: DataDriver treats
+ * a failed call as "not known to be written" and retries on its own schedule, so a command
+ * must never sit in a queue for as long as a lock wait.
+ */
+import type { Logger } from '@datadriver/core';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
+
+/** A standalone (or Sentinel) client, or a Cluster client. The adapters never close it. */
+export type RedisClient = Redis | Cluster;
+
+/** What every adapter of this package takes. */
+export interface RedisAdapterOptions {
+  /** The user's connected client; shared freely between adapters and the rest of the app. */
+  readonly client: RedisClient;
+  /** Prepended to every key and channel (default `dd:`). */
+  readonly prefix?: string;
+  /** Debug lines and warnings (default: warnings to the console). */
+  readonly logger?: Logger;
+}
+
+/** The prefix used when none is given. */
+export const DEFAULT_PREFIX = 'dd:';
+
+/**
+ * The ioredis options to merge into the client's own: `new Redis(url, RECOMMENDED_REDIS_OPTIONS)`.
+ *
+ * - `maxRetriesPerRequest: 1`: a command queued or in flight when the connection drops waits
+ *   through one reconnection attempt, then fails (`Data.Unavailable`) instead of waiting through
+ *   twenty (ioredis's default, about 10 s).
+ * - `commandTimeout: 5000`: a command on a connection that died silently (no RST, a black-holed
+ *   route) fails after 5 s instead of when the OS gives up, minutes later.
+ *
+ * The offline queue stays on, so commands sent while the client is still connecting wait for it.
+ */
+export const RECOMMENDED_REDIS_OPTIONS = Object.freeze({
+  maxRetriesPerRequest: 1,
+  commandTimeout: 5_000,
+} satisfies Partial<RedisOptions>);
+
+/** The connection options of either kind of client. */
+export function connectionOptions(client: RedisClient): Partial<RedisOptions> {
+  return client.isCluster
+    ? ((client as Cluster).options.redisOptions ?? {})
+    : (client as Redis).options;
+}
+
+const checked = new WeakSet<RedisClient>();
+
+/**
+ * Warns once per client whose options let a command wait far longer than a lock wait: the
+ * adapters cannot change the user's client, but they must not let it fail silently slow.
+ */
+export function warnOnSlowFailure(client: RedisClient, logger: Logger): void {
+  if (checked.has(client)) return;
+  checked.add(client);
+  const options = connectionOptions(client);
+  if (options.commandTimeout === undefined) {
+    logger.warn(
+      'the ioredis client has no commandTimeout: a command on a connection that died silently waits until the OS gives up (minutes). Merge RECOMMENDED_REDIS_OPTIONS from @datadriver/redis into its options.',
+    );
+  }
+  if (options.maxRetriesPerRequest === null) {
+    logger.warn(
+      'the ioredis client has maxRetriesPerRequest: null: while Redis is down, commands queue for ever instead of failing. Set it to 1 (RECOMMENDED_REDIS_OPTIONS).',
+    );
+  }
+}

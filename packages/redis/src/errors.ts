@@ -1,0 +1,91 @@
+/**
+ * Translates what ioredis and Redis throw into DataDriver's codes, keeping the original as
+ * `cause`. One table, so the store, the messenger and the presence say the same thing.
+ */
+import { DataDriverError, describeError, ErrorCode } from '@datadriver/core';
+
+/** Redis error prefixes (the reply's first word) and what each means for a caller. */
+const REPLY_CODES: Readonly<Record<string, ErrorCode>> = {
+  // The server is starting, failing over or busy: it cannot serve now, try again later.
+  LOADING: ErrorCode.Unavailable,
+  BUSY: ErrorCode.Unavailable,
+  MASTERDOWN: ErrorCode.Unavailable,
+  CLUSTERDOWN: ErrorCode.Unavailable,
+  TRYAGAIN: ErrorCode.Unavailable,
+  READONLY: ErrorCode.Unavailable,
+  NOREPLICAS: ErrorCode.Unavailable,
+  // Out of memory: the server refuses writes for lack of capacity.
+  OOM: ErrorCode.Throttled,
+  // Credentials or ACLs: nothing will work until someone fixes the setup.
+  NOAUTH: ErrorCode.Misconfigured,
+  WRONGPASS: ErrorCode.Misconfigured,
+  NOPERM: ErrorCode.Misconfigured,
+  // A key under our prefix holds another type: someone else's value, never to be overwritten.
+  WRONGTYPE: ErrorCode.InvalidRecord,
+};
+
+/** Messages of `ERR` replies that name a setup or size problem rather than a failure. */
+const ERR_MESSAGES: ReadonlyArray<readonly [RegExp, ErrorCode]> = [
+  [/unknown command/i, ErrorCode.Misconfigured],
+  [/invalid bulk length|too large|exceeds/i, ErrorCode.TooLarge],
+];
+
+/** Node's socket errors: the server could not be reached. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/** What ioredis throws when a connection is down, closed or too slow. */
+const CONNECTION_MESSAGES = [
+  /^Connection is closed/,
+  /^Stream isn't writeable/,
+  /^Command timed out/,
+  /^Reached the max retries per request limit/,
+  /^None of startup nodes is available/,
+  /^Failed to refresh slots cache/,
+];
+
+function replyCode(error: Error): ErrorCode | undefined {
+  const prefix = error.message.split(' ', 1)[0] ?? '';
+  const code = REPLY_CODES[prefix];
+  if (code !== undefined || prefix !== 'ERR') return code;
+  return ERR_MESSAGES.find(([pattern]) => pattern.test(error.message))?.[1];
+}
+
+/** The DataDriver code for a failure of a Redis call. */
+export function codeOf(error: unknown): ErrorCode {
+  if (!(error instanceof Error)) return ErrorCode.BackendFailed;
+  if (error.name === 'ReplyError') return replyCode(error) ?? ErrorCode.BackendFailed;
+  const socketCode = (error as NodeJS.ErrnoException).code;
+  if (socketCode !== undefined && SOCKET_CODES.has(socketCode)) return ErrorCode.Unavailable;
+  if (CONNECTION_MESSAGES.some((pattern) => pattern.test(error.message))) {
+    return ErrorCode.Unavailable;
+  }
+  return ErrorCode.BackendFailed;
+}
+
+/**
+ * `error` as a DataDriverError: one already is stays as it is; anything else gets its code
+ * from `codeOf` and is kept as `cause`. `operation` names the call ("update", "publish").
+ */
+export function toRedisError(error: unknown, operation: string, target: string): DataDriverError {
+  if (DataDriverError.isInstance(error)) return error;
+  return new DataDriverError(
+    codeOf(error),
+    `redis ${operation} of ${target} failed: ${describeError(error)}`,
+    { cause: error, details: { operation, target } },
+  );
+}
+
+/** True when Redis lost a script from its cache (restart, failover, SCRIPT FLUSH). */
+export function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
+}

@@ -1,0 +1,188 @@
+/**
+ * The Messenger port on Redis pub/sub. Publishing uses the user's client; subscriptions live on
+ * one dedicated connection per messenger (`client.duplicate()`), because a connection in
+ * subscriber mode can run nothing else. ioredis re-subscribes it after every reconnect.
+ */
+import {
+  consoleLogger,
+  describeError,
+  isPlainObject,
+  type JsonObject,
+  type Logger,
+  type MessageHandler,
+  type Messenger,
+  type Subscription,
+} from '@datadriver/core';
+import type { Redis } from 'ioredis';
+import {
+  DEFAULT_PREFIX,
+  type RedisAdapterOptions,
+  type RedisClient,
+  warnOnSlowFailure,
+} from './client.js';
+import { toRedisError } from './errors.js';
+import { channelOf } from './keys.js';
+
+export interface RedisMessengerOptions extends RedisAdapterOptions {
+  /**
+   * Use Redis 7's sharded pub/sub (`SPUBLISH` / `SSUBSCRIBE`): on a Cluster a message then
+   * travels only within the shard that owns its channel instead of to every node. A Cluster
+   * client needs `shardedSubscribers: true` for it. Every server must agree on this setting.
+   */
+  readonly sharded?: boolean;
+}
+
+/** A JSON object from a payload, or `undefined` for anything else. */
+function parseMessage(payload: string): JsonObject | undefined {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return isPlainObject(value) ? (value as JsonObject) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A connection of its own for subscriptions, re-subscribing after a reconnect. */
+function subscriberOf(client: RedisClient): RedisClient {
+  if (client.isCluster) return client.duplicate();
+  // The offline queue holds SUBSCRIBE until the new connection is ready, whatever the user's
+  // client does; maxRetriesPerRequest still bounds the wait while Redis is down.
+  return (client as Redis).duplicate({ autoResubscribe: true, enableOfflineQueue: true });
+}
+
+/**
+ * Handoff messages over Redis pub/sub: each reaches the subscribers connected when it is
+ * published; none is kept for a subscriber that is reconnecting.
+ */
+export class RedisMessenger implements Messenger {
+  /** The Messenger port version this adapter implements. */
+  readonly specificationVersion = 'v1';
+  /** Prepended to every topic to make its channel. */
+  readonly prefix: string;
+  /** True for sharded pub/sub. */
+  readonly sharded: boolean;
+  private readonly client: RedisClient;
+  private readonly logger: Logger;
+  private readonly handlers = new Map<string, Set<MessageHandler>>();
+  private subscriber: RedisClient | undefined;
+
+  constructor(options: RedisMessengerOptions) {
+    this.client = options.client;
+    this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.sharded = options.sharded ?? false;
+    this.logger = options.logger ?? consoleLogger('[DataDriver redis]');
+    warnOnSlowFailure(this.client, this.logger);
+  }
+
+  /** The channel of `topic`. */
+  channelOf(topic: string): string {
+    return channelOf(this.prefix, topic);
+  }
+
+  /** Publishes `message` as JSON; resolves once Redis accepted it, subscribers or not. */
+  async publish(topic: string, message: JsonObject): Promise<void> {
+    const channel = this.channelOf(topic);
+    const payload = JSON.stringify(message);
+    try {
+      if (this.sharded) await this.client.spublish(channel, payload);
+      else await this.client.publish(channel, payload);
+    } catch (error) {
+      throw toRedisError(error, 'publish', channel);
+    }
+  }
+
+  /**
+   * Calls `handler` with each JSON object published to `topic` from the moment this resolves.
+   * Payloads that are not JSON objects are dropped with a debug line.
+   */
+  async subscribe(topic: string, handler: MessageHandler): Promise<Subscription> {
+    const channel = this.channelOf(topic);
+    // A wrapper per subscription, so subscribing one function twice delivers twice.
+    const deliver: MessageHandler = (message) => handler(message);
+    const handlers = this.handlers.get(channel) ?? new Set<MessageHandler>();
+    handlers.add(deliver);
+    this.handlers.set(channel, handlers);
+    try {
+      await this.listen(channel);
+    } catch (error) {
+      await this.forget(channel, deliver);
+      throw toRedisError(error, 'subscribe', channel);
+    }
+    let active = true;
+    return {
+      unsubscribe: async () => {
+        if (!active) return;
+        active = false;
+        await this.forget(channel, deliver);
+      },
+    };
+  }
+
+  /** Ends every subscription and closes the subscriber connection; the user's client stays open. */
+  async close(): Promise<void> {
+    this.handlers.clear();
+    this.dropSubscriber();
+  }
+
+  private connection(): RedisClient {
+    if (this.subscriber) return this.subscriber;
+    const subscriber = subscriberOf(this.client);
+    subscriber.on('error', (error: unknown) =>
+      this.logger.debug(`redis subscriber connection: ${describeError(error)}`),
+    );
+    subscriber.on('ready', () => this.logger.debug('redis subscriber connection ready'));
+    subscriber.on(this.sharded ? 'smessage' : 'message', (channel: string, payload: string) =>
+      this.dispatch(channel, payload),
+    );
+    this.subscriber = subscriber;
+    return subscriber;
+  }
+
+  private async listen(channel: string): Promise<void> {
+    const subscriber = this.connection();
+    if (this.sharded) await subscriber.ssubscribe(channel);
+    else await subscriber.subscribe(channel);
+  }
+
+  /** Removes one handler; the last one of a channel unsubscribes it, the last of all closes. */
+  private async forget(channel: string, deliver: MessageHandler): Promise<void> {
+    const handlers = this.handlers.get(channel);
+    if (!handlers?.delete(deliver) || handlers.size > 0) return;
+    this.handlers.delete(channel);
+    if (this.handlers.size === 0) return this.dropSubscriber();
+    const subscriber = this.subscriber;
+    try {
+      if (this.sharded) await subscriber?.sunsubscribe(channel);
+      else await subscriber?.unsubscribe(channel);
+    } catch (error) {
+      // Nothing is delivered to a channel without handlers, so a failed UNSUBSCRIBE costs
+      // only its traffic until the connection next drops.
+      this.logger.debug(`redis unsubscribe of ${channel} failed: ${describeError(error)}`);
+    }
+  }
+
+  private dropSubscriber(): void {
+    const subscriber = this.subscriber;
+    this.subscriber = undefined;
+    subscriber?.disconnect();
+  }
+
+  private dispatch(channel: string, payload: string): void {
+    const handlers = this.handlers.get(channel);
+    if (!handlers) return;
+    if (parseMessage(payload) === undefined) {
+      this.logger.debug(`ignored a message on ${channel} that is not a JSON object`, {
+        payload: payload.slice(0, 200),
+      });
+      return;
+    }
+    for (const handler of handlers) {
+      try {
+        // Each handler gets its own copy, as from separate deliveries.
+        handler(parseMessage(payload));
+      } catch (error) {
+        this.logger.error(`a message handler of ${channel} threw: ${describeError(error)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The Presence port on Redis: one string key per server under `<prefix>CKPresence:`, written
+ * with `SET key value PX ttl` and read with `GET`. Redis expires it by its own clock, so every
+ * reader agrees on when a server stopped beating, whatever the servers' clock skew.
+ */
+import { consoleLogger, DataDriverError, ErrorCode, type Presence } from '@datadriver/core';
+import {
+  DEFAULT_PREFIX,
+  type RedisAdapterOptions,
+  type RedisClient,
+  warnOnSlowFailure,
+} from './client.js';
+import { toRedisError } from './errors.js';
+import { presenceKey } from './keys.js';
+
+export type RedisPresenceOptions = RedisAdapterOptions;
+
+/** Expiring presence keys in Redis. */
+export class RedisPresence implements Presence {
+  /** The Presence port version this adapter implements. */
+  readonly specificationVersion = 'v1';
+  /** Prepended to `CKPresence:` and the key. */
+  readonly prefix: string;
+  private readonly client: RedisClient;
+
+  constructor(options: RedisPresenceOptions) {
+    this.client = options.client;
+    this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    warnOnSlowFailure(this.client, options.logger ?? consoleLogger('[DataDriver redis]'));
+  }
+
+  /** The Redis key that holds presence key `key`. */
+  keyOf(key: string): string {
+    return presenceKey(this.prefix, key);
+  }
+
+  /** Writes `value` under `key` for `ttlSeconds` (to the millisecond), replacing any older one. */
+  async set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    const ttlMs = Math.ceil(ttlSeconds * 1000);
+    if (!Number.isFinite(ttlMs) || ttlMs < 1) {
+      throw new DataDriverError(
+        ErrorCode.InvalidArgument,
+        `a presence TTL must be a positive number of seconds, got ${String(ttlSeconds)}`,
+      );
+    }
+    const redisKey = this.keyOf(key);
+    try {
+      await this.client.set(redisKey, value, 'PX', ttlMs);
+    } catch (error) {
+      throw toRedisError(error, 'set', redisKey);
+    }
+  }
+
+  /**
+   * The live value under `key`, or `undefined` when a successful read found none. A failed
+   * read rejects: the caller's "unknown", never "absent".
+   */
+  async get(key: string): Promise<string | undefined> {
+    const redisKey = this.keyOf(key);
+    try {
+      return (await this.client.get(redisKey)) ?? undefined;
+    } catch (error) {
+      throw toRedisError(error, 'get', redisKey);
+    }
+  }
+}

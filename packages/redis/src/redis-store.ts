@@ -1,0 +1,141 @@
+/**
+ * The Store port on Redis: `update` reads the record, runs the transform, and writes its result
+ * with a compare-and-set on the record's version, re-running the transform on a conflict.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  consoleLogger,
+  DataDriverError,
+  ErrorCode,
+  type Logger,
+  type Store,
+  type StoreRecord,
+  type StoreTransform,
+} from '@datadriver/core';
+import {
+  DEFAULT_PREFIX,
+  type RedisAdapterOptions,
+  type RedisClient,
+  warnOnSlowFailure,
+} from './client.js';
+import { toRedisError } from './errors.js';
+import { recordKey } from './keys.js';
+import { CONFLICT, compareAndSet, FOREIGN, runScript, WRITTEN } from './scripts.js';
+import { foreign, recordOf, type Snapshot, snapshotOf } from './stored-record.js';
+
+export interface RedisStoreOptions extends RedisAdapterOptions {
+  /**
+   * How many compare-and-sets one `update` tries before it rejects with `Data.Conflict`
+   * (default 20). After the nth conflict it waits a random 0 to 2^n ms (at most 100 ms)
+   * before reading again, so many writers of one key take turns instead of colliding again.
+   */
+  readonly maxAttempts?: number;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 20;
+const MAX_BACKOFF_MS = 100;
+
+/** Records as JSON in Redis hashes, one per key, written by compare-and-set. */
+export class RedisStore implements Store {
+  /** The Store port version this adapter implements. */
+  readonly specificationVersion = 'v1';
+  /** Prepended to every store key. */
+  readonly prefix: string;
+  private readonly client: RedisClient;
+  private readonly maxAttempts: number;
+  private readonly logger: Logger;
+
+  constructor(options: RedisStoreOptions) {
+    this.client = options.client;
+    this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    this.logger = options.logger ?? consoleLogger('[DataDriver redis]');
+    if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) {
+      throw new DataDriverError(
+        ErrorCode.InvalidConfig,
+        `maxAttempts must be a positive integer, got ${String(options.maxAttempts)}`,
+      );
+    }
+    warnOnSlowFailure(this.client, this.logger);
+  }
+
+  /** The Redis key that holds store key `key`. */
+  keyOf(key: string): string {
+    return recordKey(this.prefix, key);
+  }
+
+  /**
+   * Replaces the record under `key` with `transform(current)` by compare-and-set, re-running
+   * `transform` on the record a concurrent writer left, up to `maxAttempts` times. A rejection
+   * other than the transform's own error is a `DataDriverError`; the write may have landed.
+   */
+  async update(key: string, transform: StoreTransform): Promise<StoreRecord | undefined> {
+    const redisKey = this.keyOf(key);
+    for (let attempt = 1; ; attempt += 1) {
+      const snapshot = await this.read(redisKey);
+      const current = recordOf(snapshot, redisKey);
+      const next = transform(current);
+      if (next === undefined || (next === null && snapshot === undefined)) return current;
+      const json = next === null ? '' : JSON.stringify(next);
+      if (await this.compareAndSet(redisKey, snapshot, json)) {
+        // A copy of what was stored, as a read would return it.
+        return next === null ? undefined : (JSON.parse(json) as StoreRecord);
+      }
+      if (attempt >= this.maxAttempts) throw this.conflict(redisKey);
+      this.logger.debug(`update of ${redisKey} met a concurrent write; re-running (${attempt})`);
+      // Wait before the next read, never between a read and its write: the snapshot must be
+      // fresh when the write goes out. The window doubles so many writers spread out.
+      await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt));
+    }
+  }
+
+  /** The record under `key`, read from the primary that owns it. */
+  async get(key: string): Promise<StoreRecord | undefined> {
+    const redisKey = this.keyOf(key);
+    return recordOf(await this.read(redisKey), redisKey);
+  }
+
+  private async read(redisKey: string): Promise<Snapshot | undefined> {
+    let fields: Record<string, string>;
+    try {
+      fields = await this.client.hgetall(redisKey);
+    } catch (error) {
+      throw toRedisError(error, 'read', redisKey);
+    }
+    return snapshotOf(fields, redisKey);
+  }
+
+  /** Writes `json` (or deletes, for '') if the version is still the snapshot's; true if so. */
+  private async compareAndSet(
+    redisKey: string,
+    snapshot: Snapshot | undefined,
+    json: string,
+  ): Promise<boolean> {
+    // A fresh random version per attempt: see the script for why it is never a counter.
+    const args = [snapshot?.version ?? '', randomBytes(12).toString('base64url'), json];
+    let reply: unknown;
+    try {
+      reply = await runScript(this.client, compareAndSet, redisKey, args);
+    } catch (error) {
+      throw toRedisError(error, 'update', redisKey);
+    }
+    const status = Array.isArray(reply) ? reply[0] : undefined;
+    if (status === WRITTEN) return true;
+    if (status === CONFLICT) return false;
+    if (status === FOREIGN) throw foreign(redisKey, 'a hash without a version');
+    throw new DataDriverError(
+      ErrorCode.BackendFailed,
+      `redis update of ${redisKey} failed: unexpected script reply ${JSON.stringify(reply)}`,
+      { details: { operation: 'update', target: redisKey } },
+    );
+  }
+
+  private conflict(redisKey: string): DataDriverError {
+    return new DataDriverError(
+      ErrorCode.Conflict,
+      `update of ${redisKey} kept meeting concurrent writes; gave up after ${this.maxAttempts} attempts`,
+      { details: { key: redisKey, attempts: this.maxAttempts } },
+    );
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The testkit's handoff scenarios on a real redis-server. 0.1 real seconds per seed second: a
+ * 3 s beat is 300 ms and the 10 s presence TTL 1 s, so an event loop would have to stall 700 ms
+ * before a live server read as stopped. DD_SCALE overrides it.
+ */
+import { runHandoffScenarios } from '@datadriver/testkit';
+import { redisClusterBackend } from './support/redis-cluster-backend.js';
+
+const scale = Number(process.env.DD_SCALE ?? '0.1');
+
+runHandoffScenarios('Redis', () => redisClusterBackend({ scale, slackMs: 250 }), {
+  concurrent: true,
+});
