@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The simulator's CLI is a second entry, so `pnpm simulate` runs the built dist.
+  entry: { index: 'src/index.ts', 'simulation/cli': 'src/simulation/cli.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -267,9 +267,7 @@ class Acquisition {
     const untilSecond = this.silence.untilSecondRead(now);
     if (untilSecond !== undefined && untilSecond > 0) wait = Math.min(wait, untilSecond);
     this.parkMs = Math.min(this.parkMs * 2, this.request.timings.parkMaxSeconds * 1000);
-    const woken = await this.request.reply.wait(scheduler, Math.max(0, wait));
-    if (woken) this.emit({ type: 'handoff.reply.received', key: this.request.key });
-    return woken;
+    return this.request.reply.wait(scheduler, Math.max(0, wait));
   }
 
   /** After each wake: a flagged holder's presence; two empty reads a beat apart free its lock. */

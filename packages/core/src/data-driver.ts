@@ -280,6 +280,9 @@ export class DataDriver<T extends object> implements HandoffClient {
 
   /** @internal Routed by the handoff: the server this driver asked no longer holds `key`. */
   receiveHandoffReply(key: string): void {
+    // Reported on arrival, whether or not a load still waits: a reply that comes after the
+    // load already succeeded (a slow bus) is still worth seeing in the timeline.
+    this.state.emit({ type: 'handoff.reply.received', key });
     this.loads.get(key)?.reply.notify();
   }
 

@@ -20,6 +20,9 @@ const REPLY_CODES: Readonly<Record<string, ErrorCode>> = {
   NOAUTH: ErrorCode.Misconfigured,
   WRONGPASS: ErrorCode.Misconfigured,
   NOPERM: ErrorCode.Misconfigured,
+  // A Cluster refused keys of several slots in one script: a key layout that cannot keep
+  // versions there (see the README's Redis Cluster section), not a passing failure.
+  CROSSSLOT: ErrorCode.Misconfigured,
   // A key under our prefix holds another type: someone else's value, never to be overwritten.
   WRONGTYPE: ErrorCode.InvalidRecord,
 };

@@ -4,6 +4,8 @@ export {
   type RedisAdapterOptions,
   type RedisClient,
 } from './client.js';
+export type { VersionKeys } from './keys.js';
 export { RedisMessenger, type RedisMessengerOptions } from './redis-messenger.js';
 export { RedisPresence, type RedisPresenceOptions } from './redis-presence.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
+export type { RedisVersions } from './redis-versions.js';

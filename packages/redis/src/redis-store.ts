@@ -1,6 +1,7 @@
 /**
  * The Store port on Redis: `update` reads the record, runs the transform, and writes its result
- * with a compare-and-set on the record's version, re-running the transform on a conflict.
+ * with a compare-and-set on the record's version, re-running the transform on a conflict. With
+ * `versions` set, the same script keeps the written record as a version when asked.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,6 +13,8 @@ import {
   type Store,
   type StoreRecord,
   type StoreTransform,
+  type UpdateOptions,
+  type VersionRetention,
 } from '@datadriver/core';
 import {
   DEFAULT_PREFIX,
@@ -20,8 +23,17 @@ import {
   warnOnSlowFailure,
 } from './client.js';
 import { toRedisError } from './errors.js';
-import { recordKey } from './keys.js';
-import { CONFLICT, compareAndSet, FOREIGN, runScript, WRITTEN } from './scripts.js';
+import { recordKey, versionKeys } from './keys.js';
+import { RedisVersions } from './redis-versions.js';
+import { type RetentionArgs, retentionArgs } from './retention.js';
+import {
+  CONFLICT,
+  compareAndSet,
+  FOREIGN,
+  FOREIGN_VERSIONS,
+  runScript,
+  WRITTEN,
+} from './scripts.js';
 import { foreign, recordOf, type Snapshot, snapshotOf } from './stored-record.js';
 
 export interface RedisStoreOptions extends RedisAdapterOptions {
@@ -31,6 +43,20 @@ export interface RedisStoreOptions extends RedisAdapterOptions {
    * before reading again, so many writers of one key take turns instead of colliding again.
    */
   readonly maxAttempts?: number;
+  /**
+   * Keep versions of written records (for `restoreAt` and `versions`) within this retention: a
+   * write that asks for one (`keepVersion`) keeps it atomically, in its compare-and-set. Each
+   * version is stamped with the Redis server's clock. Off by default: `store.versions` is then
+   * `undefined` and `keepVersion` is ignored.
+   */
+  readonly versions?: VersionRetention;
+}
+
+/** The keys and arguments of one compare-and-set. */
+interface Write {
+  /** The record's key first, then its versions keys when the write keeps a version. */
+  readonly keys: readonly [record: string, ...versions: string[]];
+  readonly args: readonly string[];
 }
 
 const DEFAULT_MAX_ATTEMPTS = 20;
@@ -42,7 +68,10 @@ export class RedisStore implements Store {
   readonly specificationVersion = 'v1';
   /** Prepended to every store key. */
   readonly prefix: string;
+  /** The kept versions, when the store was made with `versions`. */
+  readonly versions: RedisVersions | undefined;
   private readonly client: RedisClient;
+  private readonly retention: RetentionArgs | undefined;
   private readonly maxAttempts: number;
   private readonly logger: Logger;
 
@@ -57,6 +86,11 @@ export class RedisStore implements Store {
         `maxAttempts must be a positive integer, got ${String(options.maxAttempts)}`,
       );
     }
+    this.retention = options.versions === undefined ? undefined : retentionArgs(options.versions);
+    this.versions =
+      this.retention === undefined
+        ? undefined
+        : new RedisVersions(this.client, (key) => this.keyOf(key), this.retention);
     warnOnSlowFailure(this.client, this.logger);
   }
 
@@ -69,16 +103,23 @@ export class RedisStore implements Store {
    * Replaces the record under `key` with `transform(current)` by compare-and-set, re-running
    * `transform` on the record a concurrent writer left, up to `maxAttempts` times. A rejection
    * other than the transform's own error is a `DataDriverError`; the write may have landed.
+   * With `keepVersion` (and `versions` set), a committed write of a record also keeps it as a
+   * version; a delete keeps none.
    */
-  async update(key: string, transform: StoreTransform): Promise<StoreRecord | undefined> {
+  async update(
+    key: string,
+    transform: StoreTransform,
+    options: UpdateOptions = {},
+  ): Promise<StoreRecord | undefined> {
     const redisKey = this.keyOf(key);
+    const keepVersion = options.keepVersion === true;
     for (let attempt = 1; ; attempt += 1) {
       const snapshot = await this.read(redisKey);
       const current = recordOf(snapshot, redisKey);
       const next = transform(current);
       if (next === undefined || (next === null && snapshot === undefined)) return current;
       const json = next === null ? '' : JSON.stringify(next);
-      if (await this.compareAndSet(redisKey, snapshot, json)) {
+      if (await this.compareAndSet(this.write(redisKey, snapshot, json, keepVersion))) {
         // A copy of what was stored, as a read would return it.
         return next === null ? undefined : (JSON.parse(json) as StoreRecord);
       }
@@ -106,17 +147,31 @@ export class RedisStore implements Store {
     return snapshotOf(fields, redisKey);
   }
 
-  /** Writes `json` (or deletes, for '') if the version is still the snapshot's; true if so. */
-  private async compareAndSet(
+  /**
+   * The compare-and-set that writes `json` (or deletes, for '') over `snapshot`: on the record
+   * alone, or with its versions keys and the retention when it keeps a version.
+   */
+  private write(
     redisKey: string,
     snapshot: Snapshot | undefined,
     json: string,
-  ): Promise<boolean> {
+    keepVersion: boolean,
+  ): Write {
     // A fresh random version per attempt: see the script for why it is never a counter.
     const args = [snapshot?.version ?? '', randomBytes(12).toString('base64url'), json];
+    if (!keepVersion || this.retention === undefined || json === '') {
+      return { keys: [redisKey], args };
+    }
+    const { index, records } = versionKeys(redisKey);
+    return { keys: [redisKey, index, records], args: [...args, ...this.retention] };
+  }
+
+  /** Runs `write`; true if it landed, false if the version had moved. */
+  private async compareAndSet({ keys, args }: Write): Promise<boolean> {
+    const [redisKey, index] = keys;
     let reply: unknown;
     try {
-      reply = await runScript(this.client, compareAndSet, redisKey, args);
+      reply = await runScript(this.client, compareAndSet, keys, args);
     } catch (error) {
       throw toRedisError(error, 'update', redisKey);
     }
@@ -124,6 +179,9 @@ export class RedisStore implements Store {
     if (status === WRITTEN) return true;
     if (status === CONFLICT) return false;
     if (status === FOREIGN) throw foreign(redisKey, 'a hash without a version');
+    if (status === FOREIGN_VERSIONS) {
+      throw foreign(index ?? redisKey, `not where the versions of ${redisKey} can be kept`);
+    }
     throw new DataDriverError(
       ErrorCode.BackendFailed,
       `redis update of ${redisKey} failed: unexpected script reply ${JSON.stringify(reply)}`,

@@ -1,7 +1,8 @@
 /**
- * The one Lua script of the store: a compare-and-set on the record's version. It is called by
- * SHA; a server that lacks it (first call, restart, failover, SCRIPT FLUSH) answers NOSCRIPT,
- * and the call is repeated with EVAL, which runs it and caches it on that very node.
+ * The store's compare-and-set script, which also keeps the written record as a version when
+ * asked, and how scripts are called: by SHA; a server that lacks one (first call, restart,
+ * failover, SCRIPT FLUSH) answers NOSCRIPT, and the call is repeated with EVAL, which runs it
+ * and caches it on that very node.
  */
 import { createHash } from 'node:crypto';
 import type { RedisClient } from './client.js';
@@ -13,7 +14,8 @@ export interface LuaScript {
   readonly sha: string;
 }
 
-function luaScript(source: string): LuaScript {
+/** A script and its SHA. */
+export function luaScript(source: string): LuaScript {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
@@ -23,40 +25,118 @@ export const WRITTEN = 1;
 export const CONFLICT = 0;
 /** Reply of `compareAndSet`: the key holds a hash that DataDriver did not write. */
 export const FOREIGN = 2;
+/** Reply of `compareAndSet`: a versions key holds a value DataDriver did not write. */
+export const FOREIGN_VERSIONS = 3;
+
+/**
+ * Lua: the Redis server's clock in microseconds. `TIME` in a script that writes needs effects
+ * replication, the default since Redis 5.0 and the only mode since 7.0.
+ */
+export const NOW_US = `
+local function now_us()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000000 + tonumber(time[2])
+end
+`;
+
+/**
+ * Lua: a score as Redis must receive it. Scores are microseconds since the epoch (about 1.8e15,
+ * exact in a double); Lua's own number-to-string keeps only 14 digits.
+ */
+export const SCORE = `
+local function score(micros)
+  return string.format('%.0f', micros)
+end
+`;
+
+/**
+ * Lua: keeps the record just written as version ARGV[2] of KEYS[2] (its sorted set) and KEYS[3]
+ * (its hash), then prunes by count ARGV[4] and age ARGV[5] (ms), each '' for no limit.
+ *
+ * A version's time is the server's clock at the commit, raised to 1 µs after the key's newest
+ * version when the clock reads earlier (stepped back, or another node's clock after a
+ * failover), so newest-first by time is also the order of the commits. With an age limit both
+ * keys expire when the newest version ages out: a history nobody writes to any more goes too.
+ */
+const KEEP_VERSION = `
+local function drop(ids)
+  for first = 1, #ids, 1000 do
+    local chunk = {unpack(ids, first, math.min(first + 999, #ids))}
+    redis.call('ZREM', KEYS[2], unpack(chunk))
+    redis.call('HDEL', KEYS[3], unpack(chunk))
+  end
+end
+
+local function keep_version()
+  local time = now_us()
+  local newest = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+  if newest[2] and tonumber(newest[2]) >= time then time = tonumber(newest[2]) + 1 end
+  redis.call('ZADD', KEYS[2], score(time), ARGV[2])
+  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+  if ARGV[4] ~= '' then
+    drop(redis.call('ZRANGE', KEYS[2], 0, -(tonumber(ARGV[4]) + 1)))
+  end
+  if ARGV[5] == '' then
+    redis.call('PERSIST', KEYS[2])
+    redis.call('PERSIST', KEYS[3])
+    return
+  end
+  local max_age_us = tonumber(ARGV[5]) * 1000
+  drop(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. score(time - max_age_us)))
+  local expiry = score(math.floor(time / 1000) + tonumber(ARGV[5]) + 1)
+  redis.call('PEXPIREAT', KEYS[2], expiry)
+  redis.call('PEXPIREAT', KEYS[3], expiry)
+end
+
+local function foreign_versions()
+  local index = redis.call('TYPE', KEYS[2]).ok
+  local records = redis.call('TYPE', KEYS[3]).ok
+  return (index ~= 'zset' and index ~= 'none') or (records ~= 'hash' and records ~= 'none')
+end
+`;
 
 /**
  * KEYS[1]: the record's hash. ARGV[1]: the version the caller read ('' for no record).
  * ARGV[2]: the caller's new version, random per attempt. ARGV[3]: the record's JSON, or ''
- * to delete it.
+ * to delete it. To keep the written record as a version too: KEYS[2] and KEYS[3], the
+ * versions' sorted set and hash (`versionKeys`), and ARGV[4] and ARGV[5], the retention.
  *
  * Versions are random, never counters, so a record deleted and created again cannot match a
  * version read before the delete. A version equal to ARGV[2] means this very write already
- * landed and ioredis resent it after a reconnect: it answers written, and nothing runs twice.
+ * landed and ioredis resent it after a reconnect: it answers written, and nothing runs twice
+ * (its version was kept the first time). The write's version doubles as the kept version's id:
+ * random per attempt, so unique per key across deletes and purges, and only a committed
+ * attempt keeps one.
  */
-export const compareAndSet = luaScript(`
+export const compareAndSet = luaScript(`${NOW_US}${SCORE}${KEEP_VERSION}
 local version = redis.call('HGET', KEYS[1], 'version')
 if version == ARGV[2] then return {${WRITTEN}} end
 if not version and redis.call('EXISTS', KEYS[1]) == 1 then return {${FOREIGN}} end
 if (version or '') ~= ARGV[1] then return {${CONFLICT}} end
 if ARGV[3] == '' then
   redis.call('DEL', KEYS[1])
-else
-  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
+  return {${WRITTEN}}
 end
+if #KEYS == 3 and foreign_versions() then return {${FOREIGN_VERSIONS}} end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
+if #KEYS == 3 then keep_version() end
 return {${WRITTEN}}
 `);
 
-/** Runs `script` on the node that owns `key`, by SHA, loading it there when it is missing. */
+/**
+ * Runs `script` on the node that owns `keys` (one slot), by SHA, loading it there when it is
+ * missing.
+ */
 export async function runScript(
   client: RedisClient,
   script: LuaScript,
-  key: string,
+  keys: readonly string[],
   args: readonly string[],
 ): Promise<unknown> {
   try {
-    return await client.evalsha(script.sha, 1, key, ...args);
+    return await client.evalsha(script.sha, keys.length, ...keys, ...args);
   } catch (error) {
     if (!isNoScript(error)) throw error;
-    return client.eval(script.source, 1, key, ...args);
+    return client.eval(script.source, keys.length, ...keys, ...args);
   }
 }

@@ -41,6 +41,7 @@ describe('Redis errors as DataDriver codes', () => {
     ['NOAUTH Authentication required.', ErrorCode.Misconfigured],
     ['WRONGPASS invalid username-password pair', ErrorCode.Misconfigured],
     ["NOPERM this user has no permissions to run the 'evalsha' command", ErrorCode.Misconfigured],
+    ["CROSSSLOT Keys in request don't hash to the same slot", ErrorCode.Misconfigured],
     ['ERR Protocol error: invalid bulk length', ErrorCode.TooLarge],
     ['ERR something else', ErrorCode.BackendFailed],
   ])('maps the reply %s', (message, code) => {

@@ -117,14 +117,14 @@ describe('RedisStore', () => {
     await store.update('resent', () => ({ n: 1 }));
     const read = await raw.hget(key, 'version');
     const args = [read!, 'new-version', '{"n":2}'];
-    expect(await runScript(raw, compareAndSet, key, args)).toEqual([1]);
+    expect(await runScript(raw, compareAndSet, [key], args)).toEqual([1]);
     // The same call again (the resend): answered as written, and nothing is written twice.
-    expect(await runScript(raw, compareAndSet, key, [read!, 'new-version', '{"n":3}'])).toEqual([
+    expect(await runScript(raw, compareAndSet, [key], [read!, 'new-version', '{"n":3}'])).toEqual([
       1,
     ]);
     expect(await raw.hgetall(key)).toEqual({ version: 'new-version', record: '{"n":2}' });
     // Another write that read the old version conflicts.
-    expect(await runScript(raw, compareAndSet, key, [read!, 'third', '{"n":4}'])).toEqual([0]);
+    expect(await runScript(raw, compareAndSet, [key], [read!, 'third', '{"n":4}'])).toEqual([0]);
   });
 
   it('does not take a version read before a delete for the record created after it', async () => {
@@ -132,7 +132,7 @@ describe('RedisStore', () => {
     const before = await raw.hget(`${prefix}reborn`, 'version');
     expect(await store.update('reborn', () => null)).toBeUndefined();
     await store.update('reborn', () => ({ n: 1 }));
-    const stale = await runScript(raw, compareAndSet, `${prefix}reborn`, [before!, 'x', '{}']);
+    const stale = await runScript(raw, compareAndSet, [`${prefix}reborn`], [before!, 'x', '{}']);
     expect(stale).toEqual([0]);
     expect(await store.get('reborn')).toEqual({ n: 1 });
   });

@@ -1,4 +1,5 @@
 /** The testkit's ClusterBackend on the run's Redis: each simulated server gets its own client. */
+import type { VersionRetention } from '@datadriver/core';
 import { type ClusterBackend, realTime } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { RedisMessenger, RedisPresence, RedisStore } from '../../src/index.js';
@@ -9,6 +10,8 @@ export interface RedisBackendOptions {
   readonly scale: number;
   /** Added to the scenarios' upper bounds for timer and scheduling jitter (ms). */
   readonly slackMs: number;
+  /** The stores keep versions with this retention (the lifecycle scenarios need them). */
+  readonly versions?: VersionRetention;
 }
 
 export async function redisClusterBackend(options: RedisBackendOptions): Promise<ClusterBackend> {
@@ -33,7 +36,7 @@ export async function redisClusterBackend(options: RedisBackendOptions): Promise
       const messenger = new RedisMessenger({ client, prefix, logger });
       messengers.push(messenger);
       return {
-        store: new RedisStore({ client, prefix, logger }),
+        store: new RedisStore({ client, prefix, logger, versions: options.versions }),
         messenger,
         presence: new RedisPresence({ client, prefix, logger }),
       };

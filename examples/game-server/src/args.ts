@@ -1,0 +1,49 @@
+/**
+ * Command-line options of a game server: `--port 7001 --job server-a --scale 1`, and the demo
+ * and test tools `--faults`, `--lock-ttl <s>`, `--lock-skew <s>`.
+ */
+export interface ServerArgs {
+  readonly port: number;
+  readonly jobId: string;
+  /** Multiplies the handoff's constants and the driver's waits (1 = the seed's values). */
+  readonly scale: number;
+  /** Serves `POST /faults` (see fault-controls.ts): a demo and test tool, off unless asked for. */
+  readonly faults: boolean;
+  /** Overrides the scaled lockTtlSeconds, so a stale-by-age lock can be shown in seconds. */
+  readonly lockTtlSeconds: number | undefined;
+  /** Overrides the scaled lockSkewSeconds, likewise. */
+  readonly lockSkewSeconds: number | undefined;
+}
+
+function positive(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!(value > 0) || !Number.isFinite(value)) {
+    throw new Error(`--${name} must be a positive number, got ${raw}`);
+  }
+  return value;
+}
+
+export function parseArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): ServerArgs {
+  const value = (name: string): string | undefined => {
+    const index = argv.indexOf(`--${name}`);
+    return index >= 0 ? argv[index + 1] : undefined;
+  };
+  const port = Number(value('port') ?? env.PORT ?? 7001);
+  const scale = Number(value('scale') ?? env.DD_SCALE ?? 1);
+  const jobId = value('job') ?? env.JOB_ID ?? `server-${port}`;
+  if (!Number.isInteger(port) || port < 0)
+    throw new Error(`--port must be a port number, got ${value('port')}`);
+  if (!(scale > 0)) throw new Error(`--scale must be a positive number, got ${value('scale')}`);
+  return {
+    port,
+    jobId,
+    scale,
+    faults: argv.includes('--faults'),
+    lockTtlSeconds: positive('lock-ttl', value('lock-ttl')),
+    lockSkewSeconds: positive('lock-skew', value('lock-skew')),
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * A game server as a child process (`dist/server.js`), for the Try it page's Redis mode and for
+ * tests: started on a free port, its `GET /events` stream followed from the start, its faults
+ * injected over HTTP (with `faults: true`), and stopped by a signal. Children still running
+ * when this process exits are killed, so none outlives it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { get } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { DataDriverEvent } from '@datadriver/core';
+import { decodeEvent } from './event-wire.js';
+import type { FaultRequest } from './fault-request.js';
+
+/** `dist/server.js`, from this module in `src` (tests) and in `dist` alike. */
+export const SERVER_SCRIPT = fileURLToPath(new URL('../dist/server.js', import.meta.url));
+
+const START_TIMEOUT_MS = 15_000;
+
+export interface GameServerOptions {
+  readonly jobId: string;
+  /** `--scale`: the seed's constants times this (1 when unset). */
+  readonly scale?: number;
+  /** Added to this process's environment: `REDIS_URL` and friends choose the backends. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** `--faults`: serve `POST /faults` (a demo and test tool). */
+  readonly faults?: boolean;
+  /** `--lock-ttl` and `--lock-skew`, in seconds. */
+  readonly lockTtlSeconds?: number;
+  readonly lockSkewSeconds?: number;
+}
+
+type EventListener = (event: DataDriverEvent) => void;
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+function argsOf(options: GameServerOptions): string[] {
+  const args = ['--port', '0', '--job', options.jobId, '--scale', String(options.scale ?? 1)];
+  if (options.faults) args.push('--faults');
+  if (options.lockTtlSeconds !== undefined) args.push('--lock-ttl', String(options.lockTtlSeconds));
+  if (options.lockSkewSeconds !== undefined)
+    args.push('--lock-skew', String(options.lockSkewSeconds));
+  return args;
+}
+
+/** A child's output so far; the listening line carries its address. */
+class Output {
+  text = '';
+
+  constructor(child: ChildProcess) {
+    child.stdout?.on('data', (chunk: Buffer) => this.add(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => this.add(chunk));
+  }
+
+  private add(chunk: Buffer): void {
+    this.text += chunk.toString();
+  }
+}
+
+/** Resolves with the server's ws:// address once it prints its listening line. */
+function listening(jobId: string, child: ChildProcess, output: Output): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`${jobId} did not listen within ${START_TIMEOUT_MS} ms: ${output.text}`));
+    }, START_TIMEOUT_MS);
+    const check = (): void => {
+      const match = /listening on (ws:\/\/[\d.:]+)\/play/.exec(output.text);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve(match[1]!);
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${jobId} exited with ${code} before listening: ${output.text}`));
+    });
+  });
+}
+
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  if (exited(child)) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+export class GameServerProcess {
+  private readonly listeners = new Set<EventListener>();
+
+  private constructor(
+    readonly jobId: string,
+    /** ws://127.0.0.1:port, where players connect (`/play?user=<id>`). */
+    readonly url: string,
+    private readonly child: ChildProcess,
+    private readonly printed: Output,
+  ) {}
+
+  /** Starts a server and resolves once it listens and its event stream is open. */
+  static async start(options: GameServerOptions): Promise<GameServerProcess> {
+    const child = spawn(process.execPath, [SERVER_SCRIPT, ...argsOf(options)], {
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
+    const output = new Output(child);
+    try {
+      const url = await listening(options.jobId, child, output);
+      const server = new GameServerProcess(options.jobId, url, child, output);
+      await server.followEvents();
+      return server;
+    } catch (error) {
+      await stopChild(child, 'SIGKILL');
+      throw error;
+    }
+  }
+
+  /** http://127.0.0.1:port */
+  get httpUrl(): string {
+    return this.url.replace(/^ws:/, 'http:');
+  }
+
+  /** True until the process exits. */
+  get alive(): boolean {
+    return !exited(this.child);
+  }
+
+  /** Everything the server printed. */
+  output(): string {
+    return this.printed.text;
+  }
+
+  /** Calls `listener` with each event the server reports from now on; returns the unsubscribe. */
+  onEvent(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Injects a fault (the server must run with `faults: true`). */
+  async injectFault(request: FaultRequest): Promise<void> {
+    await this.post('/faults', request);
+  }
+
+  /** Lets stalled calls proceed and removes every injected fault. */
+  async releaseFaults(): Promise<void> {
+    await this.post('/faults/release', {});
+  }
+
+  /** Sends `signal` (SIGTERM releases every profile first) and resolves with the exit code. */
+  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    return stopChild(this.child, signal);
+  }
+
+  private async post(path: string, body: unknown): Promise<void> {
+    const response = await fetch(new URL(path, this.httpUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) {
+      throw new Error(
+        `${this.jobId} refused ${path} (${response.status}): ${await response.text()}`,
+      );
+    }
+  }
+
+  /** Opens `GET /events`, resolving once the server has sent its first line. */
+  private followEvents(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const request = get(new URL('/events', this.httpUrl), (response) => {
+        let buffer = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          buffer += chunk;
+          const messages = buffer.split('\n\n');
+          buffer = messages.pop() ?? '';
+          for (const message of messages) this.dispatch(message);
+          resolve();
+        });
+        response.on('error', () => undefined); // the server was stopped
+      });
+      request.on('error', reject);
+    });
+  }
+
+  private dispatch(message: string): void {
+    if (!message.startsWith('data: ')) return; // the ": connected" comment
+    const event = decodeEvent(message.slice('data: '.length));
+    for (const listener of [...this.listeners]) listener(event);
+  }
+}
+
+export type { FaultRequest } from './fault-request.js';

@@ -1,0 +1,85 @@
+/** A player's connection to a game server, as a small promise-based client. */
+import WebSocket from 'ws';
+
+export type ServerMessage =
+  | { type: 'loaded'; coins: number; waitedMs?: number; server: string }
+  | { type: 'state'; coins: number }
+  | { type: 'kicked'; message: string }
+  | { type: 'error'; message: string };
+
+export class PlayerClient {
+  private readonly inbox: ServerMessage[] = [];
+  private readonly waiters = new Set<() => void>();
+  private closed = false;
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', (raw) => {
+      this.inbox.push(JSON.parse(raw.toString()) as ServerMessage);
+      this.wake();
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      this.wake();
+    });
+  }
+
+  /** Connects to `serverUrl` (ws://host:port) as `user`. */
+  static connect(serverUrl: string, user: string): Promise<PlayerClient> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${serverUrl}/play?user=${encodeURIComponent(user)}`);
+      socket.once('open', () => resolve(new PlayerClient(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  /** The next message of `type`, or of a kick (which ends the session), within `timeoutMs`. */
+  async next<T extends ServerMessage['type']>(
+    type: T,
+    timeoutMs = 30_000,
+  ): Promise<Extract<ServerMessage, { type: T }> | Extract<ServerMessage, { type: 'kicked' }>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.inbox.findIndex(
+        (message) => message.type === type || message.type === 'kicked',
+      );
+      if (index >= 0) {
+        return this.inbox.splice(index, 1)[0] as
+          | Extract<ServerMessage, { type: T }>
+          | Extract<ServerMessage, { type: 'kicked' }>;
+      }
+      if (this.closed) throw new Error(`the connection closed while waiting for "${type}"`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no "${type}" message within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Earns coins and resolves with the server's new total. */
+  async earn(coins: number): Promise<number> {
+    this.socket.send(JSON.stringify({ type: 'earn', coins }));
+    const state = await this.next('state');
+    if (state.type === 'kicked') throw new Error(`kicked while earning: ${state.message}`);
+    return state.coins;
+  }
+
+  /** Disconnects (the server runs the player's leave save). */
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.socket.once('close', () => resolve());
+      this.socket.close();
+    });
+  }
+
+  private wake(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * An example game server: `node dist/server.js --port 7001 --job server-a`. Players connect to
+ * ws://host:port/play?user=<id>; `GET /health` reports the server; `GET /events` streams the
+ * driver's and the handoff's events (Server-Sent Events) for the Try it page and for watching a
+ * fleet. `--faults` (a demo and test tool) adds `POST /faults`: see fault-controls.ts.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  consoleLogger,
+  DataDriver,
+  type DataDriverEvent,
+  DEFAULTS,
+  Handoff,
+  scaleTimings,
+} from '@datadriver/core';
+import { WebSocketServer } from 'ws';
+import { parseArgs } from './args.js';
+import { connectBackends } from './backends.js';
+import { encodeEvent } from './event-wire.js';
+import { FaultControls } from './fault-controls.js';
+import { type PlayerData, play } from './game.js';
+import { send, WebSocketHost } from './websocket-host.js';
+
+const args = parseArgs(process.argv.slice(2));
+const logger = consoleLogger(`[${args.jobId}]`);
+const backends = await connectBackends(process.env, logger);
+// Only with --faults do the ports go through the fault decorators.
+const faults = args.faults ? new FaultControls(backends.store, backends.presence) : undefined;
+const store = faults?.store ?? backends.store;
+const presence = faults?.presence ?? backends.presence;
+
+// One handoff per server, made first so its constants follow --scale.
+const handoff = Handoff.shared(args.jobId, {
+  messenger: backends.messenger,
+  presence,
+  logger,
+  timings: scaleTimings(args.scale),
+});
+const lockTtlSeconds = args.lockTtlSeconds ?? DEFAULTS.lockTtlSeconds * args.scale;
+const driver = new DataDriver<PlayerData>({
+  name: 'PlayerData',
+  defaults: { coins: 0 },
+  store,
+  messenger: backends.messenger,
+  presence,
+  logger,
+  lockWaitSeconds: DEFAULTS.lockWaitSeconds * args.scale,
+  // At most half the lock's lifetime, as the driver requires, when --lock-ttl shortens it.
+  autosaveSeconds: Math.min(DEFAULTS.autosaveSeconds * args.scale, lockTtlSeconds / 2),
+  lockTtlSeconds,
+  lockSkewSeconds: args.lockSkewSeconds ?? DEFAULTS.lockSkewSeconds * args.scale,
+});
+
+const host = new WebSocketHost(args.jobId);
+const waits = new Map<string, number>();
+const watchers = new Set<ServerResponse>();
+driver.on((event) => {
+  if (event.type === 'load.loaded') waits.set(event.key, event.waitedMs);
+  broadcast(event);
+});
+// The beats, so a watcher can tell when this server last showed it was alive.
+handoff.on(broadcast);
+driver.attach(host, {
+  onLoad: (profile, player) => {
+    send(player, {
+      type: 'loaded',
+      coins: profile.data.coins,
+      waitedMs: waits.get(player.id),
+      server: args.jobId,
+    });
+    play(driver, player);
+  },
+});
+
+const http = createServer((request, response) => {
+  route(request, response).catch((error: unknown) => {
+    logger.error(`request ${request.url} failed: ${String(error)}`);
+    if (!response.headersSent) response.writeHead(500);
+    response.end();
+  });
+});
+const sockets = new WebSocketServer({ server: http, path: '/play' });
+sockets.on('connection', (socket, request) => {
+  const user = new URL(request.url ?? '', 'http://localhost').searchParams.get('user');
+  if (!user) {
+    socket.close(4001, 'a user id is required: /play?user=<id>');
+    return;
+  }
+  host.connect(socket, user);
+});
+
+async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (faults && (await faults.route(request, response))) return;
+  if (request.url === '/health') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        jobId: args.jobId,
+        players: host.count,
+        backends: backends.description,
+        handoff: driver.handoff !== undefined,
+        faults: faults !== undefined,
+      }),
+    );
+    return;
+  }
+  if (request.url === '/events') {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    response.write(': connected\n\n');
+    watchers.add(response);
+    request.on('close', () => watchers.delete(response));
+    return;
+  }
+  response.writeHead(404).end();
+}
+
+function broadcast(event: DataDriverEvent): void {
+  const line = `data: ${encodeEvent(event)}\n\n`;
+  for (const watcher of watchers) watcher.write(line);
+}
+
+http.listen(args.port, '127.0.0.1', () => {
+  const address = http.address();
+  const port = typeof address === 'object' && address ? address.port : args.port;
+  // The fleet and the tests wait for this exact line.
+  console.log(
+    `game server ${args.jobId} listening on ws://127.0.0.1:${port}/play (${backends.description})`,
+  );
+});
+
+// A clean shutdown releases every profile, so the next server loads them at once.
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    const result = await driver.close({ deadlineSeconds: 10 });
+    await handoff.destroy();
+    for (const watcher of watchers) watcher.end();
+    sockets.close();
+    http.close();
+    await backends.close();
+    console.log(
+      `game server ${args.jobId} stopped: released ${result.released.length}, unreleased ${result.unreleased.length}`,
+    );
+    process.exit(0);
+  });
+}

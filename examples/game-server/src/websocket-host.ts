@@ -1,0 +1,66 @@
+/**
+ * The game server as DataDriver's Host: a WebSocket connection is a player; closing it is the
+ * player leaving; a kick tells the client why and closes the connection, which then reports
+ * the player as removing (so the game's leave cleanups and the release save run).
+ */
+import type { Host, HostPlayer } from '@datadriver/core';
+import type { WebSocket } from 'ws';
+
+export interface SocketPlayer extends HostPlayer {
+  readonly socket: WebSocket;
+}
+
+type Listener = (player: SocketPlayer) => void;
+
+/** WebSocket close code for a kick: the client shows the message and does not reconnect. */
+export const KICK_CLOSE_CODE = 4000;
+
+export class WebSocketHost implements Host<SocketPlayer> {
+  private readonly connected = new Set<SocketPlayer>();
+  private readonly added = new Set<Listener>();
+  private readonly removing = new Set<Listener>();
+
+  constructor(readonly jobId: string) {}
+
+  onPlayerAdded(listener: Listener): () => void {
+    this.added.add(listener);
+    return () => this.added.delete(listener);
+  }
+
+  onPlayerRemoving(listener: Listener): () => void {
+    this.removing.add(listener);
+    return () => this.removing.delete(listener);
+  }
+
+  players(): Iterable<SocketPlayer> {
+    return [...this.connected];
+  }
+
+  /** A client connected as `userId`. */
+  connect(socket: WebSocket, userId: string): SocketPlayer {
+    const player: SocketPlayer = { id: userId, socket };
+    this.connected.add(player);
+    socket.once('close', () => this.disconnect(player));
+    for (const listener of this.added) listener(player);
+    return player;
+  }
+
+  kick(player: SocketPlayer, message: string): void {
+    send(player, { type: 'kicked', message });
+    player.socket.close(KICK_CLOSE_CODE, message.slice(0, 120));
+  }
+
+  get count(): number {
+    return this.connected.size;
+  }
+
+  private disconnect(player: SocketPlayer): void {
+    if (!this.connected.delete(player)) return;
+    for (const listener of this.removing) listener(player);
+  }
+}
+
+/** Sends one JSON message to a player, if the connection is still open. */
+export function send(player: SocketPlayer, message: Record<string, unknown>): void {
+  if (player.socket.readyState === player.socket.OPEN) player.socket.send(JSON.stringify(message));
+}

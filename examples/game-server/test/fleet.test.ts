@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runBot } from '../src/bot.js';
+import { PlayerClient } from '../src/player-client.js';
+import { type RunningServer, startServer, stopServer } from './servers.js';
+
+// The seed's constants a tenth as long: 0.3 s beats, a 1 s presence TTL, 1.5 s lockWait.
+const SCALE = 0.1;
+const SLACK_MS = 1_000;
+
+describe('game servers on a real redis-server, as separate processes', () => {
+  const env = { REDIS_URL: inject('redisUrl') };
+  let servers: RunningServer[] = [];
+
+  beforeAll(async () => {
+    servers = await Promise.all(['hop-a', 'hop-b'].map((jobId) => startServer(jobId, env, SCALE)));
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => stopServer(server)));
+  });
+
+  it('a bot hops between servers while connected, and rejoins, keeping every coin', async () => {
+    const hops = await runBot({
+      servers: servers.map((s) => s.url),
+      user: `bot-${Date.now()}`,
+      hops: 12,
+    });
+    expect(hops).toHaveLength(13);
+    expect(hops.at(-1)?.coins).toBe((12 * 13) / 2);
+    for (const hop of hops.filter((h) => h.kind === 'live hop')) {
+      expect(hop.oldSessionEnded).toBe('You joined another server.');
+      // The seed's live hand-over: under 1.5 s at its real constants; here well under that.
+      expect(hop.serverWaitMs).toBeLessThan(1_500 * SCALE + SLACK_MS);
+    }
+    expect(hops.filter((h) => h.kind === 'rejoin')).toHaveLength(4);
+  });
+
+  it('a server killed with SIGKILL is taken over after presence expiry, with its last save', async () => {
+    const [a, b] = await Promise.all([
+      startServer('crash-a', env, SCALE),
+      startServer('crash-b', env, SCALE),
+    ]);
+    const user = `crash-${Date.now()}`;
+    try {
+      const onA = await PlayerClient.connect(a.url, user);
+      expect((await onA.next('loaded')).type).toBe('loaded');
+      await onA.earn(5);
+      await new Promise((resolve) => setTimeout(resolve, 30_000 * SCALE + 500)); // one autosave
+      await onA.earn(7); // unsaved when A dies
+      await stopServer(a, 'SIGKILL');
+      const killedAt = performance.now();
+      const onB = await PlayerClient.connect(b.url, user);
+      const loaded = await onB.next('loaded', 30_000);
+      const takeoverMs = performance.now() - killedAt;
+      expect(loaded).toMatchObject({ type: 'loaded', coins: 5 });
+      // Presence expires at most 10 s after A's last beat (which was at most 3 s before the
+      // kill), and the silence must last one more beat: between 10 and 16 seed seconds.
+      expect(takeoverMs).toBeGreaterThanOrEqual(10_000 * SCALE);
+      expect(takeoverMs).toBeLessThanOrEqual(16_000 * SCALE + SLACK_MS);
+      await onB.close();
+    } finally {
+      await stopServer(a, 'SIGKILL');
+      await stopServer(b);
+    }
+  });
+
+  it('SIGTERM releases every profile: the next server loads it without waiting', async () => {
+    const [a, b] = await Promise.all([
+      startServer('term-a', env, SCALE),
+      startServer('term-b', env, SCALE),
+    ]);
+    const user = `term-${Date.now()}`;
+    try {
+      const onA = await PlayerClient.connect(a.url, user);
+      await onA.next('loaded');
+      await onA.earn(9);
+      expect(await stopServer(a, 'SIGTERM')).toBe(0);
+      expect(a.output()).toContain('released 1, unreleased 0');
+      const onB = await PlayerClient.connect(b.url, user);
+      const loaded = await onB.next('loaded');
+      expect(loaded).toMatchObject({ type: 'loaded', coins: 9 });
+      expect(loaded.type === 'loaded' && loaded.waitedMs).toBeLessThan(200);
+      await onB.close();
+    } finally {
+      await stopServer(b);
+    }
+  });
+});

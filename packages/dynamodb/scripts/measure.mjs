@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+/**
+ * Latency of DataDriver on DynamoDB Local, from the built dist of @datadriver/core and this
+ * package: the median and p99 of a load, a save and a release of a real DataDriver over
+ * DynamoStore, and the hand-over time of a live session between two servers.
+ *
+ *   pnpm turbo run build --filter=@datadriver/dynamodb...   # once
+ *   pnpm --filter @datadriver/dynamodb measure
+ *
+ * DynamoDB Local is started here (Java 17) unless DDB_ENDPOINT names a running DynamoDB.
+ * MEASURE_PROFILES (default 300) and MEASURE_HANDOVERS (default 100) set the sample sizes.
+ */
+import { cpus } from 'node:os';
+import { performance } from 'node:perf_hooks';
+
+// The SDK pin is deliberate (later releases need Node 22); its notice is not a result.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const { DeleteTableCommand, DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+const core = await import('@datadriver/core');
+const { startDynamoLocal } = await importBuilt('@datadriver/backends');
+const { DynamoStore, ensureTable } = await importBuilt('../dist/index.js');
+
+const PROFILES = Number(process.env.MEASURE_PROFILES ?? 300);
+const HANDOVERS = Number(process.env.MEASURE_HANDOVERS ?? 100);
+const WARM_UP = 30;
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+const backend = await startDynamoLocal();
+const client = makeClient(backend.endpoint);
+const tableName = `dd-measure-${process.pid}-${Date.now().toString(36)}`;
+await ensureTable({ client, tableName });
+const clients = [client];
+
+try {
+  console.log(`DataDriver on DynamoDB Local: ${describeBackend()}`);
+  console.log(`Node ${process.version}, ${cpus().length} CPUs, table ${tableName}`);
+  const lifecycle = await measureLifecycle();
+  console.log(`\nOne profile at a time, ${PROFILES} profiles after ${WARM_UP} warm-up rounds:`);
+  printTable([
+    ['load', lifecycle.load],
+    ['save', lifecycle.save],
+    ['release', lifecycle.release],
+  ]);
+  const handovers = await measureHandovers();
+  console.log(
+    `\nHand-over of a live session, ${HANDOVERS} players: two in-process servers, each a DataDriver` +
+      ' with its own Handoff and DynamoDB client, sharing an in-memory messenger and presence' +
+      " on real timers (seed timings). From the join on B to the profile loaded on B: B's" +
+      " failed load, the request, A's kick and release save, the reply, B's load.",
+  );
+  printTable([['hand-over', handovers]]);
+} finally {
+  await client.send(new DeleteTableCommand({ TableName: tableName }));
+  for (const each of clients) each.destroy();
+  await backend.stop();
+}
+
+/** Load, save and release, each timed alone, one profile after another. */
+async function measureLifecycle() {
+  const store = new DynamoStore({ client, tableName });
+  const driver = new core.DataDriver({
+    name: 'Measure',
+    defaults: { coins: 0 },
+    store,
+    logger: quiet,
+    handoff: false,
+  });
+  const times = { load: [], save: [], release: [] };
+  for (let index = 0; index < WARM_UP + PROFILES; index++) {
+    const started = performance.now();
+    const profile = await driver.load(`player-${index}`);
+    const loaded = performance.now();
+    profile.data.coins += 1;
+    await profile.save();
+    const saved = performance.now();
+    await profile.release();
+    const released = performance.now();
+    if (index < WARM_UP) continue;
+    times.load.push(loaded - started);
+    times.save.push(saved - loaded);
+    times.release.push(released - saved);
+  }
+  await driver.close();
+  return times;
+}
+
+/** A player on A joins B while still connected to A; the time until B has the profile. */
+async function measureHandovers() {
+  const messenger = new core.MemoryMessenger();
+  const presence = new core.MemoryPresence(new core.SystemScheduler());
+  const a = server('measure-A', messenger, presence);
+  const b = server('measure-B', messenger, presence);
+  const waits = [];
+  try {
+    for (let index = 0; index < WARM_UP + HANDOVERS; index++) {
+      const key = `handover-${index}`;
+      await loaded(a, key, () => a.host.join(key));
+      const started = performance.now();
+      await loaded(b, key, () => b.host.join(key));
+      if (index >= WARM_UP) waits.push(performance.now() - started);
+      b.host.leave(key);
+    }
+    // Every hand-over must have been a live session's: A kicked its player each time.
+    const kicked = a.host.kicks.filter((kick) => kick.message === 'You joined another server.');
+    if (kicked.length !== WARM_UP + HANDOVERS) {
+      throw new Error(`expected ${WARM_UP + HANDOVERS} kicks on A, saw ${kicked.length}`);
+    }
+  } finally {
+    for (const each of [a, b]) {
+      await each.driver.close();
+      await each.handoff.destroy();
+    }
+  }
+  return waits;
+}
+
+function server(jobId, messenger, presence) {
+  const serverClient = makeClient(backend.endpoint);
+  clients.push(serverClient);
+  const handoff = new core.Handoff({ jobId, messenger, presence, logger: quiet });
+  const driver = new core.DataDriver({
+    name: 'Measure',
+    defaults: { coins: 0 },
+    store: new DynamoStore({ client: serverClient, tableName }),
+    messenger,
+    presence,
+    logger: quiet,
+    jobId,
+    handoff,
+  });
+  const host = new core.MemoryHost(jobId);
+  driver.attach(host);
+  return { driver, handoff, host };
+}
+
+/** Resolves when `server` has loaded `key` after `act`; rejects if that load fails. */
+function loaded(server, key, act) {
+  return new Promise((resolve, reject) => {
+    const stop = server.driver.on((event) => {
+      if (event.key !== key) return;
+      if (event.type !== 'load.loaded' && event.type !== 'load.failed') return;
+      stop();
+      if (event.type === 'load.loaded') resolve();
+      else reject(event.error);
+    });
+    act();
+  });
+}
+
+function makeClient(endpoint) {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+  });
+}
+
+function printTable(rows) {
+  console.log(
+    `${'operation'.padEnd(10)} ${'n'.padStart(5)} ${'median'.padStart(10)} ${'p99'.padStart(10)}`,
+  );
+  for (const [name, samples] of rows) {
+    const cells = [percentile(samples, 0.5), percentile(samples, 0.99)].map((ms) =>
+      `${ms.toFixed(1)} ms`.padStart(10),
+    );
+    console.log(`${name.padEnd(10)} ${String(samples.length).padStart(5)} ${cells.join(' ')}`);
+  }
+}
+
+/** Nearest-rank percentile. */
+function percentile(samples, fraction) {
+  const sorted = [...samples].sort((x, y) => x - y);
+  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)];
+}
+
+function describeBackend() {
+  return backend.external
+    ? `${backend.endpoint} (DDB_ENDPOINT)`
+    : `${backend.endpoint} (DynamoDB Local 3.3.1, started by this script, in memory)`;
+}
+
+async function importBuilt(specifier) {
+  try {
+    return await import(specifier);
+  } catch (error) {
+    console.error(
+      `Cannot load ${specifier}: build first with \`pnpm turbo run build --filter=@datadriver/dynamodb...\`.`,
+    );
+    throw error;
+  }
+}

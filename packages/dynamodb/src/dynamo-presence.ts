@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { type DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DataDriverError, ErrorCode, type Presence } from '@datadriver/core';
+import { translateDynamoError } from './errors.js';
+import type { Item } from './item-codec.js';
+import { PresenceSightings } from './presence-sightings.js';
+import { checkTableOptions, type TableOptions } from './table-options.js';
+
+/** The attribute that `ensureTable({ timeToLiveAttribute })` should name for a presence table. */
+export const PRESENCE_EXPIRY_ATTRIBUTE = 'expiresAt';
+
+export interface DynamoPresenceOptions extends TableOptions {
+  /**
+   * Seconds past a key's TTL at which DynamoDB's own TTL may delete its item (default one
+   * day): cleanup of servers long gone, never part of an answer.
+   */
+  readonly cleanupAfterSeconds?: number;
+  /** A monotonic clock in ms for timing sightings (default `performance.now()`). */
+  readonly monotonicNow?: () => number;
+}
+
+/**
+ * Presence on DynamoDB: each `set` writes a fresh beat id, and a reader reports a key expired
+ * once it has itself seen the same beat for the key's TTL, on its own monotonic clock. The
+ * "stopped" answer thus never compares two servers' clocks; the price is that a reader that
+ * sees a key for the first time counts its TTL from then (see the README). Reads are strongly
+ * consistent: a stale read could show an old beat and end a live server's presence.
+ */
+export class DynamoPresence implements Presence {
+  /** The port contract implemented; core refuses another. */
+  readonly specificationVersion = 'v1';
+  /** The table this presence reads and writes. */
+  readonly tableName: string;
+  private readonly client: DynamoDBClient;
+  private readonly keyAttribute: string;
+  private readonly cleanupAfterSeconds: number;
+  private readonly sightings: PresenceSightings;
+
+  constructor(options: DynamoPresenceOptions) {
+    const table = checkTableOptions(options);
+    this.client = table.client;
+    this.tableName = table.tableName;
+    this.keyAttribute = table.keyAttribute;
+    this.cleanupAfterSeconds = options.cleanupAfterSeconds ?? 86_400;
+    this.sightings = new PresenceSightings(options.monotonicNow);
+  }
+
+  /** Writes `value` under `key` with a fresh beat id; readers see it expire `ttlSeconds` on. */
+  async set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    const cleanupAt = Math.ceil(Date.now() / 1000 + ttlSeconds + this.cleanupAfterSeconds);
+    const item: Item = {
+      [this.keyAttribute]: { S: key },
+      value: { S: value },
+      beat: { S: randomUUID() },
+      ttlSeconds: { N: String(ttlSeconds) },
+      [PRESENCE_EXPIRY_ATTRIBUTE]: { N: String(cleanupAt) },
+    };
+    try {
+      await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item }));
+    } catch (error) {
+      throw translateDynamoError(error, {
+        operation: 'presence write',
+        key,
+        tableName: this.tableName,
+      });
+    }
+  }
+
+  /** The value under `key`, or `undefined` once this reader has seen its beat last a TTL. */
+  async get(key: string): Promise<string | undefined> {
+    const item = await this.read(key);
+    if (item === undefined) {
+      this.sightings.forget(key);
+      return undefined;
+    }
+    const { value, beat, ttlSeconds } = parsePresenceItem(key, item);
+    return this.sightings.isFresh(key, beat, ttlSeconds * 1000) ? value : undefined;
+  }
+
+  private async read(key: string): Promise<Item | undefined> {
+    try {
+      const output = await this.client.send(
+        new GetItemCommand({
+          TableName: this.tableName,
+          Key: { [this.keyAttribute]: { S: key } },
+          ConsistentRead: true,
+        }),
+      );
+      return output.Item;
+    } catch (error) {
+      throw translateDynamoError(error, {
+        operation: 'presence read',
+        key,
+        tableName: this.tableName,
+      });
+    }
+  }
+}
+
+function parsePresenceItem(key: string, item: Item) {
+  const value = item.value?.S;
+  const beat = item.beat?.S;
+  const ttlSeconds = Number(item.ttlSeconds?.N);
+  if (value === undefined || beat === undefined || !(ttlSeconds > 0)) {
+    // Rejecting makes the caller's answer "unknown": a foreign item proves nothing either way.
+    throw new DataDriverError(
+      ErrorCode.InvalidRecord,
+      `the DynamoDB item under ${key} is not a presence beat (value, beat, ttlSeconds)`,
+      { details: { key } },
+    );
+  }
+  return { value, beat, ttlSeconds };
+}

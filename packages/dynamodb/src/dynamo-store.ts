@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DeleteItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DataDriverError,
+  ErrorCode,
+  type Logger,
+  type Store,
+  type StoreRecord,
+  type StoreTransform,
+} from '@datadriver/core';
+import { backoffMs, CONFLICT_BACKOFF, sleep } from './backoff.js';
+import { classifyDynamoError, type FailedCall, translateDynamoError } from './errors.js';
+import { type Item, ItemCodec, REVISION_ATTRIBUTE, type StoredItem } from './item-codec.js';
+import { checkCount, checkTableOptions, type TableOptions } from './table-options.js';
+import { withThrottleRetries } from './throttle-retry.js';
+import { unchangedSince } from './write-condition.js';
+
+/** The table, and how hard to retry; see the README for the client's own settings. */
+export interface DynamoStoreOptions extends TableOptions {
+  /** Re-runs of the transform after a conflicting write, before `Data.Conflict` (default 20). */
+  readonly conflictRetries?: number;
+  /**
+   * Retries of a throttled call, after a growing random delay, before `Data.Throttled`
+   * (default 3). They come on top of the SDK's own `maxAttempts`.
+   */
+  readonly throttleRetries?: number;
+  /** Gets a warning for each throttled retry and a debug line for each conflict retry. */
+  readonly logger?: Logger;
+}
+
+/** A call on one record. */
+type RecordCall = FailedCall & { readonly key: string };
+
+/** What one conditional write did. */
+type WriteOutcome =
+  | { readonly kind: 'written'; readonly record: StoreRecord | undefined }
+  | { readonly kind: 'conflict'; readonly error: unknown };
+
+/**
+ * DataDriver's record store on DynamoDB: one item per key. An update is a strongly consistent
+ * read, the caller's transform, then a write conditioned on the item being unchanged since the
+ * read (absent, or at the revision read); a failed condition reads again and re-runs the
+ * transform. The store holds no lock logic: the transform decides everything.
+ */
+export class DynamoStore implements Store {
+  /** The port contract implemented; core refuses another. */
+  readonly specificationVersion = 'v1';
+  /** The table this store reads and writes. */
+  readonly tableName: string;
+  private readonly client: DynamoDBClient;
+  private readonly codec: ItemCodec;
+  private readonly conflictRetries: number;
+  private readonly throttleRetries: number;
+  private readonly logger: Logger | undefined;
+
+  constructor(options: DynamoStoreOptions) {
+    const table = checkTableOptions(options);
+    this.client = table.client;
+    this.tableName = table.tableName;
+    this.codec = new ItemCodec(table.keyAttribute);
+    this.conflictRetries = checkCount('conflictRetries', options.conflictRetries, 20);
+    this.throttleRetries = checkCount('throttleRetries', options.throttleRetries, 3);
+    this.logger = options.logger;
+  }
+
+  /** A strongly consistent read of the record under `key`. */
+  async get(key: string): Promise<StoreRecord | undefined> {
+    return (await this.read(key))?.record;
+  }
+
+  /**
+   * Replaces the record under `key` with `transform(current)` by a conditional write, re-running
+   * `transform` on the newer item when another writer got there first. Rejects with
+   * `Data.Conflict` once `conflictRetries` re-runs all lost; nothing was written then.
+   */
+  async update(key: string, transform: StoreTransform): Promise<StoreRecord | undefined> {
+    for (let retry = 0; ; retry++) {
+      const current = await this.read(key);
+      const next = transform(current?.record);
+      if (next === undefined) return current?.record;
+      if (next === null && current === undefined) return undefined;
+      const outcome =
+        next === null ? await this.delete(key, current) : await this.put(key, current, next);
+      if (outcome.kind === 'written') return outcome.record;
+      if (retry >= this.conflictRetries) throw this.conflict(key, retry + 1, outcome.error);
+      // Read again after the pause, not before it: a read just before the write leaves other
+      // writers the least time to slip in between.
+      await this.pauseBeforeRetry(key, retry);
+    }
+  }
+
+  private async read(key: string): Promise<StoredItem | undefined> {
+    const call = this.call('read', key);
+    try {
+      const output = await this.send(call, () =>
+        this.client.send(
+          new GetItemCommand({
+            TableName: this.tableName,
+            Key: this.codec.key(key),
+            ConsistentRead: true,
+          }),
+        ),
+      );
+      return this.codec.decode(key, output.Item);
+    } catch (error) {
+      throw translateDynamoError(error, call);
+    }
+  }
+
+  private async put(
+    key: string,
+    read: StoredItem | undefined,
+    next: StoreRecord,
+  ): Promise<WriteOutcome> {
+    const revision = randomUUID();
+    // Encoding checks the size: an oversized record fails here, before anything is sent.
+    const { item, json } = this.codec.encode(key, next, revision);
+    const written = { kind: 'written', record: JSON.parse(json) as StoreRecord } as const;
+    const call = this.call('write', key);
+    try {
+      await this.send(call, () =>
+        this.client.send(
+          new PutItemCommand({
+            TableName: this.tableName,
+            Item: item,
+            ...unchangedSince(this.codec.keyAttribute, read),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
+      return written;
+    } catch (error) {
+      const conflict = this.conflictOutcome(error, call);
+      // The SDK resent a write whose first response was lost, and it was ours that landed.
+      // (Should another write have landed after ours, this reads as a conflict and the
+      // transform runs again on that newer record: the port allows a rejected-looking write
+      // to have committed.)
+      if (conflict.seen?.[REVISION_ATTRIBUTE]?.S === revision) return written;
+      return conflict.outcome;
+    }
+  }
+
+  private async delete(key: string, read: StoredItem | undefined): Promise<WriteOutcome> {
+    const call = this.call('delete', key);
+    try {
+      await this.send(call, () =>
+        this.client.send(
+          new DeleteItemCommand({
+            TableName: this.tableName,
+            Key: this.codec.key(key),
+            ...unchangedSince(this.codec.keyAttribute, read),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
+      return { kind: 'written', record: undefined };
+    } catch (error) {
+      return this.conflictOutcome(error, call).outcome;
+    }
+  }
+
+  /**
+   * A failed condition is a conflict, reported with the item that beat us (`ALL_OLD`, none
+   * when it is gone); any other failure is rethrown as a DataDriverError.
+   */
+  private conflictOutcome(
+    error: unknown,
+    call: RecordCall,
+  ): { outcome: WriteOutcome; seen?: Item } {
+    if (classifyDynamoError(error) !== 'conflict') throw translateDynamoError(error, call);
+    const seen = isConditionFailure(error) ? error.Item : undefined;
+    return { outcome: { kind: 'conflict', error }, ...(seen ? { seen } : {}) };
+  }
+
+  private async pauseBeforeRetry(key: string, retry: number): Promise<void> {
+    const delayMs = backoffMs(retry, CONFLICT_BACKOFF);
+    this.logger?.debug(
+      `a concurrent write changed ${key} in table ${this.tableName}; re-running the transform (retry ${retry + 1} of ${this.conflictRetries}) in ${delayMs} ms`,
+      { key, tableName: this.tableName, retry: retry + 1, delayMs },
+    );
+    await sleep(delayMs);
+  }
+
+  private conflict(key: string, attempts: number, cause: unknown): DataDriverError {
+    return new DataDriverError(
+      ErrorCode.Conflict,
+      `the update of ${key} in table ${this.tableName} lost to concurrent writes ${attempts} times in a row; nothing was written`,
+      { cause, details: { key, tableName: this.tableName, attempts } },
+    );
+  }
+
+  private send<T>(call: FailedCall, send: () => Promise<T>): Promise<T> {
+    return withThrottleRetries(call, this.throttleRetries, this.logger, send);
+  }
+
+  private call(operation: string, key: string): RecordCall {
+    return { operation, key, tableName: this.tableName };
+  }
+}
+
+function isConditionFailure(error: unknown): error is { readonly Item?: Item } {
+  return (error as { name?: unknown }).name === 'ConditionalCheckFailedException';
+}

@@ -1,0 +1,90 @@
+/**
+ * One record as one DynamoDB item: the key, the record as a JSON string, and a revision that
+ * conditional writes compare. A JSON string keeps every JSON value exactly (no 38-digit number
+ * limit, no nesting limit), makes the 400 KB check exact, and still reads as plain JSON in the
+ * console and the CLI.
+ */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DataDriverError, ErrorCode, isPlainObject, type StoreRecord } from '@datadriver/core';
+import { MAX_ITEM_BYTES, MAX_KEY_BYTES, stringItemBytes } from './item-size.js';
+
+/** The attribute holding the record as JSON. */
+export const RECORD_ATTRIBUTE = 'record';
+/** The attribute holding a fresh random id per write, which conditional writes compare. */
+export const REVISION_ATTRIBUTE = 'revision';
+
+export type Item = Record<string, AttributeValue>;
+
+/** A decoded item: the record, and the revision it was read at (none for a hand-made item). */
+export interface StoredItem {
+  readonly record: StoreRecord;
+  readonly revision: string | undefined;
+}
+
+export class ItemCodec {
+  constructor(readonly keyAttribute: string) {}
+
+  /** The item's primary key; refuses a key DynamoDB cannot store. */
+  key(key: string): Item {
+    const bytes = Buffer.byteLength(key, 'utf8');
+    if (bytes === 0 || bytes > MAX_KEY_BYTES) {
+      throw new DataDriverError(
+        ErrorCode.InvalidArgument,
+        `a DynamoDB key must be 1 to ${MAX_KEY_BYTES} bytes of UTF-8, got ${bytes} bytes`,
+        { details: { key, bytes } },
+      );
+    }
+    return { [this.keyAttribute]: { S: key } };
+  }
+
+  /**
+   * The item to write, with the JSON sent. Refuses, before anything is sent, an item over
+   * DynamoDB's 400 KB limit.
+   */
+  encode(key: string, record: StoreRecord, revision: string): { item: Item; json: string } {
+    const json = JSON.stringify(record);
+    const attributes = {
+      [this.keyAttribute]: key,
+      [RECORD_ATTRIBUTE]: json,
+      [REVISION_ATTRIBUTE]: revision,
+    };
+    const bytes = stringItemBytes(attributes);
+    if (bytes > MAX_ITEM_BYTES) throw tooLarge(key, bytes);
+    const item: Item = {};
+    for (const [name, value] of Object.entries(attributes)) item[name] = { S: value };
+    return { item, json };
+  }
+
+  /** The record in `item`; refuses an item that holds no JSON object (it is left untouched). */
+  decode(key: string, item: Item | undefined): StoredItem | undefined {
+    if (item === undefined) return undefined;
+    const json = item[RECORD_ATTRIBUTE]?.S;
+    const record = json === undefined ? undefined : parseObject(json);
+    if (record === undefined) {
+      throw new DataDriverError(
+        ErrorCode.InvalidRecord,
+        `the DynamoDB item under ${key} has no JSON object in its "${RECORD_ATTRIBUTE}" string attribute; it was left untouched`,
+        { details: { key } },
+      );
+    }
+    return { record, revision: item[REVISION_ATTRIBUTE]?.S };
+  }
+}
+
+function parseObject(json: string): StoreRecord | undefined {
+  try {
+    const value: unknown = JSON.parse(json);
+    return isPlainObject(value) ? (value as StoreRecord) : undefined;
+  } catch {
+    // Not JSON: reported by the caller as an InvalidRecord, naming the key.
+    return undefined;
+  }
+}
+
+function tooLarge(key: string, bytes: number): DataDriverError {
+  return new DataDriverError(
+    ErrorCode.TooLarge,
+    `the record under ${key} would be a DynamoDB item of ${bytes} bytes, over DynamoDB's limit of ${MAX_ITEM_BYTES} bytes (400 KB); nothing was written`,
+    { details: { key, bytes, limit: MAX_ITEM_BYTES } },
+  );
+}

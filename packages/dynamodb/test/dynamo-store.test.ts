@@ -1,0 +1,318 @@
+import { type DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DataDriverError, ErrorCode, type StoreRecord } from '@datadriver/core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DynamoStore, MAX_ITEM_BYTES } from '../src/index.js';
+import { freshTable, makeClient, rawItem, rawRecord } from './support/dynamo-client.js';
+import { type HttpFaultProxy, startHttpFaultProxy, throttled } from './support/http-fault-proxy.js';
+import { recordingLogger } from './support/recording-logger.js';
+
+let direct: DynamoDBClient;
+let table: Awaited<ReturnType<typeof freshTable>>;
+let proxy: HttpFaultProxy;
+const clients: DynamoDBClient[] = [];
+let keys = 0;
+const freshKey = (name: string) => `store-test/${name}/${++keys}`;
+
+beforeAll(async () => {
+  direct = makeClient(inject('dynamoEndpoint'));
+  table = await freshTable(direct, 'store');
+  proxy = await startHttpFaultProxy(inject('dynamoEndpoint'));
+});
+
+afterAll(async () => {
+  await table?.drop();
+  await proxy?.close();
+  for (const client of [direct, ...clients]) client?.destroy();
+});
+
+/** A store whose calls pass through the fault proxy; `maxAttempts` is the SDK's own. */
+function storeViaProxy(
+  options: { maxAttempts?: number; conflictRetries?: number; throttleRetries?: number } = {},
+) {
+  const client = makeClient(proxy.endpoint, { maxAttempts: options.maxAttempts ?? 1 });
+  clients.push(client);
+  const logger = recordingLogger();
+  const store = new DynamoStore({ client, tableName: table.tableName, logger, ...options });
+  return { store, logger };
+}
+
+function directStore(options: { keyAttribute?: string; tableName?: string } = {}) {
+  return new DynamoStore({ client: direct, tableName: table.tableName, ...options });
+}
+
+/** Writes `record` under `key` past the adapter, as another writer would. */
+function rivalWrite(key: string, record: StoreRecord, revision = `rival-${Math.random()}`) {
+  return direct.send(
+    new PutItemCommand({
+      TableName: table.tableName,
+      Item: { pk: { S: key }, record: { S: JSON.stringify(record) }, revision: { S: revision } },
+    }),
+  );
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<DataDriverError> {
+  const failure = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(
+    DataDriverError.isInstance(failure),
+    `expected a DataDriverError, got ${String(failure)}`,
+  ).toBe(true);
+  return failure as DataDriverError;
+}
+
+describe('the item layout', () => {
+  it('stores one item per key: the key, the record as a JSON string, and a fresh revision per write', async () => {
+    const key = freshKey('layout');
+    const store = directStore();
+    await store.update(key, () => ({ data: { coins: 1 }, meta: { version: 1 } }));
+    const first = await rawItem(direct, table.tableName, key);
+    expect(Object.keys(first ?? {}).sort()).toEqual(['pk', 'record', 'revision']);
+    expect(first?.pk).toEqual({ S: key });
+    expect(first?.record).toEqual({ S: '{"data":{"coins":1},"meta":{"version":1}}' });
+    await store.update(key, (current) => ({ ...current, meta: { version: 2 } }));
+    const second = await rawItem(direct, table.tableName, key);
+    expect(second?.revision?.S).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second?.revision?.S).not.toBe(first?.revision?.S);
+  });
+
+  it('uses the configured key attribute', async () => {
+    const custom = await freshTable(direct, 'custom-key', 'playerKey');
+    try {
+      const store = new DynamoStore({
+        client: direct,
+        tableName: custom.tableName,
+        keyAttribute: 'playerKey',
+      });
+      await store.update('p1', () => ({ n: 1 }));
+      expect(await rawRecord(direct, custom.tableName, 'p1', 'playerKey')).toEqual({ n: 1 });
+      expect(await store.get('p1')).toEqual({ n: 1 });
+    } finally {
+      await custom.drop();
+    }
+  });
+
+  it('updates an item written by hand without a revision, and gives it one', async () => {
+    const key = freshKey('hand-made');
+    await direct.send(
+      new PutItemCommand({
+        TableName: table.tableName,
+        Item: { pk: { S: key }, record: { S: '{"n":41}' } },
+      }),
+    );
+    const result = await directStore().update(key, (current) => ({
+      n: (current?.n as number) + 1,
+    }));
+    expect(result).toEqual({ n: 42 });
+    expect((await rawItem(direct, table.tableName, key))?.revision?.S).toBeDefined();
+  });
+
+  it('refuses an item that holds no JSON object as Data.InvalidRecord, and leaves it untouched', async () => {
+    const key = freshKey('foreign');
+    const foreign = { pk: { S: key }, record: { S: 'not json' }, other: { N: '7' } };
+    await direct.send(new PutItemCommand({ TableName: table.tableName, Item: foreign }));
+    let ran = false;
+    const failure = await failureOf(
+      directStore().update(key, () => {
+        ran = true;
+        return { n: 1 };
+      }),
+    );
+    expect(failure.code).toBe(ErrorCode.InvalidRecord);
+    expect(failure.message).toContain(key);
+    expect(ran).toBe(false);
+    expect(await rawItem(direct, table.tableName, key)).toEqual(foreign);
+  });
+});
+
+describe('the 400 KB limit', () => {
+  // Item bytes: "pk" + key, "record" + JSON, "revision" + a 36-character id.
+  const overhead = (key: string) => 2 + Buffer.byteLength(key) + 6 + 8 + 36;
+  /** A record whose item is exactly `bytes` long, padded with 4-byte characters and ASCII. */
+  function recordOfItemBytes(key: string, bytes: number): StoreRecord {
+    const jsonBudget = bytes - overhead(key) - '{"pad":""}'.length;
+    const emoji = '🎮'.repeat(Math.floor(jsonBudget / 8));
+    const rest = jsonBudget - Buffer.byteLength(emoji);
+    return { pad: emoji + 'x'.repeat(rest) };
+  }
+
+  it('writes an item of exactly 400 KB, counted in UTF-8 bytes as DynamoDB counts it', async () => {
+    const key = freshKey('exactly-400kb');
+    const record = recordOfItemBytes(key, MAX_ITEM_BYTES);
+    await expect(directStore().update(key, () => record)).resolves.toEqual(record);
+    expect(await rawRecord(direct, table.tableName, key)).toEqual(record);
+  });
+
+  it('refuses one byte more with Data.TooLarge naming the key and size, before sending anything', async () => {
+    const key = freshKey('over-400kb');
+    const { store } = storeViaProxy();
+    await store.update(key, () => ({ n: 1 }));
+    const sentBefore = proxy.seen.length;
+    const failure = await failureOf(
+      store.update(key, () => recordOfItemBytes(key, MAX_ITEM_BYTES + 1)),
+    );
+    expect(failure.code).toBe(ErrorCode.TooLarge);
+    expect(failure.message).toContain(key);
+    expect(failure.message).toContain(`${MAX_ITEM_BYTES + 1} bytes`);
+    expect(failure.details).toMatchObject({ key, bytes: MAX_ITEM_BYTES + 1 });
+    expect(proxy.seen.slice(sentBefore)).toEqual(['GetItem']); // read, never written
+    expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 1 });
+  });
+
+  it('agrees with DynamoDB: DynamoDB itself refuses that item, and its refusal maps to Data.TooLarge', async () => {
+    const key = freshKey('dynamo-refuses');
+    const json = JSON.stringify(recordOfItemBytes(key, MAX_ITEM_BYTES + 1));
+    const item = { pk: { S: key }, record: { S: json }, revision: { S: 'r'.repeat(36) } };
+    const refusal = await direct
+      .send(new PutItemCommand({ TableName: table.tableName, Item: item }))
+      .catch((error: unknown) => error);
+    expect((refusal as Error).name).toBe('ValidationException');
+    const { classifyDynamoError } = await import('../src/index.js');
+    expect(classifyDynamoError(refusal)).toBe('too-large');
+  });
+});
+
+describe('conditional writes', () => {
+  it('re-runs the transform when a rival write lands between its read and its write', async () => {
+    const key = freshKey('rival');
+    const { store, logger } = storeViaProxy();
+    await store.update(key, () => ({ n: 0 }));
+    proxy.inject('PutItem', { kind: 'race', rival: () => rivalWrite(key, { n: 100 }) });
+    const seen: unknown[] = [];
+    const result = await store.update(key, (current) => {
+      seen.push(current?.n);
+      return { n: (current?.n as number) + 1 };
+    });
+    expect(seen).toEqual([0, 100]);
+    expect(result).toEqual({ n: 101 });
+    expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 101 });
+    expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(1);
+  });
+
+  it('rejects with Data.Conflict after conflictRetries re-runs, leaving the rival write in place', async () => {
+    const key = freshKey('conflict');
+    const { store, logger } = storeViaProxy({ conflictRetries: 2 });
+    await store.update(key, () => ({ n: 0 }));
+    let rivals = 0;
+    proxy.inject(
+      'PutItem',
+      { kind: 'race', rival: () => rivalWrite(key, { n: 100 + ++rivals }) },
+      3,
+    );
+    let runs = 0;
+    const failure = await failureOf(
+      store.update(key, () => {
+        runs += 1;
+        return { n: -1 };
+      }),
+    );
+    expect(failure.code).toBe(ErrorCode.Conflict);
+    expect((failure.cause as Error).name).toBe('ConditionalCheckFailedException');
+    expect(runs).toBe(3);
+    expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 103 });
+    expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(2);
+  });
+
+  it('deletes only the record it read: a rival write in between is re-read, not deleted', async () => {
+    const key = freshKey('delete');
+    const { store } = storeViaProxy();
+    await store.update(key, () => ({ n: 1 }));
+    proxy.inject('DeleteItem', { kind: 'race', rival: () => rivalWrite(key, { n: 2 }) });
+    const seen: unknown[] = [];
+    const result = await store.update(key, (current) => {
+      seen.push(current?.n);
+      return current?.n === 1 ? null : undefined;
+    });
+    expect(seen).toEqual([1, 2]);
+    expect(result).toEqual({ n: 2 });
+    expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 2 });
+  });
+
+  it.each([
+    ['creating', undefined],
+    ['updating', { n: 5 }],
+  ])(
+    'recognises its own write when %s, if the SDK resends it after a lost response',
+    async (_, start) => {
+      const key = freshKey('lost-response');
+      const { store } = storeViaProxy({ maxAttempts: 2 });
+      if (start) await rivalWrite(key, start);
+      proxy.inject('PutItem', { kind: 'lose-response' });
+      const sentBefore = proxy.seen.length;
+      let runs = 0;
+      const result = await store.update(key, (current) => {
+        runs += 1;
+        return { n: ((current?.n as number | undefined) ?? 0) + 1 };
+      });
+      const expected = { n: (start?.n ?? 0) + 1 };
+      // The SDK's resend failed its condition against our own landed write, which we recognise:
+      // no second run of the transform, no double increment.
+      expect(proxy.seen.slice(sentBefore)).toEqual(['GetItem', 'PutItem', 'PutItem']);
+      expect(runs).toBe(1);
+      expect(result).toEqual(expected);
+      expect(await rawRecord(direct, table.tableName, key)).toEqual(expected);
+    },
+  );
+});
+
+describe('throttling', () => {
+  it('retries a throttled write with backoff, warning each time', async () => {
+    const key = freshKey('throttled-then-ok');
+    const { store, logger } = storeViaProxy({ throttleRetries: 3 });
+    proxy.inject('PutItem', throttled, 2);
+    await expect(store.update(key, () => ({ n: 1 }))).resolves.toEqual({ n: 1 });
+    expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 1 });
+    const warnings = logger.lines
+      .filter((line) => line.level === 'warn')
+      .map((line) => line.message);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(
+      new RegExp(`^DynamoDB throttled the write of ${key} in table .*; retry 1 of 3`),
+    );
+  });
+
+  it('rejects with Data.Throttled once the retries are spent, having written nothing', async () => {
+    const key = freshKey('throttled');
+    const { store } = storeViaProxy({ throttleRetries: 2 });
+    await store.update(key, () => ({ n: 1 }));
+    proxy.inject('PutItem', throttled, 3);
+    const sentBefore = proxy.seen.length;
+    const failure = await failureOf(store.update(key, () => ({ n: 2 })));
+    expect(failure.code).toBe(ErrorCode.Throttled);
+    expect((failure.cause as Error).name).toBe('ProvisionedThroughputExceededException');
+    expect(proxy.seen.slice(sentBefore)).toEqual(['GetItem', 'PutItem', 'PutItem', 'PutItem']);
+    expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 1 });
+  });
+
+  it('retries a throttled read too', async () => {
+    const key = freshKey('throttled-read');
+    const { store, logger } = storeViaProxy({ throttleRetries: 1 });
+    proxy.inject('GetItem', throttled, 1);
+    await expect(store.get(key)).resolves.toBeUndefined();
+    expect(logger.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+  });
+});
+
+describe('bad input and configuration', () => {
+  it('refuses a key DynamoDB cannot store with Data.InvalidArgument', async () => {
+    const store = directStore();
+    expect((await failureOf(store.get(''))).code).toBe(ErrorCode.InvalidArgument);
+    expect((await failureOf(store.update('k'.repeat(2049), () => ({ n: 1 })))).code).toBe(
+      ErrorCode.InvalidArgument,
+    );
+  });
+
+  it.each([
+    [{ tableName: 'ab' }, /tableName/],
+    [{ tableName: 'has space' }, /tableName/],
+    [{ keyAttribute: '' }, /keyAttribute/],
+    [{ conflictRetries: -1 }, /conflictRetries/],
+    [{ throttleRetries: 1.5 }, /throttleRetries/],
+  ])('refuses options %o with Data.InvalidConfig at construction', (options, message) => {
+    const construct = () =>
+      new DynamoStore({ client: direct, tableName: 'valid-name', ...options });
+    expect(construct).toThrow(message);
+    expect(() => construct()).toThrow(expect.objectContaining({ code: ErrorCode.InvalidConfig }));
+  });
+});

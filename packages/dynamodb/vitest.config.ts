@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // DynamoDB Local starts once per run (a JVM: seconds on a busy 2-core box).
+    globalSetup: ['test/global-setup.ts'],
+    hookTimeout: 90_000,
+    testTimeout: 30_000,
+    // The SDK warns on every worker that its next majors need Node 22; the pin is deliberate.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  },
+});

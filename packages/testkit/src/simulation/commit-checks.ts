@@ -1,0 +1,184 @@
+/**
+ * Checks run on every committed write to a profile record, as it lands: who may write
+ * (one-lock-holder), who may take a lock from whom (live-holder-kept, presence-protection,
+ * presence-flag, own-server-lock), and what a write may store (no-rollback, ledger). They
+ * judge the store's facts and the presence history, not the drivers' own reports.
+ */
+import type { LockInfo, ProfileRecord } from '@datadriver/core';
+import { Invariant, type ViolationSink } from './invariants.js';
+import { ledgerError, progressOf, tradesOf } from './player-data.js';
+import type { StoreCommit } from './recording-backend.js';
+import type { Tracker } from './tracker.js';
+import { settledRecordData } from './trade-view.js';
+import { waitBoundMs } from './wait-bound.js';
+import type { SimServer, World } from './world.js';
+
+export interface CheckContext {
+  readonly world: World;
+  readonly tracker: Tracker;
+  readonly sink: ViolationSink;
+}
+
+interface Write {
+  readonly key: string;
+  readonly at: number;
+  readonly writer: SimServer;
+  readonly before: ProfileRecord | undefined;
+  readonly after: ProfileRecord;
+}
+
+export function checkCommit(commit: StoreCommit, context: CheckContext): void {
+  const { world, tracker } = context;
+  const key = world.playerKeyOf(commit.key);
+  const writer = world.serverByJobId(commit.jobId);
+  if (key === undefined || writer === undefined) return; // a trade journal
+  const write: Write = {
+    key,
+    at: commit.at,
+    writer,
+    before: commit.before as unknown as ProfileRecord | undefined,
+    after: commit.after as unknown as ProfileRecord,
+  };
+  checkWriter(write, context);
+  checkTakeover(write, context);
+  checkData(write, context);
+  const lock = write.after.meta.lock;
+  if (lock && !tracker.tokenSeen(key, lock.token))
+    tracker.sessionTook(writer.label, key, lock.token);
+  const token = lock?.token ?? write.after.meta.releasedToken;
+  tracker.committed(key, token, { jobId: commit.jobId, progress: progressOf(write.after.data) });
+}
+
+export function describeLock(world: World, lock: LockInfo | undefined): string {
+  if (!lock) return 'unlocked';
+  return `held by ${world.nameOf(lock.jobId)} under ${lock.token}${lock.presence ? ' (presence)' : ''}`;
+}
+
+/** one-lock-holder and presence-flag: the holder writes, a fresh load takes, a release clears its own. */
+function checkWriter(write: Write, { world, tracker, sink }: CheckContext): void {
+  const { key, writer, before, after } = write;
+  const previous = before?.meta.lock;
+  const lock = after.meta.lock;
+  const report = (
+    invariant: typeof Invariant.OneLockHolder | typeof Invariant.PresenceFlag,
+    message: string,
+  ) => sink.report({ invariant, key, server: writer.label, message });
+  if (!lock) {
+    const released = after.meta.releasedToken;
+    if (previous?.token === released) return;
+    if (!previous && before?.meta.releasedToken === released) return; // its own release, again
+    report(
+      Invariant.OneLockHolder,
+      `${writer.label} released ${key} under ${released}, but the lock was ${describeLock(world, previous)}`,
+    );
+    return;
+  }
+  if (lock.jobId !== writer.jobId) {
+    report(
+      Invariant.OneLockHolder,
+      `${writer.label} wrote a lock naming ${world.nameOf(lock.jobId)}`,
+    );
+  }
+  if (lock.presence !== writer.plan.handoff) {
+    report(
+      Invariant.PresenceFlag,
+      `${writer.label} (handoff ${writer.plan.handoff ? 'on' : 'off'}) wrote a lock with presence ${lock.presence}`,
+    );
+  }
+  if (previous?.token === lock.token) return; // the holder's own write
+  if (!tracker.tokenSeen(key, lock.token)) return; // a load taking it: see checkTakeover
+  if (!previous && before?.meta.releasedToken === lock.token) return; // adoption's retake
+  report(
+    Invariant.OneLockHolder,
+    `${writer.label} committed ${key} under ${lock.token}, a session that no longer holds the lock (it was ${describeLock(world, previous)})`,
+  );
+}
+
+/** Whether the lock of `write.before` could change hands to the load that wrote `write.after`. */
+function checkTakeover(write: Write, context: CheckContext): void {
+  const { world, tracker, sink } = context;
+  const { key, writer, at } = write;
+  const holder = write.before?.meta.lock;
+  const lock = write.after.meta.lock;
+  if (!holder || !lock || holder.token === lock.token || tracker.tokenSeen(key, lock.token)) return;
+  const report = (
+    invariant:
+      | typeof Invariant.LiveHolderKept
+      | typeof Invariant.PresenceProtection
+      | typeof Invariant.PresenceFlag
+      | typeof Invariant.OwnServerLock,
+    message: string,
+  ) => sink.report({ invariant, key, server: writer.label, message });
+  const from = describeLock(world, holder);
+  if (holder.jobId === writer.jobId) {
+    if (writer.profile(key)?.lockToken === holder.token) {
+      report(
+        Invariant.OwnServerLock,
+        `${writer.label} took its own lock ${from} from its active profile`,
+      );
+    }
+    return;
+  }
+  const longest = waitBoundMs(world, writer, { startedAt: at, waitedHere: true }, at);
+  const loadStart = tracker.oldestLoad(writer.label, key) ?? at - longest;
+  const age = at + writer.plan.skewMs - holder.time;
+  const stale = age > world.staleAfterMs;
+  const ageText = `age ${age} ms on ${writer.label}'s clock, stale after ${world.staleAfterMs} ms`;
+  if (!holder.presence || !writer.plan.handoff) {
+    // No presence on either side: only age frees the lock.
+    if (stale) return;
+    const invariant = holder.presence ? Invariant.LiveHolderKept : Invariant.PresenceFlag;
+    report(invariant, `${writer.label} took the lock ${from} before it was stale (${ageText})`);
+    return;
+  }
+  // A flagged lock, taken by a server with handoff on: every lawful way there goes through a
+  // read of the holder's presence in this load (two "stopped" a beat apart for a steal; for
+  // a stale lock, an answer that does not protect it).
+  const read = tracker.lastRead(writer.label, key, holder.jobId);
+  if (read === undefined || read.at < loadStart) {
+    report(
+      Invariant.PresenceProtection,
+      `${writer.label} took the lock ${from} without reading its holder's presence (${ageText})`,
+    );
+  } else if (read.answer === 'alive') {
+    report(
+      Invariant.PresenceProtection,
+      `${writer.label} took the lock ${from} after its holder's presence read alive (${ageText})`,
+    );
+  } else if (!stale) {
+    // Not stale: only a holder that stopped beating loses it, and the store saw the gap.
+    const beating = world.backend.presenceHistory.presentThroughout(holder.jobId, loadStart, at);
+    if (read.answer === 'stopped' && !beating) return;
+    report(
+      Invariant.LiveHolderKept,
+      `${writer.label} took the lock ${from} before it was stale (${ageText}); its holder ${beating ? 'beat presence all through the load' : `last read ${read.answer}`}`,
+    );
+  }
+}
+
+/**
+ * no-rollback and ledger: what a write stores. Judged on the settled view (what the next
+ * load would make of the record, trade markers settled from their journals), so that a
+ * write which keeps the stored data but drops a committed trade's marker counts as the
+ * rollback it would turn into after a crash.
+ */
+function checkData(write: Write, { world, sink }: CheckContext): void {
+  const { key, writer, before, after } = write;
+  const was = settledRecordData(world, key, before);
+  const now = settledRecordData(world, key, after);
+  const report = (message: string) =>
+    sink.report({ invariant: Invariant.NoRollback, key, server: writer.label, message });
+  if (progressOf(now) < progressOf(was)) {
+    report(`${writer.label} wrote ${key} with progress ${progressOf(now)} over ${progressOf(was)}`);
+  }
+  const kept = new Set(tradesOf(now));
+  const dropped = tradesOf(was).filter((id) => !kept.has(id));
+  if (dropped.length > 0) {
+    const how = after.meta.trade ? ` (its marker is now ${after.meta.trade.id})` : '';
+    report(`${writer.label} wrote ${key} without trade ${dropped.join(', ')}, which it held${how}`);
+  }
+  const broken = ledgerError(key, after.data, (id) => world.trades.get(id));
+  if (broken) {
+    sink.report({ invariant: Invariant.Ledger, key, server: writer.label, message: broken });
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * What one seed builds: how many servers and players, which servers run an older build
+ * (handoff off), how far each server's clock is off, the lock times, the latencies and how
+ * long the workload runs. Drawn from the seed's own stream, so a run is a pure function of
+ * its seed.
+ */
+import { Random } from './prng.js';
+
+export interface ServerPlan {
+  /** "A", "B", ...: the name the trace uses. */
+  readonly label: string;
+  /** False for a server of an older build, or with `handoff: false` (mixed versions). */
+  readonly handoff: boolean;
+  /**
+   * This server's clock offset from the backend's clock (ms). Offsets lie within
+   * ±lockSkewSeconds/2, so any two servers differ by at most lockSkewSeconds: beyond that the
+   * lock rules make no promise, and the simulator stays inside the contract.
+   */
+  readonly skewMs: number;
+  /** Its first subscriptions fail this many times (it polls until a beat resubscribes). */
+  readonly subscribeFailures: number;
+}
+
+export interface Latency {
+  readonly storeMs: number;
+  readonly messageMs: number;
+  readonly presenceMs: number;
+}
+
+export interface SimulationConfig {
+  readonly seed: number;
+  readonly servers: readonly ServerPlan[];
+  readonly players: number;
+  /** Workload steps before the final phase. */
+  readonly steps: number;
+  readonly lockTtlSeconds: number;
+  readonly lockSkewSeconds: number;
+  readonly autosaveSeconds: number;
+  readonly lockWaitSeconds: number;
+  /** Unset: a player session's same-server wait is lockWaitSeconds. */
+  readonly localHandoffSeconds: number | undefined;
+  readonly latency: Latency;
+  /** Probability that a step also injects a fault. */
+  readonly faultRate: number;
+}
+
+const LABELS = 'ABCDEFGH';
+const SKEW_STEP_MS = 125;
+
+export function drawConfig(seed: number): SimulationConfig {
+  const random = Random.stream(seed, 'config');
+  // Short lock times, so that locks age out and stalls outlast them within a short run.
+  const lockTtlSeconds = random.pick([20, 30, 45, 60, 180]);
+  const lockSkewSeconds = random.int(2, 12);
+  const autosaveSeconds = random.int(
+    Math.max(3, Math.ceil(lockTtlSeconds / 8)),
+    Math.floor(lockTtlSeconds / 2),
+  );
+  const mixed = random.chance(0.35);
+  const skewed = random.chance(0.5);
+  const count = random.int(3, 8);
+  const servers: ServerPlan[] = [];
+  // In eighths of a second: exact in binary, so the cluster's seconds-to-ms conversion gives
+  // the server exactly this offset, and the checks judge lock ages as the drivers do.
+  const maxSteps = Math.floor((lockSkewSeconds * 1000) / 2 / SKEW_STEP_MS);
+  for (let index = 0; index < count; index += 1) {
+    servers.push({
+      label: LABELS[index]!,
+      handoff: !(mixed && random.chance(0.35)),
+      skewMs: skewed ? random.int(-maxSteps, maxSteps) * SKEW_STEP_MS : 0,
+      subscribeFailures: random.chance(0.12) ? random.int(1, 3) : 0,
+    });
+  }
+  return {
+    seed,
+    servers,
+    players: random.int(3, 10),
+    steps: random.int(40, 110),
+    lockTtlSeconds,
+    lockSkewSeconds,
+    autosaveSeconds,
+    lockWaitSeconds: random.int(5, 15),
+    localHandoffSeconds: random.chance(0.5) ? undefined : random.int(1, 10),
+    latency: {
+      storeMs: random.int(5, 150),
+      messageMs: random.int(1, 40),
+      presenceMs: random.int(1, 20),
+    },
+    faultRate: random.pick([0.05, 0.15, 0.3, 0.45]),
+  };
+}
+
+/** One line for the trace's header. */
+export function describeConfig(config: SimulationConfig): string {
+  const servers = config.servers
+    .map((server) => {
+      const flags = [
+        server.handoff ? '' : 'handoff off',
+        server.skewMs === 0 ? '' : `clock ${server.skewMs > 0 ? '+' : ''}${server.skewMs} ms`,
+        server.subscribeFailures ? `subscribe fails x${server.subscribeFailures}` : '',
+      ].filter(Boolean);
+      return flags.length ? `${server.label} (${flags.join(', ')})` : server.label;
+    })
+    .join(', ');
+  const local =
+    config.localHandoffSeconds === undefined ? 'unset' : `${config.localHandoffSeconds} s`;
+  return [
+    `servers ${servers}`,
+    `${config.players} players, ${config.steps} steps, fault rate ${config.faultRate}`,
+    `lockTtl ${config.lockTtlSeconds} s, lockSkew ${config.lockSkewSeconds} s, autosave ${config.autosaveSeconds} s, lockWait ${config.lockWaitSeconds} s, localHandoff ${local}`,
+    `latency store ${config.latency.storeMs} ms, message ${config.latency.messageMs} ms, presence ${config.latency.presenceMs} ms`,
+  ].join('\n');
+}

@@ -1,0 +1,186 @@
+/**
+ * Checks run on every driver event, as it is emitted: acknowledged saves are in the store
+ * (no-rollback), loads start at or above them, waits end in time (bounded-wait), a request
+ * only ends the session it names (late-request-harmless), and only flagged locks are taken
+ * through presence (presence-flag). Also keeps the tracker's bookkeeping current.
+ */
+import { type DataDriverEvent, DEFAULT_KICK_MESSAGES, ErrorCode } from '@datadriver/core';
+import type { CheckContext } from './commit-checks.js';
+import { Invariant } from './invariants.js';
+import { progressOf } from './player-data.js';
+import type { PendingLoad } from './tracker.js';
+import { waitBoundMs } from './wait-bound.js';
+import type { SimServer } from './world.js';
+
+type EventOf<T extends DataDriverEvent['type']> = Extract<DataDriverEvent, { type: T }>;
+
+export function checkEvent(server: SimServer, event: DataDriverEvent, context: CheckContext): void {
+  const { tracker, world } = context;
+  const now = world.now();
+  switch (event.type) {
+    case 'load.started':
+      tracker.loadStarted(server.label, event.key, now);
+      return;
+    case 'load.waiting':
+      if (event.reason !== 'locked') tracker.loadWaitsHere(server.label, event.key);
+      return;
+    case 'load.loaded':
+      onLoaded(server, event, context);
+      return;
+    case 'load.failed':
+      onFailed(server, event, context);
+      return;
+    case 'lock.taken':
+      onTaken(server, event, context);
+      return;
+    case 'profile.saved':
+    case 'profile.released':
+      acknowledge(server, event.key, context);
+      return;
+    case 'presence.read':
+      tracker.presenceRead(server.label, event.key, event.holder, event.answer, now);
+      return;
+    case 'handoff.request.received':
+      onRequest(server, event, context);
+      return;
+    case 'handoff.request.sent':
+      if (event.token !== undefined) tracker.requestSent(event.holder, event.key, event.token);
+      return;
+    case 'profile.kicked':
+      tracker.kicked(server.label, event.player, now);
+      onKicked(server, event, context);
+      return;
+    default:
+      return;
+  }
+}
+
+function onLoaded(server: SimServer, event: EventOf<'load.loaded'>, context: CheckContext): void {
+  const { tracker, sink } = context;
+  const { key } = event;
+  const load = tracker.loadEnded(server.label, key, context.world.now() - event.waitedMs);
+  checkWait(server, load, event.waitedMs, context);
+  const profile = server.profile(key);
+  if (!profile) return;
+  const progress = progressOf(profile.data);
+  const acked = tracker.ackedProgress(key);
+  if (progress < acked) {
+    sink.report({
+      invariant: Invariant.NoRollback,
+      key,
+      server: server.label,
+      message: `${server.label} loaded ${key} at progress ${progress}, below the acknowledged ${acked}`,
+    });
+  }
+}
+
+function onFailed(server: SimServer, event: EventOf<'load.failed'>, context: CheckContext): void {
+  const { tracker, world } = context;
+  const { key } = event;
+  const now = world.now();
+  const load = tracker.loadEnded(server.label, key, now - event.waitedMs);
+  checkWait(server, load, event.waitedMs, context);
+  // A cancelled load (the player left) and a closing server kick nobody.
+  if (event.error.code === ErrorCode.Closed || !server.live) return;
+  tracker.failedLoads.push({
+    server: server.label,
+    key,
+    startedAt: load.startedAt,
+    at: now,
+    message: event.error.message,
+  });
+}
+
+function checkWait(server: SimServer, load: PendingLoad, waitedMs: number, context: CheckContext) {
+  const { world, sink } = context;
+  const bound = waitBoundMs(world, server, load, world.now());
+  if (waitedMs <= bound) return;
+  sink.report({
+    invariant: Invariant.BoundedWait,
+    key: load.key,
+    server: server.label,
+    message: `the load of ${load.key} on ${server.label} took ${waitedMs} ms, over its bound of ${bound} ms`,
+  });
+}
+
+function onTaken(server: SimServer, event: EventOf<'lock.taken'>, { world, sink }: CheckContext) {
+  if (event.reason !== 'stolen') return;
+  if (event.from.presence && server.plan.handoff) return;
+  sink.report({
+    invariant: Invariant.PresenceFlag,
+    key: event.key,
+    server: server.label,
+    message: `${server.label} (handoff ${server.plan.handoff ? 'on' : 'off'}) took the lock of ${world.nameOf(event.from.jobId)} through presence, and the lock had presence ${event.from.presence}`,
+  });
+}
+
+/** An acknowledged save or release: a commit of this session must be in the store. */
+function acknowledge(server: SimServer, key: string, { tracker, sink }: CheckContext): void {
+  const token = tracker.sessionToken(server.label, key);
+  const commit = token === undefined ? undefined : tracker.lastCommit(key, token);
+  if (commit && commit.jobId === server.jobId) {
+    tracker.acknowledge(key, commit.progress);
+    return;
+  }
+  sink.report({
+    invariant: Invariant.NoRollback,
+    key,
+    server: server.label,
+    message: `${server.label} was told a write of ${key} succeeded, but no write of its session ${token ?? '(none)'} is in the store`,
+  });
+}
+
+/**
+ * A session ended for another server ("You joined another server.") must be one a request
+ * named: judged from the requests sent, not from what the holder says it received.
+ */
+function onKicked(server: SimServer, event: EventOf<'profile.kicked'>, context: CheckContext) {
+  if (event.message === DEFAULT_KICK_MESSAGES.lockLost) {
+    checkLockLostKick(server, event, context);
+    return;
+  }
+  if (event.message !== DEFAULT_KICK_MESSAGES.joinedElsewhere) return;
+  const token = server.profile(event.key)?.lockToken;
+  if (token === undefined || context.tracker.wasRequested(server.jobId, event.key, token)) return;
+  context.sink.report({
+    invariant: Invariant.LateRequestHarmless,
+    key: event.key,
+    server: server.label,
+    message: `${server.label} ended its session ${token} of ${event.key} for another server, but no request named ${token}`,
+  });
+}
+
+/** A lost lock ends a loaded session, never a player still loading here. */
+function checkLockLostKick(
+  server: SimServer,
+  event: EventOf<'profile.kicked'>,
+  context: CheckContext,
+) {
+  if (context.tracker.oldestLoad(server.label, event.key) === undefined) return;
+  context.sink.report({
+    invariant: Invariant.KickJustified,
+    key: event.key,
+    server: server.label,
+    message: `${server.label} kicked ${event.player} for a lost lock while their load of ${event.key} was in progress there`,
+  });
+}
+
+const ENDING_ACTIONS = new Set(['kick', 'release', 'retry-release']);
+
+function onRequest(
+  server: SimServer,
+  event: EventOf<'handoff.request.received'>,
+  { tracker, world, sink }: CheckContext,
+): void {
+  if (event.token === undefined || !ENDING_ACTIONS.has(event.action)) return;
+  // The active profile's token, else (a leaving profile) the last session loaded here.
+  const held =
+    server.profile(event.key)?.lockToken ?? tracker.sessionToken(server.label, event.key);
+  if (held === event.token) return;
+  sink.report({
+    invariant: Invariant.LateRequestHarmless,
+    key: event.key,
+    server: server.label,
+    message: `${server.label} acted on a request from ${world.nameOf(event.requester)} naming ${event.token} (${event.action}) while its session holds ${held ?? 'nothing'}`,
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * Watches a run: every store commit and every driver event goes to the trace and to the
+ * checks as it happens, and the step checks run after each step. Collects the violations.
+ */
+import type { DataDriverEvent } from '@datadriver/core';
+import { type CheckContext, checkCommit } from './commit-checks.js';
+import { checkEvent } from './event-checks.js';
+import {
+  Invariant,
+  type InvariantName,
+  KNOWN_CORE_ISSUES,
+  type Violation,
+  type ViolationSink,
+} from './invariants.js';
+import type { StoreCommit } from './recording-backend.js';
+import { checkStep } from './step-checks.js';
+import { commitLine, eventLine, journalLine } from './trace-lines.js';
+import { Tracker } from './tracker.js';
+import type { SimServer, World } from './world.js';
+
+export class Monitor implements ViolationSink {
+  readonly violations: Violation[] = [];
+  readonly tracker = new Tracker();
+  /** Events seen, by type: the run's statistics. */
+  readonly counts = new Map<string, number>();
+  private world: World | undefined;
+
+  /** `strict`: known core issues fail the run like any other violation. */
+  constructor(private readonly strict = false) {}
+
+  /** The backend exists before the world does; commits before this are not judged. */
+  attach(world: World): void {
+    this.world = world;
+  }
+
+  report(violation: Omit<Violation, 'at'>): void {
+    const world = this.world;
+    const at = world?.now() ?? 0;
+    const known = !this.strict && KNOWN_CORE_ISSUES.has(violation.invariant);
+    if (known) this.count(`known.${violation.invariant}`);
+    else this.violations.push({ ...violation, at });
+    const text = `${known ? 'KNOWN ISSUE' : 'VIOLATION'} ${violation.invariant}: ${violation.message}`;
+    world?.trace.add(at, text, violation.server, violation.key);
+  }
+
+  /** Known core issues seen in this run, by invariant. */
+  knownIssues(): InvariantName[] {
+    return [...KNOWN_CORE_ISSUES].filter((name) => this.counts.has(`known.${name}`));
+  }
+
+  onCommit(commit: StoreCommit): void {
+    const world = this.world;
+    if (!world) return;
+    this.guard(() => {
+      const key = world.playerKeyOf(commit.key);
+      const server = world.nameOf(commit.jobId);
+      if (key === undefined) world.trace.add(commit.at, journalLine(commit), server);
+      else world.trace.add(commit.at, commitLine(commit), server, key);
+      checkCommit(commit, this.context(world));
+    });
+  }
+
+  onEvent(server: SimServer, event: DataDriverEvent): void {
+    const world = this.world;
+    if (!world) return;
+    this.count(event.type === 'lock.taken' ? `lock.taken.${event.reason}` : event.type);
+    this.guard(() => {
+      const line = eventLine(world, event);
+      if (line)
+        world.trace.add(world.now(), line, server.label, 'key' in event ? event.key : undefined);
+      checkEvent(server, event, this.context(world));
+    });
+  }
+
+  afterStep(): void {
+    const world = this.world;
+    if (world) this.guard(() => checkStep(this.context(world)));
+  }
+
+  count(name: string): void {
+    this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+  }
+
+  private context(world: World): CheckContext {
+    return { world, tracker: this.tracker, sink: this };
+  }
+
+  /** A check that throws is a bug in the simulator, reported rather than breaking the store. */
+  private guard(check: () => void): void {
+    try {
+      check();
+    } catch (error) {
+      this.report({
+        invariant: Invariant.UnexpectedError,
+        message: `a check threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      });
+    }
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * What the checks need to remember between events and commits: loads in flight, the session
+ * each server holds per key, the presence answers each load read, the tokens each key has
+ * seen, each session's last commit, the acknowledged progress, and failed loads awaiting
+ * their kick. Bookkeeping only; the judging is in the check modules.
+ */
+import type { PresenceAnswerName } from '@datadriver/core';
+
+export interface PendingLoad {
+  readonly server: string;
+  readonly key: string;
+  /** The backend's clock when the load started. */
+  readonly startedAt: number;
+  /** True once it waited for a load or leave save of its key on its own server. */
+  readonly waitedHere: boolean;
+}
+
+interface LoadSeen {
+  readonly startedAt: number;
+  waitedHere: boolean;
+}
+
+export interface CommitSeen {
+  readonly jobId: string;
+  readonly progress: number;
+}
+
+export interface FailedLoad {
+  readonly server: string;
+  readonly key: string;
+  readonly startedAt: number;
+  readonly at: number;
+  readonly message: string;
+}
+
+const pair = (server: string, key: string): string => `${server}|${key}`;
+
+export class Tracker {
+  private readonly loads = new Map<string, LoadSeen[]>();
+  private readonly sessions = new Map<string, string>();
+  private readonly reads = new Map<string, { answer: PresenceAnswerName; at: number }>();
+  private readonly tokens = new Map<string, Set<string>>();
+  private readonly commits = new Map<string, CommitSeen>();
+  private readonly acked = new Map<string, number>();
+  private readonly kicks = new Map<string, number>();
+  private readonly removals = new Map<string, number>();
+  private readonly requested = new Set<string>();
+  failedLoads: FailedLoad[] = [];
+
+  loadStarted(server: string, key: string, at: number): void {
+    const list = this.loads.get(pair(server, key)) ?? [];
+    list.push({ startedAt: at, waitedHere: false });
+    this.loads.set(pair(server, key), list);
+  }
+
+  /** A load of `key` on `server` waits on its own server (every one in flight, to be safe). */
+  loadWaitsHere(server: string, key: string): void {
+    for (const load of this.loads.get(pair(server, key)) ?? []) load.waitedHere = true;
+  }
+
+  /** The load that started at `startedAt` ended (the oldest one, if none matches exactly). */
+  loadEnded(server: string, key: string, startedAt: number): PendingLoad {
+    const list = this.loads.get(pair(server, key)) ?? [];
+    const index = list.findIndex((load) => load.startedAt === startedAt);
+    const [ended] = list.splice(Math.max(index, 0), 1); // not found (-1): the oldest
+    return { server, key, startedAt, waitedHere: ended?.waitedHere ?? true };
+  }
+
+  /** When the oldest load of `key` still in flight on `server` started. */
+  oldestLoad(server: string, key: string): number | undefined {
+    return this.loads.get(pair(server, key))?.[0]?.startedAt;
+  }
+
+  *pendingLoads(): Iterable<PendingLoad> {
+    for (const [id, list] of this.loads) {
+      const [server, key] = id.split('|') as [string, string];
+      for (const load of list) yield { server, key, ...load };
+    }
+  }
+
+  /**
+   * A load on `server` took the lock of `key` under a fresh `token`: from now on that is the
+   * token of the server's session of the key (a server holds one session per key at a time).
+   * Learned from the store, so a session whose load then failed (the driver closed as it
+   * landed, and gave the lock back) is known too.
+   */
+  sessionTook(server: string, key: string, token: string): void {
+    this.sessions.set(pair(server, key), token);
+  }
+
+  /** The token of the last session of `key` on `server`. */
+  sessionToken(server: string, key: string): string | undefined {
+    return this.sessions.get(pair(server, key));
+  }
+
+  presenceRead(
+    server: string,
+    key: string,
+    holder: string,
+    answer: PresenceAnswerName,
+    at: number,
+  ) {
+    this.reads.set(`${pair(server, key)}|${holder}`, { answer, at });
+  }
+
+  /** The last presence answer about `holder` that a load of `key` on `server` read. */
+  lastRead(server: string, key: string, holder: string) {
+    return this.reads.get(`${pair(server, key)}|${holder}`);
+  }
+
+  tokenSeen(key: string, token: string): boolean {
+    return this.tokens.get(key)?.has(token) ?? false;
+  }
+
+  /** Remembers a commit's tokens and, for the session that wrote it, its progress. */
+  committed(key: string, token: string | undefined, seen: CommitSeen): void {
+    if (token === undefined) return;
+    const set = this.tokens.get(key) ?? new Set<string>();
+    set.add(token);
+    this.tokens.set(key, set);
+    this.commits.set(pair(key, token), seen);
+  }
+
+  /** The last commit of the session `token` on `key`. */
+  lastCommit(key: string, token: string): CommitSeen | undefined {
+    return this.commits.get(pair(key, token));
+  }
+
+  acknowledge(key: string, progress: number): void {
+    this.acked.set(key, Math.max(progress, this.acked.get(key) ?? 0));
+  }
+
+  ackedProgress(key: string): number {
+    return this.acked.get(key) ?? 0;
+  }
+
+  kicked(server: string, player: string, at: number): void {
+    this.kicks.set(pair(server, player), at);
+  }
+
+  lastKick(server: string, player: string): number | undefined {
+    return this.kicks.get(pair(server, player));
+  }
+
+  /** A server asked `holder` (a jobId) to release `key` under `token`. */
+  requestSent(holder: string, key: string, token: string): void {
+    this.requested.add(`${holder}|${key}|${token}`);
+  }
+
+  /** True when some server asked `holder` to release `key` under `token`. */
+  wasRequested(holder: string, key: string, token: string): boolean {
+    return this.requested.has(`${holder}|${key}|${token}`);
+  }
+
+  /** The workload took `player` off `server`'s host (a leave, or a dropped connection). */
+  removed(server: string, player: string, at: number): void {
+    this.removals.set(pair(server, player), at);
+  }
+
+  lastRemoval(server: string, player: string): number | undefined {
+    return this.removals.get(pair(server, player));
+  }
+}

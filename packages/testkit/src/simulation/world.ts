@@ -1,0 +1,184 @@
+/**
+ * The simulated world: the cluster and what the workload knows about it (which servers are
+ * up, where each player really is, which trades it started). Invariants read the world; the
+ * workload and the fault plan change it.
+ */
+import type { InjectedFault, Profile, ProfileRecord, VirtualClock } from '@datadriver/core';
+import type { Cluster, TestServer } from '../cluster.js';
+import type { ServerPlan, SimulationConfig } from './config.js';
+import type { SimData, TradeTerms } from './player-data.js';
+import type { Random } from './prng.js';
+import type { RecordingBackend } from './recording-backend.js';
+import type { Trace } from './trace.js';
+
+export type ServerStatus = 'live' | 'crashed' | 'stopped';
+
+/**
+ * Something that slowed one server's own calls: a stall (its calls wait from `from` to `to`)
+ * or injected latency (each hit adds its ms; counted in full while it can still hit).
+ */
+export interface Disturbance {
+  readonly from: number;
+  /** When it ended; `Infinity` while it lasts. */
+  to: number;
+  /** Injected latency in total (ms times hits); 0 for a stall, which counts by overlap. */
+  readonly extraMs: number;
+  /** For latency: true once it has hit as often as it may. */
+  readonly spent?: () => boolean;
+}
+
+export class SimServer {
+  status: ServerStatus = 'live';
+  readonly disturbances: Disturbance[] = [];
+
+  constructor(
+    readonly plan: ServerPlan,
+    readonly test: TestServer,
+  ) {}
+
+  get label(): string {
+    return this.plan.label;
+  }
+
+  get jobId(): string {
+    return this.test.jobId;
+  }
+
+  get live(): boolean {
+    return this.status === 'live';
+  }
+
+  /** The active profile of `key` here, if any. */
+  profile(key: string): Profile<SimData> | undefined {
+    const profile = this.test.profile(key);
+    return profile?.active ? (profile as Profile<SimData>) : undefined;
+  }
+
+  /** Records a latency fault, counted until it has hit `times` times. */
+  slowed(now: number, fault: InjectedFault, ms: number, times: number): void {
+    this.disturbances.push({
+      from: now,
+      to: Number.POSITIVE_INFINITY,
+      extraMs: ms * times,
+      spent: () => fault.hits >= times,
+    });
+  }
+
+  /** Records a stall that lasts until `to`. */
+  stalled(now: number, to: number): void {
+    this.disturbances.push({ from: now, to, extraMs: 0 });
+  }
+
+  /** How much this server's own calls were slowed within [from, to] (ms). */
+  slowdownWithin(from: number, to: number): number {
+    let total = 0;
+    for (const disturbance of this.disturbances) {
+      if (disturbance.from > to || disturbance.to < from) continue;
+      total +=
+        disturbance.extraMs > 0
+          ? disturbance.extraMs
+          : Math.min(to, disturbance.to) - Math.max(from, disturbance.from);
+    }
+    return total;
+  }
+
+  /** Closes latency disturbances that can no longer hit (called after each step). */
+  settleDisturbances(now: number): void {
+    for (const disturbance of this.disturbances) {
+      if (disturbance.to === Number.POSITIVE_INFINITY && disturbance.spent?.()) {
+        disturbance.to = now;
+      }
+    }
+  }
+}
+
+export interface SimPlayer {
+  readonly id: string;
+  /** The server the player is really on (their latest join), if any. */
+  current: SimServer | undefined;
+  /** The last server they joined, for rejoins on the same server. */
+  last: SimServer | undefined;
+  /** A trade of theirs is pending: the workload leaves their data alone (README, Trades). */
+  trading: boolean;
+}
+
+export type TradeOutcome = 'pending' | 'committed' | 'failed';
+
+export interface SimTrade extends TradeTerms {
+  readonly server: string;
+  outcome: TradeOutcome;
+}
+
+export class World {
+  readonly servers: SimServer[] = [];
+  readonly players: SimPlayer[] = [];
+  readonly trades = new Map<string, SimTrade>();
+  private readonly byJobId = new Map<string, SimServer>();
+
+  constructor(
+    readonly config: SimulationConfig,
+    readonly cluster: Cluster,
+    readonly backend: RecordingBackend,
+    readonly trace: Trace,
+    readonly random: { readonly workload: Random; readonly faults: Random },
+  ) {}
+
+  get clock(): VirtualClock {
+    return this.backend.clock;
+  }
+
+  /** The backend's clock (ms). */
+  now(): number {
+    return this.clock.now();
+  }
+
+  addServer(server: SimServer): void {
+    this.servers.push(server);
+    this.byJobId.set(server.jobId, server);
+  }
+
+  serverByJobId(jobId: string): SimServer | undefined {
+    return this.byJobId.get(jobId);
+  }
+
+  liveServers(): SimServer[] {
+    return this.servers.filter((server) => server.live);
+  }
+
+  /** A jobId as the trace shows it: the server's label. */
+  nameOf(jobId: string): string {
+    return this.byJobId.get(jobId)?.label ?? jobId;
+  }
+
+  storeKey(key: string): string {
+    return `${this.cluster.driverName}/${key}`;
+  }
+
+  /** The player key of a profile's store key, or `undefined` for other keys (journals). */
+  playerKeyOf(storeKey: string): string | undefined {
+    const prefix = `${this.cluster.driverName}/`;
+    return storeKey.startsWith(prefix) ? storeKey.slice(prefix.length) : undefined;
+  }
+
+  record(key: string): ProfileRecord | undefined {
+    return this.backend.store.peek(this.storeKey(key)) as ProfileRecord | undefined;
+  }
+
+  note(text: string, server?: string, key?: string): void {
+    this.trace.add(this.now(), text, server, key);
+  }
+
+  /** Same-server wait of a player session (ms). */
+  get localWaitMs(): number {
+    return (this.config.localHandoffSeconds ?? this.config.lockWaitSeconds) * 1000;
+  }
+
+  get lockWaitMs(): number {
+    return this.config.lockWaitSeconds * 1000;
+  }
+
+  /** Age after which a lock may be taken by age (ms). */
+  get staleAfterMs(): number {
+    return (this.config.lockTtlSeconds + this.config.lockSkewSeconds) * 1000;
+  }
+}

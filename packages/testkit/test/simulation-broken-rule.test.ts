@@ -1,0 +1,96 @@
+/**
+ * The simulator catches a deliberately broken rule within CI's budget of 1,000 seeds. This
+ * file runs against core's source (see vitest.config.ts), so that `vi.mock` can swap a rule
+ * of the lock-rules module inside the drivers; no hook is added to core's public API.
+ */
+import type * as Core from '@datadriver/core';
+import { DataDriver } from '@datadriver/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  describeFailure,
+  explore,
+  type InvariantName,
+  runSimulation,
+  type SimulationResult,
+} from '../src/simulation/index.js';
+
+type BrokenRule = 'none' | 'stale-without-presence' | 'save-without-lock';
+
+const swap = vi.hoisted(() => ({ rule: 'none' as BrokenRule }));
+
+vi.mock('../../core/src/rules/lock-rules.js', async (importOriginal) => {
+  const rules = await importOriginal<typeof Core>();
+  return {
+    ...rules,
+    decideLoad: (...args: Parameters<typeof Core.decideLoad>): Core.LoadDecision => {
+      const decision = rules.decideLoad(...args);
+      // Broken: a stale flagged lock is taken by age, without reading its holder's presence.
+      if (swap.rule === 'stale-without-presence' && decision.kind === 'read-presence') {
+        return { kind: 'take', reason: 'stale', from: decision.holder };
+      }
+      return decision;
+    },
+    decideSave: (...args: Parameters<typeof Core.decideSave>): Core.SaveDecision => {
+      const decision = rules.decideSave(...args);
+      // Broken: a save writes whoever holds the lock now.
+      if (swap.rule === 'save-without-lock' && decision.kind === 'lost' && args[0]) {
+        return { kind: 'write' };
+      }
+      return decision;
+    },
+  };
+});
+
+const BUDGET = 1000;
+/** The seeds that caught a broken rule, replayed with the rules as written at the end. */
+const caught: number[] = [];
+
+/** The first seed of CI's budget that breaks an invariant. */
+async function firstFailure(): Promise<SimulationResult | undefined> {
+  const { failures } = await explore(1, BUDGET, { stopAtFirst: true });
+  return failures[0];
+}
+
+function expectCaught(failure: SimulationResult | undefined, invariant: InvariantName): void {
+  expect(failure?.violation?.invariant, 'no seed of the budget broke an invariant').toBe(invariant);
+  if (failure) caught.push(failure.seed);
+  console.info(`caught at seed ${failure?.seed}: ${failure?.violation?.message}`);
+}
+
+describe('a broken rule is caught within the CI budget', () => {
+  afterEach(() => {
+    swap.rule = 'none';
+    vi.restoreAllMocks();
+  });
+
+  it('taking a stale lock without reading presence', { timeout: 300_000 }, async () => {
+    swap.rule = 'stale-without-presence';
+    expectCaught(await firstFailure(), 'presence-protection');
+  });
+
+  it('a save that ignores the lock token', { timeout: 300_000 }, async () => {
+    swap.rule = 'save-without-lock';
+    expectCaught(await firstFailure(), 'one-lock-holder');
+  });
+
+  it('a holder that ignores the token in a request', { timeout: 300_000 }, async () => {
+    const receive = DataDriver.prototype.receiveHandoffRequest;
+    vi.spyOn(DataDriver.prototype, 'receiveHandoffRequest').mockImplementation(function (
+      this: DataDriver<object>,
+      key: string,
+      requester: string,
+    ) {
+      receive.call(this, key, requester, undefined); // broken: the token is dropped
+    });
+    expectCaught(await firstFailure(), 'late-request-harmless');
+  });
+
+  it('the seeds that caught them hold with the rules as written', async () => {
+    // What failed above is the broken rule's doing, not the seed's.
+    expect(caught).toHaveLength(3);
+    for (const seed of caught) {
+      const result = await runSimulation(seed);
+      expect(result.violation, describeFailure(result)).toBeUndefined();
+    }
+  });
+});

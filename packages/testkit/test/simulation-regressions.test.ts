@@ -1,0 +1,182 @@
+/**
+ * What the simulator found in core, each as a small deterministic test: a hand-written
+ * scenario and the seeds that first showed it (`pnpm simulate --seed N --trace` replays them).
+ *
+ * Marked `it.fails` while core has the bug, so the suite stays green and the reproduction
+ * stays checked: once core is fixed these start failing, and `it.fails` becomes `it`.
+ */
+import { describe, expect, it } from 'vitest';
+import { Cluster, mark, memoryBackend, settled } from '../src/index.js';
+import { describeFailure, runSimulation } from '../src/simulation/index.js';
+
+describe('a committed trade whose participant save failed survives the next trade', () => {
+  // Trade X commits, but p1's save after it fails: p1's record keeps its pre-X data and X's
+  // marker, and X's journal is the only copy of p1's side of X. Trade Y's marker write on
+  // p1 then kept the stale data and replaced X's marker: if the server died before Y
+  // committed, recovery aborted Y and loaded p1 without X while p2 kept X.
+  it.fails('p1 and p2 load with trade X on both sides after the server dies mid-trade Y', async () => {
+    const cluster = new Cluster(memoryBackend());
+    try {
+      const a = await cluster.server('A');
+      const b = await cluster.server('B');
+      const onA = mark(cluster);
+      a.join('p1');
+      a.join('p2');
+      await settled(cluster, 'A', 'p1', onA);
+      await settled(cluster, 'A', 'p2', onA);
+      const p1 = a.profile('p1')!;
+      const p2 = a.profile('p2')!;
+      p1.data.coins = 10;
+      await cluster.time.until(p1.save());
+      // p1's writes in trade X: its marker, then its save; the save fails.
+      a.store.faults.inject({
+        kind: 'fail',
+        operation: 'update',
+        key: `${cluster.driverName}/p1`,
+        skip: 1,
+      });
+      await cluster.time.until(
+        a.driver.trade(p1, p2, (x, y) => {
+          x.coins -= 5;
+          y.coins += 5;
+        }),
+      );
+      await cluster.until(
+        () => cluster.find('A', 'profile.save-failed', 'p1') !== undefined,
+        cluster.ms(1),
+        "p1's trade save",
+      );
+      // Trade Y: its decision write stalls, and A dies before it lands.
+      const decision = a.store.faults.inject({
+        kind: 'stall',
+        operation: 'update',
+        matches: (key) => key.includes('#trade/'),
+        skip: 1,
+      });
+      void a.driver
+        .trade(p1, p2, (x, y) => {
+          x.coins -= 1;
+          y.coins += 1;
+        })
+        .catch(() => undefined);
+      await cluster.until(() => decision.hits === 1, cluster.ms(5), "trade Y's decision");
+      a.crash();
+      const onB = mark(cluster);
+      b.join('p1');
+      b.join('p2');
+      await settled(cluster, 'B', 'p1', onB);
+      await settled(cluster, 'B', 'p2', onB);
+      // X moved 5 coins from p1 to p2; Y never happened.
+      expect(b.profile('p1')?.data.coins).toBe(5);
+      expect(b.profile('p2')?.data.coins).toBe(5);
+    } finally {
+      await cluster.close();
+    }
+  });
+
+  // The first seeds of the exploration that broke no-rollback this way (a trade dropped, or
+  // the progress earned before it).
+  for (const seed of [3348, 3707, 3837, 4928, 5099]) {
+    it.fails(`seed ${seed} holds every invariant`, async () => {
+      const result = await runSimulation(seed);
+      expect(result.violation, describeFailure(result)).toBeUndefined();
+    });
+  }
+});
+
+describe('a rejoin on the old server never resumes a copy older than what another server saved', () => {
+  // A's leave save commits but its response is lost, so A retains the profile believing it
+  // still holds the lock. B finds the record unlocked, loads it and saves more progress.
+  // The player returns to A: A adopts its retained copy, the adoption save fails with a
+  // backend error ("unsaved"), and the player resumes on A's older copy. A's next save finds
+  // the lock gone (nothing stored is harmed), but the player saw a rollback and what they
+  // earn on A until then is lost.
+  it.fails('the player returns to A and does not resume 5 coins after B saved 9', async () => {
+    const cluster = new Cluster(memoryBackend());
+    const key = `${cluster.driverName}/p1`;
+    try {
+      const a = await cluster.server('A');
+      const b = await cluster.server('B');
+      const onA = mark(cluster);
+      a.join('p1');
+      await settled(cluster, 'A', 'p1', onA);
+      const first = a.profile('p1')!;
+      first.data.coins = 5;
+      await cluster.time.until(first.save());
+      a.store.faults.inject({ kind: 'lose-response', operation: 'update', key });
+      const onB = mark(cluster);
+      b.join('p1'); // still connected to A: A kicks, its leave save commits, the response is lost
+      expect(await settled(cluster, 'B', 'p1', onB)).toMatchObject({ type: 'load.loaded' });
+      expect(cluster.find('A', 'profile.release-failed', 'p1')).toBeDefined();
+      const onTheirWay = b.profile('p1')!;
+      onTheirWay.data.coins = 9;
+      await cluster.time.until(onTheirWay.save());
+      // Back to A (B has not noticed yet), whose next store write fails.
+      a.store.faults.inject({ kind: 'fail', operation: 'update', key });
+      const back = mark(cluster);
+      a.join('p1');
+      const outcome = await settled(cluster, 'A', 'p1', back);
+      if (outcome.type === 'load.loaded') expect(a.profile('p1')?.data.coins).toBe(9);
+    } finally {
+      await cluster.close();
+    }
+  });
+
+  for (const seed of [40711, 63278]) {
+    it.fails(`seed ${seed} holds every invariant`, async () => {
+      const result = await runSimulation(seed);
+      expect(result.violation, describeFailure(result)).toBeUndefined();
+    });
+  }
+});
+
+describe('an adoption that finds the lock gone loads the record normally, without a kick', () => {
+  // p1's leave save on A fails, so A retains the profile; A stops beating (its presence
+  // writes fail) and B takes the lock. When p1 comes back to A, the adoption save finds B's
+  // lock: the seed has the retained profile deactivate and the record load normally. A
+  // instead kicks the player who left ("Your data was loaded on another server."), and a
+  // host that kicks by player id, as MemoryHost does, removes the player rejoining.
+  it.fails('p1 rejoins A and loads what B holds, and nobody is kicked on A', async () => {
+    const cluster = new Cluster(memoryBackend());
+    const key = `${cluster.driverName}/p1`;
+    try {
+      const a = await cluster.server('A');
+      const b = await cluster.server('B');
+      const onA = mark(cluster);
+      a.join('p1');
+      await settled(cluster, 'A', 'p1', onA);
+      a.profile('p1')!.data.coins = 3;
+      a.store.faults.inject({ kind: 'fail', operation: 'update', key });
+      a.leave('p1');
+      await cluster.until(
+        () => cluster.find('A', 'profile.release-failed', 'p1') !== undefined,
+        cluster.ms(1),
+        "A's leave save",
+      );
+      // A stays up but cannot beat or hear requests: B takes the lock after two empty reads.
+      const beat = a.presence.faults.inject({ kind: 'fail', operation: 'set', times: Infinity });
+      const deaf = a.messenger.faults.inject({
+        kind: 'drop',
+        operation: 'deliver',
+        times: Infinity,
+      });
+      const onB = mark(cluster);
+      b.join('p1');
+      expect(await settled(cluster, 'B', 'p1', onB)).toMatchObject({ reason: 'stolen' });
+      beat.remove();
+      deaf.remove();
+      const back = mark(cluster);
+      a.join('p1'); // before A's next autosave would have found the lock gone
+      const outcome = await settled(cluster, 'A', 'p1', back);
+      expect(a.host.kicks).toEqual([]);
+      expect(outcome).toMatchObject({ type: 'load.loaded' });
+    } finally {
+      await cluster.close();
+    }
+  });
+
+  it.fails('seed 42 holds every invariant, known issues included', async () => {
+    const result = await runSimulation(42, { strict: true });
+    expect(result.violation, describeFailure(result)).toBeUndefined();
+  });
+});

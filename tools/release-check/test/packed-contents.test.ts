@@ -1,0 +1,53 @@
+/**
+ * Each published package packs to what a user should get: the built code with its declarations,
+ * the README and licence, no sources or tests, and no `workspace:` range left in its manifest.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const packages = fileURLToPath(new URL('../../../packages/', import.meta.url));
+const PUBLISHED = ['core', 'testkit', 'redis', 'dynamodb', 'pubsub'];
+
+describe('packed packages', () => {
+  const cleanup: string[] = [];
+  afterAll(async () => {
+    for (const dir of cleanup) await rm(dir, { recursive: true, force: true });
+  });
+
+  it.each(PUBLISHED)(
+    '@datadriver/%s packs its dist, README and licence, and real version ranges',
+    async (name) => {
+      const into = await mkdtemp(join(tmpdir(), `dd-pack-${name}-`));
+      cleanup.push(into);
+      const { stdout } = await run('pnpm', ['pack', '--json', '--pack-destination', into], {
+        cwd: join(packages, name),
+      });
+      const packed = JSON.parse(stdout) as { filename: string; files: Array<{ path: string }> };
+      const files = packed.files.map((file) => file.path);
+      expect(files).toEqual(
+        expect.arrayContaining([
+          'package.json',
+          'README.md',
+          'LICENSE',
+          'dist/index.js',
+          'dist/index.d.ts',
+        ]),
+      );
+      expect(
+        files.filter((file) => !/^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(file)),
+      ).toEqual([]);
+      const { stdout: manifest } = await run('tar', [
+        '-xzOf',
+        packed.filename,
+        'package/package.json',
+      ]);
+      expect(manifest).not.toContain('workspace:');
+    },
+  );
+});
