@@ -3,8 +3,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: [
     'src/server.ts',
-    'src/bot.ts',
-    'src/bot-cli.ts',
+
     'src/fleet.ts',
     'src/player-client.ts',
     'src/game-server-process.ts',

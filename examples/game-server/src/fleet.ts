@@ -68,9 +68,7 @@ function stopChild(child: ChildProcess): Promise<void> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const fleet = await startFleet();
   console.log(`\nfleet up (Redis at ${fleet.redisUrl}). Play with the bot in another terminal:`);
-  console.log(
-    `  node examples/game-server/dist/bot-cli.js --servers ${fleet.servers.map((s) => s.url).join(',')} --hops 10`,
-  );
+  console.log(`  pnpm bot --servers ${fleet.servers.map((s) => s.url).join(',')} --hops 10`);
   console.log('Ctrl-C stops the fleet.');
   const stop = async () => {
     await fleet.stop();

@@ -3,7 +3,7 @@
  * leaves and rejoins, checking at every arrival that its coins are all there. `runBot` is the
  * library; `bot-cli.ts` prints each wait.
  */
-import { PlayerClient } from './player-client.js';
+import { PlayerClient } from '@datadriver/example-game-server/player-client';
 
 export interface BotOptions {
   /** ws://host:port of each server, hopped through in turn. */
