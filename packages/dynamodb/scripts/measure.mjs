@@ -2,7 +2,8 @@
 /**
  * Latency of DataDriver on DynamoDB Local, from the built dist of @datadriver/core and this
  * package: the median and p99 of a load, a save and a release of a real DataDriver over
- * DynamoStore, and the hand-over time of a live session between two servers.
+ * DynamoStore, without and with versions, and the hand-over time of a live session between
+ * two servers.
  *
  *   pnpm turbo run build --filter=@datadriver/dynamodb...   # once
  *   pnpm --filter @datadriver/dynamodb measure
@@ -29,18 +30,32 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const backend = await startDynamoLocal();
 const client = makeClient(backend.endpoint);
 const tableName = `dd-measure-${process.pid}-${Date.now().toString(36)}`;
-await ensureTable({ client, tableName });
+// keep: 1, so that a profile's release (its second version) also trims its first, as every
+// versioned save does once a profile has `keep` versions.
+const versions = { keep: 1 };
+await ensureTable({ client, tableName, versions });
 const clients = [client];
 
 try {
   console.log(`DataDriver on DynamoDB Local: ${describeBackend()}`);
   console.log(`Node ${process.version}, ${cpus().length} CPUs, table ${tableName}`);
-  const lifecycle = await measureLifecycle();
+  const { plain, versioned } = await measureLifecycles({ plain: {}, versioned: { versions } });
   console.log(`\nOne profile at a time, ${PROFILES} profiles after ${WARM_UP} warm-up rounds:`);
   printTable([
-    ['load', lifecycle.load],
-    ['save', lifecycle.save],
-    ['release', lifecycle.release],
+    ['load', plain.load],
+    ['save', plain.save],
+    ['release', plain.release],
+  ]);
+  console.log(
+    `\nThe same with versions { keep: ${versions.keep} } (interleaved with the above, profile by` +
+      ' profile, so both see the same JVM and machine): a save and a release that changed the' +
+      ' data write the record and its version in one transaction; the release also trims the' +
+      " save's version, past the retention:",
+  );
+  printTable([
+    ['load', versioned.load],
+    ['save', versioned.save],
+    ['release', versioned.release],
   ]);
   const handovers = await measureHandovers();
   console.log(
@@ -52,37 +67,47 @@ try {
   printTable([['hand-over', handovers]]);
 } finally {
   await client.send(new DeleteTableCommand({ TableName: tableName }));
+  await client.send(new DeleteTableCommand({ TableName: `${tableName}-versions` }));
   for (const each of clients) each.destroy();
   await backend.stop();
 }
 
-/** Load, save and release, each timed alone, one profile after another. */
-async function measureLifecycle() {
-  const store = new DynamoStore({ client, tableName });
-  const driver = new core.DataDriver({
-    name: 'Measure',
-    defaults: { coins: 0 },
-    store,
-    logger: quiet,
-    handoff: false,
-  });
-  const times = { load: [], save: [], release: [] };
+/**
+ * Load, save and release, each timed alone, one profile after another, on a driver per set of
+ * store options, taking turns; a save and a release each change the data, as a player's
+ * progress does.
+ */
+async function measureLifecycles(variants) {
+  const runs = Object.entries(variants).map(([name, options]) => ({
+    name,
+    driver: new core.DataDriver({
+      name: `Measure-${name}`,
+      defaults: { coins: 0 },
+      store: new DynamoStore({ client, tableName, ...options }),
+      logger: quiet,
+      handoff: false,
+    }),
+    times: { load: [], save: [], release: [] },
+  }));
   for (let index = 0; index < WARM_UP + PROFILES; index++) {
-    const started = performance.now();
-    const profile = await driver.load(`player-${index}`);
-    const loaded = performance.now();
-    profile.data.coins += 1;
-    await profile.save();
-    const saved = performance.now();
-    await profile.release();
-    const released = performance.now();
-    if (index < WARM_UP) continue;
-    times.load.push(loaded - started);
-    times.save.push(saved - loaded);
-    times.release.push(released - saved);
+    for (const { driver, times } of runs) {
+      const started = performance.now();
+      const profile = await driver.load(`player-${index}`);
+      const loaded = performance.now();
+      profile.data.coins += 1;
+      await profile.save();
+      const saved = performance.now();
+      profile.data.coins += 1;
+      await profile.release();
+      const released = performance.now();
+      if (index < WARM_UP) continue;
+      times.load.push(loaded - started);
+      times.save.push(saved - loaded);
+      times.release.push(released - saved);
+    }
   }
-  await driver.close();
-  return times;
+  for (const { driver } of runs) await driver.close();
+  return Object.fromEntries(runs.map(({ name, times }) => [name, times]));
 }
 
 /** A player on A joins B while still connected to A; the time until B has the profile. */

@@ -4,20 +4,28 @@ import {
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
+  TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import {
+  consoleLogger,
   DataDriverError,
+  describeError,
   ErrorCode,
   type Logger,
+  type Scheduler,
   type Store,
   type StoreRecord,
   type StoreTransform,
+  type UpdateOptions,
 } from '@datadriver/core';
 import { backoffMs, CONFLICT_BACKOFF, sleep } from './backoff.js';
+import { DynamoVersions } from './dynamo-versions.js';
 import { classifyDynamoError, type FailedCall, translateDynamoError } from './errors.js';
 import { type Item, ItemCodec, REVISION_ATTRIBUTE, type StoredItem } from './item-codec.js';
 import { checkCount, checkTableOptions, type TableOptions } from './table-options.js';
 import { withThrottleRetries } from './throttle-retry.js';
+import { nextMark, type VersionMark } from './version-mark.js';
+import { checkVersionsOptions, type DynamoVersionsOptions } from './versions-options.js';
 import { unchangedSince } from './write-condition.js';
 
 /** The table, and how hard to retry; see the README for the client's own settings. */
@@ -29,8 +37,23 @@ export interface DynamoStoreOptions extends TableOptions {
    * (default 3). They come on top of the SDK's own `maxAttempts`.
    */
   readonly throttleRetries?: number;
-  /** Gets a warning for each throttled retry and a debug line for each conflict retry. */
+  /**
+   * Gets a warning for each throttled retry and each failed trim of old versions, and a debug
+   * line for each conflict retry. Warnings go to the console when unset.
+   */
   readonly logger?: Logger;
+  /**
+   * Keep versions of written records (for `restoreAt` and `versions`) in a second table, within
+   * this retention: a write that asks for one (`keepVersion`) keeps it in the same transaction.
+   * Off by default: `store.versions` is then `undefined` and `keepVersion` is ignored. Create
+   * the table with `ensureTable({ ..., versions })`; see the README's "Versions".
+   */
+  readonly versions?: DynamoVersionsOptions;
+  /**
+   * The clock versions are stamped with and their age judged by (default `Date.now`): each
+   * server's own, as DynamoDB has none a write can read.
+   */
+  readonly clock?: Pick<Scheduler, 'now'>;
 }
 
 /** A call on one record. */
@@ -45,7 +68,8 @@ type WriteOutcome =
  * DataDriver's record store on DynamoDB: one item per key. An update is a strongly consistent
  * read, the caller's transform, then a write conditioned on the item being unchanged since the
  * read (absent, or at the revision read); a failed condition reads again and re-runs the
- * transform. The store holds no lock logic: the transform decides everything.
+ * transform. The store holds no lock logic: the transform decides everything. With `versions`,
+ * a write that keeps a version is a transaction of that conditional put and the version's put.
  */
 export class DynamoStore implements Store {
   /** The port contract implemented; core refuses another. */
@@ -57,6 +81,9 @@ export class DynamoStore implements Store {
   private readonly conflictRetries: number;
   private readonly throttleRetries: number;
   private readonly logger: Logger | undefined;
+  private readonly clock: Pick<Scheduler, 'now'>;
+  /** The kept versions, when the store was made with `versions`. */
+  readonly versions: DynamoVersions | undefined;
 
   constructor(options: DynamoStoreOptions) {
     const table = checkTableOptions(options);
@@ -66,6 +93,17 @@ export class DynamoStore implements Store {
     this.conflictRetries = checkCount('conflictRetries', options.conflictRetries, 20);
     this.throttleRetries = checkCount('throttleRetries', options.throttleRetries, 3);
     this.logger = options.logger;
+    this.clock = options.clock ?? { now: () => Date.now() };
+    this.versions =
+      options.versions === undefined
+        ? undefined
+        : new DynamoVersions(checkVersionsOptions(table.tableName, options.versions), {
+            client: this.client,
+            keyAttribute: table.keyAttribute,
+            clock: this.clock,
+            throttleRetries: this.throttleRetries,
+            logger: this.logger,
+          });
   }
 
   /** A strongly consistent read of the record under `key`. */
@@ -77,16 +115,30 @@ export class DynamoStore implements Store {
    * Replaces the record under `key` with `transform(current)` by a conditional write, re-running
    * `transform` on the newer item when another writer got there first. Rejects with
    * `Data.Conflict` once `conflictRetries` re-runs all lost; nothing was written then.
+   * With `keepVersion` (and `versions` set), the write of a record and of its version are one
+   * transaction; a delete keeps none.
    */
-  async update(key: string, transform: StoreTransform): Promise<StoreRecord | undefined> {
+  async update(
+    key: string,
+    transform: StoreTransform,
+    options: UpdateOptions = {},
+  ): Promise<StoreRecord | undefined> {
+    const keepVersion = options.keepVersion === true && this.versions !== undefined;
     for (let retry = 0; ; retry++) {
       const current = await this.read(key);
       const next = transform(current?.record);
       if (next === undefined) return current?.record;
       if (next === null && current === undefined) return undefined;
+      const version =
+        keepVersion && next !== null ? await this.nextVersion(key, current) : undefined;
       const outcome =
-        next === null ? await this.delete(key, current) : await this.put(key, current, next);
-      if (outcome.kind === 'written') return outcome.record;
+        next === null
+          ? await this.delete(key, current)
+          : await this.put(key, current, next, version);
+      if (outcome.kind === 'written') {
+        if (version) await this.trimVersions(key, version);
+        return outcome.record;
+      }
       if (retry >= this.conflictRetries) throw this.conflict(key, retry + 1, outcome.error);
       // Read again after the pause, not before it: a read just before the write leaves other
       // writers the least time to slip in between.
@@ -112,27 +164,69 @@ export class DynamoStore implements Store {
     }
   }
 
+  /**
+   * Where the version of a write after `read` goes: after the newest one the record item
+   * remembers, or, for an item without that mark (a new record, or one deleted and written
+   * again), after the newest one in the versions table.
+   */
+  private async nextVersion(key: string, read: StoredItem | undefined): Promise<VersionMark> {
+    const newest = read?.newestVersion ?? (await this.versions?.newest(key));
+    return nextMark(newest, this.clock.now());
+  }
+
+  /**
+   * Drops the versions past the retention once a write committed. A failure here leaves them
+   * for the next write to drop (reads apply the retention anyway), so it is logged, not thrown:
+   * the write itself landed.
+   */
+  private async trimVersions(key: string, newest: VersionMark): Promise<void> {
+    try {
+      await this.versions?.trim(key, newest);
+    } catch (error) {
+      (this.logger ?? consoleLogger('[DataDriver dynamodb]')).warn(
+        `could not drop the old versions of ${key} past the retention; the next write retries: ${describeError(error)}`,
+        { key, tableName: this.tableName, error },
+      );
+    }
+  }
+
   private async put(
     key: string,
     read: StoredItem | undefined,
     next: StoreRecord,
+    version: VersionMark | undefined,
   ): Promise<WriteOutcome> {
     const revision = randomUUID();
     // Encoding checks the size: an oversized record fails here, before anything is sent.
-    const { item, json } = this.codec.encode(key, next, revision);
+    // A write that keeps no version carries the mark of the newest one forward.
+    const { item, json } = this.codec.encode(key, next, revision, version ?? read?.newestVersion);
     const written = { kind: 'written', record: JSON.parse(json) as StoreRecord } as const;
-    const call = this.call('write', key);
+    const versions = version === undefined ? undefined : this.versions;
+    // The version's item is checked for size too, before anything is sent.
+    const versionPut = versions && version ? versions.put(key, json, version) : undefined;
+    const call = this.call(
+      versions ? `write (with its version in table ${versions.tableName})` : 'write',
+      key,
+    );
+    const put = {
+      TableName: this.tableName,
+      Item: item,
+      ...unchangedSince(this.codec.keyAttribute, read),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    } as const;
     try {
-      await this.send(call, () =>
-        this.client.send(
-          new PutItemCommand({
-            TableName: this.tableName,
-            Item: item,
-            ...unchangedSince(this.codec.keyAttribute, read),
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
-      );
+      const send = versionPut
+        ? () =>
+            this.client.send(
+              new TransactWriteItemsCommand({
+                TransactItems: [{ Put: put }, { Put: versionPut }],
+                // The revision as the idempotency token: a transaction the SDK resends after
+                // a lost response is not applied twice.
+                ClientRequestToken: revision,
+              }),
+            )
+        : () => this.client.send(new PutItemCommand(put));
+      await this.send<unknown>(call, send);
       return written;
     } catch (error) {
       const conflict = this.conflictOutcome(error, call);
@@ -173,7 +267,7 @@ export class DynamoStore implements Store {
     call: RecordCall,
   ): { outcome: WriteOutcome; seen?: Item } {
     if (classifyDynamoError(error) !== 'conflict') throw translateDynamoError(error, call);
-    const seen = isConditionFailure(error) ? error.Item : undefined;
+    const seen = recordItemSeen(error);
     return { outcome: { kind: 'conflict', error }, ...(seen ? { seen } : {}) };
   }
 
@@ -203,6 +297,18 @@ export class DynamoStore implements Store {
   }
 }
 
-function isConditionFailure(error: unknown): error is { readonly Item?: Item } {
-  return (error as { name?: unknown }).name === 'ConditionalCheckFailedException';
+/**
+ * The record item that failed the write's condition (`ALL_OLD`): the error's own for a
+ * PutItem or DeleteItem, the first action's for a transaction.
+ */
+function recordItemSeen(error: unknown): Item | undefined {
+  const failure = error as {
+    readonly name?: unknown;
+    readonly Item?: Item;
+    readonly CancellationReasons?: readonly { readonly Item?: Item }[];
+  };
+  if (failure.name === 'ConditionalCheckFailedException') return failure.Item;
+  if (failure.name === 'TransactionCanceledException')
+    return failure.CancellationReasons?.[0]?.Item;
+  return undefined;
 }

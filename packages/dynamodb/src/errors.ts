@@ -35,11 +35,26 @@ const NAMES: ReadonlyMap<string, DynamoFailureKind> = new Map([
   ['ExpiredTokenException', 'misconfigured'],
   ['CredentialsProviderError', 'misconfigured'],
   ['TokenProviderError', 'misconfigured'],
+  // The SDK resent a transaction whose first attempt is still running: its outcome is unknown.
+  ['TransactionInProgressException', 'unavailable'],
   ['TimeoutError', 'unavailable'],
   ['RequestTimeout', 'unavailable'],
   ['RequestTimeoutException', 'unavailable'],
   ['ServiceUnavailable', 'unavailable'],
   ['ServiceUnavailableException', 'unavailable'],
+]);
+
+/**
+ * Why DynamoDB cancelled a transaction, one code per action (`None` for an action that was
+ * fine); the first definite one is the transaction's kind.
+ */
+const CANCELLATION_CODES: ReadonlyMap<string, DynamoFailureKind> = new Map([
+  ['ConditionalCheckFailed', 'conflict'],
+  ['TransactionConflict', 'conflict'],
+  ['ThrottlingError', 'throttled'],
+  ['ProvisionedThroughputExceeded', 'throttled'],
+  ['RequestLimitExceeded', 'throttled'],
+  ['ItemCollectionSizeLimitExceeded', 'too-large'],
 ]);
 
 const NODE_CODES: ReadonlyMap<string, DynamoFailureKind> = new Map([
@@ -69,6 +84,7 @@ interface ErrorLike {
   readonly message?: unknown;
   readonly cause?: unknown;
   readonly errors?: unknown;
+  readonly CancellationReasons?: readonly { readonly Code?: string; readonly Message?: string }[];
   readonly $metadata?: { readonly httpStatusCode?: number; readonly requestId?: string };
 }
 
@@ -145,7 +161,8 @@ function explain(kind: DynamoFailureKind, call: FailedCall, name: string | undef
 
 function classifyOne(link: ErrorLike): DynamoFailureKind {
   if (typeof link.name === 'string') {
-    if (link.name === 'ValidationException') return validationKind(link);
+    if (link.name === 'ValidationException') return validationKind(link.message);
+    if (link.name === 'TransactionCanceledException') return cancellationKind(link);
     const kind = NAMES.get(link.name);
     if (kind) return kind;
   }
@@ -156,9 +173,18 @@ function classifyOne(link: ErrorLike): DynamoFailureKind {
 }
 
 /** DynamoDB reports both an oversized item and a wrong key schema as a ValidationException. */
-function validationKind(link: ErrorLike): DynamoFailureKind {
-  const message = typeof link.message === 'string' ? link.message : '';
-  return /item size/i.test(message) ? 'too-large' : 'misconfigured';
+function validationKind(message: unknown): DynamoFailureKind {
+  return typeof message === 'string' && /item size/i.test(message) ? 'too-large' : 'misconfigured';
+}
+
+/** A cancelled transaction is what its first failing action says. */
+function cancellationKind(link: ErrorLike): DynamoFailureKind {
+  for (const reason of link.CancellationReasons ?? []) {
+    if (reason.Code === 'ValidationError') return validationKind(reason.Message);
+    const kind = reason.Code === undefined ? undefined : CANCELLATION_CODES.get(reason.Code);
+    if (kind) return kind;
+  }
+  return 'failed';
 }
 
 function* causeChain(error: unknown, depth = 0): Generator<ErrorLike> {

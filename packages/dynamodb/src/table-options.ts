@@ -21,14 +21,18 @@ export const DEFAULT_KEY_ATTRIBUTE = 'pk';
 export function checkTableOptions(options: TableOptions): Required<TableOptions> {
   const { client, tableName, keyAttribute = DEFAULT_KEY_ATTRIBUTE } = options;
   if (typeof client?.send !== 'function') invalid('client must be a DynamoDBClient');
-  // DynamoDB's own rules for table names: 3 to 255 of a-z, A-Z, 0-9, _ - and .
-  if (typeof tableName !== 'string' || !/^[\w.-]{3,255}$/.test(tableName)) {
+  if (!isTableName(tableName)) {
     invalid(`tableName must be 3 to 255 letters, digits, _ - or ., got ${String(tableName)}`);
   }
   if (typeof keyAttribute !== 'string' || keyAttribute.length === 0) {
     invalid('keyAttribute must be a non-empty string');
   }
   return { client, tableName, keyAttribute };
+}
+
+/** DynamoDB's own rule for table names: 3 to 255 of a-z, A-Z, 0-9, _ - and . */
+export function isTableName(name: unknown): name is string {
+  return typeof name === 'string' && /^[\w.-]{3,255}$/.test(name);
 }
 
 /** A count option: a non-negative integer, or the default when unset. */

@@ -1,11 +1,9 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { MemoryMessenger, MemoryPresence, SystemScheduler } from '@datadriver/core';
-import { type ClusterBackend, runHandoffScenarios } from '@datadriver/testkit';
+import { runHandoffScenarios } from '@datadriver/testkit';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
-import { DynamoStore } from '../src/index.js';
 import { ClientPool } from './support/client-pool.js';
-import { freshTable, makeClient, rawRecord } from './support/dynamo-client.js';
-import { punctualRealTime } from './support/punctual-real-time.js';
+import { freshTable, makeClient } from './support/dynamo-client.js';
+import { dynamoClusterBackend } from './support/dynamo-cluster-backend.js';
 
 // Real seconds per seed second. At 0.08 a crash takeover (13.3 seed s, bounded by the 15 s
 // lockWaitSeconds) has 135 ms of real margin for a busy 2-core machine (0.05 left 85 ms, and
@@ -30,34 +28,6 @@ afterAll(async () => {
 });
 
 /**
- * Every server stores in DynamoDB Local through its own client; messages and presence stay in
- * memory (shared by the cluster's servers) so that this suite tests the store alone.
- */
-function dynamoBackend(): ClusterBackend {
-  const messenger = new MemoryMessenger();
-  const presence = new MemoryPresence(new SystemScheduler());
-  const clients: DynamoDBClient[] = [];
-  return {
-    name: 'DynamoDB Local',
-    time: punctualRealTime(),
-    scale,
-    // Upper bounds get this much room for a loaded 2-core machine (GC, JIT, DynamoDB Local).
-    slackMs: 400,
-    connect: async () => {
-      const client = await pool.acquire();
-      clients.push(client);
-      return {
-        store: new DynamoStore({ client, tableName: table.tableName }),
-        messenger,
-        presence,
-      };
-    },
-    read: (storeKey) => rawRecord(direct, table.tableName, storeKey),
-    close: async () => pool.release(clients),
-  };
-}
-
-/**
  * Real time on real backends races in two places no adapter can order, so a failed scenario
  * runs again, twice at most (three failures in a row fail the run):
  * - "a load still in flight on the holder is answered when it settles" has B join while A's
@@ -68,5 +38,7 @@ function dynamoBackend(): ClusterBackend {
  *   with other suites and DynamoDB Local's JVM.
  */
 describe('DynamoStore', { retry: 2 }, () => {
-  runHandoffScenarios('DynamoDB Local + in-memory messenger and presence', dynamoBackend);
+  runHandoffScenarios('DynamoDB Local + in-memory messenger and presence', () =>
+    dynamoClusterBackend({ direct, pool, tableName: table.tableName, scale }),
+  );
 });

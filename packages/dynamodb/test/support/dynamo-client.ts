@@ -38,19 +38,36 @@ export function uniqueTableName(purpose: string): string {
 /**
  * Creates a fresh table for one test file and returns its name and a deleter. A few writes
  * warm it up first: DynamoDB Local's first conditional writes to a new table take hundreds of
- * milliseconds, which a timed scenario would otherwise pay.
+ * milliseconds, which a timed scenario would otherwise pay. With `versions`, the versions
+ * table is made (and warmed, and dropped) with it.
  */
-export async function freshTable(client: DynamoDBClient, purpose: string, keyAttribute = 'pk') {
+export async function freshTable(
+  client: DynamoDBClient,
+  purpose: string,
+  keyAttribute = 'pk',
+  options: { readonly versions?: boolean } = {},
+) {
   const tableName = uniqueTableName(purpose);
-  await ensureTable({ client, tableName, keyAttribute });
-  const warm = new DynamoStore({ client, tableName, keyAttribute });
+  const versions = options.versions ? { tableName: `${tableName}-versions` } : undefined;
+  await ensureTable({ client, tableName, keyAttribute, ...(versions && { versions }) });
+  const warm = new DynamoStore({ client, tableName, keyAttribute, ...(versions && { versions }) });
   for (let round = 0; round < 5; round++) {
-    await warm.update('warm-up', (current) => ({ n: ((current?.n as number) ?? 0) + 1 }));
+    await warm.update('warm-up', (current) => ({ n: ((current?.n as number) ?? 0) + 1 }), {
+      keepVersion: true,
+    });
   }
   await warm.update('warm-up', () => null);
+  await warm.versions?.purge('warm-up');
+  const drop = async (TableName: string) => {
+    await client.send(new DeleteTableCommand({ TableName }));
+  };
   return {
     tableName,
-    drop: () => client.send(new DeleteTableCommand({ TableName: tableName })).then(() => undefined),
+    versionsTableName: versions?.tableName,
+    drop: async () => {
+      await drop(tableName);
+      if (versions) await drop(versions.tableName);
+    },
   };
 }
 

@@ -12,6 +12,8 @@ export type HttpFault =
       readonly status: number;
       readonly type: string;
       readonly message: string;
+      /** More fields of the error's JSON body (a transaction's `CancellationReasons`). */
+      readonly fields?: Readonly<Record<string, unknown>>;
     }
   | { readonly kind: 'lose-response' }
   | { readonly kind: 'race'; readonly rival: () => Promise<unknown> };
@@ -51,7 +53,7 @@ export async function startHttpFaultProxy(upstream: string): Promise<HttpFaultPr
     const fault = rule?.fault;
     if (fault?.kind === 'error') {
       outgoing.writeHead(fault.status, { 'content-type': 'application/x-amz-json-1.0' });
-      outgoing.end(JSON.stringify({ __type: fault.type, message: fault.message }));
+      outgoing.end(JSON.stringify({ __type: fault.type, message: fault.message, ...fault.fields }));
       return;
     }
     if (fault?.kind === 'race') await fault.rival();

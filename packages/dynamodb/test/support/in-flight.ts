@@ -11,6 +11,7 @@ export class InFlight {
   track(store: Store): Store {
     return {
       specificationVersion: store.specificationVersion,
+      ...(store.versions && { versions: store.versions }),
       get: (key) => this.add(store.get(key)),
       update: (key, transform, options) => this.add(store.update(key, transform, options)),
     };
