@@ -132,6 +132,19 @@ export class GameServerProcess {
     return !exited(this.child);
   }
 
+  /**
+   * Calls `listener` once when the process exits, for whatever reason (at once when it already
+   * has), so a caller can tell a crash it did not ask for from one it did. Returns the unsubscribe.
+   */
+  onExit(listener: (code: number | null, signal: NodeJS.Signals | null) => void): () => void {
+    if (exited(this.child)) {
+      listener(this.child.exitCode, this.child.signalCode);
+      return () => undefined;
+    }
+    this.child.once('exit', listener);
+    return () => this.child.off('exit', listener);
+  }
+
   /** Everything the server printed. */
   output(): string {
     return this.printed.text;

@@ -42,12 +42,19 @@ const view = {
   pace: byId('pace', HTMLElement),
   outcome: byId('outcome', HTMLDivElement),
   mode: byId('mode', HTMLElement),
+  about: byId('about', HTMLElement),
+  playback: byId('playback', HTMLElement),
+  speedNote: byId('speed-note', HTMLElement),
 };
 const lanes = new Lanes(byId('lanes', HTMLDivElement));
 const log = new EventLog(byId('log', HTMLTableElement), byId('log-box', HTMLElement));
 
+/** @typedef {{ mode: string, about: string, clock: 'virtual' | 'wall' }} Backend */
+
 /** @type {EventSource | undefined} */
 let source;
+/** @type {Backend} What the cases run on, as `/api/cases` says. */
+let backend = { mode: 'in-memory', about: '', clock: 'virtual' };
 /** @type {CaseInfo | undefined} */
 let current;
 
@@ -160,11 +167,7 @@ function handle(message, info) {
       view.clock.textContent = formatMs(message.t);
       lanes.setNow(message.t);
       view.outcome.dataset.kind = message.outcome.kind;
-      setOutcome(
-        'done',
-        message.outcome.text,
-        `Seed’s wait: ${info.seedWait.toLowerCase()}. Measured on the virtual clock.`,
-      );
+      setOutcome('done', message.outcome.text, outcomeNote(message.outcome, info));
       return;
     case 'error':
       setOutcome('error', `The case failed: ${message.text}`);
@@ -172,6 +175,23 @@ function handle(message, info) {
     case 'end':
       return;
   }
+}
+
+/**
+ * The line under an outcome: the seed's wait, the clock it was measured on, and the record as
+ * the backend holds it when the runner read it back.
+ * @param {Outcome} outcome
+ * @param {CaseInfo} info
+ */
+function outcomeNote(outcome, info) {
+  const clock = backend.clock === 'wall' ? 'the servers’ clocks' : 'the virtual clock';
+  const parts = [`Seed’s wait: ${info.seedWait.toLowerCase()}.`, `Measured on ${clock}.`];
+  const stored = outcome.stored;
+  if (stored) {
+    const lock = stored.holder === null ? 'unlocked' : `locked by ${stored.holder}`;
+    parts.push(`${backend.mode} holds ${stored.coins} coins, ${lock}.`);
+  }
+  return parts.join(' ');
 }
 
 /** @param {CaseInfo} info */
@@ -202,9 +222,15 @@ function play(info) {
 async function main() {
   initSpeed();
   const response = await fetch('/api/cases');
-  /** @type {{ mode: string, cases: CaseInfo[] }} */
-  const { mode, cases } = await response.json();
-  view.mode.textContent = mode;
+  /** @type {Backend & { cases: CaseInfo[] }} */
+  const { cases, ...about } = await response.json();
+  backend = about;
+  view.mode.textContent = backend.mode;
+  view.about.textContent = backend.about;
+  document.body.dataset.mode = backend.mode;
+  // Real processes run in real time: there is no playback speed to choose.
+  view.playback.hidden = backend.clock === 'wall';
+  view.speedNote.hidden = backend.clock === 'wall';
   buildNav(cases);
   view.play.addEventListener('click', () => current && play(current));
   const first = cases[0];

@@ -1,9 +1,16 @@
-/** The server's command line: `--port N` (or `--port=N`), else the PORT variable, else 8080. */
+/**
+ * The server's command line: `--port N` (or `--port=N`), else the PORT variable, else 8080;
+ * `--host`; and `--redis <url>`, which plays the cases on real game servers on that Redis.
+ * REDIS_URL alone does not switch modes: the default stays the in-memory backend, which needs
+ * no service, whatever the shell exports.
+ */
 export const DEFAULT_PORT = 8080;
 
 export interface CliOptions {
   readonly port: number;
   readonly host: string;
+  /** Set by `--redis`: the Redis the game servers use. */
+  readonly redisUrl?: string;
 }
 
 function portOf(value: string, where: string): number {
@@ -12,6 +19,13 @@ function portOf(value: string, where: string): number {
     throw new RangeError(`${where} must be a port number from 0 to 65535, got "${value}"`);
   }
   return port;
+}
+
+function redisUrlOf(value: string): string {
+  if (!/^rediss?:\/\/./.test(value)) {
+    throw new RangeError(`--redis must be a redis:// or rediss:// URL, got "${value}"`);
+  }
+  return value;
 }
 
 function flag(argv: readonly string[], name: string): string | undefined {
@@ -40,5 +54,6 @@ export function parseCliOptions(
         : DEFAULT_PORT;
   // Loopback by default: the demo is for the person at this machine.
   const host = flag(argv, 'host') ?? '127.0.0.1';
-  return { port, host };
+  const redis = flag(argv, 'redis');
+  return redis === undefined ? { port, host } : { port, host, redisUrl: redisUrlOf(redis) };
 }

@@ -2,7 +2,7 @@
  * The demo's web server: the page, the list of cases, and each case's timeline as a stream.
  *
  *   GET /                          the page (and its files)
- *   GET /api/cases                 { mode, cases }
+ *   GET /api/cases                 { mode, about, clock, cases }
  *   GET /api/cases/:id/run?speed=  the case's timeline, as Server-Sent Events
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -45,7 +45,8 @@ async function route(
   }
   const { runner } = options;
   if (url.pathname === '/api/cases') {
-    return sendJson(response, 200, { mode: runner.mode, cases: runner.cases });
+    const { mode, about, clock, cases } = runner;
+    return sendJson(response, 200, { mode, about, clock, cases });
   }
   const run = RUN_PATH.exec(url.pathname);
   if (run) {

@@ -1,4 +1,10 @@
-const STORY_TYPES = ['presence.beat', 'player.left', 'server.crashed'] as const;
+const STORY_TYPES = [
+  'presence.beat',
+  'player.left',
+  'server.crashed',
+  // A real server process that died without being asked to (the Redis runner).
+  'server.exited',
+] as const;
 
 export type StoryEventType = (typeof STORY_TYPES)[number];
 

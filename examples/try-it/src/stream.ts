@@ -1,6 +1,6 @@
 /**
  * What the page receives: a case's timeline as a stream of messages. The page only draws
- * these, so any runner (the in-memory one now, real game servers on Redis later) can feed it.
+ * these, so either runner (the in-memory one, or real game servers on Redis) can feed it.
  */
 
 /** How an entry reads at a glance; the page colours its mark by it. */
@@ -30,8 +30,17 @@ export interface Outcome {
   readonly measuredFrom: 'join' | 'last-beat';
   /** The player's coins once loaded. */
   readonly coins?: number;
+  /** The record as the backend holds it once the story is over (the Redis runner reads it). */
+  readonly stored?: StoredRecord;
   /** One sentence for the page: "B loaded p1 after 340 ms with 11 coins." */
   readonly text: string;
+}
+
+/** A profile's record as read back from the backend. */
+export interface StoredRecord {
+  readonly coins: number;
+  /** The label of the server whose lock is on the record, `null` when it is unlocked. */
+  readonly holder: string | null;
 }
 
 export type StreamMessage =
@@ -71,19 +80,33 @@ export interface CaseInfo {
 }
 
 export interface RunOptions {
-  /** Wall-time speed-up on top of the case's pace; `'instant'` runs without pacing. */
+  /**
+   * Wall-time speed-up on top of the case's pace; `'instant'` runs without pacing. Real
+   * processes run in real time: the Redis runner ignores it.
+   */
   readonly speed: number | 'instant';
   readonly signal?: AbortSignal;
 }
 
 /**
- * Plays the cases. The in-memory runner drives the real core on a virtual clock; a runner
- * pointed at Redis would drive the example game servers instead, with the same messages.
+ * Which clock a runner's times are on: a virtual clock (in-memory, exact to the millisecond)
+ * or the wall clock of real processes.
+ */
+export type RunnerClock = 'virtual' | 'wall';
+
+/**
+ * Plays the cases. The in-memory runner drives the real core on a virtual clock; the Redis
+ * runner drives the example game servers as real processes instead, with the same messages.
  */
 export interface CaseRunner {
-  /** Shown on the page: "in-memory", "redis". */
+  /** Shown on the page: "in-memory", "Redis". */
   readonly mode: string;
+  /** How the cases run, in a sentence or two, for the page's header. */
+  readonly about: string;
+  readonly clock: RunnerClock;
   readonly cases: readonly CaseInfo[];
   /** Plays one case, sending its timeline to `sink`; resolves with its outcome. */
   run(caseId: string, options: RunOptions, sink: StreamSink): Promise<Outcome>;
+  /** Stops whatever the runner still has running (real processes); the demo calls it on exit. */
+  close(): Promise<void>;
 }

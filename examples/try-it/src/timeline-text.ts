@@ -63,6 +63,8 @@ function storyText(event: StoryEvent): EntryText {
       return entry('Player leaves; the leave save starts', 'info');
     case 'server.crashed':
       return entry('Crashes: no write, beat or message leaves it again', 'bad');
+    case 'server.exited':
+      return entry('The server process exited unexpectedly; the demo’s log says why', 'bad');
   }
 }
 

@@ -16,6 +16,20 @@ describe('the command line', () => {
     expect(parseCliOptions(['--host', '0.0.0.0'], {}).host).toBe('0.0.0.0');
   });
 
+  it('takes --redis <url> for the Redis mode; REDIS_URL alone keeps the in-memory default', () => {
+    expect(parseCliOptions(['--redis', 'redis://127.0.0.1:6379'], {}).redisUrl).toBe(
+      'redis://127.0.0.1:6379',
+    );
+    expect(parseCliOptions(['--redis=rediss://cache:6380/1'], {}).redisUrl).toBe(
+      'rediss://cache:6380/1',
+    );
+    expect(parseCliOptions([], { REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBeUndefined();
+    expect(() => parseCliOptions(['--redis', 'localhost:6379'], {})).toThrow(
+      '--redis must be a redis:// or rediss:// URL, got "localhost:6379"',
+    );
+    expect(() => parseCliOptions(['--redis'], {})).toThrow('--redis needs a value');
+  });
+
   it('refuses a port that is not one', () => {
     expect(() => parseCliOptions(['--port', 'http'], {})).toThrow(
       '--port must be a port number from 0 to 65535, got "http"',

@@ -15,7 +15,10 @@ const ended: string[] = [];
 function watched(inner: CaseRunner): CaseRunner {
   return {
     mode: inner.mode,
+    about: inner.about,
+    clock: inner.clock,
     cases: inner.cases,
+    close: () => inner.close(),
     run: (caseId, options, sink) =>
       inner.run(caseId, options, sink).then(
         (outcome) => {

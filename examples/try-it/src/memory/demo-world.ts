@@ -19,9 +19,9 @@ import {
   VirtualClock,
 } from '@datadriver/core';
 import type { StoryEvent } from '../story-event.js';
+import type { WorldEvent, WorldEventOf, WorldEventType } from '../world-event.js';
 import { BeatRecorder } from './beat-recorder.js';
 import { DemoServer, type PlayerData } from './demo-server.js';
-import type { WorldEvent, WorldEventOf, WorldEventType } from './world-event.js';
 
 export const LATENCY = { storeMs: 100, messageMs: 20, presenceMs: 10 } as const;
 

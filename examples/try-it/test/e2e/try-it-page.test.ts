@@ -2,16 +2,18 @@
  * The page in headless Chromium: every case played by clicking, its outcome and elapsed time
  * checked as shown, 20 times faster than life. Then the crash case at the page's own pace (four
  * times faster than life, about 5 s), whose picture is saved to `TRY_IT_SCREENSHOT` (README's
- * docs/try-it.png, with `pnpm screenshot`) or to the temporary folder.
+ * docs/try-it.png, with `pnpm screenshot`) or to the temporary folder. Last, the page in Redis
+ * mode (the test run's redis-server): the live hand-over and the crash on real game servers.
  */
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type RunningServer, startDemoServer } from '../../src/http-server.js';
 import { MemoryCaseRunner } from '../../src/memory/memory-runner.js';
 import { PUBLIC_DIR } from '../../src/public-dir.js';
+import { RedisCaseRunner } from '../../src/redis/redis-runner.js';
 import { type Browser, launchChromium } from '../support/chromium.js';
 import { EXPECTED } from '../support/expected.js';
 
@@ -41,13 +43,14 @@ afterAll(async () => {
 });
 
 /** Plays a case by clicking it, and returns what the page shows when it is done. */
-async function playCase(page: Page, caseId: string) {
+async function playCase(page: Page, caseId: string, timeout = 10_000) {
   await page.click(`button.case[data-case="${caseId}"]`);
   await page.waitForSelector('#outcome[data-state="done"], #outcome[data-state="error"]', {
-    timeout: 10_000,
+    timeout,
   });
   return {
     outcome: await page.textContent('#outcome strong'),
+    note: await page.textContent('#outcome .outcome-note'),
     clock: await page.textContent('#clock'),
     current: await page.getAttribute(`button.case[data-case="${caseId}"]`, 'aria-current'),
     rows: await Promise.all(
@@ -109,4 +112,53 @@ describe('the Try it page in headless Chromium', () => {
     await mkdir(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
   }, 30_000);
+});
+
+describe('the Try it page in Redis mode, on real game servers', () => {
+  let redisServer: RunningServer;
+
+  beforeAll(async () => {
+    redisServer = await startDemoServer({
+      runner: await RedisCaseRunner.connect(inject('redisUrl')),
+      publicDir: PUBLIC_DIR,
+      port: 0,
+    });
+  });
+
+  afterAll(async () => {
+    await redisServer?.close();
+  });
+
+  it('says it runs on Redis, and plays the live hand-over and the crash with real times', async () => {
+    const page = await newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(redisServer.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.textContent('#mode')).toBe('Redis');
+    expect(await page.textContent('#about')).toContain('real game-server processes');
+    expect(await page.isHidden('#playback')).toBe(true); // real processes: no playback speed
+
+    const live = await playCase(page, 'live-holder', 60_000);
+    expect(live.outcome).toMatch(
+      /^B loaded p1 after \d+ ms with 11 coins; A told the old connection “You joined another server\.”$/,
+    );
+    expect(live.note).toContain(
+      'Measured on the servers’ clocks. Redis holds 11 coins, locked by B.',
+    );
+    expect(live.rows).toContain('profile.kicked');
+    expect(live.rows.at(-1)).toBe('load.loaded');
+    expect(await page.locator('#lanes .lane-links line').count()).toBeGreaterThanOrEqual(2);
+
+    const crash = await playCase(page, 'crashed-holder', 60_000);
+    expect(crash.outcome).toMatch(
+      /^B took the lock \d\.\d+ s after A’s last beat \(\d+\.\d+ s at the seed’s constants\), with 5 coins: A’s last save\.$/,
+    );
+    expect(crash.note).toContain('Redis holds 5 coins, locked by B.');
+    expect(crash.rows).toContain('server.crashed');
+    expect(crash.rows.slice(-2)).toEqual(['lock.taken', 'load.loaded']);
+    expect(await page.locator('#lanes .lane-silence').count()).toBe(1);
+    expect(await page.textContent('#pace')).toBe('4× faster');
+    expect(problems).toEqual([]);
+  }, 120_000);
 });

@@ -1,5 +1,11 @@
 import { MemoryCaseRunner } from '../../src/memory/memory-runner.js';
-import type { Outcome, RunOptions, StreamMessage, TimelineEntry } from '../../src/stream.js';
+import type {
+  CaseRunner,
+  Outcome,
+  RunOptions,
+  StreamMessage,
+  TimelineEntry,
+} from '../../src/stream.js';
 
 export interface Recording {
   readonly outcome: Outcome;
@@ -10,11 +16,14 @@ export interface Recording {
 }
 
 /** Plays `caseId` on the in-memory runner and keeps every message it streams. */
-export async function record(caseId: string, speed: RunOptions['speed'] = 'instant') {
+export function record(caseId: string, speed: RunOptions['speed'] = 'instant') {
+  return recordOn(new MemoryCaseRunner(), caseId, { speed });
+}
+
+/** Plays `caseId` on `runner` and keeps every message it streams. */
+export async function recordOn(runner: CaseRunner, caseId: string, options: RunOptions) {
   const messages: StreamMessage[] = [];
-  const outcome = await new MemoryCaseRunner().run(caseId, { speed }, (message) =>
-    messages.push(message),
-  );
+  const outcome = await runner.run(caseId, options, (message) => messages.push(message));
   const entries = messages.flatMap((message) => (message.kind === 'entry' ? [message.entry] : []));
   return {
     outcome,

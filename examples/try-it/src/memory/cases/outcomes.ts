@@ -1,7 +1,7 @@
 import { formatMs } from '../../format.js';
 import type { Outcome } from '../../stream.js';
+import type { WorldEventOf } from '../../world-event.js';
 import type { DemoServer } from '../demo-server.js';
-import type { WorldEventOf } from '../world-event.js';
 import { PLAYER } from './playing-on.js';
 
 type LoadEnd = WorldEventOf<'load.loaded' | 'load.failed'>;

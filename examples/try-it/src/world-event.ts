@@ -1,5 +1,5 @@
 import type { DataDriverEvent } from '@datadriver/core';
-import type { StoryEvent } from '../story-event.js';
+import type { StoryEvent } from './story-event.js';
 
 /** A core event or a story event, with the label of the server it happened on. */
 export type WorldEvent = (DataDriverEvent | StoryEvent) & { readonly server: string };
