@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { GameServerProcess } from '../src/game-server-process.js';
 import { PlayerClient } from '../src/player-client.js';
-import { type RunningServer, startServer, stopServer } from './servers.js';
 
 // The seed's constants a tenth as long: 0.3 s beats, a 1 s presence TTL, 1.5 s lockWait.
 const SCALE = 0.1;
@@ -8,19 +8,11 @@ const SLACK_MS = 1_000;
 
 describe('game servers on a real redis-server, as separate processes', () => {
   const env = { REDIS_URL: inject('redisUrl') };
-  let servers: RunningServer[] = [];
-
-  beforeAll(async () => {
-    servers = await Promise.all(['hop-a', 'hop-b'].map((jobId) => startServer(jobId, env, SCALE)));
-  });
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => stopServer(server)));
-  });
 
   it('a server killed with SIGKILL is taken over after presence expiry, with its last save', async () => {
     const [a, b] = await Promise.all([
-      startServer('crash-a', env, SCALE),
-      startServer('crash-b', env, SCALE),
+      GameServerProcess.start({ jobId: 'crash-a', env, scale: SCALE }),
+      GameServerProcess.start({ jobId: 'crash-b', env, scale: SCALE }),
     ]);
     const user = `crash-${Date.now()}`;
     try {
@@ -29,7 +21,7 @@ describe('game servers on a real redis-server, as separate processes', () => {
       await onA.earn(5);
       await new Promise((resolve) => setTimeout(resolve, 30_000 * SCALE + 500)); // one autosave
       await onA.earn(7); // unsaved when A dies
-      await stopServer(a, 'SIGKILL');
+      await a.stop('SIGKILL');
       const killedAt = performance.now();
       const onB = await PlayerClient.connect(b.url, user);
       const loaded = await onB.next('loaded', 30_000);
@@ -41,22 +33,22 @@ describe('game servers on a real redis-server, as separate processes', () => {
       expect(takeoverMs).toBeLessThanOrEqual(16_000 * SCALE + SLACK_MS);
       await onB.close();
     } finally {
-      await stopServer(a, 'SIGKILL');
-      await stopServer(b);
+      await a.stop('SIGKILL');
+      await b.stop();
     }
   });
 
   it('SIGTERM releases every profile: the next server loads it without waiting', async () => {
     const [a, b] = await Promise.all([
-      startServer('term-a', env, SCALE),
-      startServer('term-b', env, SCALE),
+      GameServerProcess.start({ jobId: 'term-a', env, scale: SCALE }),
+      GameServerProcess.start({ jobId: 'term-b', env, scale: SCALE }),
     ]);
     const user = `term-${Date.now()}`;
     try {
       const onA = await PlayerClient.connect(a.url, user);
       await onA.next('loaded');
       await onA.earn(9);
-      expect(await stopServer(a, 'SIGTERM')).toBe(0);
+      expect(await a.stop('SIGTERM')).toBe(0);
       expect(a.output()).toContain('released 1, unreleased 0');
       const onB = await PlayerClient.connect(b.url, user);
       const loaded = await onB.next('loaded');
@@ -64,7 +56,7 @@ describe('game servers on a real redis-server, as separate processes', () => {
       expect(loaded.type === 'loaded' && loaded.waitedMs).toBeLessThan(200);
       await onB.close();
     } finally {
-      await stopServer(b);
+      await b.stop();
     }
   });
 });
