@@ -1,7 +1,7 @@
 /**
  * The game server as DataDriver's Host: a WebSocket connection is a player; closing it is the
- * player leaving; a kick tells the client why and closes the connection, which then reports
- * the player as removing (so the game's leave cleanups and the release save run).
+ * player leaving; a kick tells the client why, reports the player as removing at once (so the
+ * game's leave cleanups and the release save run) and closes the connection.
  */
 import type { Host, HostPlayer } from '@datadriver/core';
 import type { WebSocket } from 'ws';
@@ -14,6 +14,9 @@ type Listener = (player: SocketPlayer) => void;
 
 /** WebSocket close code for a kick: the client shows the message and does not reconnect. */
 export const KICK_CLOSE_CODE = 4000;
+
+/** How long a kicked connection may take to answer the close handshake before it is cut. */
+export const KICK_CLOSE_GRACE_MS = 5_000;
 
 export class WebSocketHost implements Host<SocketPlayer> {
   private readonly connected = new Set<SocketPlayer>();
@@ -48,6 +51,13 @@ export class WebSocketHost implements Host<SocketPlayer> {
   kick(player: SocketPlayer, message: string): void {
     send(player, { type: 'kicked', message });
     player.socket.close(KICK_CLOSE_CODE, message.slice(0, 120));
+    // The player is gone for the game now. Waiting for the close handshake would hold the
+    // release save (and so the player's join elsewhere) hostage to the old connection, and a
+    // stale one, the very case a live hand-over exists for, never answers (ws waits 30 s).
+    this.disconnect(player);
+    const cut = setTimeout(() => player.socket.terminate(), KICK_CLOSE_GRACE_MS);
+    cut.unref();
+    player.socket.once('close', () => clearTimeout(cut));
   }
 
   get count(): number {

@@ -7,6 +7,12 @@ export interface TcpProxy {
   stop(): Promise<void>;
   /** Listens again on the same port: the backend "comes back". */
   start(): Promise<void>;
+  /**
+   * Every open connection goes silent: no byte passes either way and neither end sees a FIN or
+   * RST, as when a player's network drops without a word (a stale connection). New
+   * connections are unaffected.
+   */
+  freeze(): void;
   /** Stops for good. */
   close(): Promise<void>;
 }
@@ -18,6 +24,7 @@ export interface TcpProxy {
  */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  const pairs = new Set<readonly [Socket, Socket]>();
   let server: Server | undefined;
   let port = 0;
 
@@ -33,6 +40,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
             upstream.destroy();
           });
         }
+        const pair = [client, upstream] as const;
+        pairs.add(pair);
+        client.once('close', () => pairs.delete(pair));
         client.pipe(upstream);
         upstream.pipe(client);
       });
@@ -54,6 +64,17 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       server = undefined;
     });
 
+  const freeze = () => {
+    for (const [client, upstream] of pairs) {
+      // Unpiped, an end on one side no longer ends the other; paused, nothing is read.
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+    pairs.clear();
+  };
+
   await listen();
   return {
     get port() {
@@ -63,6 +84,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     start: async () => {
       if (!server) await listen();
     },
+    freeze,
     close: stop,
   };
 }

@@ -40,4 +40,26 @@ describe('startTcpProxy', () => {
     await proxy.close();
     echo.close();
   });
+
+  it('freeze silences open connections without closing them, and spares new ones', async () => {
+    const echo = await echoServer();
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: echo.port });
+    const stale = connect(proxy.port, '127.0.0.1');
+    await new Promise((resolve) => stale.once('connect', resolve));
+    const seen: string[] = [];
+    let closed = false;
+    stale.on('data', (data) => seen.push(data.toString()));
+    stale.once('close', () => {
+      closed = true;
+    });
+    proxy.freeze();
+    stale.write('lost');
+    expect(await roundTrip(proxy.port, 'fresh')).toBe('fresh'); // a later connection works
+    await new Promise((resolve) => setTimeout(resolve, 100)); // real sockets: give "lost" time
+    expect(seen).toEqual([]);
+    expect(closed).toBe(false);
+    stale.destroy();
+    await proxy.close();
+    echo.close();
+  });
 });
