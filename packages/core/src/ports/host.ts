@@ -20,7 +20,9 @@ export interface Host<P extends HostPlayer = HostPlayer> {
   onPlayerRemoving(listener: (player: P) => void): () => void;
   /**
    * Ends the player's session with `message`. The host must then report the player as
-   * removing (which runs the game's leave cleanups and the driver's release save).
+   * removing (which runs the game's leave cleanups and the driver's release save) promptly,
+   * without waiting for the client to acknowledge: the kicked connection is often a stale one
+   * that never answers, and another server's join waits on that release.
    */
   kick(player: P, message: string): void;
   /** The players connected now, so that a driver attached late loads them too. */
