@@ -1,0 +1,81 @@
+/**
+ * How much each measurement runs: the full run (`pnpm bench`) and the quick smoke run
+ * (`pnpm bench -- --quick`, under two minutes, for CI; its figures prove only that every
+ * measurement works).
+ */
+export interface BenchConfig {
+  readonly mode: 'full' | 'quick';
+  /** Live hand-overs per backend combination, after `warmUp` unrecorded ones. */
+  readonly handovers: number;
+  readonly warmUp: number;
+  /** Hand-overs from a stale (silent, still open) connection, one after another. */
+  readonly staleHandovers: number;
+  /** Samples of each leg of the physical limit. */
+  readonly limitSamples: number;
+  /** Unrecorded writes first: DynamoDB Local's JVM answers several times slower until warm. */
+  readonly storeWarmUpWrites: number;
+  /** Same-server rejoins of each kind. */
+  readonly rejoins: number;
+  /** Multiplies the seed's handoff constants for crash takeovers (1 = 3 s beat, 10 s TTL). */
+  readonly crashScale: number;
+  /** Crashes in all, run `crashesInParallel` at a time, each on its own server process. */
+  readonly crashes: number;
+  readonly crashesInParallel: number;
+  /** Players in flight and the length of each throughput window (s), `throughputWindows` each. */
+  readonly throughputPlayers: number;
+  readonly throughputSeconds: number;
+  readonly throughputWindows: number;
+  /** How long the idle servers are watched (s). */
+  readonly idleSeconds: number;
+  /** The peer's lease and heartbeat (ms), and its trials. */
+  readonly peerLeaseMs: number;
+  readonly peerHeartbeatMs: number;
+  readonly peerCrashes: number;
+  readonly peerHandovers: number;
+  readonly peerLiveTrials: number;
+}
+
+export const FULL: BenchConfig = {
+  mode: 'full',
+  handovers: 200,
+  // Game servers run warm in production: the first hops run while their JIT is still cold.
+  warmUp: 100,
+  staleHandovers: 20,
+  limitSamples: 1000,
+  storeWarmUpWrites: 3000,
+  rejoins: 200,
+  crashScale: 1,
+  crashes: 24,
+  crashesInParallel: 8,
+  throughputPlayers: 200,
+  throughputSeconds: 10,
+  throughputWindows: 3,
+  idleSeconds: 60,
+  peerLeaseMs: 10_000,
+  peerHeartbeatMs: 3_000,
+  peerCrashes: 24,
+  peerHandovers: 24,
+  peerLiveTrials: 4,
+};
+
+export const QUICK: BenchConfig = {
+  mode: 'quick',
+  handovers: 20,
+  warmUp: 3,
+  staleHandovers: 3,
+  limitSamples: 100,
+  storeWarmUpWrites: 100,
+  rejoins: 20,
+  crashScale: 0.1,
+  crashes: 4,
+  crashesInParallel: 4,
+  throughputPlayers: 50,
+  throughputSeconds: 1.5,
+  throughputWindows: 1,
+  idleSeconds: 3,
+  peerLeaseMs: 1_000,
+  peerHeartbeatMs: 300,
+  peerCrashes: 4,
+  peerHandovers: 4,
+  peerLiveTrials: 2,
+};

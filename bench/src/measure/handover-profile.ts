@@ -1,0 +1,90 @@
+/**
+ * The profile of a live hand-over: the same hop as handover.ts, but between two servers inside
+ * this process (each with its own connections to the same backends) on a sub-millisecond
+ * clock. Its total, set beside the two-process figure, separates what the protocol costs from
+ * what the game-server processes add (the WebSocket kick, process scheduling); its steps show
+ * where the protocol's own time goes.
+ */
+import type { DataDriverEvent } from '@datadriver/core';
+import type { Combo, RunningBackends } from '../backends.js';
+import type { BenchConfig } from '../config.js';
+import { HighResScheduler } from '../high-res-scheduler.js';
+import { timed } from '../stats.js';
+import { comboPorts } from './combo-ports.js';
+import { StepTimes } from './handover-steps.js';
+import { type InProcessServer, nextEvent, startServer } from './redis-server-in-process.js';
+
+export interface HandoverProfile {
+  /** From B's join to loaded on B (ms). */
+  readonly samples: number[];
+  /** Median of each step (ms). */
+  readonly steps: Readonly<Record<string, number>>;
+}
+
+export async function profileHandover(
+  combo: Combo,
+  backends: RunningBackends,
+  config: BenchConfig,
+): Promise<HandoverProfile> {
+  const ports = [comboPorts(combo, backends), comboPorts(combo, backends)];
+  const scheduler = new HighResScheduler();
+  const tag = `bench-profile-${combo.id}-${process.pid}`;
+  const servers = ports.map((each, index) =>
+    startServer({ jobId: `${tag}-${index === 0 ? 'A' : 'B'}`, ports: each, scheduler }),
+  );
+  try {
+    return await hops(servers as [InProcessServer, InProcessServer], `${tag}-player`, config);
+  } finally {
+    for (const server of servers) await server.close();
+    for (const each of ports) await each.close();
+  }
+}
+
+async function hops(
+  servers: [InProcessServer, InProcessServer],
+  key: string,
+  config: BenchConfig,
+): Promise<HandoverProfile> {
+  const samples: number[] = [];
+  const steps = new StepTimes();
+  await joined(servers[0], key);
+  for (let hop = 0; hop < config.warmUp + config.handovers; hop++) {
+    const [holder, target] = hop % 2 === 0 ? servers : [servers[1], servers[0]];
+    const coins = hop + 1;
+    holder.drivers[0]!.profile(key)!.data.coins = coins; // unsaved on the holder: must travel
+    const events = record([holder, target]);
+    const took = await timed(() => joined(target, key));
+    events.stop();
+    if (target.drivers[0]!.profile(key)!.data.coins !== coins) {
+      throw new Error(`in-process hand-over lost data on ${target.handoff.jobId}`);
+    }
+    if (hop < config.warmUp) continue;
+    samples.push(took);
+    steps.add((on, type) => events.find(on === 'holder' ? holder : target, type, key));
+  }
+  return { samples, steps: steps.medians() };
+}
+
+async function joined(server: InProcessServer, key: string): Promise<void> {
+  const event = await nextEvent(server.drivers[0]!, key, ['load.loaded', 'load.failed'], () =>
+    server.host.join(key),
+  );
+  if (event.type === 'load.failed') throw event.error;
+}
+
+/** Collects both servers' events during one hop. */
+function record(servers: readonly InProcessServer[]) {
+  const seen = new Map<InProcessServer, DataDriverEvent[]>();
+  const stops = servers.map((server) => {
+    seen.set(server, []);
+    return server.drivers[0]!.on((event) => seen.get(server)!.push(event));
+  });
+  return {
+    stop: () => {
+      for (const stop of stops) stop();
+    },
+    find: (server: InProcessServer, type: DataDriverEvent['type'], key: string) =>
+      seen.get(server)!.find((event) => event.type === type && 'key' in event && event.key === key)
+        ?.time,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * A game server inside the bench process, on real Redis ports with handoff on, its store behind
+ * core's fault decorator: for the same-server rejoins (one server by definition, and the
+ * failed leave save must be injected exactly) and for throughput.
+ */
+import {
+  DataDriver,
+  type DataDriverEvent,
+  Handoff,
+  type HandoffTimings,
+  MemoryHost,
+  type Messenger,
+  type Presence,
+  type Scheduler,
+  type Store,
+} from '@datadriver/core';
+import {
+  RECOMMENDED_REDIS_OPTIONS,
+  RedisMessenger,
+  RedisPresence,
+  RedisStore,
+} from '@datadriver/redis';
+import { Redis, type RedisOptions } from 'ioredis';
+import { quietLogger } from '../quiet-logger.js';
+
+export interface Ports {
+  readonly store: Store;
+  readonly messenger: Messenger;
+  readonly presence: Presence;
+}
+
+export interface RedisPorts extends Ports {
+  close(): Promise<void>;
+}
+
+/** A server's Redis ports on one client with the adapter's recommended options, as the example
+ * game server makes them; `extra` adds client options (auto-pipelining, for throughput). */
+export function redisPorts(url: string, extra: RedisOptions = {}): RedisPorts {
+  const client = new Redis(url, { ...RECOMMENDED_REDIS_OPTIONS, ...extra });
+  const messenger = new RedisMessenger({ client, logger: quietLogger });
+  return {
+    store: new RedisStore({ client, logger: quietLogger }),
+    messenger,
+    presence: new RedisPresence({ client, logger: quietLogger }),
+    close: async () => {
+      await messenger.close();
+      client.disconnect();
+    },
+  };
+}
+
+export interface Coins {
+  coins: number;
+}
+
+export interface InProcessServer {
+  readonly handoff: Handoff;
+  readonly host: MemoryHost;
+  readonly drivers: readonly DataDriver<Coins>[];
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  readonly jobId: string;
+  readonly ports: Ports;
+  /** How many drivers (PlayerData, PlayerData2, ...) share the server's one handoff. */
+  readonly drivers?: number;
+  readonly timings?: Partial<HandoffTimings>;
+  /** The drivers' and the handoff's clock; real timers and Date.now() when unset. */
+  readonly scheduler?: Scheduler;
+}
+
+export function startServer(options: ServerOptions): InProcessServer {
+  const { jobId, ports } = options;
+  const { scheduler } = options;
+  const handoff = new Handoff({
+    jobId,
+    ...ports,
+    logger: quietLogger,
+    timings: options.timings,
+    scheduler,
+  });
+  const host = new MemoryHost(jobId);
+  const drivers = Array.from({ length: options.drivers ?? 1 }, (_, index) => {
+    const driver = new DataDriver<Coins>({
+      name: index === 0 ? 'PlayerData' : `PlayerData${index + 1}`,
+      defaults: { coins: 0 },
+      ...ports,
+      logger: quietLogger,
+      jobId,
+      handoff,
+      scheduler,
+    });
+    driver.attach(host);
+    return driver;
+  });
+  return {
+    handoff,
+    host,
+    drivers,
+    close: async () => {
+      await Promise.all(drivers.map((driver) => driver.close()));
+      await handoff.destroy();
+    },
+  };
+}
+
+/** Resolves with the first event of `type` for `key` on `driver` (after `act` runs). */
+export function nextEvent<T extends DataDriverEvent['type']>(
+  driver: DataDriver<Coins>,
+  key: string,
+  types: readonly T[],
+  act: () => void = () => undefined,
+): Promise<Extract<DataDriverEvent, { type: T }>> {
+  return new Promise((resolve) => {
+    const stop = driver.on((event) => {
+      if (!('key' in event) || event.key !== key || !types.includes(event.type as T)) return;
+      stop();
+      resolve(event as Extract<DataDriverEvent, { type: T }>);
+    });
+    act();
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * Throughput on one Redis from one process: many players in flight, each cycling load, one
+ * change, save, release. Against a naive lock in the same run: SET NX PX for the lock, GET to
+ * load, SET to save, DEL to release, with no handoff, no presence and no lock rules. Windows
+ * of the two alternate so that a change of load on the machine hits both alike. Both use the
+ * Redis adapter's recommended client options; a second pass adds ioredis's auto-pipelining to
+ * both, because the profile shows the cycle bound by one socket write per command.
+ */
+import { randomUUID } from 'node:crypto';
+import { RECOMMENDED_REDIS_OPTIONS } from '@datadriver/redis';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { BenchConfig } from '../config.js';
+import { redisPorts, startServer } from './redis-server-in-process.js';
+
+export interface Window {
+  readonly cyclesPerSecond: number;
+  /** CPU time per cycle (µs) of this process and of redis-server: which side is saturated. */
+  readonly nodeCpuUsPerCycle: number;
+  readonly redisCpuUsPerCycle: number;
+}
+
+export interface ThroughputResult {
+  readonly driver: Window[];
+  readonly naive: Window[];
+}
+
+type Cycle = (key: string) => Promise<void>;
+
+export async function measureThroughput(
+  redisUrl: string,
+  config: BenchConfig,
+  clientOptions: RedisOptions = {},
+): Promise<ThroughputResult> {
+  const ports = redisPorts(redisUrl, clientOptions);
+  const server = startServer({ jobId: `bench-throughput-${process.pid}`, ports });
+  const naiveClient = new Redis(redisUrl, { ...RECOMMENDED_REDIS_OPTIONS, ...clientOptions });
+  const result: ThroughputResult = { driver: [], naive: [] };
+  try {
+    const driverCycle = dataDriverCycle(server.drivers[0]!);
+    const naive = naiveCycle(naiveClient);
+    const measure = (cycle: Cycle, tag: string, seconds: number) =>
+      window(naiveClient, () => run(cycle, tag, config, seconds));
+    await measure(driverCycle, 'warm-d', 0.5); // JIT and connections, not recorded
+    await measure(naive, 'warm-n', 0.5);
+    for (let index = 0; index < config.throughputWindows; index++) {
+      result.driver.push(await measure(driverCycle, `d${index}`, config.throughputSeconds));
+      result.naive.push(await measure(naive, `n${index}`, config.throughputSeconds));
+    }
+    return result;
+  } finally {
+    naiveClient.disconnect();
+    await server.close();
+    await ports.close();
+  }
+}
+
+function dataDriverCycle(driver: ReturnType<typeof startServer>['drivers'][number]): Cycle {
+  return async (key) => {
+    const profile = await driver.load(key);
+    profile.data.coins += 1;
+    await profile.save();
+    await profile.release();
+  };
+}
+
+function naiveCycle(client: Redis): Cycle {
+  return async (key) => {
+    const token = randomUUID();
+    if ((await client.set(`naive-lock:${key}`, token, 'PX', 10_000, 'NX')) !== 'OK') {
+      throw new Error(`naive lock of ${key} is taken`); // never: each key has one player
+    }
+    const coins = Number((await client.get(`naive:${key}`)) ?? 0);
+    await client.set(`naive:${key}`, String(coins + 1));
+    await client.del(`naive-lock:${key}`);
+  };
+}
+
+/** Runs one window and accounts the CPU both sides spent on it. */
+async function window(redis: Redis, run: () => Promise<Count>): Promise<Window> {
+  const redisBefore = await redisCpuSeconds(redis);
+  const nodeBefore = process.cpuUsage();
+  const { cycles, seconds } = await run();
+  const node = process.cpuUsage(nodeBefore);
+  const redisUs = ((await redisCpuSeconds(redis)) - redisBefore) * 1e6;
+  return {
+    cyclesPerSecond: cycles / seconds,
+    nodeCpuUsPerCycle: (node.user + node.system) / cycles,
+    redisCpuUsPerCycle: redisUs / cycles,
+  };
+}
+
+async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return field('used_cpu_user') + field('used_cpu_sys');
+}
+
+interface Count {
+  readonly cycles: number;
+  readonly seconds: number;
+}
+
+/** Runs `players` loops of `cycle` for `seconds`; resolves with the cycles completed. */
+async function run(
+  cycle: Cycle,
+  tag: string,
+  config: BenchConfig,
+  seconds: number,
+): Promise<Count> {
+  const deadline = performance.now() + seconds * 1000;
+  let cycles = 0;
+  const started = performance.now();
+  const player = async (index: number) => {
+    const key = `bench-tp-${process.pid}-${tag}-${index}`;
+    while (performance.now() < deadline) {
+      await cycle(key);
+      cycles++;
+    }
+  };
+  await Promise.all(Array.from({ length: config.throughputPlayers }, (_, index) => player(index)));
+  return { cycles, seconds: (performance.now() - started) / 1000 };
+}

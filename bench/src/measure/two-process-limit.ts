@@ -1,0 +1,81 @@
+/**
+ * The physical limit run as one sequence between two real processes: this process (B)
+ * publishes a request, the holder process (A) writes its release and replies, B writes its
+ * lock. The same round trips as the summed legs of physical-limit.ts, but paying what any
+ * two-process hand-over pays on this machine: waking the other process for each message.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Combo, RunningBackends } from '../backends.js';
+import type { BenchConfig } from '../config.js';
+import type { LimitHolderArgs } from '../processes/limit-holder-main.js';
+import { writerOn } from './conditional-writes.js';
+import { busOf, storeOf } from './limit-backends.js';
+import { messengerOn } from './messenger-pairs.js';
+
+const HOLDER_SCRIPT = fileURLToPath(new URL('./processes/limit-holder-main.js', import.meta.url));
+const REPLY_TIMEOUT_MS = 5_000;
+const READY_TIMEOUT_MS = 30_000;
+
+export async function measureTwoProcessLimit(
+  combo: Combo,
+  backends: RunningBackends,
+  config: BenchConfig,
+): Promise<number[]> {
+  const tag = `bench-limit2-${combo.id}-${process.pid}-${Date.now()}`;
+  const args: LimitHolderArgs = {
+    bus: busOf(combo, backends),
+    store: storeOf(combo, backends),
+    requestTopic: `${tag}-request`,
+    replyTopic: `${tag}-reply`,
+    key: `${tag}-A`,
+  };
+  const holder = await startHolder(args);
+  const own = messengerOn(args.bus);
+  const writer = await writerOn(args.store, `${tag}-B`);
+  let replied: ((n: number) => void) | undefined;
+  await own.messenger.subscribe(args.replyTopic, (message) => {
+    replied?.((message as { n: number }).n);
+  });
+  try {
+    const samples: number[] = [];
+    for (let n = 0; n < config.warmUp + config.limitSamples; n++) {
+      const started = performance.now();
+      const reply = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no reply ${n}`)), REPLY_TIMEOUT_MS);
+        replied = (got) => {
+          if (got !== n) return;
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      await own.messenger.publish(args.requestTopic, { T: 'Q', D: 'PlayerData', K: 'bench', n });
+      await reply;
+      await writer.write();
+      if (n >= config.warmUp) samples.push(performance.now() - started);
+    }
+    return samples;
+  } finally {
+    holder.stdin?.end();
+    writer.close();
+    await own.close();
+  }
+}
+
+function startHolder(args: LimitHolderArgs): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [HOLDER_SCRIPT, JSON.stringify(args)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the limit holder did not get ready'));
+    }, READY_TIMEOUT_MS);
+    createInterface({ input: child.stdout! }).once('line', () => {
+      clearTimeout(timer);
+      resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`the limit holder exited with ${code}`)));
+  });
+}

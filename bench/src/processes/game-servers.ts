@@ -1,0 +1,97 @@
+/**
+ * Real game servers (examples/game-server) as child processes, and players that connect to them
+ * over WebSocket: the live hand-over and the crash takeover are measured between these, never
+ * inside one process.
+ */
+import type { DataDriverEvent } from '@datadriver/core';
+import { PlayerClient } from '@datadriver/example-game-server/player-client';
+import { GameServerProcess } from '@datadriver/example-game-server/process';
+import type { Combo } from '../backends.js';
+
+/** A server and every event it has reported since it started, for after-the-fact breakdowns. */
+export class WatchedServer {
+  readonly events: DataDriverEvent[] = [];
+
+  private constructor(readonly process: GameServerProcess) {
+    process.onEvent((event) => this.events.push(event));
+  }
+
+  static async start(combo: Combo, jobId: string, scale: number): Promise<WatchedServer> {
+    return new WatchedServer(await GameServerProcess.start({ jobId, scale, env: combo.env }));
+  }
+
+  get url(): string {
+    return this.process.url;
+  }
+
+  /** The first event of `type` for `key` from index `from` on. */
+  find(type: DataDriverEvent['type'], key: string, from = 0): DataDriverEvent | undefined {
+    for (let index = from; index < this.events.length; index++) {
+      const event = this.events[index]!;
+      if (event.type === type && 'key' in event && event.key === key) return event;
+    }
+    return undefined;
+  }
+
+  /** The time of the last presence beat this server reported (its own clock, ms). */
+  lastBeat(): number | undefined {
+    return this.events.findLast((event) => event.type === 'presence.beat')?.time;
+  }
+
+  /** Drops the events recorded so far (a long run would otherwise keep them all). */
+  forget(): void {
+    this.events.length = 0;
+  }
+}
+
+export interface Loaded {
+  readonly client: PlayerClient;
+  readonly coins: number;
+  /**
+   * From the socket's `open` to the `loaded` message, on this process's clock (ms). B starts
+   * its load as it accepts the socket: `open` reaches us one hop after that start and `loaded`
+   * one hop after the load, so the two hops cancel out on average. (A sample can come out too
+   * short when this process is descheduled across `open`; B's own waitedMs is the check.)
+   */
+  readonly elapsedMs: number;
+  /** The WebSocket handshake before it, connect to `open` (ms). */
+  readonly handshakeMs: number;
+  /** The server's own measure, from its first load attempt (ms, whole milliseconds). */
+  readonly waitedMs: number | undefined;
+}
+
+/** Connects `user` to `server` and resolves once the profile loaded there; throws on a kick. */
+export function join(server: WatchedServer, user: string, timeoutMs: number): Promise<Loaded> {
+  return joinAt(server.url, user, timeoutMs);
+}
+
+/** `join` through any address of a server (a relay in front of it, say). */
+export async function joinAt(url: string, user: string, timeoutMs: number): Promise<Loaded> {
+  const connecting = performance.now();
+  const client = await PlayerClient.connect(url, user);
+  const handshakeMs = performance.now() - connecting;
+  const message = await client.next('loaded', timeoutMs);
+  const elapsedMs = performance.now() - connecting - handshakeMs;
+  if (message.type === 'kicked') {
+    await client.close();
+    throw new Error(`${user} was kicked from ${url}: ${message.message}`);
+  }
+  return { client, coins: message.coins, elapsedMs, handshakeMs, waitedMs: message.waitedMs };
+}
+
+/** Joins until a load succeeds, as a client that reconnects after a refused join. */
+export async function joinUntilLoaded(target: WatchedServer, user: string, timeoutMs: number) {
+  const deadline = performance.now() + timeoutMs;
+  for (let refusedJoins = 0; ; refusedJoins++) {
+    try {
+      const loaded = await join(target, user, deadline - performance.now());
+      return { loaded, loadedAt: performance.now(), refusedJoins };
+    } catch (error) {
+      if (performance.now() >= deadline) throw error;
+    }
+  }
+}
+
+export async function stopAll(servers: readonly WatchedServer[]): Promise<void> {
+  await Promise.allSettled(servers.map((server) => server.process.stop('SIGKILL')));
+}

@@ -1,0 +1,323 @@
+/** Turns a run's raw results into the report's figures, each against its goal or reference. */
+import type { Combo } from '../backends.js';
+import type { Figure } from '../figure.js';
+import type { Crash } from '../measure/crash-takeover.js';
+import type { IdleCost } from '../measure/idle-cost.js';
+import type { ThroughputResult, Window } from '../measure/throughput.js';
+import type { PeerResult } from '../peer/peer-measure.js';
+import type { RunResults } from '../run.js';
+import { summarize } from '../stats.js';
+
+export const RATIO_GOAL = 2;
+
+export function figuresOf(results: RunResults): Figure[] {
+  return [
+    ...results.combos.flatMap((combo) => handoverFigures(results, combo)),
+    ...staleFigures(results),
+    ...rejoinFigures(results),
+    ...crashFigures(results.crashes ?? [], results.config.crashScale),
+    ...throughputFigures(results),
+    ...(results.idle ?? []).map(idleFigure),
+    ...peerFigures(results.peer, results.config.peerLeaseMs, results.config.peerHeartbeatMs),
+  ];
+}
+
+function handoverFigures(results: RunResults, combo: Combo): Figure[] {
+  const handover = results.handover[combo.id];
+  const limit = results.limit[combo.id];
+  const profile = results.profile[combo.id];
+  const twoProcess = results.twoProcessLimit[combo.id];
+  if (!handover || !limit || !profile || !twoProcess) return [];
+  const section = 'Live hand-over';
+  const measured = summarize(handover.samples);
+  const floor = summarize(limit.samples);
+  const message = summarize(limit.message).median;
+  const write = summarize(limit.write).median;
+  // The stricter floor: the sum of the legs' medians (the median of summed samples is larger).
+  const limitMs = 2 * message + 2 * write;
+  const ratio = measured.median / limitMs;
+  const inProcess = summarize(profile.samples);
+  return [
+    {
+      id: `handover.${combo.id}`,
+      section,
+      label: combo.label,
+      unit: 'ms',
+      summary: measured,
+      note: `from the socket's open on B to loaded on B (the WebSocket handshake before it, median ${summarize(handover.handshakes).median.toFixed(2)} ms, not counted); B's own waitedMs median ${summarize(handover.waited).median} ms (whole ms); ${handover.kicks} of ${results.config.warmUp + results.config.handovers} holders kicked the live session`,
+      detail: {
+        phasesMedianMs: handover.phases,
+        waitedMs: summarize(handover.waited),
+        handshakeMs: summarize(handover.handshakes),
+      },
+    },
+    {
+      id: `limit.${combo.id}`,
+      section,
+      label: `physical limit, ${combo.label}`,
+      unit: 'ms',
+      summary: floor,
+      goal: `sum of leg medians ${limitMs.toFixed(2)} ms`,
+      note: `2 messages (median ${message.toFixed(2)} ms) + 2 conditional writes (median ${write.toFixed(2)} ms); the row's figures sum one sample of each leg`,
+      detail: { message: summarize(limit.message), write: summarize(limit.write) },
+    },
+    {
+      id: `limit.${combo.id}.two-process`,
+      section,
+      label: `physical limit between two processes, ${combo.label}`,
+      unit: 'ms',
+      summary: summarize(twoProcess),
+      note: 'the same four round trips run in sequence: B publishes, A writes and replies, B writes',
+    },
+    {
+      id: `ratio.${combo.id}`,
+      section,
+      label: `hand-over / limit, ${combo.label}`,
+      unit: 'ratio',
+      value: ratio,
+      goal: `< ${RATIO_GOAL}`,
+      meetsGoal: ratio < RATIO_GOAL,
+      note: 'hand-over median / the sum of the leg medians',
+    },
+    {
+      id: `ratio.${combo.id}.two-process`,
+      section,
+      label: `hand-over / two-process limit, ${combo.label}`,
+      unit: 'ratio',
+      value: measured.median / summarize(twoProcess).median,
+      goal: `< ${RATIO_GOAL}`,
+      meetsGoal: measured.median / summarize(twoProcess).median < RATIO_GOAL,
+      note: 'medians, both between two real processes',
+    },
+    {
+      id: `handover.${combo.id}.in-process`,
+      section,
+      label: `profile: the same hop between two servers in one process, ${combo.label}`,
+      unit: 'ms',
+      summary: inProcess,
+      note: `steps (median ms): ${describeSteps(profile.steps)}`,
+      detail: { stepsMedianMs: profile.steps },
+    },
+    {
+      id: `ratio.${combo.id}.in-process`,
+      section,
+      label: `profile: in-process hand-over / limit, ${combo.label}`,
+      unit: 'ratio',
+      value: inProcess.median / limitMs,
+      goal: `< ${RATIO_GOAL}`,
+      meetsGoal: inProcess.median / limitMs < RATIO_GOAL,
+      note: 'what the protocol costs without the processes and the WebSocket kick',
+    },
+  ];
+}
+
+function describeSteps(steps: Readonly<Record<string, number>>): string {
+  return Object.entries(steps)
+    .map(([name, ms]) => `${name.replace(' -> ', '→')} ${ms.toFixed(2)}`)
+    .join(', ');
+}
+
+/** A stale hand-over should cost about one save; a second is far beyond that on any backend. */
+const STALE_GOAL_MS = 1000;
+
+function staleFigures(results: RunResults): Figure[] {
+  const stale = results.stale ?? [];
+  if (stale.length === 0) return [];
+  const refused = stale.reduce((sum, trial) => sum + trial.refusedJoins, 0);
+  const kept = stale.filter((trial) => trial.keptData).length;
+  const summary = summarize(stale.map((trial) => trial.waitedMs));
+  return [
+    {
+      id: 'handover.all-redis.stale-connection',
+      section: 'Live hand-over from a stale connection (all-Redis, game-server processes)',
+      label: 'old connection open but silent: first join on B to loaded on B',
+      unit: 'ms',
+      summary,
+      goal: `seed: about one save (< ${STALE_GOAL_MS} ms, no join refused)`,
+      meetsGoal: summary.max < STALE_GOAL_MS && refused === 0,
+      note: `${refused} joins refused after lockWaitSeconds and retried; ${kept} of ${stale.length} kept A's latest data`,
+    },
+  ];
+}
+
+function rejoinFigures(results: RunResults): Figure[] {
+  const rejoin = results.rejoin;
+  if (!rejoin) return [];
+  const save = summarize(rejoin.save);
+  const section = 'Same-server rejoin (all-Redis)';
+  return [
+    {
+      id: 'rejoin.during-save',
+      section,
+      label: 'during the leave save',
+      unit: 'ms',
+      summary: summarize(rejoin.duringSave),
+      goal: `the save's remainder, then the load (one save: ${save.median.toFixed(2)} ms)`,
+      note: `${rejoin.waitedForSave} of ${rejoin.duringSave.length} joins found the save still running and waited for it`,
+    },
+    {
+      id: 'rejoin.after-failed-save',
+      section,
+      label: 'after a failed leave save (adoption)',
+      unit: 'ms',
+      summary: summarize(rejoin.afterFailedSave),
+      goal: 'no wait: the adoption save only',
+      note: 'every adoption kept the retained data',
+    },
+    {
+      id: 'rejoin.one-save',
+      section,
+      label: 'one save, for reference',
+      unit: 'ms',
+      summary: save,
+    },
+  ];
+}
+
+function crashFigures(crashes: readonly Crash[], scale: number): Figure[] {
+  if (crashes.length === 0) return [];
+  const seconds = (values: number[]) => summarize(values.map((ms) => ms / 1000));
+  const floor = seconds(crashes.map((crash) => crash.floorMs));
+  const sinceBeat = seconds(crashes.map((crash) => crash.sinceLastBeatMs));
+  const section = `Crash takeover (all-Redis, beat ${seconds1(3 * scale)} s, TTL ${seconds1(10 * scale)} s)`;
+  const refused = crashes.reduce((sum, crash) => sum + crash.refusedJoins, 0);
+  const excess = seconds(crashes.map((crash) => crash.takeoverMs - crash.floorMs));
+  return [
+    {
+      id: 'crash.datadriver',
+      section,
+      label: 'DataDriver: SIGKILL of A to loaded on B',
+      unit: 's',
+      summary: seconds(crashes.map((crash) => crash.takeoverMs)),
+      goal: `each crash's floor (${floor.min.toFixed(1)}-${floor.max.toFixed(1)} s here)`,
+      note: `${crashes.length} crashes at random beat phases; above its own floor by ${excess.median.toFixed(2)} s median, ${excess.max.toFixed(2)} s max; ${refused} joins refused after lockWaitSeconds and retried`,
+      detail: { floor, excessOverFloor: excess },
+    },
+    {
+      id: 'crash.datadriver.floor',
+      section,
+      label: 'floor: presence expiry + one beat, from the kill',
+      unit: 's',
+      summary: floor,
+      note: "expiry read from Redis (PTTL of A's presence key) right after each kill",
+    },
+    {
+      id: 'crash.datadriver.since-last-beat',
+      section,
+      label: "DataDriver: A's last beat to loaded on B",
+      unit: 's',
+      summary: sinceBeat,
+      goal: `floor ${seconds1(13 * scale)} s; seed: ${seconds1(13 * scale)}-${seconds1(15 * scale)} s`,
+      note: 'TTL + the two empty reads a beat apart, + up to one park (2 s at scale 1) of retry spacing',
+    },
+  ];
+}
+
+/** Seconds with at most one decimal: 0.30000000000000004 reads 0.3. */
+function seconds1(value: number): string {
+  return String(Number(value.toFixed(1)));
+}
+
+function throughputFigures(results: RunResults): Figure[] {
+  return [
+    ...throughputPass(results, results.throughput, ''),
+    ...throughputPass(results, results.throughputPipelined, 'auto-pipelining'),
+  ];
+}
+
+/** One pass of DataDriver against the naive lock; `variant` names its client options. */
+function throughputPass(
+  results: RunResults,
+  throughput: ThroughputResult | undefined,
+  variant: string,
+): Figure[] {
+  if (!throughput) return [];
+  const players = results.config.throughputPlayers;
+  const section = `Throughput (one Redis, one process, ${players} players in flight)`;
+  const rate = (windows: readonly Window[]) => summarize(windows.map((w) => w.cyclesPerSecond));
+  const cpu = (windows: readonly Window[]) => {
+    const node = summarize(windows.map((w) => w.nodeCpuUsPerCycle)).median;
+    const redis = summarize(windows.map((w) => w.redisCpuUsPerCycle)).median;
+    return `CPU per cycle: node ${node.toFixed(0)} µs, redis-server ${redis.toFixed(0)} µs`;
+  };
+  const driver = rate(throughput.driver);
+  const naive = rate(throughput.naive);
+  const windows = `${throughput.driver.length} windows of ${results.config.throughputSeconds} s`;
+  const suffix = variant ? `.${variant}` : '';
+  const label = (what: string) => (variant ? `${what}, with ${variant}` : what);
+  return [
+    {
+      id: `throughput.datadriver${suffix}`,
+      section,
+      label: label('DataDriver: load + save + release'),
+      unit: 'cycles/s',
+      summary: driver,
+      note: `${windows}; ${cpu(throughput.driver)}`,
+      detail: { windows: throughput.driver },
+    },
+    {
+      id: `throughput.naive${suffix}`,
+      section,
+      label: label('naive lock: SET NX + GET + SET + DEL'),
+      unit: 'cycles/s',
+      summary: naive,
+      note: `${windows}; ${cpu(throughput.naive)}`,
+      detail: { windows: throughput.naive },
+    },
+    {
+      id: `throughput.ratio${suffix}`,
+      section,
+      label: label('DataDriver / naive'),
+      unit: 'ratio',
+      value: driver.median / naive.median,
+      note: 'medians',
+    },
+  ];
+}
+
+function idleFigure(idle: IdleCost): Figure {
+  const { store, presence, bus } = idle.perMinute;
+  return {
+    id: `idle.${idle.drivers}`,
+    section: 'Idle cost per server (all-Redis, seed constants)',
+    label: `${idle.drivers} driver${idle.drivers === 1 ? '' : 's'} attached, no players`,
+    unit: 'ops/min',
+    value: store + presence + bus,
+    note: `store ${store.toFixed(1)}, presence ${presence.toFixed(1)}, bus ${bus.toFixed(1)} per minute over ${idle.seconds} s; at start-up ${JSON.stringify(idle.startup)}`,
+    detail: { ...idle },
+  };
+}
+
+function peerFigures(peer: PeerResult | undefined, leaseMs: number, heartbeatMs: number): Figure[] {
+  if (!peer) return [];
+  const section = `Peer: dynamodb-lock-client (lease ${leaseMs / 1000} s, heartbeat ${heartbeatMs / 1000} s)`;
+  const seconds = (values: number[]) => summarize(values.map((ms) => ms / 1000));
+  const liveTrials = peer.liveGaveUpMs.length + peer.liveAcquired;
+  return [
+    {
+      id: 'peer.crash',
+      section,
+      label: 'crash takeover: SIGKILL of holder to lock held',
+      unit: 's',
+      summary: seconds(peer.crashes.map((crash) => crash.takeoverMs)),
+      note: `${peer.crashes.length} crashes at random heartbeat phases; the joiner waits a whole lease after its first read`,
+      detail: { sinceLastBeat: seconds(peer.crashes.map((crash) => crash.sinceLastBeatMs)) },
+    },
+    {
+      id: 'peer.handover.live',
+      section,
+      label: 'live hand-over (player still on the holder)',
+      unit: 's',
+      summary: seconds(peer.liveGaveUpMs.length > 0 ? peer.liveGaveUpMs : [Number.NaN]),
+      note: `${peer.liveAcquired} of ${liveTrials} joins got the lock: a live holder keeps beating, so the joiner gives up after two leases`,
+    },
+    {
+      id: 'peer.handover.leave-and-join',
+      section,
+      label: 'leave-and-join hand-over (holder releases as B acquires)',
+      unit: 'ms',
+      summary: summarize(peer.handovers),
+      note: `${peer.handovers.filter((ms) => ms >= leaseMs).length} of ${peer.handovers.length} waited a whole lease (B read the lock before the release landed); the rest took one read and one write`,
+    },
+  ];
+}

@@ -1,0 +1,95 @@
+/**
+ * One bench run: the backends start once, the latency measurements run one after another (so
+ * they do not slow each other down), then the measurements that mostly wait on timers (crash
+ * takeovers, the peer's leases, idle servers) run side by side.
+ */
+import { loadavg } from 'node:os';
+import { type Combo, type ComboId, combos, startBackends } from './backends.js';
+import type { BenchConfig } from './config.js';
+import { describeMachine, type Machine } from './machine.js';
+import { type Crash, measureCrashTakeover } from './measure/crash-takeover.js';
+import { type HandoverResult, measureHandover } from './measure/handover.js';
+import { type HandoverProfile, profileHandover } from './measure/handover-profile.js';
+import { type IdleCost, measureIdleCost } from './measure/idle-cost.js';
+import { type LimitResult, measureLimit } from './measure/physical-limit.js';
+import { measureRejoin, type RejoinResult } from './measure/rejoin.js';
+import { measureStaleHandover, type StaleHandover } from './measure/stale-handover.js';
+import { measureThroughput, type ThroughputResult } from './measure/throughput.js';
+import { measureTwoProcessLimit } from './measure/two-process-limit.js';
+import { measurePeerHandovers, type PeerResult } from './peer/peer-measure.js';
+
+export interface RunResults {
+  readonly config: BenchConfig;
+  readonly machine: Machine;
+  readonly startedAt: string;
+  durationSeconds?: number;
+  readonly combos: readonly Combo[];
+  readonly handover: Partial<Record<ComboId, HandoverResult>>;
+  readonly limit: Partial<Record<ComboId, LimitResult>>;
+  readonly profile: Partial<Record<ComboId, HandoverProfile>>;
+  readonly twoProcessLimit: Partial<Record<ComboId, number[]>>;
+  rejoin?: RejoinResult;
+  throughput?: ThroughputResult;
+  throughputPipelined?: ThroughputResult;
+  crashes?: Crash[];
+  stale?: StaleHandover[];
+  idle?: IdleCost[];
+  peer?: PeerResult;
+}
+
+export type Progress = (message: string) => void;
+
+export async function runBench(config: BenchConfig, progress: Progress): Promise<RunResults> {
+  const started = performance.now();
+  progress('starting Redis, DynamoDB Local and the Pub/Sub emulator');
+  const backends = await startBackends();
+  try {
+    const machine = await describeMachine(backends);
+    const results: RunResults = {
+      config,
+      machine,
+      startedAt: new Date().toISOString(),
+      combos: combos(backends),
+      handover: {},
+      limit: {},
+      profile: {},
+      twoProcessLimit: {},
+    };
+    for (const combo of results.combos) {
+      // The limit first: its thousands of calls also warm the backends (DynamoDB Local's JVM
+      // answers several times slower until its JIT has run), so the hand-over meets them warm.
+      progress(`physical limit, ${combo.label}`);
+      results.limit[combo.id] = await measureLimit(combo, backends, config);
+      progress(`physical limit between two processes, ${combo.label}`);
+      results.twoProcessLimit[combo.id] = await measureTwoProcessLimit(combo, backends, config);
+      progress(`live hand-over, ${combo.label}`);
+      results.handover[combo.id] = await measureHandover(combo, config);
+      progress(`hand-over profile in one process, ${combo.label}`);
+      results.profile[combo.id] = await profileHandover(combo, backends, config);
+    }
+    const allRedis = results.combos.find((combo) => combo.id === 'all-redis')!;
+    progress('live hand-over from a stale connection, all-Redis');
+    results.stale = await measureStaleHandover(allRedis, config);
+    progress('same-server rejoins');
+    results.rejoin = await measureRejoin(backends.redis.url, config);
+    progress('throughput against the naive lock');
+    results.throughput = await measureThroughput(backends.redis.url, config);
+    progress('throughput again, both with auto-pipelining');
+    results.throughputPipelined = await measureThroughput(backends.redis.url, config, {
+      enableAutoPipelining: true,
+    });
+    progress("the peer's lease lock: leave-and-join hand-overs");
+    const peer = await measurePeerHandovers(backends.dynamo.endpoint, config);
+    progress('crash takeovers, the peer and idle servers, side by side');
+    [results.crashes, results.peer, results.idle] = await Promise.all([
+      measureCrashTakeover(allRedis, config),
+      peer.waits(),
+      Promise.all([1, 10].map((drivers) => measureIdleCost(backends.redis.url, drivers, config))),
+    ]);
+    machine.loadAverageAtEnd = loadavg()[0]!;
+    results.durationSeconds = (performance.now() - started) / 1000;
+    return results;
+  } finally {
+    await backends.stop();
+  }
+}
