@@ -77,6 +77,14 @@ export class ProfileSession {
   trade: HeldByTrade | undefined;
   /** Writes queued or running; "no save is running" means zero. */
   writesInFlight = 0;
+  /**
+   * Set by adoption until a save lands: the leave save may have committed with its response
+   * lost, so a save may retake a record whose last write is this session's own release.
+   * Autosaves retrying an adoption save that failed need this as much as the first one.
+   */
+  private retakeUntilSaved = false;
+  /** Waiting for this session's next write to land (see `nextWrite`). */
+  private writeWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   private tail: Promise<void> = Promise.resolve();
   private queuedSave: Promise<void> | undefined;
   private releasing: Promise<void> | undefined;
@@ -116,7 +124,7 @@ export class ProfileSession {
     if (this.queuedSave) return this.queuedSave;
     const save = this.enqueue(() => {
       this.queuedSave = undefined;
-      return this.writeSave(reason, false);
+      return this.writeSave(reason);
     });
     this.queuedSave = save;
     return save;
@@ -158,13 +166,30 @@ export class ProfileSession {
     this.state = 'active';
     this.releaseFailed = false;
     this.requesters.clear();
+    // The player it had has left; the adopting load sets the one rejoining. A lost lock found
+    // by the adoption save must not kick anyone: a host may kick by player id, which would
+    // remove the player rejoining (seed: the profile deactivates, the record loads normally).
+    this.player = undefined;
+    this.retakeUntilSaved = true;
     this.startAutosave();
     try {
-      await this.enqueue(() => this.writeSave('adopt', true));
+      await this.enqueue(() => this.writeSave('adopt'));
       return 'kept';
     } catch (error) {
       return DataDriverError.is(error, ErrorCode.LockLost) ? 'lost' : 'unsaved';
     }
+  }
+
+  /**
+   * Resolves when the next save or release of this session lands, which clears any trade
+   * marker it left; rejects if the session ends first without one (its lock was taken: the
+   * new holder's load settles the marker).
+   */
+  nextWrite(): Promise<void> {
+    if (this.state === 'inactive') return Promise.reject(this.inactiveError());
+    return new Promise((resolve, reject) => {
+      this.writeWaiters.push({ resolve, reject });
+    });
   }
 
   /** Runs `write` after every earlier write of this session. */
@@ -205,6 +230,9 @@ export class ProfileSession {
     this.state = 'inactive';
     this.autosave?.cancel();
     this.autosave = undefined;
+    const waiters = this.writeWaiters;
+    this.writeWaiters = [];
+    for (const waiter of waiters) waiter.reject(this.inactiveError());
     this.owner.deactivated(this);
   }
 
@@ -224,10 +252,11 @@ export class ProfileSession {
     }
   }
 
-  private async writeSave(reason: SaveReason, retake: boolean): Promise<void> {
+  private async writeSave(reason: SaveReason): Promise<void> {
     if (this.state === 'inactive') throw this.inactiveError();
     let decision: ReturnType<typeof decideSave> = { kind: 'lost' };
     const json = JSON.stringify(this.data);
+    const retake = this.retakeUntilSaved;
     try {
       await this.owner.store.update(
         this.owner.storeKey(this.key),
@@ -241,6 +270,10 @@ export class ProfileSession {
         { keepVersion: json !== this.written },
       );
       this.written = json;
+      if (decision.kind !== 'lost') {
+        this.retakeUntilSaved = false;
+        this.landed();
+      }
     } catch (error) {
       const failure = toDataDriverError(
         error,
@@ -273,6 +306,7 @@ export class ProfileSession {
       throw toDataDriverError(error, ErrorCode.BackendFailed, `release of ${this.key} failed`);
     }
     if (decision.kind === 'lost') throw this.lost(decision.holder);
+    this.landed();
     this.owner.emit({ type: 'profile.released', key: this.key });
     this.deactivate();
   }
@@ -294,7 +328,14 @@ export class ProfileSession {
     this.deactivate();
   }
 
-  private extras() {
+  private landed(): void {
+    const waiters = this.writeWaiters;
+    this.writeWaiters = [];
+    for (const waiter of waiters) waiter.resolve();
+  }
+
+  /** The meta every write of this session sets besides the lock (schema, user ids). */
+  extras() {
     return { schema: this.owner.schema, userIds: this.userIds };
   }
 

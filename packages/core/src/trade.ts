@@ -25,6 +25,9 @@ import {
 } from './rules/index.js';
 import { sleep } from './signal.js';
 
+/** The longest spacing between retries of a settled journal's deletion. */
+const JOURNAL_DELETE_MAX_MS = 30_000;
+
 export interface RecoveredTrade {
   readonly trade: string;
   readonly outcome: TradeState;
@@ -100,24 +103,44 @@ export async function runTrade(
 }
 
 /**
- * Saves each participant, which clears its marker (a failure is retried by autosave). Once
- * both markers are gone the journal is deleted: nothing can need it, and it holds player data.
+ * Saves each participant, which clears its marker (a failure is retried by autosave; a
+ * leaving participant's release clears it too). Once both markers are gone the journal is
+ * deleted: nothing can need it, and it holds player data.
  */
 function settle(run: TradeRun, sessions: readonly [ProfileSession, ProfileSession]): void {
-  const saves = sessions.map((session) =>
-    session.state === 'active' ? session.save('trade') : Promise.reject(new Error('inactive')),
+  const cleared = sessions.map((session) => {
+    const next = session.nextWrite();
+    // A failed save is reported as profile.save-failed; the next write that lands counts.
+    if (session.state === 'active') session.save('trade').catch(() => undefined);
+    return next;
+  });
+  Promise.all(cleared).then(
+    () => deleteJournal(run),
+    () => undefined, // a lock was taken: the new holder's load settles that marker
   );
-  Promise.all(saves).then(
-    () =>
-      run.store
-        .update(run.journalKey, () => null)
-        .catch((error) =>
-          run.logger.warn(
-            `could not delete the settled journal of trade ${run.id}: ${describeError(error)}`,
-          ),
-        ),
-    () => undefined, // a marker is left: its next load or save settles it from the journal
-  );
+}
+
+/**
+ * Deletes a settled journal, retrying until it lands (it holds player data it no longer
+ * needs): the spacing doubles from `retryMs` to `JOURNAL_DELETE_MAX_MS`, on background timers
+ * that never hold a process open. The first failure warns.
+ */
+async function deleteJournal(run: TradeRun): Promise<void> {
+  for (let spacingMs = run.retryMs; ; spacingMs = Math.min(2 * spacingMs, JOURNAL_DELETE_MAX_MS)) {
+    try {
+      await run.store.update(run.journalKey, () => null);
+      return;
+    } catch (error) {
+      if (spacingMs === run.retryMs) {
+        run.logger.warn(
+          `could not delete the settled journal of trade ${run.id} yet: ${describeError(error)}`,
+        );
+      }
+      await new Promise<void>((resolve) =>
+        run.scheduler.schedule(spacingMs, resolve, 'background'),
+      );
+    }
+  }
 }
 
 async function prepareAndDecide(
@@ -151,15 +174,17 @@ async function prepareAndDecide(
 
 async function writeMarker(run: TradeRun, session: ProfileSession): Promise<void> {
   let lost = false;
+  // What an abort leaves this participant with: its data as it is now, earlier trades included.
+  const json = JSON.stringify(session.data);
   await run.store.update(run.storeKey(session.key), (current) => {
     const record = parseRecord(session.key, current);
     if (record === undefined || decideSave(record, session.token).kind !== 'write') {
       lost = true;
       return undefined;
     }
-    return toStoreRecord(
-      markedRecord(record, { id: run.id, journal: run.journalKey }, session.writer()),
-    );
+    const data = JSON.parse(json) as JsonObject;
+    const marker = { id: run.id, journal: run.journalKey };
+    return toStoreRecord(markedRecord(record, data, marker, session.writer(), session.extras()));
   });
   if (lost) {
     throw new DataDriverError(

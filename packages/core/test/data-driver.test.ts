@@ -209,3 +209,31 @@ describe('DataDriver: attach', () => {
     expect(stored(bed.store, 'p1')?.meta.lock).toBeUndefined();
   });
 });
+
+describe('DataDriver: handoff replies', () => {
+  it('reports a reply when it arrives, even when no load waits for it any more', () => {
+    const bed = testBed();
+    bed.driver('A').receiveHandoffReply('p1');
+    expect(bed.events.filter((e) => e.type === 'handoff.reply.received')).toMatchObject([
+      { key: 'p1', jobId: 'A' },
+    ]);
+  });
+
+  it('a waiting load cancelled by its player leaving reports no reply it never got', async () => {
+    const bed = testBed();
+    const hostB = new MemoryHost('B');
+    const a = bed.driver('A');
+    bed.driver('B').attach(hostB);
+    await bed.clock.run(a.load('p1'));
+    hostB.join('p1'); // waits for A's lock
+    await bed.clock.advance(1000);
+    hostB.leave('p1'); // wakes the waiting load, which ends as cancelled
+    await bed.clock.advance(0);
+    expect(bed.events.find((e) => e.type === 'load.failed')).toMatchObject({
+      key: 'p1',
+      error: { code: ErrorCode.Closed },
+    });
+    expect(bed.events.some((e) => e.type === 'handoff.reply.received')).toBe(false);
+    expect(hostB.kicks).toEqual([]);
+  });
+});

@@ -46,10 +46,16 @@ describe('record writes', () => {
     });
   });
 
-  it('a trade marker keeps the data and records the version it was written at', () => {
+  it("a trade marker writes the holder's data and records the version it was written at", () => {
     const held = lockedRecord(undefined, { coins: 1 }, writer);
-    const marked = markedRecord(held, { id: 't1', journal: 'J' }, { ...writer, now: 6000 });
-    expect(marked.data).toEqual({ coins: 1 });
+    const marked = markedRecord(
+      held,
+      { coins: 3 },
+      { id: 't1', journal: 'J' },
+      { ...writer, now: 6000 },
+    );
+    // The holder's data, not the stored one: an abort leaves it with what it has now.
+    expect(marked.data).toEqual({ coins: 3 });
     expect(marked.meta.trade).toEqual({ id: 't1', journal: 'J', version: 2 });
     expect(marked.meta.lock?.time).toBe(6000);
   });

@@ -144,6 +144,123 @@ describe('trades', () => {
     expect(journals(bed.store)).toMatchObject([{ state: 'aborted', entries: {} }]);
   });
 
+  it('an aborted trade keeps an earlier committed trade whose settle save failed', async () => {
+    // Found by the cluster simulator (no-rollback, trade-atomicity): the marker of trade Y
+    // used to keep the stored data, which still lacked trade X, and replace X's marker.
+    const bed = testBed();
+    const a = bed.server('A');
+    const b = bed.driver('B', {
+      lockTtlSeconds: 20,
+      lockSkewSeconds: 5,
+      autosaveSeconds: 10,
+      lockWaitSeconds: 60,
+    });
+    const alice = await bed.clock.run(a.driver.load('alice'));
+    const bob = await bed.clock.run(a.driver.load('bob'));
+    alice.data.coins = 10;
+    await bed.clock.run(alice.save());
+    // Trade X commits; alice's settle save (her second write in it) fails, so her record keeps
+    // the data before X and X's marker, and X's journal holds her side of it.
+    a.store.faults.inject({ kind: 'fail', operation: 'update', key: 'PlayerData/alice', skip: 1 });
+    await bed.clock.run(
+      a.driver.trade(alice, bob, (x, y) => {
+        x.coins -= 5;
+        y.coins += 5;
+      }),
+    );
+    await bed.clock.advance(0);
+    expect(stored(bed.store, 'alice')).toMatchObject({ data: { coins: 10 } });
+    expect(stored(bed.store, 'alice')?.meta.trade).toBeDefined();
+    // Trade Y writes its markers, then A dies before its decision lands: Y is aborted.
+    const decision = a.store.faults.inject({
+      kind: 'stall',
+      operation: 'update',
+      matches: (key) => key.includes('#trade/'),
+      skip: 1,
+    });
+    void a.driver
+      .trade(alice, bob, (x, y) => {
+        x.coins -= 1;
+        y.coins += 1;
+      })
+      .catch(() => undefined);
+    await bed.clock.advance(0);
+    expect(decision.hits).toBe(1);
+    a.store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
+    // Handoff is off, so B waits A's locks out by age, then aborts Y from its journal.
+    const aliceOnB = await bed.clock.run(b.load('alice'));
+    const bobOnB = await bed.clock.run(b.load('bob'));
+    expect(aliceOnB.data).toEqual({ coins: 5 });
+    expect(bobOnB.data).toEqual({ coins: 5 });
+  });
+
+  it("a settled journal is deleted once a leaving participant's release clears its marker", async () => {
+    // Found by the cluster simulator (journals-cleared): a participant leaving during the
+    // trade was never saved by the settle, so the journal kept its player data for good.
+    const bed = testBed();
+    const a = bed.driver('A');
+    const alice = await bed.clock.run(a.load('alice'));
+    const bob = await bed.clock.run(a.load('bob'));
+    alice.data.coins = 10;
+    const trade = a.trade(alice, bob, (x, y) => {
+      x.coins -= 4;
+      y.coins += 4;
+    });
+    const leave = bob.release(); // bob leaves mid-trade: his release waits for the decision
+    await bed.clock.run(trade);
+    await bed.clock.run(leave);
+    await bed.clock.advance(0);
+    expect(stored(bed.store, 'bob')).toMatchObject({ data: { coins: 4 } });
+    expect(stored(bed.store, 'bob')?.meta.lock).toBeUndefined();
+    expect(journals(bed.store)).toEqual([]);
+  });
+
+  it("a settled journal is deleted once a participant's failed settle save is retried", async () => {
+    const bed = testBed();
+    const a = bed.server('A', { autosaveSeconds: 10 });
+    const alice = await bed.clock.run(a.driver.load('alice'));
+    const bob = await bed.clock.run(a.driver.load('bob'));
+    // Alice's second write in the trade (her settle save) fails.
+    a.store.faults.inject({ kind: 'fail', operation: 'update', key: 'PlayerData/alice', skip: 1 });
+    await bed.clock.run(
+      a.driver.trade(alice, bob, (_x, y) => {
+        y.coins += 1;
+      }),
+    );
+    await bed.clock.advance(0);
+    expect(journals(bed.store)).toHaveLength(1);
+    await bed.clock.advance(10_000); // alice's autosave lands and clears her marker
+    expect(stored(bed.store, 'alice')?.meta.trade).toBeUndefined();
+    expect(journals(bed.store)).toEqual([]);
+  });
+
+  it('a failed deletion of a settled journal is retried until it lands', async () => {
+    // Found by the cluster simulator (journals-cleared): a deletion that met a passing store
+    // failure was never retried, and the journal kept both players' data.
+    const bed = testBed();
+    const a = bed.server('A');
+    const alice = await bed.clock.run(a.driver.load('alice'));
+    const bob = await bed.clock.run(a.driver.load('bob'));
+    // The journal's third write (after prepare and commit) is its deletion: it fails 6 times.
+    a.store.faults.inject({
+      kind: 'fail',
+      operation: 'update',
+      matches: (key) => key.includes('#trade/'),
+      skip: 2,
+      times: 6,
+    });
+    await bed.clock.run(
+      a.driver.trade(alice, bob, (_x, y) => {
+        y.coins += 1;
+      }),
+    );
+    await bed.clock.advance(60_000); // retries 2, 4, 8, 16 and 30 s apart: five more failures
+    expect(journals(bed.store)).toHaveLength(1);
+    await bed.clock.advance(30_000);
+    expect(journals(bed.store)).toEqual([]);
+    expect(bed.log.warnings()).toHaveLength(1);
+  });
+
   it('refuses profiles of another driver, the same profile twice, and inactive profiles', async () => {
     const bed = testBed();
     const a = bed.driver('A');

@@ -1,10 +1,10 @@
 import { type DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { DataDriverError, ErrorCode, type StoreRecord } from '@datadriver/core';
+import { recordingLogger } from '@datadriver/testkit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoStore, MAX_ITEM_BYTES } from '../src/index.js';
 import { freshTable, makeClient, rawItem, rawRecord } from './support/dynamo-client.js';
 import { type HttpFaultProxy, startHttpFaultProxy, throttled } from './support/http-fault-proxy.js';
-import { recordingLogger } from './support/recording-logger.js';
 
 let direct: DynamoDBClient;
 let table: Awaited<ReturnType<typeof freshTable>>;

@@ -12,6 +12,7 @@ import {
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DataDriverError, ErrorCode, type StoreRecord } from '@datadriver/core';
+import { recordingLogger } from '@datadriver/testkit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoStore, type DynamoStoreOptions, ensureTable } from '../src/index.js';
 import {
@@ -22,7 +23,6 @@ import {
   uniqueTableName,
 } from './support/dynamo-client.js';
 import { type HttpFaultProxy, startHttpFaultProxy, throttled } from './support/http-fault-proxy.js';
-import { recordingLogger } from './support/recording-logger.js';
 
 let direct: DynamoDBClient;
 let table: Awaited<ReturnType<typeof freshTable>>;

@@ -9,13 +9,12 @@ import {
   type Messenger,
   topicOf,
 } from '@datadriver/core';
-import { eventually, expectTyped } from '@datadriver/testkit';
+import { eventually, expectTyped, recordingLogger } from '@datadriver/testkit';
 import type { PubSub } from '@google-cloud/pubsub';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PubSubMessenger } from '../src/index.js';
 import { toMessengerError } from '../src/messenger-error.js';
 import { emulatorClient, failFast, hostAndPort, uniqueId } from './support/clients.js';
-import { recordingLogger } from './support/recording-logger.js';
 import { until } from './support/until.js';
 
 describe('gRPC codes map to DataDriver codes', () => {

@@ -1,5 +1,6 @@
 /** What the messenger creates in a project, and how it settles what it receives. */
 import { DataDriverError, ErrorCode } from '@datadriver/core';
+import { recordingLogger } from '@datadriver/testkit';
 import type { PubSub } from '@google-cloud/pubsub';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -9,7 +10,6 @@ import {
   TOPIC_ATTRIBUTE,
 } from '../src/index.js';
 import { emulatorClient, PROJECT_ID, uniqueId } from './support/clients.js';
-import { recordingLogger } from './support/recording-logger.js';
 import { sleep, until } from './support/until.js';
 
 let admin: PubSub;

@@ -1,7 +1,7 @@
 /**
  * The simulator catches a deliberately broken rule within CI's budget of 1,000 seeds. This
  * file runs against core's source (see vitest.config.ts), so that `vi.mock` can swap a rule
- * of the lock-rules module inside the drivers; no hook is added to core's public API.
+ * of core's rule modules inside the drivers; no hook is added to core's public API.
  */
 import type * as Core from '@datadriver/core';
 import { DataDriver } from '@datadriver/core';
@@ -14,7 +14,7 @@ import {
   type SimulationResult,
 } from '../src/simulation/index.js';
 
-type BrokenRule = 'none' | 'stale-without-presence' | 'save-without-lock';
+type BrokenRule = 'none' | 'stale-without-presence' | 'save-without-lock' | 'recovery-commits';
 
 const swap = vi.hoisted(() => ({ rule: 'none' as BrokenRule }));
 
@@ -37,6 +37,28 @@ vi.mock('../../core/src/rules/lock-rules.js', async (importOriginal) => {
         return { kind: 'write' };
       }
       return decision;
+    },
+  };
+});
+
+vi.mock('../../core/src/rules/trade-rules.js', async (importOriginal) => {
+  const rules = await importOriginal<typeof Core>();
+  return {
+    ...rules,
+    decidedJournal: (
+      ...args: Parameters<typeof Core.decidedJournal>
+    ): ReturnType<typeof Core.decidedJournal> => {
+      const [current, id, decision, now] = args;
+      // Broken: an undecided trade that should abort (a recovering load, or its own server
+      // after a failed marker) is committed instead.
+      if (
+        swap.rule === 'recovery-commits' &&
+        decision === 'aborted' &&
+        current?.state === 'prepared'
+      ) {
+        return rules.decidedJournal(current, id, 'committed', now);
+      }
+      return rules.decidedJournal(...args);
     },
   };
 });
@@ -73,6 +95,11 @@ describe('a broken rule is caught within the CI budget', () => {
     expectCaught(await firstFailure(), 'one-lock-holder');
   });
 
+  it('an undecided trade committed where it should abort', { timeout: 300_000 }, async () => {
+    swap.rule = 'recovery-commits';
+    expectCaught(await firstFailure(), 'trade-atomicity');
+  });
+
   it('a holder that ignores the token in a request', { timeout: 300_000 }, async () => {
     const receive = DataDriver.prototype.receiveHandoffRequest;
     vi.spyOn(DataDriver.prototype, 'receiveHandoffRequest').mockImplementation(function (
@@ -87,7 +114,7 @@ describe('a broken rule is caught within the CI budget', () => {
 
   it('the seeds that caught them hold with the rules as written', async () => {
     // What failed above is the broken rule's doing, not the seed's.
-    expect(caught).toHaveLength(3);
+    expect(caught).toHaveLength(4);
     for (const seed of caught) {
       const result = await runSimulation(seed);
       expect(result.violation, describeFailure(result)).toBeUndefined();

@@ -3,7 +3,11 @@
  * workload and fault plan with every invariant checked after every step; zero violations.
  * A failure prints its seed, invariant and trace; `pnpm simulate --seed N --trace` replays it.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { chunksDone, chunksOf } from '../src/simulation/explore-parallel.js';
 import { describeFailure, explore, runSimulation } from '../src/simulation/index.js';
 
 const FIRST_SEED = 1;
@@ -26,5 +30,28 @@ describe('the cluster simulation', () => {
     expect(second.trace.format()).toBe(first.trace.format());
     expect([...second.counts]).toEqual([...first.counts]);
     expect(first.trace.entries.length).toBeGreaterThan(100);
+  });
+});
+
+describe("the exploration's chunks", () => {
+  it('cover the range once, the last one short', () => {
+    expect(chunksOf(5, 25, 10)).toEqual([
+      { from: 5, runs: 10 },
+      { from: 15, runs: 10 },
+      { from: 25, runs: 5 },
+    ]);
+  });
+
+  it('are read back from a log as done, so --resume skips them', () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'simulate-')), 'explore.log');
+    writeFileSync(
+      log,
+      [
+        'chunk 1-500: 0 violations, 20.1 s',
+        'seed 612: VIOLATION x: y',
+        'chunk 1001-1500: 1 violations, 19.0 s',
+      ].join('\n'),
+    );
+    expect([...chunksDone(log)]).toEqual(['1-500', '1001-1500']);
   });
 });

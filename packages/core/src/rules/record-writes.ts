@@ -71,15 +71,23 @@ export function releasedRecord(
   return { data, meta: { ...meta, version: nextVersion(previous), releasedToken: token } };
 }
 
-/** The stored data, unchanged, with a trade marker and a refreshed lock. */
+/**
+ * The holder's current `data` with a trade marker and a refreshed lock. Not the stored data:
+ * the record may still carry an earlier committed trade's marker with that trade's data only
+ * in its journal (its settle save failed), and replacing that marker over the older data
+ * would lose the earlier trade if this one is aborted.
+ */
 export function markedRecord(
   previous: ProfileRecord,
+  data: JsonObject,
   trade: Omit<TradeMarker, 'version'>,
   writer: LockWriter,
+  extras: MetaExtras = {},
 ): ProfileRecord {
   const version = nextVersion(previous);
+  const meta = withExtras(withoutMeta(previous.meta, 'releasedToken'), extras);
   return {
-    data: previous.data,
-    meta: { ...previous.meta, version, lock: lockOf(writer), trade: { ...trade, version } },
+    data,
+    meta: { ...meta, version, lock: lockOf(writer), trade: { ...trade, version } },
   };
 }

@@ -1,9 +1,9 @@
 import { startTcpProxy } from '@datadriver/backends';
 import type { MessengerHarness } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit';
 import type { PubSub } from '@google-cloud/pubsub';
 import { encodeTopic, PubSubMessenger, TOPIC_ATTRIBUTE } from '../../src/index.js';
 import { emulatorClient, failFast, hostAndPort, uniqueId } from './clients.js';
-import { recordingLogger } from './recording-logger.js';
 
 /**
  * The conformance harness: each connection is its own client and messenger, reaching the

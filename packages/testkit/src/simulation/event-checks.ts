@@ -37,6 +37,12 @@ export function checkEvent(server: SimServer, event: DataDriverEvent, context: C
     case 'profile.released':
       acknowledge(server, event.key, context);
       return;
+    case 'lock.lost':
+      tracker.lockLost(server.label, event.key);
+      return;
+    case 'profile.adopted':
+      if (event.outcome === 'unsaved') tracker.adoptedUnsaved(server.label, event.key);
+      return;
     case 'presence.read':
       tracker.presenceRead(server.label, event.key, event.holder, event.answer, now);
       return;
@@ -60,6 +66,8 @@ function onLoaded(server: SimServer, event: EventOf<'load.loaded'>, context: Che
   const { key } = event;
   const load = tracker.loadEnded(server.label, key, context.world.now() - event.waitedMs);
   checkWait(server, load, event.waitedMs, context);
+  // The seed keeps the player on a retained profile whose adoption save failed (NoRollback).
+  if (event.reason === 'adopted' && tracker.takeUnsavedAdoption(server.label, key)) return;
   const profile = server.profile(key);
   if (!profile) return;
   const progress = progressOf(profile.data);

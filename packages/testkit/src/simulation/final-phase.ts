@@ -7,6 +7,7 @@
  */
 import type { JsonObject } from '@datadriver/core';
 import { Invariant } from './invariants.js';
+import { checkJournalsCleared } from './journal-checks.js';
 import type { Monitor } from './monitor.js';
 import { progressOf } from './player-data.js';
 import { checkTrades } from './trade-view.js';
@@ -28,7 +29,17 @@ export async function finalPhase(world: World, monitor: Monitor): Promise<void> 
   const loaded = await everyoneRejoins(world, monitor);
   monitor.afterStep();
   checkFinalData(world, monitor, loaded);
+  // Settled journals are deleted once both markers are cleared, retried while that fails.
+  await world.clock.advance(JOURNAL_SETTLE_MS);
+  monitor.afterStep();
+  checkJournalsCleared(world, monitor);
 }
+
+/**
+ * Time for the last saves to clear their markers and the journals' deletions to land: core
+ * retries a failed deletion at most 30 s apart, and every fault is healed by now.
+ */
+const JOURNAL_SETTLE_MS = 35_000;
 
 function heal(world: World): void {
   for (const server of world.liveServers()) {

@@ -1,8 +1,8 @@
 /**
  * What the simulator holds DataDriver to: the seed's promises, each with what the seed
  * deliberately allows. The checks live in commit-checks.ts (every store write, as it lands),
- * event-checks.ts (every driver event, as it is emitted), step-checks.ts (after every step)
- * and final-phase.ts (after every fault is healed).
+ * event-checks.ts (every driver event, as it is emitted), step-checks.ts (after every step),
+ * final-phase.ts (after every fault is healed) and journal-checks.ts (at the very end).
  */
 export const Invariant = {
   /**
@@ -50,7 +50,11 @@ export const Invariant = {
    * above the highest acknowledged progress of its key.
    * Allows: progress not yet saved when its server crashes, stops, or loses the lock by an
    * allowed takeover is lost ("progress after it was lost with the crash"); a write that
-   * committed but whose response was lost is not acknowledged, so nothing is promised of it.
+   * committed but whose response was lost is not acknowledged, so nothing is promised of it;
+   * an adoption whose save fails ("unsaved": the seed has the player keep playing on the
+   * retained profile) resumes the retained copy, which is older than what another server
+   * saved when the leave save had committed with its response lost. That session's saves
+   * then find the lock gone, so nothing stored is rolled back (one-lock-holder checks it).
    */
   NoRollback: 'no-rollback',
   /**
@@ -94,23 +98,21 @@ export const Invariant = {
    * handoff, presence expiry or age frees every lock.
    */
   FinalLiveness: 'final-liveness',
+  /**
+   * Trade journals keep no player data once their trade is settled: after the final phase,
+   * a journal that no record's marker points to holds no entries (a settled one is deleted,
+   * an aborted one keeps none).
+   * Allows: the journals of a server that crashed or stopped (its settle may never run, and
+   * a crash before the markers leaves a prepared journal nothing points to), and those of a
+   * trade whose participant lost its lock on that server (the new holder's load settled the
+   * marker and cannot know whether the other participant still needs the journal).
+   */
+  JournalsCleared: 'journals-cleared',
   /** The workload saw an error no driver call may raise (not a DataDriverError). */
   UnexpectedError: 'unexpected-error',
 } as const;
 
 export type InvariantName = (typeof Invariant)[keyof typeof Invariant];
-
-/**
- * Bugs of core the simulator has found and reported, that CI's budget would otherwise fail
- * on: a run counts and traces these as known issues and goes on. Each has its reproduction
- * in test/simulation-regressions.test.ts; remove its entry once core is fixed. `--strict`
- * (and `{ strict: true }`) tolerates none.
- */
-export const KNOWN_CORE_ISSUES: ReadonlySet<InvariantName> = new Set<InvariantName>([
-  // Adoption that finds the lock gone kicks the player who left, which on a host that
-  // kicks by player id (MemoryHost) removes the player rejoining (seed 42).
-  Invariant.KickJustified,
-]);
 
 export interface Violation {
   readonly invariant: InvariantName;

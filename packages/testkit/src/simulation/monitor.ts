@@ -5,13 +5,7 @@
 import type { DataDriverEvent } from '@datadriver/core';
 import { type CheckContext, checkCommit } from './commit-checks.js';
 import { checkEvent } from './event-checks.js';
-import {
-  Invariant,
-  type InvariantName,
-  KNOWN_CORE_ISSUES,
-  type Violation,
-  type ViolationSink,
-} from './invariants.js';
+import { Invariant, type Violation, type ViolationSink } from './invariants.js';
 import type { StoreCommit } from './recording-backend.js';
 import { checkStep } from './step-checks.js';
 import { commitLine, eventLine, journalLine } from './trace-lines.js';
@@ -25,9 +19,6 @@ export class Monitor implements ViolationSink {
   readonly counts = new Map<string, number>();
   private world: World | undefined;
 
-  /** `strict`: known core issues fail the run like any other violation. */
-  constructor(private readonly strict = false) {}
-
   /** The backend exists before the world does; commits before this are not judged. */
   attach(world: World): void {
     this.world = world;
@@ -36,16 +27,9 @@ export class Monitor implements ViolationSink {
   report(violation: Omit<Violation, 'at'>): void {
     const world = this.world;
     const at = world?.now() ?? 0;
-    const known = !this.strict && KNOWN_CORE_ISSUES.has(violation.invariant);
-    if (known) this.count(`known.${violation.invariant}`);
-    else this.violations.push({ ...violation, at });
-    const text = `${known ? 'KNOWN ISSUE' : 'VIOLATION'} ${violation.invariant}: ${violation.message}`;
+    this.violations.push({ ...violation, at });
+    const text = `VIOLATION ${violation.invariant}: ${violation.message}`;
     world?.trace.add(at, text, violation.server, violation.key);
-  }
-
-  /** Known core issues seen in this run, by invariant. */
-  knownIssues(): InvariantName[] {
-    return [...KNOWN_CORE_ISSUES].filter((name) => this.counts.has(`known.${name}`));
   }
 
   onCommit(commit: StoreCommit): void {

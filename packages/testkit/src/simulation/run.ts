@@ -7,7 +7,7 @@ import { Cluster } from '../cluster.js';
 import { describeConfig, drawConfig, type ServerPlan, type SimulationConfig } from './config.js';
 import { maybeInjectFault } from './faults-plan.js';
 import { finalPhase } from './final-phase.js';
-import { Invariant, type InvariantName, KNOWN_CORE_ISSUES, type Violation } from './invariants.js';
+import { Invariant, type Violation } from './invariants.js';
 import { Monitor } from './monitor.js';
 import { Random } from './prng.js';
 import { recordingBackend } from './recording-backend.js';
@@ -20,8 +20,6 @@ export interface SimulationResult {
   readonly config: SimulationConfig;
   /** The first invariant broken; `undefined` when the run held every one. */
   readonly violation: Violation | undefined;
-  /** Known core issues the run saw and tolerated (see KNOWN_CORE_ISSUES). */
-  readonly knownIssues: readonly InvariantName[];
   readonly steps: number;
   /** Time simulated on the virtual clock (ms). */
   readonly virtualMs: number;
@@ -32,18 +30,10 @@ export interface SimulationResult {
   readonly trace: Trace;
 }
 
-export interface RunOptions {
-  /** Fail on known core issues too (see KNOWN_CORE_ISSUES). */
-  readonly strict?: boolean;
-}
-
-export async function runSimulation(
-  seed: number,
-  options: RunOptions = {},
-): Promise<SimulationResult> {
+export async function runSimulation(seed: number): Promise<SimulationResult> {
   const wallStart = performance.now();
   const config = drawConfig(seed);
-  const monitor = new Monitor(options.strict ?? false);
+  const monitor = new Monitor();
   const backend = recordingBackend(config.latency, (commit) => monitor.onCommit(commit));
   const origin = backend.clock.now();
   const trace = new Trace(origin);
@@ -76,7 +66,6 @@ export async function runSimulation(
     seed,
     config,
     violation: monitor.violations[0],
-    knownIssues: monitor.knownIssues(),
     steps,
     virtualMs: backend.clock.now() - origin,
     wallMs: performance.now() - wallStart,
@@ -153,7 +142,7 @@ export function describeFailure(
     `seed ${result.seed}: VIOLATION of ${violation.invariant}`,
     `  ${violation.message}`,
     `  at +${result.trace.seconds(violation.at)} s${where ? ` (${where})` : ''}`,
-    `  replay: pnpm simulate --seed ${result.seed} --trace${KNOWN_CORE_ISSUES.has(violation.invariant) ? ' --strict' : ''}`,
+    `  replay: pnpm simulate --seed ${result.seed} --trace`,
     'keys' in selection ? `trace (lines about ${keys.join(', ')}, and about no key):` : 'trace:',
     result.trace.format(selection),
   ].join('\n');
@@ -164,8 +153,5 @@ export function describeSuccess(result: SimulationResult): string {
   const taken = ['stolen', 'stale', 'orphaned']
     .map((reason) => `${reason} ${result.counts.get(`lock.taken.${reason}`) ?? 0}`)
     .join(', ');
-  const known = result.knownIssues.length
-    ? `; known core issues: ${result.knownIssues.join(', ')}`
-    : '';
-  return `seed ${result.seed}: ok${known} (${result.config.servers.length} servers, ${result.config.players} players, ${result.steps} steps, ${(result.virtualMs / 1000).toFixed(1)} s simulated in ${result.wallMs.toFixed(0)} ms; loads ${result.counts.get('load.loaded') ?? 0}, takeovers ${taken}, trades committed ${result.counts.get('trade.committed') ?? 0})`;
+  return `seed ${result.seed}: ok (${result.config.servers.length} servers, ${result.config.players} players, ${result.steps} steps, ${(result.virtualMs / 1000).toFixed(1)} s simulated in ${result.wallMs.toFixed(0)} ms; loads ${result.counts.get('load.loaded') ?? 0}, takeovers ${taken}, trades committed ${result.counts.get('trade.committed') ?? 0})`;
 }

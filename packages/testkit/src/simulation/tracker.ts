@@ -45,6 +45,8 @@ export class Tracker {
   private readonly kicks = new Map<string, number>();
   private readonly removals = new Map<string, number>();
   private readonly requested = new Set<string>();
+  private readonly unsavedAdoptions = new Set<string>();
+  private readonly lostLocks = new Set<string>();
   failedLoads: FailedLoad[] = [];
 
   loadStarted(server: string, key: string, at: number): void {
@@ -150,6 +152,26 @@ export class Tracker {
   /** True when some server asked `holder` to release `key` under `token`. */
   wasRequested(holder: string, key: string, token: string): boolean {
     return this.requested.has(`${holder}|${key}|${token}`);
+  }
+
+  /** A session of `key` on `server` lost its lock to another server. */
+  lockLost(server: string, key: string): void {
+    this.lostLocks.add(pair(server, key));
+  }
+
+  /** True when some session of `key` on `server` ever lost its lock. */
+  everLostLock(server: string, key: string): boolean {
+    return this.lostLocks.has(pair(server, key));
+  }
+
+  /** An adoption on `server` kept the retained profile of `key` without saving it. */
+  adoptedUnsaved(server: string, key: string): void {
+    this.unsavedAdoptions.add(pair(server, key));
+  }
+
+  /** True (once) when the load of `key` on `server` that just ended was such an adoption. */
+  takeUnsavedAdoption(server: string, key: string): boolean {
+    return this.unsavedAdoptions.delete(pair(server, key));
   }
 
   /** The workload took `player` off `server`'s host (a leave, or a dropped connection). */
