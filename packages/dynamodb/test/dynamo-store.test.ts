@@ -1,9 +1,10 @@
 import { type DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { DataDriverError, ErrorCode, type StoreRecord } from '@datadriver/core';
+import { ErrorCode, type StoreRecord } from '@datadriver/core';
 import { recordingLogger } from '@datadriver/testkit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoStore, MAX_ITEM_BYTES } from '../src/index.js';
 import { freshTable, makeClient, rawItem, rawRecord } from './support/dynamo-client.js';
+import { failureOf } from './support/failure-of.js';
 import { type HttpFaultProxy, startHttpFaultProxy, throttled } from './support/http-fault-proxy.js';
 
 let direct: DynamoDBClient;
@@ -48,18 +49,6 @@ function rivalWrite(key: string, record: StoreRecord, revision = `rival-${Math.r
       Item: { pk: { S: key }, record: { S: JSON.stringify(record) }, revision: { S: revision } },
     }),
   );
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<DataDriverError> {
-  const failure = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(
-    DataDriverError.isInstance(failure),
-    `expected a DataDriverError, got ${String(failure)}`,
-  ).toBe(true);
-  return failure as DataDriverError;
 }
 
 describe('the item layout', () => {

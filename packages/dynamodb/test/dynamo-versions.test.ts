@@ -11,7 +11,7 @@ import {
   PutItemCommand,
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
-import { DataDriverError, ErrorCode, type StoreRecord } from '@datadriver/core';
+import { ErrorCode, type StoreRecord } from '@datadriver/core';
 import { recordingLogger } from '@datadriver/testkit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoStore, type DynamoStoreOptions, ensureTable } from '../src/index.js';
@@ -22,6 +22,7 @@ import {
   rawRecord,
   uniqueTableName,
 } from './support/dynamo-client.js';
+import { failureOf } from './support/failure-of.js';
 import { type HttpFaultProxy, startHttpFaultProxy, throttled } from './support/http-fault-proxy.js';
 
 let direct: DynamoDBClient;
@@ -107,18 +108,6 @@ function rivalWrite(key: string, record: StoreRecord) {
       },
     }),
   );
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<DataDriverError> {
-  const failure = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(
-    DataDriverError.isInstance(failure),
-    `expected a DataDriverError, got ${String(failure)}`,
-  ).toBe(true);
-  return failure as DataDriverError;
 }
 
 const increment = (current: StoreRecord | undefined) => ({

@@ -1,9 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { freePort } from '@datadriver/backends';
-import { DataDriverError, ErrorCode } from '@datadriver/core';
+import { ErrorCode } from '@datadriver/core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { classifyDynamoError, DynamoStore } from '../src/index.js';
 import { freshTable, makeClient } from './support/dynamo-client.js';
+import { failureOf } from './support/failure-of.js';
 
 const clients: DynamoDBClient[] = [];
 let direct: DynamoDBClient;
@@ -22,18 +23,6 @@ afterAll(async () => {
 function track(client: DynamoDBClient): DynamoDBClient {
   clients.push(client);
   return client;
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<DataDriverError> {
-  const failure = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(
-    DataDriverError.isInstance(failure),
-    `expected a DataDriverError, got ${String(failure)}`,
-  ).toBe(true);
-  return failure as DataDriverError;
 }
 
 describe('misconfiguration and outages, as the real SDK reports them', () => {
