@@ -16,7 +16,7 @@ import {
 import { freshTable, makeClient, rawRecord, uniqueTableName } from './support/dynamo-client.js';
 
 const scale = Number(process.env.DD_SCALE ?? 0.05);
-const slackMs = 400;
+const slackMs = 750;
 
 let direct: DynamoDBClient;
 let records: Awaited<ReturnType<typeof freshTable>>;

@@ -13,6 +13,6 @@ const scale = Number(process.env.DD_SCALE ?? 0.07);
 runHandoffScenarios('the Pub/Sub emulator, with Redis store and presence', () =>
   pubSubClusterBackend(inject('pubsubEmulatorHost'), redisStore(inject('redisUrl')), {
     scale,
-    slackMs: 250,
+    slackMs: 750,
   }),
 );

@@ -11,7 +11,7 @@ import { Clients, redisUrl, uniquePrefix } from './support/redis.js';
 const scale = 0.1;
 const beatMs = 3_000 * scale;
 const parkMaxMs = 2_000 * scale;
-const slackMs = 500;
+const slackMs = 750;
 const seedMs = (ms: number) => ms * scale;
 
 const clients = new Clients();

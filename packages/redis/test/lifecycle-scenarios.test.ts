@@ -10,6 +10,6 @@ const scale = Number(process.env.DD_SCALE ?? '0.1');
 
 runLifecycleScenarios(
   'Redis',
-  () => redisClusterBackend({ scale, slackMs: 250, versions: { keep: 50 } }),
+  () => redisClusterBackend({ scale, slackMs: 750, versions: { keep: 50 } }),
   { concurrent: true },
 );

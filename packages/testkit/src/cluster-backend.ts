@@ -33,7 +33,13 @@ export interface ClusterBackend {
     readonly messageMs: number;
     readonly presenceMs: number;
   };
-  /** Slack added to upper bounds on real backends, for process and network jitter (ms). */
+  /**
+   * Slack added to upper bounds on real backends, for process and network jitter (ms). The
+   * adapters here use 750: on a 2-core CI machine that runs every package's tests at once
+   * (DynamoDB Local's JVM, Chromium, the emulators), a timer or a reply is seen a few hundred
+   * ms late. At scale 0.1 that still tells a hand-over (0.15 s + slack) from a fail-closed
+   * wait (1.5 s) and a presence takeover (1.6 s + slack) from an age takeover (24 s).
+   */
   readonly slackMs?: number;
   /** New connections for one server. */
   connect(serverId: string): Promise<ServerPorts>;

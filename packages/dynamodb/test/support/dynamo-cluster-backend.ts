@@ -32,7 +32,7 @@ export function dynamoClusterBackend(options: DynamoBackendOptions): ClusterBack
     time: punctualRealTime(),
     scale: options.scale,
     // Upper bounds get this much room for a loaded 2-core machine (GC, JIT, DynamoDB Local).
-    slackMs: 400,
+    slackMs: 750,
     connect: async () => {
       const client = await pool.acquire();
       clients.push(client);
