@@ -1,8 +1,7 @@
 /** The player leaves A, the leave save fails, and a second later the player rejoins A. */
 import { formatMs } from '../../format.js';
-import { PLAYER } from '../run-names.js';
 import { loaded } from './outcomes.js';
-import { arrival, playingOn } from './player.js';
+import { arrival, leaveWithFailedSave, playingOn } from './player.js';
 import type { RedisCaseScript } from './redis-script.js';
 
 export const sameServerAdopt: RedisCaseScript = {
@@ -12,12 +11,7 @@ export const sameServerAdopt: RedisCaseScript = {
     const a = await world.server('A', { faults: true });
     const onA = await playingOn(a, 7);
     return async () => {
-      await a.inject({ kind: 'fail', operation: 'update', times: 1 });
-      const failed = world.next('A', ['profile.release-failed'], PLAYER);
-      const leftAt = Date.now();
-      await a.leave(onA);
-      await failed;
-      await world.sleep(leftAt + 1000 - Date.now());
+      await leaveWithFailedSave(world, a, onA);
       const end = world.loadOutcome('A');
       const again = await a.join();
       const result = await end;
