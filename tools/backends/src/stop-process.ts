@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface StopOptions {
   /** How long SIGTERM gets before SIGKILL. */
@@ -6,6 +8,10 @@ export interface StopOptions {
   /** Signal the child's whole process group (it was spawned `detached`), for wrappers like gcloud. */
   readonly group?: boolean;
 }
+
+/** How long a SIGKILLed group may take to leave the process table before stop() gives up waiting. */
+const KILL_WAIT_MS = 10_000;
+const GROUP_POLL_MS = 25;
 
 export function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
@@ -21,19 +27,89 @@ export function signalProcess(child: ChildProcess, signal: NodeJS.Signals, group
   }
 }
 
-/** SIGTERM, then SIGKILL after the grace period; resolves once the child is gone. */
+/**
+ * SIGTERM, then SIGKILL after the grace period; resolves once the child is gone, and with
+ * `group`, once every process of its group is gone: a wrapper such as gcloud exits before the
+ * java it started, and that java keeps the port until it has really ended.
+ */
 export async function stopProcess(child: ChildProcess, options: StopOptions = {}): Promise<void> {
   const { graceMs = 5000, group = false } = options;
-  if (child.pid !== undefined && !hasExited(child)) {
-    const exited = exitOf(child);
-    signalProcess(child, 'SIGTERM', group);
-    if (!(await settlesWithin(exited, graceMs))) {
-      signalProcess(child, 'SIGKILL', group);
-      await exited;
+  if (child.pid === undefined) return;
+  if (group) return stopGroup(child, child.pid, graceMs);
+  if (hasExited(child)) return;
+  const exited = exitOf(child);
+  signalProcess(child, 'SIGTERM');
+  if (!(await settlesWithin(exited, graceMs))) {
+    signalProcess(child, 'SIGKILL');
+    await exited;
+  }
+}
+
+async function stopGroup(child: ChildProcess, pgid: number, graceMs: number): Promise<void> {
+  const exited = exitOf(child);
+  signalProcess(child, 'SIGTERM', true);
+  // The whole group gets the grace period to shut down cleanly, not just the wrapper.
+  if (!(await groupGone(pgid, graceMs))) {
+    signalProcess(child, 'SIGKILL', true);
+    if (!(await groupGone(pgid, KILL_WAIT_MS))) {
+      throw new Error(`process group ${pgid} is still alive ${KILL_WAIT_MS} ms after SIGKILL`);
     }
   }
-  // A wrapper that dies on SIGTERM can leave its own children behind; sweep the group.
-  if (group) signalProcess(child, 'SIGKILL', true);
+  await exited;
+}
+
+/** Polls until no live process is left in the group; false if some still are after `ms`. */
+async function groupGone(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (groupAlive(pgid)) {
+    if (Date.now() >= deadline) return false;
+    await sleep(GROUP_POLL_MS);
+  }
+  return true;
+}
+
+/**
+ * Whether any process of the group still runs. On Linux, /proc tells zombies apart (their
+ * sockets are already closed, and in a container nothing may ever reap them); elsewhere,
+ * signal 0 to the group is the portable test.
+ */
+function groupAlive(pgid: number): boolean {
+  const members = liveGroupMembersFromProc(pgid);
+  if (members !== undefined) return members > 0;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+function liveGroupMembersFromProc(pgid: number): number | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  let live = 0;
+  for (const pid of pids) {
+    const stat = readStat(pid);
+    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') live += 1;
+  }
+  return live;
+}
+
+/** State and process group from /proc/<pid>/stat; the command name may hold spaces and ')'. */
+function readStat(pid: string): { state: string; pgrp: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // It ended while we looked.
+  }
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
 }
 
 function exitOf(child: ChildProcess): Promise<void> {
