@@ -9,12 +9,16 @@ import { expectWait, mark, type Scenario, settled } from './scenario.js';
  */
 const JOINER = { lockWaitSeconds: 20 } as const;
 
-/** Beats once more and crashes at once: the crash falls right after a beat (the worst case). */
+/**
+ * Beats once more and crashes at once: the crash falls right after a beat (the worst case).
+ * Returns when that beat was sent: presence can expire no sooner than a TTL after that (it may
+ * before a TTL after the beat returned, by the write's round trip on a busy real backend).
+ */
 async function crashAfterBeat(cluster: Cluster, server: TestServer): Promise<number> {
+  const beatSent = cluster.time.now();
   await cluster.time.until(server.handoff!.beat());
-  const lastBeat = cluster.time.now();
   server.crash();
-  return lastBeat;
+  return beatSent;
 }
 
 export const crashScenarios: Scenario[] = [
@@ -30,7 +34,7 @@ export const crashScenarios: Scenario[] = [
       profile.data.coins = 5;
       await cluster.time.until(profile.save());
       profile.data.coins = 9; // progress after the last save dies with the crash
-      const lastBeat = await crashAfterBeat(cluster, a);
+      const beatSent = await crashAfterBeat(cluster, a);
       const crashedAt = cluster.time.now();
       const from = mark(cluster);
       b.join('p1');
@@ -47,10 +51,11 @@ export const crashScenarios: Scenario[] = [
         'stopped',
         'stopped',
       ]);
-      // Presence expires 10 s after the last beat; B's first empty read comes at its next wake
-      // (10.2 s), the second exactly one beat later (13.2 s), then one load takes the lock.
-      expectWait(cluster, takenAt - lastBeat, {
-        exactMs: 13_270,
+      // Presence expires 10 s after the last beat is written (10 ms after it was sent); B's first
+      // empty read comes at its next wake (10.2 s), the second exactly one beat later (13.2 s),
+      // then one load takes the lock.
+      expectWait(cluster, takenAt - beatSent, {
+        exactMs: 13_280,
         atMostSeedMs: 16_000,
         atLeastSeedMs: 13_000,
       });
@@ -87,7 +92,7 @@ export const crashScenarios: Scenario[] = [
       await cluster.until(() => commit.hits === 1, cluster.ms(5), 'the commit write');
       expect((await cluster.record('alice'))?.meta.trade).toBeDefined();
       expect((await cluster.record('bob'))?.meta.trade).toBeDefined();
-      const lastBeat = await crashAfterBeat(cluster, a);
+      const beatSent = await crashAfterBeat(cluster, a);
       const from = mark(cluster);
       b.join('alice');
       const loaded = await settled(cluster, 'B', 'alice', from);
@@ -96,8 +101,8 @@ export const crashScenarios: Scenario[] = [
       expect(b.profile('alice')?.data.coins).toBe(10);
       expect((await cluster.record('alice'))?.meta.trade).toBeUndefined();
       // As in case 5, plus the recovery: the journal's abort and a second load write (200 ms).
-      expectWait(cluster, loaded.time - lastBeat, {
-        exactMs: 13_470,
+      expectWait(cluster, loaded.time - beatSent, {
+        exactMs: 13_480,
         atMostSeedMs: 16_000,
         atLeastSeedMs: 13_000,
       });

@@ -64,9 +64,11 @@ export function expectWait(cluster: Cluster, waitedMs: number, bounds: WaitBound
       expect(bounds.exactMs).toBeGreaterThanOrEqual(bounds.atLeastSeedMs);
     return;
   }
-  expect(waitedMs).toBeLessThanOrEqual(bounds.atMostSeedMs * scale + slackMs);
+  // Real waits are whole milliseconds; round the scaled bounds so 13_000 * 0.07 is 910, not
+  // 910.0000000000001. The 5 ms below allows for timers that fire up to a millisecond early.
+  expect(waitedMs).toBeLessThanOrEqual(Math.ceil(bounds.atMostSeedMs * scale) + slackMs);
   if (bounds.atLeastSeedMs !== undefined) {
-    expect(waitedMs).toBeGreaterThanOrEqual(bounds.atLeastSeedMs * scale - 5);
+    expect(waitedMs).toBeGreaterThanOrEqual(Math.floor(bounds.atLeastSeedMs * scale) - 5);
   }
 }
 
