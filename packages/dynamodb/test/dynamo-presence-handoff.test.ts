@@ -5,7 +5,7 @@
  */
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { MemoryMessenger } from '@datadriver/core';
-import { Cluster, type ClusterBackend, mark, realTime, settled } from '@datadriver/testkit';
+import { type ClusterBackend, mark, realTime, settled, withCluster } from '@datadriver/testkit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   DynamoPresence,
@@ -64,18 +64,9 @@ function dynamoBackend(): ClusterBackend {
   };
 }
 
-async function withCluster(run: (cluster: Cluster) => Promise<void>): Promise<void> {
-  const cluster = new Cluster(dynamoBackend());
-  try {
-    await run(cluster);
-  } finally {
-    await cluster.close();
-  }
-}
-
 describe('handoff with DynamoPresence', () => {
   it("takes a crashed server's lock, and not before its TTL plus one beat", () =>
-    withCluster(async (cluster) => {
+    withCluster(dynamoBackend(), async (cluster) => {
       // A first sighting adds up to one TTL (see the README): give the join room for it.
       const a = await cluster.server('A', { lockWaitSeconds: 30 });
       const b = await cluster.server('B', { lockWaitSeconds: 30 });
@@ -105,7 +96,7 @@ describe('handoff with DynamoPresence', () => {
     }));
 
   it('counts the TTL from its first sighting: a join long after a crash still waits it out', () =>
-    withCluster(async (cluster) => {
+    withCluster(dynamoBackend(), async (cluster) => {
       const a = await cluster.server('A', { lockWaitSeconds: 30 });
       const b = await cluster.server('B', { lockWaitSeconds: 30 });
       const onA = mark(cluster);
@@ -127,7 +118,7 @@ describe('handoff with DynamoPresence', () => {
     }));
 
   it('never reads a live server as stopped, however long the join waits', () =>
-    withCluster(async (cluster) => {
+    withCluster(dynamoBackend(), async (cluster) => {
       const a = await cluster.server('A');
       const b = await cluster.server('B');
       const onA = mark(cluster);

@@ -9,6 +9,10 @@ export { type ClusterBackend, memoryBackend, type ServerPorts } from './cluster-
 export { type ClusterTime, realTime, virtualTime } from './cluster-time.js';
 export * from './conformance/index.js';
 export { type LoggedLine, recordingLogger } from './recording-logger.js';
-export { runHandoffScenarios, type ScenarioRunOptions } from './run-handoff-scenarios.js';
-export { runLifecycleScenarios } from './run-lifecycle-scenarios.js';
+export {
+  runHandoffScenarios,
+  runLifecycleScenarios,
+  type ScenarioRunOptions,
+  withCluster,
+} from './run-scenarios.js';
 export * from './scenarios/index.js';

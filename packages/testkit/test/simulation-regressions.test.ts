@@ -5,7 +5,7 @@
  * adoption.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { Cluster, mark, memoryBackend, settled } from '../src/index.js';
+import { mark, memoryBackend, settled, withCluster } from '../src/index.js';
 import { describeFailure, runSimulation } from '../src/simulation/index.js';
 
 describe('a committed trade whose participant save failed survives the next trade', () => {
@@ -14,9 +14,8 @@ describe('a committed trade whose participant save failed survives the next trad
   // p1 then kept the stale data and replaced X's marker: if the server died before Y
   // committed, recovery aborted Y and loaded p1 without X while p2 kept X. Fixed: a marker
   // writes the holder's current data.
-  it('p1 and p2 load with trade X on both sides after the server dies mid-trade Y', async () => {
-    const cluster = new Cluster(memoryBackend());
-    try {
+  it('p1 and p2 load with trade X on both sides after the server dies mid-trade Y', () =>
+    withCluster(memoryBackend(), async (cluster) => {
       const a = await cluster.server('A');
       const b = await cluster.server('B');
       const onA = mark(cluster);
@@ -69,10 +68,7 @@ describe('a committed trade whose participant save failed survives the next trad
       // X moved 5 coins from p1 to p2; Y never happened.
       expect(b.profile('p1')?.data.coins).toBe(5);
       expect(b.profile('p2')?.data.coins).toBe(5);
-    } finally {
-      await cluster.close();
-    }
-  });
+    }));
 
   // The first seeds of the exploration that broke no-rollback this way (a trade dropped, or
   // the progress earned before it).
@@ -92,10 +88,9 @@ describe('a rejoin adopting a retained copy whose save fails never writes over n
   // copy is older than B's save, but it can never be written: A's next save finds B's lock,
   // deactivates the profile and kicks the player, whose next load finds B's progress.
   // (The simulator first flagged this as a rollback; it is the seed's documented trade-off.)
-  it('the player resumes on A, A never writes, and the next load has what B saved', async () => {
-    const cluster = new Cluster(memoryBackend());
-    const key = `${cluster.driverName}/p1`;
-    try {
+  it('the player resumes on A, A never writes, and the next load has what B saved', () =>
+    withCluster(memoryBackend(), async (cluster) => {
+      const key = `${cluster.driverName}/p1`;
       const a = await cluster.server('A');
       const b = await cluster.server('B');
       const onA = mark(cluster);
@@ -125,10 +120,7 @@ describe('a rejoin adopting a retained copy whose save fails never writes over n
       });
       expect(stale.active).toBe(false);
       expect((await cluster.record('p1'))?.data).toEqual({ coins: 9 });
-    } finally {
-      await cluster.close();
-    }
-  });
+    }));
 
   for (const seed of [40711, 63278]) {
     it(`seed ${seed} holds every invariant`, async () => {
@@ -145,10 +137,9 @@ describe('an adoption that finds the lock gone loads the record normally, withou
   // instead kicked the player who left ("Your data was loaded on another server."), and a
   // host that kicks by player id, as MemoryHost does, removed the player rejoining. Fixed:
   // the adoption forgets the player who left before its save.
-  it('p1 rejoins A and loads what B holds, and nobody is kicked on A', async () => {
-    const cluster = new Cluster(memoryBackend());
-    const key = `${cluster.driverName}/p1`;
-    try {
+  it('p1 rejoins A and loads what B holds, and nobody is kicked on A', () =>
+    withCluster(memoryBackend(), async (cluster) => {
+      const key = `${cluster.driverName}/p1`;
       const a = await cluster.server('A');
       const b = await cluster.server('B');
       const onA = mark(cluster);
@@ -179,10 +170,7 @@ describe('an adoption that finds the lock gone loads the record normally, withou
       const outcome = await settled(cluster, 'A', 'p1', back);
       expect(a.host.kicks).toEqual([]);
       expect(outcome).toMatchObject({ type: 'load.loaded' });
-    } finally {
-      await cluster.close();
-    }
-  });
+    }));
 
   for (const seed of [42, 44, 479, 631]) {
     it(`seed ${seed} holds every invariant`, async () => {
