@@ -9,6 +9,14 @@ function journals(store: MemoryStore) {
     .map((key) => store.peek(key));
 }
 
+/** B, with handoff off, takes a dead server's lock by age (25 s) within one load. */
+const WAITS_OUT_A_DEAD_LOCK = {
+  lockTtlSeconds: 20,
+  lockSkewSeconds: 5,
+  autosaveSeconds: 10,
+  lockWaitSeconds: 60,
+} as const;
+
 describe('trades', () => {
   it('commits: both profiles change, in memory and in the store, markers cleared', async () => {
     const bed = testBed();
@@ -73,12 +81,7 @@ describe('trades', () => {
   it('a crash after commit, before settle: the next load applies the trade from the journal', async () => {
     const bed = testBed();
     const a = bed.server('A');
-    const b = bed.driver('B', {
-      lockTtlSeconds: 20,
-      lockSkewSeconds: 5,
-      autosaveSeconds: 10,
-      lockWaitSeconds: 60,
-    });
+    const b = bed.driver('B', WAITS_OUT_A_DEAD_LOCK);
     const alice = await bed.clock.run(a.driver.load('alice'));
     const bob = await bed.clock.run(a.driver.load('bob'));
     alice.data.coins = 10;
@@ -113,12 +116,7 @@ describe('trades', () => {
   it('a crash between prepare and commit: the next load aborts the trade', async () => {
     const bed = testBed();
     const a = bed.server('A');
-    const b = bed.driver('B', {
-      lockTtlSeconds: 20,
-      lockSkewSeconds: 5,
-      autosaveSeconds: 10,
-      lockWaitSeconds: 60,
-    });
+    const b = bed.driver('B', WAITS_OUT_A_DEAD_LOCK);
     const alice = await bed.clock.run(a.driver.load('alice'));
     const bob = await bed.clock.run(a.driver.load('bob'));
     alice.data.coins = 10;
@@ -149,12 +147,7 @@ describe('trades', () => {
     // used to keep the stored data, which still lacked trade X, and replace X's marker.
     const bed = testBed();
     const a = bed.server('A');
-    const b = bed.driver('B', {
-      lockTtlSeconds: 20,
-      lockSkewSeconds: 5,
-      autosaveSeconds: 10,
-      lockWaitSeconds: 60,
-    });
+    const b = bed.driver('B', WAITS_OUT_A_DEAD_LOCK);
     const alice = await bed.clock.run(a.driver.load('alice'));
     const bob = await bed.clock.run(a.driver.load('bob'));
     alice.data.coins = 10;
