@@ -19,7 +19,12 @@ import {
   VirtualClock,
 } from '@datadriver/core';
 import type { StoryEvent } from '../story-event.js';
-import type { WorldEvent, WorldEventOf, WorldEventType } from '../world-event.js';
+import {
+  isEventOf,
+  type WorldEvent,
+  type WorldEventOf,
+  type WorldEventType,
+} from '../world-event.js';
 import { BeatRecorder } from './beat-recorder.js';
 import { DemoServer, type PlayerData } from './demo-server.js';
 
@@ -97,10 +102,9 @@ export class DemoWorld {
   ): Promise<WorldEventOf<T>> {
     return new Promise((resolve) => {
       const off = this.on((event) => {
-        if (event.server !== label || !(types as readonly string[]).includes(event.type)) return;
-        if (key !== undefined && (!('key' in event) || event.key !== key)) return;
+        if (!isEventOf(event, label, types, key)) return;
         off();
-        resolve(event as WorldEventOf<T>);
+        resolve(event);
       });
     });
   }

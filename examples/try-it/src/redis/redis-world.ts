@@ -6,7 +6,12 @@
 import { GameServerProcess } from '@datadriver/example-game-server/process';
 import { Aborted } from '../aborted.js';
 import type { StoryEventType } from '../story-event.js';
-import type { WorldEvent, WorldEventOf, WorldEventType } from '../world-event.js';
+import {
+  isEventOf,
+  type WorldEvent,
+  type WorldEventOf,
+  type WorldEventType,
+} from '../world-event.js';
 import { RealServer } from './real-server.js';
 import { relabel } from './relabel.js';
 import { PLAYER, RunNames } from './run-names.js';
@@ -110,10 +115,9 @@ export class RedisWorld {
         );
       }, timeoutMs);
       const off = this.on((event) => {
-        if (event.server !== label || !(types as readonly string[]).includes(event.type)) return;
-        if (key !== undefined && (!('key' in event) || event.key !== key)) return;
+        if (!isEventOf(event, label, types, key)) return;
         done();
-        resolve(event as WorldEventOf<T>);
+        resolve(event);
       });
       this.waits.add(done);
     });
