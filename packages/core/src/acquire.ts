@@ -27,6 +27,7 @@ import {
   type TradeMarker,
   toStoreRecord,
 } from './rules/index.js';
+import { Silence } from './rules/silence.js';
 import type { Signal } from './signal.js';
 import type { HandoffTimings } from './timings.js';
 import { type RecoveredTrade, recoverTrade } from './trade.js';
@@ -67,30 +68,6 @@ type Attempt =
   | { readonly kind: 'taken'; readonly acquired: Acquired }
   | { readonly kind: 'locked'; readonly holder: LockInfo }
   | { readonly kind: 'failed'; readonly error: DataDriverError };
-
-/** Two empty presence reads at least one beat apart prove a holder stopped. */
-class Silence {
-  private holder: string | undefined;
-  private firstEmptyAt: number | undefined;
-
-  constructor(private readonly beatMs: number) {}
-
-  record(holder: string, alive: boolean | undefined, now: number): boolean {
-    if (holder !== this.holder) {
-      this.holder = holder;
-      this.firstEmptyAt = undefined;
-    }
-    if (alive === true) this.firstEmptyAt = undefined;
-    if (alive !== false) return false; // an unknown answer proves nothing either way
-    if (this.firstEmptyAt === undefined) this.firstEmptyAt = now;
-    return now - this.firstEmptyAt >= this.beatMs;
-  }
-
-  /** How long until a second empty read would count, or `undefined` with no first one. */
-  untilSecondRead(now: number): number | undefined {
-    return this.firstEmptyAt === undefined ? undefined : this.firstEmptyAt + this.beatMs - now;
-  }
-}
 
 export async function acquire(request: AcquireRequest): Promise<Acquired> {
   return new Acquisition(request).run();

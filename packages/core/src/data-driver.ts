@@ -297,11 +297,15 @@ export class DataDriver<T extends object> implements HandoffClient {
     const started = this.scheduler.now();
     this.state.emit({ type: 'load.started', key, session: how.player !== undefined });
     try {
-      const adopted = await waitOnThisServer(this.state, key, how.localWaitMs);
+      const reservation = this.reservation(how);
+      // The key is reserved in the same tick as the check that finds it free: a second load
+      // started meanwhile sees this one and waits for it, rather than racing it to the store.
+      const reserve = () => void this.loads.set(key, reservation);
+      const adopted = await waitOnThisServer(this.state, key, how.localWaitMs, reserve);
       if (adopted) adopted.player = how.player;
       const loaded = adopted
         ? { session: adopted, reason: 'adopted' as const }
-        : await this.acrossServers(key, how);
+        : await this.acrossServers(key, how, reservation);
       const waitedMs = this.scheduler.now() - started;
       this.state.emit({ type: 'load.loaded', key, reason: loaded.reason, waitedMs });
       return loaded.session;
@@ -317,17 +321,21 @@ export class DataDriver<T extends object> implements HandoffClient {
     }
   }
 
-  private async acrossServers(
-    key: string,
-    how: LoadHow,
-  ): Promise<{ session: ProfileSession; reason: TakeReason }> {
-    const reservation: LoadReservation = {
+  private reservation(how: LoadHow): LoadReservation {
+    return {
       token: this.createId(),
       requesters: new Map(),
       cancelled: () => how.cancelled() || this.closed,
       reply: new Signal(),
     };
-    this.loads.set(key, reservation);
+  }
+
+  /** Loads from the store under `reservation`, which the local wait has already put in place. */
+  private async acrossServers(
+    key: string,
+    how: LoadHow,
+    reservation: LoadReservation,
+  ): Promise<{ session: ProfileSession; reason: TakeReason }> {
     try {
       const acquired = await acquire({
         key,

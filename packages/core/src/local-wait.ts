@@ -8,18 +8,25 @@ import { DataDriverError, ErrorCode } from './errors.js';
 import type { WaitReason } from './events.js';
 import type { ProfileSession } from './profile.js';
 
-/** Resolves the adopted session, or `undefined` when the load should go to the store. */
+/**
+ * Resolves the adopted session, or `undefined` when the load should go to the store; then it
+ * has called `reserve` in the same tick as it found the key free, so no other load slips in.
+ */
 export async function waitOnThisServer(
   state: DriverState,
   key: string,
   waitMs: number,
+  reserve: () => void,
 ): Promise<ProfileSession | undefined> {
   const deadline = state.scheduler.now() + waitMs;
   let reported = false;
   for (;;) {
     const session = state.sessions.get(key);
     const loading = state.loads.has(key);
-    if (!loading && (!session || session.state === 'inactive')) return undefined;
+    if (!loading && (!session || session.state === 'inactive')) {
+      reserve();
+      return undefined;
+    }
     if (!loading && session?.adoptable) {
       const outcome = await session.adopt();
       state.emit({ type: 'profile.adopted', key, outcome });

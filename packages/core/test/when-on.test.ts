@@ -134,7 +134,8 @@ describe('attach and close', () => {
     );
   });
 
-  it('runs onLeave before the release save, and a kicked player leaves through it too', async () => {
+  // A kicked player leaves through onLeave too: kick-leave.test.ts.
+  it('runs onLeave before the release save', async () => {
     const clock = new VirtualClock();
     const store = new MemoryStore();
     const host = new MemoryHost('A');

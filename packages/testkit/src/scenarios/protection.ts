@@ -61,6 +61,12 @@ export const protectionScenarios: Scenario[] = [
       b.join('p1');
       const failed = await settled(cluster, 'B', 'p1', first);
       expect(failed.type).toBe('load.failed'); // no reply, no presence: waits out lockWaitSeconds
+      // The whole lockWaitSeconds: the last attempt starts at the 15 s deadline (100 ms load).
+      expectWait(cluster, failed.waitedMs, {
+        exactMs: 15_100,
+        atMostSeedMs: 15_500,
+        atLeastSeedMs: 15_000,
+      });
       expect(cluster.events.slice(first).some((e) => e.type === 'presence.read')).toBe(false);
       expect(cluster.find('B', 'handoff.request.sent', 'p1')).toBeDefined();
       const second = mark(cluster);

@@ -1,0 +1,125 @@
+/**
+ * The seed's handoff timings, each pinned to the millisecond: a beat every 3 s with a 10 s
+ * TTL, one presence retry after 0.25 s, one message retry after 0.5 s.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  FaultyMessenger,
+  FaultyPresence,
+  Handoff,
+  type JsonObject,
+  MemoryMessenger,
+  MemoryPresence,
+  type MessageHandler,
+  type Messenger,
+  type Presence,
+  type Subscription,
+  VirtualClock,
+} from '../src/index.js';
+import { recordingLogger } from './helpers.js';
+
+/** When (ms since the recorder was made), what, and with which arguments. */
+type Call = readonly [atMs: number, operation: string, ...args: unknown[]];
+
+/** Notes each call that reaches the backend, with the virtual time it arrived. */
+class RecordingPresence implements Presence {
+  readonly specificationVersion = 'v1';
+  readonly calls: Call[] = [];
+  private readonly origin: number;
+  constructor(
+    private readonly inner: Presence,
+    private readonly clock: VirtualClock,
+  ) {
+    this.origin = clock.now();
+  }
+  set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    this.calls.push([this.clock.now() - this.origin, 'set', key, value, ttlSeconds]);
+    return this.inner.set(key, value, ttlSeconds);
+  }
+  get(key: string): Promise<string | undefined> {
+    this.calls.push([this.clock.now() - this.origin, 'get', key]);
+    return this.inner.get(key);
+  }
+}
+
+class RecordingMessenger implements Messenger {
+  readonly specificationVersion = 'v1';
+  readonly calls: Call[] = [];
+  private readonly origin: number;
+  constructor(
+    private readonly inner: Messenger,
+    private readonly clock: VirtualClock,
+  ) {
+    this.origin = clock.now();
+  }
+  publish(topic: string, message: JsonObject): Promise<void> {
+    this.calls.push([this.clock.now() - this.origin, 'publish', topic]);
+    return this.inner.publish(topic, message);
+  }
+  subscribe(topic: string, handler: MessageHandler): Promise<Subscription> {
+    return this.inner.subscribe(topic, handler);
+  }
+}
+
+/** The recorders sit in front of the faults, so a failed attempt is noted too. */
+function setup() {
+  const clock = new VirtualClock();
+  const presence = new FaultyPresence(new MemoryPresence(clock), { scheduler: clock });
+  const messenger = new FaultyMessenger(new MemoryMessenger(), { scheduler: clock });
+  const presenceCalls = new RecordingPresence(presence, clock);
+  const messengerCalls = new RecordingMessenger(messenger, clock);
+  const handoff = new Handoff({
+    jobId: 'A',
+    messenger: messengerCalls,
+    presence: presenceCalls,
+    scheduler: clock,
+    logger: recordingLogger().logger,
+  });
+  return { clock, presence, messenger, presenceCalls, messengerCalls, handoff };
+}
+
+describe('handoff timings', () => {
+  it('beats once at start, then every 3 s, each with a 10 s TTL', async () => {
+    const { clock, presenceCalls, handoff } = setup();
+    handoff.start();
+    await clock.advance(9_999);
+    expect(presenceCalls.calls).toEqual([
+      [0, 'set', 'A', '1', 10],
+      [3_000, 'set', 'A', '1', 10],
+      [6_000, 'set', 'A', '1', 10],
+      [9_000, 'set', 'A', '1', 10],
+    ]);
+    await handoff.destroy();
+  });
+
+  it('retries a failed beat once, 0.25 s later, and no more', async () => {
+    const { clock, presence, presenceCalls, handoff } = setup();
+    presence.faults.inject({ kind: 'fail', operation: 'set', times: 2 });
+    await clock.run(handoff.beat());
+    await clock.advance(10_000);
+    expect(presenceCalls.calls).toEqual([
+      [0, 'set', 'A', '1', 10],
+      [250, 'set', 'A', '1', 10],
+    ]);
+  });
+
+  it('retries a failed presence read once, 0.25 s later', async () => {
+    const { clock, presence, presenceCalls, handoff } = setup();
+    presence.faults.inject({ kind: 'fail', operation: 'get' });
+    await clock.run(handoff.isAlive('B'));
+    expect(presenceCalls.calls.filter(([, op]) => op === 'get')).toEqual([
+      [0, 'get', 'B'],
+      [250, 'get', 'B'],
+    ]);
+  });
+
+  it('retries a failed publish once, 0.5 s later', async () => {
+    const { clock, messenger, messengerCalls, handoff } = setup();
+    messenger.faults.inject({ kind: 'fail', operation: 'publish' });
+    await clock.run(handoff.request('PlayerData', 'u1', 'B', 'tok'));
+    expect(messengerCalls.calls).toEqual([
+      [0, 'publish', 'CKHandoff_B'],
+      [500, 'publish', 'CKHandoff_B'],
+    ]);
+  });
+});

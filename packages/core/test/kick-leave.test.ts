@@ -1,0 +1,109 @@
+/**
+ * The seed: a live session is ended with the kick message "You joined another server.", which
+ * runs the leave cleanups and the release save; the joining server then loads what it saved.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  DataDriver,
+  Handoff,
+  MemoryHost,
+  MemoryMessenger,
+  MemoryPresence,
+  MemoryStore,
+  VirtualClock,
+} from '../src/index.js';
+import { recordingLogger } from './helpers.js';
+
+function fleet() {
+  const clock = new VirtualClock();
+  const store = new MemoryStore();
+  const messenger = new MemoryMessenger();
+  const presence = new MemoryPresence(clock);
+  const server = (jobId: string) => {
+    const handoff = new Handoff({ jobId, messenger, presence, scheduler: clock });
+    const driver = new DataDriver<{ coins: number }>({
+      name: 'PlayerData',
+      defaults: { coins: 0 },
+      store,
+      scheduler: clock,
+      jobId,
+      handoff,
+      logger: recordingLogger().logger,
+    });
+    return { driver, host: new MemoryHost(jobId) };
+  };
+  return { clock, messenger, server };
+}
+
+describe('a kick for a join elsewhere', () => {
+  it('runs the leave cleanups before the release save, and the joiner loads their result', async () => {
+    const { clock, server } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const cleanups: string[] = [];
+    a.driver.attach(a.host, {
+      onLeave: (profile, player) => {
+        cleanups.push(player.id);
+        profile.data.coins += 100; // e.g. refunding an item in escrow: the release saves it
+      },
+    });
+    b.driver.attach(b.host);
+    a.host.join('p1');
+    await clock.advance(0);
+    a.driver.profile('p1')!.data.coins = 5;
+    b.host.join('p1'); // the player is still connected to A
+    await clock.advance(5_000);
+    expect(a.host.kicks).toEqual([{ player: 'p1', message: 'You joined another server.' }]);
+    expect(cleanups).toEqual(['p1']);
+    expect(b.driver.profile('p1')?.data).toEqual({ coins: 105 });
+    expect(b.host.kicks).toEqual([]);
+  });
+});
+
+describe("the holder's replies", () => {
+  /** Every handoff message sent to server `jobId`'s topic, with its virtual time. */
+  async function inbox(clock: VirtualClock, messenger: MemoryMessenger, jobId: string) {
+    const seen: Array<[number, unknown]> = [];
+    const origin = clock.now();
+    await messenger.subscribe(`CKHandoff_${jobId}`, (message) => {
+      seen.push([clock.now() - origin, message]);
+    });
+    return seen;
+  }
+
+  it('replies at once to a request for a key it does not hold', async () => {
+    const { clock, messenger, server } = fleet();
+    const a = server('A');
+    a.driver.attach(a.host);
+    await clock.advance(0);
+    const toB = await inbox(clock, messenger, 'B');
+    await messenger.publish('CKHandoff_A', { T: 'Q', D: 'PlayerData', K: 'p9', R: 'B', L: 't' });
+    await clock.advance(0);
+    expect(toB).toEqual([[0, { T: 'R', D: 'PlayerData', K: 'p9' }]]);
+  });
+
+  it('kicks once for two requesters, and replies to each when the profile deactivates', async () => {
+    const { clock, messenger, server } = fleet();
+    const a = server('A');
+    a.driver.attach(a.host);
+    a.host.join('p1');
+    await clock.advance(0);
+    const token = a.driver.profile('p1')!.lockToken;
+    const toB = await inbox(clock, messenger, 'B');
+    const toC = await inbox(clock, messenger, 'C');
+    for (const requester of ['B', 'C']) {
+      await messenger.publish('CKHandoff_A', {
+        T: 'Q',
+        D: 'PlayerData',
+        K: 'p1',
+        R: requester,
+        L: token,
+      });
+    }
+    await clock.advance(0);
+    expect(a.host.kicks).toEqual([{ player: 'p1', message: 'You joined another server.' }]);
+    expect(a.driver.profile('p1')).toBeUndefined();
+    expect(toB).toEqual([[0, { T: 'R', D: 'PlayerData', K: 'p1' }]]);
+    expect(toC).toEqual([[0, { T: 'R', D: 'PlayerData', K: 'p1' }]]);
+  });
+});
