@@ -15,14 +15,14 @@ import { Redis } from 'ioredis';
 import { type Combo, DYNAMO_TABLE, PUBSUB_PROJECT, type RunningBackends } from '../backends.js';
 import { quietLogger } from '../quiet-logger.js';
 import { dynamoClient } from './conditional-writes.js';
-import type { RedisPorts } from './redis-server-in-process.js';
+import type { ClosablePorts } from './in-process-server.js';
 
-export function comboPorts(combo: Combo, backends: RunningBackends): RedisPorts {
+export function comboPorts(combo: Combo, backends: RunningBackends): ClosablePorts {
   const redis = new Redis(backends.redis.url, RECOMMENDED_REDIS_OPTIONS);
   const closers: Array<() => unknown> = [];
   const logger = quietLogger;
-  let store: RedisPorts['store'] = new RedisStore({ client: redis, logger });
-  let messenger: RedisPorts['messenger'];
+  let store: ClosablePorts['store'] = new RedisStore({ client: redis, logger });
+  let messenger: ClosablePorts['messenger'];
   if (combo.id === 'dynamodb-redis') {
     const client = dynamoClient(backends.dynamo.endpoint);
     closers.push(() => client.destroy());

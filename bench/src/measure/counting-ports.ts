@@ -13,7 +13,7 @@ import type {
   Subscription,
   UpdateOptions,
 } from '@datadriver/core';
-import type { Ports } from './redis-server-in-process.js';
+import type { Ports } from './in-process-server.js';
 
 export type PortName = 'store' | 'presence' | 'bus';
 

@@ -7,11 +7,13 @@
  * lockWaitSeconds reconnects, as a real client would; such kicks are counted.
  */
 import { DEFAULT_TIMINGS } from '@datadriver/core';
+import { RedisPresence } from '@datadriver/redis';
 import { Redis } from 'ioredis';
 import type { Combo } from '../backends.js';
 import type { BenchConfig } from '../config.js';
 import { inBatches, randomDelay } from '../parallel.js';
 import { join, joinUntilLoaded, stopAll, WatchedServer } from '../processes/game-servers.js';
+import { quietLogger } from '../quiet-logger.js';
 
 export interface Crash {
   readonly takeoverMs: number;
@@ -23,15 +25,15 @@ export interface Crash {
   readonly refusedJoins: number;
 }
 
-const PRESENCE_PREFIX = 'dd:CKPresence:';
-
 export async function measureCrashTakeover(combo: Combo, config: BenchConfig): Promise<Crash[]> {
   const tag = `${process.pid}-${Date.now()}`;
   const target = await WatchedServer.start(combo, `bench-crash-${tag}-B`, config.crashScale);
   const redis = new Redis(combo.env.REDIS_URL!);
+  // Only for the name of A's presence key, as the game servers' adapter writes it.
+  const presence = new RedisPresence({ client: redis, logger: quietLogger });
   try {
     return await inBatches(config.crashes, config.crashesInParallel, (n) =>
-      crashOnce(combo, config, redis, target, `${tag}-${n}`),
+      crashOnce(combo, config, redis, presence, target, `${tag}-${n}`),
     );
   } finally {
     redis.disconnect();
@@ -43,6 +45,7 @@ async function crashOnce(
   combo: Combo,
   config: BenchConfig,
   redis: Redis,
+  presence: RedisPresence,
   target: WatchedServer,
   tag: string,
 ): Promise<Crash> {
@@ -54,7 +57,7 @@ async function crashOnce(
     await randomDelay(DEFAULT_TIMINGS.beatSeconds * 1000 * scale);
     const killedAt = performance.now();
     await holder.process.stop('SIGKILL');
-    const ttlLeft = await redis.pttl(`${PRESENCE_PREFIX}${holder.process.jobId}`);
+    const ttlLeft = await redis.pttl(presence.keyOf(holder.process.jobId));
     const expiresAt = performance.now() + ttlLeft;
     const { loaded, loadedAt, refusedJoins } = await joinUntilLoaded(target, user, 60_000 * scale);
     await loaded.client.close();

@@ -12,7 +12,7 @@ import { HighResScheduler } from '../high-res-scheduler.js';
 import { timed } from '../stats.js';
 import { comboPorts } from './combo-ports.js';
 import { StepTimes } from './handover-steps.js';
-import { type InProcessServer, nextEvent, startServer } from './redis-server-in-process.js';
+import { type InProcessServer, nextEvent, startServer } from './in-process-server.js';
 
 export interface HandoverProfile {
   /** From B's join to loaded on B (ms). */

@@ -4,6 +4,7 @@
  * open: B starts its load as it accepts the socket) to the profile loaded on B, and checked to
  * carry A's latest coins. The player then hops back, so A and B take turns.
  */
+import { DEFAULT_KICK_MESSAGES } from '@datadriver/core';
 import type { Combo } from '../backends.js';
 import type { BenchConfig } from '../config.js';
 import { join, type Loaded, stopAll, WatchedServer } from '../processes/game-servers.js';
@@ -11,8 +12,6 @@ import { StepTimes } from './handover-steps.js';
 
 const LOAD_TIMEOUT_MS = 30_000;
 const EVENT_WAIT_MS = 500;
-/** The seed's kick for a session handed over to another server. */
-const KICK_MESSAGE = 'You joined another server.';
 
 export interface HandoverResult {
   readonly samples: number[];
@@ -58,7 +57,8 @@ async function hops(
       throw new Error(`hand-over lost data: ${next.coins} coins on B, ${coins} on A`);
     }
     const kicked = await current.client.next('kicked', LOAD_TIMEOUT_MS);
-    if (kicked.type === 'kicked' && kicked.message === KICK_MESSAGE) kicks++;
+    if (kicked.type === 'kicked' && kicked.message === DEFAULT_KICK_MESSAGES.joinedElsewhere)
+      kicks++;
     await current.client.close();
     current = next;
     if (hop < config.warmUp) continue;

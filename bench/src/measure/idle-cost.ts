@@ -6,7 +6,7 @@
  */
 import type { BenchConfig } from '../config.js';
 import { countingPorts, OperationCounts, type PortName } from './counting-ports.js';
-import { redisPorts, startServer } from './redis-server-in-process.js';
+import { redisPorts, startServer } from './in-process-server.js';
 
 export interface IdleCost {
   readonly drivers: number;

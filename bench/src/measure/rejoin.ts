@@ -14,7 +14,7 @@ import {
   nextEvent,
   redisPorts,
   startServer,
-} from './redis-server-in-process.js';
+} from './in-process-server.js';
 
 export interface RejoinResult {
   readonly duringSave: number[];

@@ -5,9 +5,9 @@
  * refused after lockWaitSeconds retried as a client would. Between real game-server processes
  * at the seed's constants, all-Redis.
  */
+import { startTcpProxy } from '@datadriver/backends';
 import type { Combo } from '../backends.js';
 import type { BenchConfig } from '../config.js';
-import { startRelay } from '../processes/freezable-relay.js';
 import { joinAt, joinUntilLoaded, stopAll, WatchedServer } from '../processes/game-servers.js';
 
 export interface StaleHandover {
@@ -42,9 +42,9 @@ async function staleHop(
   target: WatchedServer,
   user: string,
 ): Promise<StaleHandover> {
-  const relay = await startRelay(holder.url);
+  const relay = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(holder.url).port) });
   try {
-    const old = await joinAt(relay.url, user, 30_000);
+    const old = await joinAt(`ws://127.0.0.1:${relay.port}`, user, 30_000);
     const coins = await old.client.earn(7); // unsaved on A: must travel
     relay.freeze();
     const started = performance.now();

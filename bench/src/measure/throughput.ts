@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { RECOMMENDED_REDIS_OPTIONS } from '@datadriver/redis';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { BenchConfig } from '../config.js';
-import { redisPorts, startServer } from './redis-server-in-process.js';
+import { redisPorts, startServer } from './in-process-server.js';
 
 export interface Window {
   readonly cyclesPerSecond: number;

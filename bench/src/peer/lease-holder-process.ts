@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { hasExited } from '@datadriver/backends';
 import type { HolderArgs } from './lease-holder-main.js';
 
 const HOLDER_SCRIPT = fileURLToPath(new URL('./peer/lease-holder-main.js', import.meta.url));
@@ -46,8 +47,9 @@ export class LeaseHolder {
     return this.next((line) => line.type === 'released' && line.key === key, `released ${key}`);
   }
 
+  /** SIGKILL, the crash the peer is measured against; resolves once the holder is gone. */
   kill(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    if (hasExited(this.child)) return Promise.resolve();
     return new Promise((resolve) => {
       this.child.once('exit', () => resolve());
       this.child.kill('SIGKILL');

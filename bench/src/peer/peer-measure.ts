@@ -10,10 +10,10 @@
  * - Leave-and-join hand-over: the holder releases (the player left) at the moment the joining
  *   server starts to acquire, the best a lease lock can do for a player who moves.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '@datadriver/dynamodb';
 import type { DocumentClientLike } from 'dynamodb-lock-client';
 import type { BenchConfig } from '../config.js';
+import { dynamoClient } from '../measure/conditional-writes.js';
 import { inBatches, randomDelay } from '../parallel.js';
 import { LeaseHolder } from './lease-holder-process.js';
 import {
@@ -76,11 +76,7 @@ async function measurePeerWaits(
 }
 
 async function prepare(endpoint: string, config: BenchConfig): Promise<Settings> {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = dynamoClient(endpoint);
   await ensureTable({ client, tableName: PEER_TABLE, keyAttribute: PEER_KEY_ATTRIBUTE });
   client.destroy();
   const settings: Settings = {

@@ -24,18 +24,9 @@ export class WatchedServer {
     return this.process.url;
   }
 
-  /** The first event of `type` for `key` from index `from` on. */
-  find(type: DataDriverEvent['type'], key: string, from = 0): DataDriverEvent | undefined {
-    for (let index = from; index < this.events.length; index++) {
-      const event = this.events[index]!;
-      if (event.type === type && 'key' in event && event.key === key) return event;
-    }
-    return undefined;
-  }
-
-  /** The time of the last presence beat this server reported (its own clock, ms). */
-  lastBeat(): number | undefined {
-    return this.events.findLast((event) => event.type === 'presence.beat')?.time;
+  /** The first event of `type` for `key`. */
+  find(type: DataDriverEvent['type'], key: string): DataDriverEvent | undefined {
+    return this.events.find((event) => event.type === type && 'key' in event && event.key === key);
   }
 
   /** Drops the events recorded so far (a long run would otherwise keep them all). */

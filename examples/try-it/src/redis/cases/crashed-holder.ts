@@ -10,8 +10,6 @@ import type { RedisCaseScript } from './redis-script.js';
 
 /** A's beats the story shows before the crash, so the silence after it is visible. */
 const BEATS_BEFORE_CRASH = 2;
-/** The seed's constants four times faster: a 0.75 s beat, 2.5 s presence TTL, 3.75 s lockWait. */
-const SCALE = 0.25;
 /**
  * How long the player's client takes to reconnect to B after A's connection drops (2 s at the
  * seed's constants). Joining at the very instant of the crash would leave B's lockWaitSeconds
@@ -22,7 +20,6 @@ export const RECONNECT_MS = 500;
 
 export const crashedHolder: RedisCaseScript = {
   id: 'crashed-holder',
-  scale: SCALE,
   async setup(world) {
     const [a, b] = await Promise.all([world.server('A'), world.server('B')]);
     // Saved with 5 coins by a leave and an immediate rejoin (the rejoin waits for that save),
@@ -42,7 +39,7 @@ export const crashedHolder: RedisCaseScript = {
       const taken = await end;
       const played = loaded('B', taken, await arrival(onB));
       const sinceBeat = taken.time - lastBeat;
-      const atSeed = Math.round(sinceBeat / SCALE);
+      const atSeed = Math.round(sinceBeat / world.scale);
       return {
         at: played.at,
         outcome: {

@@ -5,7 +5,6 @@ import type { RedisCaseScript } from './redis-script.js';
 
 export const failedRelease: RedisCaseScript = {
   id: 'failed-release',
-  scale: 1,
   async setup(world) {
     const [a, b] = await Promise.all([world.server('A', { faults: true }), world.server('B')]);
     const onA = await playingOn(a, 12);

@@ -6,7 +6,6 @@ import type { RedisCaseScript } from './redis-script.js';
 
 export const liveHolder: RedisCaseScript = {
   id: 'live-holder',
-  scale: 1,
   async setup(world) {
     const [a, b] = await Promise.all([world.server('A'), world.server('B')]);
     const onA = await playingOn(a, 11);

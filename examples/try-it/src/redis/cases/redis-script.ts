@@ -14,8 +14,6 @@ export type RedisStory = () => Promise<Played>;
 /** A case on real game servers and Redis. */
 export interface RedisCaseScript {
   readonly id: string;
-  /** Every server's `--scale`: the seed's constants times this. */
-  readonly scale: number;
   /** Starts the servers and brings them to where the story starts. */
   setup(world: RedisWorld): Promise<RedisStory>;
 }

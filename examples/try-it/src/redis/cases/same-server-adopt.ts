@@ -6,7 +6,6 @@ import type { RedisCaseScript } from './redis-script.js';
 
 export const sameServerAdopt: RedisCaseScript = {
   id: 'same-server-adopt',
-  scale: 1,
   async setup(world) {
     const a = await world.server('A', { faults: true });
     const onA = await playingOn(a, 7);

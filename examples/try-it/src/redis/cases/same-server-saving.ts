@@ -10,7 +10,6 @@ export const HELD_MS = 300;
 
 export const sameServerSaving: RedisCaseScript = {
   id: 'same-server-saving',
-  scale: 1,
   async setup(world) {
     const a = await world.server('A', { faults: true });
     const onA = await playingOn(a, 7);

@@ -17,7 +17,6 @@ export const STALLED_MS = 4_000;
 
 export const stalledHolder: RedisCaseScript = {
   id: 'stalled-holder',
-  scale: 0.25,
   async setup(world) {
     const [a, b] = await Promise.all([
       world.server('A', { faults: true, ...STALLED_LOCK }),

@@ -1,7 +1,9 @@
 /**
- * A game server inside the bench process, on real Redis ports with handoff on, its store behind
- * core's fault decorator: for the same-server rejoins (one server by definition, and the
- * failed leave save must be injected exactly) and for throughput.
+ * A game server inside the bench process (a handoff and its drivers on a MemoryHost) on the
+ * ports it is given, and `redisPorts` for all-Redis ones. Used by the same-server rejoins
+ * (rejoin.ts puts the store behind core's fault decorator, to fail a leave save exactly), by
+ * throughput and idle cost on Redis, and by the in-process hand-over profile on every backend
+ * combination (combo-ports.ts, with DynamoDB and Pub/Sub).
  */
 import {
   DataDriver,
@@ -29,13 +31,14 @@ export interface Ports {
   readonly presence: Presence;
 }
 
-export interface RedisPorts extends Ports {
+/** A server's ports and the connections behind them, closed together. */
+export interface ClosablePorts extends Ports {
   close(): Promise<void>;
 }
 
 /** A server's Redis ports on one client with the adapter's recommended options, as the example
  * game server makes them; `extra` adds client options (auto-pipelining, for throughput). */
-export function redisPorts(url: string, extra: RedisOptions = {}): RedisPorts {
+export function redisPorts(url: string, extra: RedisOptions = {}): ClosablePorts {
   const client = new Redis(url, { ...RECOMMENDED_REDIS_OPTIONS, ...extra });
   const messenger = new RedisMessenger({ client, logger: quietLogger });
   return {
