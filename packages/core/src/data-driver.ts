@@ -24,6 +24,7 @@ import type { Host, HostPlayer } from './ports/host.js';
 import type { Logger } from './ports/logger.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store, StoreVersion, StoreVersions, VersionQuery } from './ports/store.js';
+import { checkVersionQuery } from './ports/version-checks.js';
 import { type Profile, ProfileSession, type SessionOwner, sessionOf } from './profile.js';
 import { ReleaseRequests } from './release-requests.js';
 import {
@@ -164,6 +165,8 @@ export class DataDriver<T extends object> implements HandoffClient {
 
   /** The kept versions of `key`, newest first (the store must keep versions). */
   async versions(key: string, query: VersionQuery = {}): Promise<readonly StoreVersion[]> {
+    // Checked here too: a store of another package may not check it.
+    checkVersionQuery(query);
     return this.history().list(this.storeKey(key), query);
   }
 
@@ -179,6 +182,13 @@ export class DataDriver<T extends object> implements HandoffClient {
     options: LoadOptions = {},
   ): Promise<Profile<T>> {
     const at = typeof time === 'number' ? time : time.getTime();
+    if (Number.isNaN(at)) {
+      // An invalid Date reads as NaN: refused here, not reported as "no version that old".
+      throw new DataDriverError(
+        ErrorCode.InvalidArgument,
+        `restoreAt needs a time in ms or a valid Date, got ${String(time)}`,
+      );
+    }
     const history = this.history();
     const [version] = await history.list(this.storeKey(key), { before: at, limit: 1 });
     if (!version) throw versionNotFound(key, at);

@@ -55,11 +55,17 @@ export type {
   VersionQuery,
   VersionRetention,
 } from './ports/store.js';
+export { checkVersionQuery, checkVersionRetention } from './ports/version-checks.js';
 export { Profile } from './profile.js';
 export * from './rules/index.js';
 export { Signal, sleep, within } from './signal.js';
-export { SystemScheduler } from './system-scheduler.js';
+export {
+  type SetTimer,
+  SystemScheduler,
+  type SystemSchedulerOptions,
+} from './system-scheduler.js';
 export { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings, scaleTimings } from './timings.js';
+export { JOURNAL_DELETE_MAX_MS } from './trade.js';
 export { VirtualClock } from './virtual-clock.js';
 export {
   type HandoffMessage,

@@ -1,4 +1,4 @@
-import type { Scheduler } from './ports/scheduler.js';
+import type { Scheduler, TaskPriority } from './ports/scheduler.js';
 
 /**
  * A wake-up call for event-driven waits: waiters park until `notify()` or their timeout,
@@ -41,8 +41,13 @@ export class Signal {
   }
 }
 
-export function sleep(scheduler: Scheduler, ms: number): Promise<void> {
-  return new Promise((resolve) => scheduler.schedule(ms, resolve));
+/** Resolves after `ms`; a `background` sleep never holds a process open on its own. */
+export function sleep(
+  scheduler: Scheduler,
+  ms: number,
+  priority: TaskPriority = 'normal',
+): Promise<void> {
+  return new Promise((resolve) => scheduler.schedule(ms, resolve, priority));
 }
 
 /**

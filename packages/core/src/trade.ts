@@ -25,8 +25,11 @@ import {
 } from './rules/index.js';
 import { sleep } from './signal.js';
 
-/** The longest spacing between retries of a settled journal's deletion. */
-const JOURNAL_DELETE_MAX_MS = 30_000;
+/**
+ * The longest spacing between retries of a settled journal's deletion, whatever `retryMs`
+ * is. Exported because a test harness that waits for journals to clear must wait this long.
+ */
+export const JOURNAL_DELETE_MAX_MS = 30_000;
 
 export interface RecoveredTrade {
   readonly trade: string;
@@ -122,25 +125,30 @@ function settle(run: TradeRun, sessions: readonly [ProfileSession, ProfileSessio
 
 /**
  * Deletes a settled journal, retrying until it lands (it holds player data it no longer
- * needs): the spacing doubles from `retryMs` to `JOURNAL_DELETE_MAX_MS`, on background timers
- * that never hold a process open. The first failure warns.
+ * needs): the spacing doubles from `retryMs`, capped at `JOURNAL_DELETE_MAX_MS`, on background
+ * timers that never hold a process open. Only the first failure warns, however the spacing
+ * grows: a store that stays down must not flood the log.
  */
 async function deleteJournal(run: TradeRun): Promise<void> {
-  for (let spacingMs = run.retryMs; ; spacingMs = Math.min(2 * spacingMs, JOURNAL_DELETE_MAX_MS)) {
+  for (let failures = 1; ; failures += 1) {
     try {
       await run.store.update(run.journalKey, () => null);
       return;
     } catch (error) {
-      if (spacingMs === run.retryMs) {
+      if (failures === 1) {
         run.logger.warn(
           `could not delete the settled journal of trade ${run.id} yet: ${describeError(error)}`,
         );
       }
-      await new Promise<void>((resolve) =>
-        run.scheduler.schedule(spacingMs, resolve, 'background'),
-      );
+      await sleep(run.scheduler, journalDeleteSpacingMs(run.retryMs, failures), 'background');
     }
   }
+}
+
+/** The wait after the `failures`-th failed deletion: `retryMs`, doubling, at most the cap. */
+function journalDeleteSpacingMs(retryMs: number, failures: number): number {
+  // 2 ** failures overflows to Infinity after ~1000 failures, which the cap absorbs.
+  return Math.min(retryMs * 2 ** (failures - 1), JOURNAL_DELETE_MAX_MS);
 }
 
 async function prepareAndDecide(

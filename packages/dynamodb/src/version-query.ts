@@ -3,7 +3,7 @@
  * limit, as a key condition on the versions table's sort key.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { DataDriverError, ErrorCode, type VersionQuery } from '@datadriver/core';
+import { checkVersionQuery, type VersionQuery } from '@datadriver/core';
 import { VERSION_TIME_ATTRIBUTE } from './version-codec.js';
 
 /** Inclusive bounds in whole ms; an absent side is open. */
@@ -15,22 +15,17 @@ export interface TimeBounds {
 /** The largest time a Date can hold; a bound past it is no bound (DynamoDB numbers end too). */
 const MAX_TIME = 8.64e15;
 
-function invalidQuery(message: string): DataDriverError {
-  return new DataDriverError(ErrorCode.InvalidArgument, message);
-}
-
 /**
  * The bounds of `query`, no lower than `oldest` (the age limit, when set); `undefined` when no
- * version can match. Versions are stamped in whole ms, so the bounds round inwards.
+ * version can match. Versions are stamped in whole ms, so the bounds round inwards. Rejects an
+ * invalid query (core's `checkVersionQuery`).
  */
 export function timeBounds(
   query: VersionQuery,
   oldest: number | undefined,
 ): TimeBounds | undefined {
+  checkVersionQuery(query);
   const { before, after } = query;
-  if (Number.isNaN(before) || Number.isNaN(after)) {
-    throw invalidQuery('a versions query needs before and after as numbers of ms, not NaN');
-  }
   const high = before === undefined || before >= MAX_TIME ? undefined : Math.floor(before);
   const lows = [after, oldest].filter((bound): bound is number => bound !== undefined);
   const low = lows.length === 0 ? undefined : Math.ceil(Math.max(...lows));
@@ -43,11 +38,9 @@ export function timeBounds(
   };
 }
 
-/** A query's `limit`, checked: an integer of 0 or more, or none. */
+/** A query's `limit`, checked (core's `checkVersionQuery`): an integer of 0 or more, or none. */
 export function checkLimit(limit: number | undefined): number | undefined {
-  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) {
-    throw invalidQuery(`a versions query's limit must be an integer of 0 or more, got ${limit}`);
-  }
+  checkVersionQuery({ limit });
   return limit;
 }
 

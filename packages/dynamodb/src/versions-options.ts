@@ -2,7 +2,12 @@
  * The `versions` option of DynamoStore and ensureTable: the retention, and the table that holds
  * the versions. Checked once at construction, so a typo fails before the first player joins.
  */
-import { DataDriverError, ErrorCode, type VersionRetention } from '@datadriver/core';
+import {
+  checkVersionRetention,
+  DataDriverError,
+  ErrorCode,
+  type VersionRetention,
+} from '@datadriver/core';
 import { isTableName } from './table-options.js';
 
 /** Versions kept in a second table; see the README's "Versions" section. */
@@ -45,12 +50,7 @@ export function checkVersionsOptions(
   if (tableName === storeTable) {
     invalid(`versions.tableName must differ from the store's table ${storeTable}`);
   }
-  if (keep !== undefined && (!Number.isInteger(keep) || keep < 1)) {
-    invalid(`versions.keep must be a positive integer, got ${String(keep)}`);
-  }
-  if (maxAgeSeconds !== undefined && !(Number.isFinite(maxAgeSeconds) && maxAgeSeconds > 0)) {
-    invalid(`versions.maxAgeSeconds must be a positive number, got ${String(maxAgeSeconds)}`);
-  }
+  checkVersionRetention(options);
   const maxAgeMs = maxAgeSeconds === undefined ? undefined : Math.max(1, maxAgeSeconds * 1000);
   return { tableName, keep, maxAgeMs };
 }

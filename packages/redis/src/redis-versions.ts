@@ -3,6 +3,7 @@
  * write, read back by time or by id. Writing them is the store's compare-and-set script.
  */
 import {
+  checkVersionQuery,
   DataDriverError,
   ErrorCode,
   type StoreRecord,
@@ -21,18 +22,11 @@ import { listVersions, readVersion } from './version-scripts.js';
 /** A query's time bounds as inclusive scores (µs, '' for none), or `undefined` for no match. */
 type ScoreRange = readonly [high: string, low: string] | undefined;
 
-function invalidQuery(message: string): DataDriverError {
-  return new DataDriverError(ErrorCode.InvalidArgument, message);
-}
-
 /**
  * A version stamped in millisecond `t` has a score from `t * 1000` to `t * 1000 + 999`; the
- * port's bounds are inclusive, in ms.
+ * port's bounds are inclusive, in ms. The query is checked already (`checkVersionQuery`).
  */
 function scoreRange({ before, after }: VersionQuery): ScoreRange {
-  if (Number.isNaN(before) || Number.isNaN(after)) {
-    throw invalidQuery('a versions query needs before and after as numbers of ms, not NaN');
-  }
   if (before === -Infinity || after === Infinity) return undefined;
   const high = before === undefined || before === Infinity ? '' : Math.floor(before) * 1000 + 999;
   const low = after === undefined || after === -Infinity ? '' : Math.ceil(after) * 1000;
@@ -40,11 +34,7 @@ function scoreRange({ before, after }: VersionQuery): ScoreRange {
 }
 
 function limitArg(limit: number | undefined): string {
-  if (limit === undefined) return '';
-  if (!Number.isInteger(limit) || limit < 0) {
-    throw invalidQuery(`a versions query's limit must be an integer of 0 or more, got ${limit}`);
-  }
-  return String(limit);
+  return limit === undefined ? '' : String(limit);
 }
 
 /** `[id, score, ...]` from `listVersions` as versions stamped in whole ms. */
@@ -85,6 +75,7 @@ export class RedisVersions implements StoreVersions {
    * write committed. Only versions still within the retention are listed.
    */
   async list(key: string, query: VersionQuery = {}): Promise<readonly StoreVersion[]> {
+    checkVersionQuery(query);
     const range = scoreRange(query);
     const limit = limitArg(query.limit);
     if (range === undefined || limit === '0') return [];

@@ -6,6 +6,7 @@ import type {
   VersionQuery,
   VersionRetention,
 } from '../ports/store.js';
+import { checkVersionQuery, checkVersionRetention } from '../ports/version-checks.js';
 
 interface Kept {
   readonly id: string;
@@ -21,7 +22,9 @@ export class MemoryVersions implements StoreVersions {
   constructor(
     private readonly retention: VersionRetention,
     private readonly clock: Pick<Scheduler, 'now'>,
-  ) {}
+  ) {
+    checkVersionRetention(retention);
+  }
 
   /** Keeps `json` as the newest version of `key`. */
   keep(key: string, json: string): void {
@@ -31,6 +34,7 @@ export class MemoryVersions implements StoreVersions {
   }
 
   async list(key: string, query: VersionQuery = {}): Promise<readonly StoreVersion[]> {
+    checkVersionQuery(query);
     const matching = this.prune(this.history.get(key) ?? []).filter(
       (kept) =>
         (query.before === undefined || kept.time <= query.before) &&

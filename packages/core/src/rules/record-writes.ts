@@ -84,10 +84,7 @@ export function markedRecord(
   writer: LockWriter,
   extras: MetaExtras = {},
 ): ProfileRecord {
-  const version = nextVersion(previous);
-  const meta = withExtras(withoutMeta(previous.meta, 'releasedToken'), extras);
-  return {
-    data,
-    meta: { ...meta, version, lock: lockOf(writer), trade: { ...trade, version } },
-  };
+  // The locked write drops an earlier marker; this one takes its place, at the new version.
+  const locked = lockedRecord(previous, data, writer, extras);
+  return { data, meta: { ...locked.meta, trade: { ...trade, version: locked.meta.version } } };
 }

@@ -2,7 +2,7 @@
  * The optional history of a Store (`store.versions`): what `restoreAt`, `versions` and `erase`
  * rely on. Run by `storeConformance` when the harness's stores keep versions.
  */
-import type { Store } from '@datadriver/core';
+import { ErrorCode, type Store } from '@datadriver/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { StoreHarness } from './store-conformance.js';
 
@@ -55,6 +55,24 @@ export function versionsConformance(
       expect(await history().list(target, { after: versions[0]!.time })).toContainEqual(
         versions[0],
       );
+    });
+
+    it('refuses a NaN bound or a negative or fractional limit with Data.InvalidArgument', async () => {
+      const target = key('v-invalid');
+      await store.update(target, () => ({ n: 1 }), { keepVersion: true });
+      for (const query of [
+        { before: Number.NaN },
+        { after: Number.NaN },
+        { limit: -1 },
+        { limit: 1.5 },
+      ]) {
+        await expect(history().list(target, query)).rejects.toMatchObject({
+          code: ErrorCode.InvalidArgument,
+        });
+      }
+      // Valid edges: a limit of 0 lists none, an infinite bound is open.
+      expect(await history().list(target, { limit: 0 })).toEqual([]);
+      expect(await history().list(target, { before: Number.POSITIVE_INFINITY })).toHaveLength(1);
     });
 
     it(`keeps at most the ${keep} newest versions`, async () => {
