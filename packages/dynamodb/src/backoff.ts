@@ -18,7 +18,3 @@ export function backoffMs(retry: number, backoff: Backoff, random: () => number 
   const ceiling = Math.min(backoff.maxMs, backoff.baseMs * 2 ** retry);
   return Math.round(random() * ceiling);
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

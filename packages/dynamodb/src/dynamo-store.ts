@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DeleteItemCommand,
   type DynamoDBClient,
@@ -18,7 +19,7 @@ import {
   type StoreTransform,
   type UpdateOptions,
 } from '@datadriver/core';
-import { backoffMs, CONFLICT_BACKOFF, sleep } from './backoff.js';
+import { backoffMs, CONFLICT_BACKOFF } from './backoff.js';
 import { DynamoVersions } from './dynamo-versions.js';
 import { classifyDynamoError, type FailedCall, translateDynamoError } from './errors.js';
 import { type Item, ItemCodec, REVISION_ATTRIBUTE, type StoredItem } from './item-codec.js';
@@ -80,7 +81,7 @@ export class DynamoStore implements Store {
   private readonly codec: ItemCodec;
   private readonly conflictRetries: number;
   private readonly throttleRetries: number;
-  private readonly logger: Logger | undefined;
+  private readonly logger: Logger;
   private readonly clock: Pick<Scheduler, 'now'>;
   /** The kept versions, when the store was made with `versions`. */
   readonly versions: DynamoVersions | undefined;
@@ -92,7 +93,7 @@ export class DynamoStore implements Store {
     this.codec = new ItemCodec(table.keyAttribute);
     this.conflictRetries = checkCount('conflictRetries', options.conflictRetries, 20);
     this.throttleRetries = checkCount('throttleRetries', options.throttleRetries, 3);
-    this.logger = options.logger;
+    this.logger = options.logger ?? consoleLogger('[DataDriver dynamodb]');
     this.clock = options.clock ?? { now: () => Date.now() };
     this.versions =
       options.versions === undefined
@@ -183,7 +184,7 @@ export class DynamoStore implements Store {
     try {
       await this.versions?.trim(key, newest);
     } catch (error) {
-      (this.logger ?? consoleLogger('[DataDriver dynamodb]')).warn(
+      this.logger.warn(
         `could not drop the old versions of ${key} past the retention; the next write retries: ${describeError(error)}`,
         { key, tableName: this.tableName, error },
       );
@@ -201,11 +202,10 @@ export class DynamoStore implements Store {
     // A write that keeps no version carries the mark of the newest one forward.
     const { item, json } = this.codec.encode(key, next, revision, version ?? read?.newestVersion);
     const written = { kind: 'written', record: JSON.parse(json) as StoreRecord } as const;
-    const versions = version === undefined ? undefined : this.versions;
     // The version's item is checked for size too, before anything is sent.
-    const versionPut = versions && version ? versions.put(key, json, version) : undefined;
+    const versionPut = version && this.versions?.put(key, json, version);
     const call = this.call(
-      versions ? `write (with its version in table ${versions.tableName})` : 'write',
+      versionPut ? `write (with its version in table ${versionPut.TableName})` : 'write',
       key,
     );
     const put = {
@@ -273,7 +273,7 @@ export class DynamoStore implements Store {
 
   private async pauseBeforeRetry(key: string, retry: number): Promise<void> {
     const delayMs = backoffMs(retry, CONFLICT_BACKOFF);
-    this.logger?.debug(
+    this.logger.debug(
       `a concurrent write changed ${key} in table ${this.tableName}; re-running the transform (retry ${retry + 1} of ${this.conflictRetries}) in ${delayMs} ms`,
       { key, tableName: this.tableName, retry: retry + 1, delayMs },
     );

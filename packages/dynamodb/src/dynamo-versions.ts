@@ -46,7 +46,7 @@ export interface DynamoVersionsContext {
   /** The clock that judges age on reads and trims (the store's). */
   readonly clock: Pick<Scheduler, 'now'>;
   readonly throttleRetries: number;
-  readonly logger: Logger | undefined;
+  readonly logger: Logger;
 }
 
 export class DynamoVersions implements StoreVersions {
@@ -152,10 +152,9 @@ export class DynamoVersions implements StoreVersions {
    * so an ascending query meets them first and stops at the first one retained. A write
    * usually pushes one version out, so the first page is two items; the next are larger.
    */
-  async trim(key: string, newest: VersionMark): Promise<number> {
+  async trim(key: string, newest: VersionMark): Promise<void> {
     const { keep, maxAgeMs } = this.settings;
-    if (maxAgeMs === undefined && (keep === undefined || newest.seq <= keep)) return 0;
-    let deleted = 0;
+    if (maxAgeMs === undefined && (keep === undefined || newest.seq <= keep)) return;
     let start: Item | undefined;
     for (let limit = 2; ; limit = DELETE_BATCH) {
       const input = { ...this.markInput(key), ScanIndexForward: true, Limit: limit };
@@ -163,9 +162,8 @@ export class DynamoVersions implements StoreVersions {
       const items = page.Items ?? [];
       const past = items.filter((item) => !this.retainedAfter(this.codec.mark(item), newest));
       await this.deleteAll(key, past);
-      deleted += past.length;
       start = page.LastEvaluatedKey;
-      if (past.length < items.length || start === undefined) return deleted;
+      if (past.length < items.length || start === undefined) return;
     }
   }
 

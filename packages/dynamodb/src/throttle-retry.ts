@@ -1,5 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@datadriver/core';
-import { backoffMs, sleep, THROTTLE_BACKOFF } from './backoff.js';
+import { backoffMs, THROTTLE_BACKOFF } from './backoff.js';
 import { classifyDynamoError, type FailedCall } from './errors.js';
 
 /**
@@ -10,7 +11,7 @@ import { classifyDynamoError, type FailedCall } from './errors.js';
 export async function withThrottleRetries<T>(
   call: FailedCall,
   retries: number,
-  logger: Logger | undefined,
+  logger: Logger,
   send: () => Promise<T>,
 ): Promise<T> {
   for (let retry = 0; ; retry++) {
@@ -19,7 +20,7 @@ export async function withThrottleRetries<T>(
     } catch (error) {
       if (retry >= retries || classifyDynamoError(error) !== 'throttled') throw error;
       const delayMs = backoffMs(retry, THROTTLE_BACKOFF);
-      logger?.warn(
+      logger.warn(
         `DynamoDB throttled the ${call.operation} of ${call.key} in table ${call.tableName}; retry ${retry + 1} of ${retries} in ${delayMs} ms`,
         { ...call, retry: retry + 1, delayMs },
       );

@@ -4,23 +4,19 @@
  * stopped. Each server has its own DynamoPresence, so each judges expiry on its own clock.
  */
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { MemoryMessenger } from '@datadriver/core';
-import { type ClusterBackend, mark, realTime, settled, withCluster } from '@datadriver/testkit';
+import { mark, settled, withCluster } from '@datadriver/testkit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  DynamoPresence,
-  DynamoStore,
-  ensureTable,
-  PRESENCE_EXPIRY_ATTRIBUTE,
-} from '../src/index.js';
-import { freshTable, makeClient, rawRecord, uniqueTableName } from './support/dynamo-client.js';
+import { ensureTable, PRESENCE_EXPIRY_ATTRIBUTE } from '../src/index.js';
+import { ClientPool } from './support/client-pool.js';
+import { freshTable, makeClient, uniqueTableName } from './support/dynamo-client.js';
+import { dynamoClusterBackend } from './support/dynamo-cluster-backend.js';
 
 const scale = Number(process.env.DD_SCALE ?? 0.05);
-const slackMs = 750;
 
 let direct: DynamoDBClient;
 let records: Awaited<ReturnType<typeof freshTable>>;
 let presenceTable: string;
+let pool: ClientPool;
 
 beforeAll(async () => {
   direct = makeClient(inject('dynamoEndpoint'));
@@ -31,37 +27,25 @@ beforeAll(async () => {
     tableName: presenceTable,
     timeToLiveAttribute: PRESENCE_EXPIRY_ATTRIBUTE,
   });
+  pool = new ClientPool(inject('dynamoEndpoint'), records.tableName);
+  await pool.fill(2);
 });
 
 afterAll(async () => {
+  pool?.destroy();
   await records?.drop();
   await direct?.send(new DeleteTableCommand({ TableName: presenceTable }));
   direct?.destroy();
 });
 
-function dynamoBackend(): ClusterBackend {
-  const endpoint = inject('dynamoEndpoint');
-  const messenger = new MemoryMessenger();
-  const clients: DynamoDBClient[] = [];
-  return {
-    name: 'DynamoDB Local with DynamoPresence',
-    time: realTime(),
+function dynamoBackend() {
+  return dynamoClusterBackend({
+    direct,
+    pool,
+    tableName: records.tableName,
     scale,
-    slackMs,
-    connect: async () => {
-      const client = makeClient(endpoint);
-      clients.push(client);
-      return {
-        store: new DynamoStore({ client, tableName: records.tableName }),
-        messenger,
-        presence: new DynamoPresence({ client, tableName: presenceTable }),
-      };
-    },
-    read: (storeKey) => rawRecord(direct, records.tableName, storeKey),
-    close: async () => {
-      for (const client of clients) client.destroy();
-    },
-  };
+    presenceTable,
+  });
 }
 
 describe('handoff with DynamoPresence', () => {
@@ -92,7 +76,7 @@ describe('handoff with DynamoPresence', () => {
         `DynamoPresence takeover ${waited} ms = ${(waited / cluster.ms(1)).toFixed(1)} seed s`,
       );
       expect(waited).toBeGreaterThanOrEqual(cluster.ms(13) - 5);
-      expect(waited).toBeLessThanOrEqual(cluster.ms(18) + slackMs);
+      expect(waited).toBeLessThanOrEqual(cluster.ms(18) + cluster.slackMs);
     }));
 
   it('counts the TTL from its first sighting: a join long after a crash still waits it out', () =>
@@ -114,7 +98,7 @@ describe('handoff with DynamoPresence', () => {
         `DynamoPresence late takeover ${(waited / cluster.ms(1)).toFixed(1)} seed s after the join`,
       );
       expect(waited).toBeGreaterThanOrEqual(cluster.ms(13) - 5);
-      expect(waited).toBeLessThanOrEqual(cluster.ms(18) + slackMs);
+      expect(waited).toBeLessThanOrEqual(cluster.ms(18) + cluster.slackMs);
     }));
 
   it('never reads a live server as stopped, however long the join waits', () =>

@@ -1,9 +1,9 @@
 import { type DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { ErrorCode, type StoreRecord } from '@datadriver/core';
 import { recordingLogger } from '@datadriver/testkit';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { DynamoStore, MAX_ITEM_BYTES } from '../src/index.js';
-import { freshTable, makeClient, rawItem, rawRecord } from './support/dynamo-client.js';
+import { freshTable, makeClient, rawItem, rawRecord, rivalWrite } from './support/dynamo-client.js';
 import { failureOf } from './support/failure-of.js';
 import { type HttpFaultProxy, startHttpFaultProxy, throttled } from './support/http-fault-proxy.js';
 
@@ -39,16 +39,6 @@ function storeViaProxy(
 
 function directStore(options: { keyAttribute?: string; tableName?: string } = {}) {
   return new DynamoStore({ client: direct, tableName: table.tableName, ...options });
-}
-
-/** Writes `record` under `key` past the adapter, as another writer would. */
-function rivalWrite(key: string, record: StoreRecord, revision = `rival-${Math.random()}`) {
-  return direct.send(
-    new PutItemCommand({
-      TableName: table.tableName,
-      Item: { pk: { S: key }, record: { S: JSON.stringify(record) }, revision: { S: revision } },
-    }),
-  );
 }
 
 describe('the item layout', () => {
@@ -167,7 +157,10 @@ describe('conditional writes', () => {
     const key = freshKey('rival');
     const { store, logger } = storeViaProxy();
     await store.update(key, () => ({ n: 0 }));
-    proxy.inject('PutItem', { kind: 'race', rival: () => rivalWrite(key, { n: 100 }) });
+    proxy.inject('PutItem', {
+      kind: 'race',
+      rival: () => rivalWrite(direct, table.tableName, key, { n: 100 }),
+    });
     const seen: unknown[] = [];
     const result = await store.update(key, (current) => {
       seen.push(current?.n);
@@ -186,7 +179,10 @@ describe('conditional writes', () => {
     let rivals = 0;
     proxy.inject(
       'PutItem',
-      { kind: 'race', rival: () => rivalWrite(key, { n: 100 + ++rivals }) },
+      {
+        kind: 'race',
+        rival: () => rivalWrite(direct, table.tableName, key, { n: 100 + ++rivals }),
+      },
       3,
     );
     let runs = 0;
@@ -207,7 +203,10 @@ describe('conditional writes', () => {
     const key = freshKey('delete');
     const { store } = storeViaProxy();
     await store.update(key, () => ({ n: 1 }));
-    proxy.inject('DeleteItem', { kind: 'race', rival: () => rivalWrite(key, { n: 2 }) });
+    proxy.inject('DeleteItem', {
+      kind: 'race',
+      rival: () => rivalWrite(direct, table.tableName, key, { n: 2 }),
+    });
     const seen: unknown[] = [];
     const result = await store.update(key, (current) => {
       seen.push(current?.n);
@@ -226,7 +225,7 @@ describe('conditional writes', () => {
     async (_, start) => {
       const key = freshKey('lost-response');
       const { store } = storeViaProxy({ maxAttempts: 2 });
-      if (start) await rivalWrite(key, start);
+      if (start) await rivalWrite(direct, table.tableName, key, start);
       proxy.inject('PutItem', { kind: 'lose-response' });
       const sentBefore = proxy.seen.length;
       let runs = 0;
@@ -280,6 +279,29 @@ describe('throttling', () => {
     proxy.inject('GetItem', throttled, 1);
     await expect(store.get(key)).resolves.toBeUndefined();
     expect(logger.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+  });
+
+  it('warns on the console when no logger is given', async () => {
+    const key = freshKey('throttled-console');
+    const client = makeClient(proxy.endpoint, { maxAttempts: 1 });
+    clients.push(client);
+    const store = new DynamoStore({ client, tableName: table.tableName, throttleRetries: 1 });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      proxy.inject('GetItem', throttled, 1);
+      await expect(store.get(key)).resolves.toBeUndefined();
+      expect(warn.mock.calls).toEqual([
+        [
+          expect.stringMatching(
+            new RegExp(
+              `^\\[DataDriver dynamodb\\] DynamoDB throttled the read of ${key} in table .*; retry 1 of 1`,
+            ),
+          ),
+        ],
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

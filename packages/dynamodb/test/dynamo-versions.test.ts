@@ -8,7 +8,6 @@ import {
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   type DynamoDBClient,
-  PutItemCommand,
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
 import { ErrorCode, type StoreRecord } from '@datadriver/core';
@@ -20,6 +19,7 @@ import {
   makeClient,
   rawItem,
   rawRecord,
+  rivalWrite,
   uniqueTableName,
 } from './support/dynamo-client.js';
 import { failureOf } from './support/failure-of.js';
@@ -95,19 +95,6 @@ async function rawVersions(key: string) {
     record: JSON.parse(item.record?.S ?? 'null') as StoreRecord,
     ...(item.expiresAt && { expiresAt: Number(item.expiresAt.N) }),
   }));
-}
-
-function rivalWrite(key: string, record: StoreRecord) {
-  return direct.send(
-    new PutItemCommand({
-      TableName: table.tableName,
-      Item: {
-        pk: { S: key },
-        record: { S: JSON.stringify(record) },
-        revision: { S: `rival-${Math.random()}` },
-      },
-    }),
-  );
 }
 
 const increment = (current: StoreRecord | undefined) => ({
@@ -361,7 +348,10 @@ describe('one transaction for the record and its version', () => {
     const key = freshKey('race');
     const versioned = store({ viaProxy: true });
     await versioned.update(key, () => ({ n: 1 }), { keepVersion: true });
-    proxy.inject('TransactWriteItems', { kind: 'race', rival: () => rivalWrite(key, { n: 100 }) });
+    proxy.inject('TransactWriteItems', {
+      kind: 'race',
+      rival: () => rivalWrite(direct, table.tableName, key, { n: 100 }),
+    });
     let runs = 0;
     const result = await versioned.update(
       key,

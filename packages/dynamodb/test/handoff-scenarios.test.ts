@@ -27,17 +27,7 @@ afterAll(async () => {
   direct?.destroy();
 });
 
-/**
- * Real time on real backends races in two places no adapter can order, so a failed scenario
- * runs again, twice at most (three failures in a row fail the run):
- * - "a load still in flight on the holder is answered when it settles" has B join while A's
- *   first write to a new key is in flight; on DynamoDB (parallel request threads) B's write
- *   lands first about one time in three, and the scenario fails waiting for a request that
- *   never comes. Reported to the testkit: B should join once A's record exists.
- * - waits of one park (0.5 seed s = 50 ms here) race a store call on a 2-core machine shared
- *   with other suites and DynamoDB Local's JVM.
- */
-describe('DynamoStore', { retry: 2 }, () => {
+describe('DynamoStore', () => {
   runHandoffScenarios('DynamoDB Local + in-memory messenger and presence', () =>
     dynamoClusterBackend({ direct, pool, tableName: table.tableName, scale }),
   );

@@ -15,7 +15,6 @@ describe('duplicate and late handoff requests over Pub/Sub', () => {
   beforeEach(async () => {
     const backend = await pubSubClusterBackend(inject('pubsubEmulatorHost'), memoryStore(), {
       scale: 0.05,
-      slackMs: 750,
     });
     cluster = new Cluster(backend);
   });

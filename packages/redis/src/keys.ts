@@ -43,7 +43,7 @@ export function versionKeys(recordKey: string): VersionKeys {
  * The hash tag Redis Cluster hashes `key` by, or `undefined` when it hashes the whole key: the
  * text between the first `{` and the first `}` after it, when that text is not empty.
  */
-export function hashTagOf(key: string): string | undefined {
+function hashTagOf(key: string): string | undefined {
   const open = key.indexOf('{');
   if (open < 0) return undefined;
   const close = key.indexOf('}', open + 1);

@@ -2,6 +2,7 @@
  * Real server processes sharing one redis-server: each a fixture (test/fixtures/server.mjs)
  * with its own jobId, client, driver and MemoryHost, driven over IPC.
  */
+import { REAL_TIME_SLACK_MS } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ServerProcess } from './fixtures/server-process.mjs';
@@ -11,7 +12,6 @@ import { Clients, redisUrl, uniquePrefix } from './support/redis.js';
 const scale = 0.1;
 const beatMs = 3_000 * scale;
 const parkMaxMs = 2_000 * scale;
-const slackMs = 750;
 const seedMs = (ms: number) => ms * scale;
 
 const clients = new Clients();
@@ -68,7 +68,7 @@ describe('servers in separate processes on one Redis', () => {
       await target.request('join', { player: 'p1' }); // still connected on the holder
       const loaded = await target.settled('p1', 10_000, from);
       expect(loaded.type).toBe('load.loaded');
-      expect(loaded.waitedMs).toBeLessThanOrEqual(seedMs(1_500) + slackMs);
+      expect(loaded.waitedMs).toBeLessThanOrEqual(seedMs(1_500) + REAL_TIME_SLACK_MS);
       expect(await target.request('profile', { player: 'p1' })).toMatchObject({ coins: hop * 10 });
       expect(holder.kicks.slice(kicksBefore)).toEqual([
         { type: 'kick', player: 'p1', message: 'You joined another server.' },
@@ -103,6 +103,6 @@ describe('servers in separate processes on one Redis', () => {
     );
     // Two empty reads a beat apart, the first no earlier than the expiry.
     expect(loaded.time).toBeGreaterThanOrEqual(expiresAt + beatMs - 5);
-    expect(loaded.time).toBeLessThanOrEqual(expiresAt + beatMs + parkMaxMs + slackMs);
+    expect(loaded.time).toBeLessThanOrEqual(expiresAt + beatMs + parkMaxMs + REAL_TIME_SLACK_MS);
   });
 });

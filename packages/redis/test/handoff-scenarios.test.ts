@@ -8,6 +8,6 @@ import { redisClusterBackend } from './support/redis-cluster-backend.js';
 
 const scale = Number(process.env.DD_SCALE ?? '0.1');
 
-runHandoffScenarios('Redis', () => redisClusterBackend({ scale, slackMs: 750 }), {
+runHandoffScenarios('Redis', () => redisClusterBackend({ scale }), {
   concurrent: true,
 });

@@ -8,8 +8,6 @@ import { redisClusterBackend } from './support/redis-cluster-backend.js';
 
 const scale = Number(process.env.DD_SCALE ?? '0.1');
 
-runLifecycleScenarios(
-  'Redis',
-  () => redisClusterBackend({ scale, slackMs: 750, versions: { keep: 50 } }),
-  { concurrent: true },
-);
+runLifecycleScenarios('Redis', () => redisClusterBackend({ scale, versions: { keep: 50 } }), {
+  concurrent: true,
+});

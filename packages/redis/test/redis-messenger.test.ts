@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { recordingLogger } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../src/index.js';
-import { Clients, recordingLogger, redisUrl, TEST_OPTIONS, uniquePrefix } from './support/redis.js';
+import { Clients, redisUrl, TEST_OPTIONS, uniquePrefix } from './support/redis.js';
 
 const clients = new Clients();
 let raw: Redis;
@@ -33,11 +34,11 @@ async function connectionsNamed(name: string): Promise<Array<{ id: string; sub: 
 }
 
 async function messengerWithName(name: string, sharded = false) {
-  const recording = recordingLogger();
+  const logger = recordingLogger();
   const client = await clients.open(redisUrl(), { ...TEST_OPTIONS, connectionName: name });
   const prefix = uniquePrefix('messenger-own');
-  const messenger = new RedisMessenger({ client, prefix, sharded, logger: recording.logger });
-  return { messenger, prefix, ...recording };
+  const messenger = new RedisMessenger({ client, prefix, sharded, logger });
+  return { messenger, prefix, lines: logger.lines };
 }
 
 describe('RedisMessenger', () => {

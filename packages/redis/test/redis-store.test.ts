@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:net';
 import { DataDriverError, ErrorCode, type StoreRecord } from '@datadriver/core';
+import { recordingLogger } from '@datadriver/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../src/index.js';
 import { compareAndSet, runScript } from '../src/scripts.js';
 import {
   Clients,
-  recordingLogger,
   redisProxy,
   redisUrl,
   TEST_OPTIONS,
@@ -199,7 +199,8 @@ describe('failing fast with the recommended client options', () => {
   });
 
   it('warns once per client that has no commandTimeout', async () => {
-    const { lines, logger } = recordingLogger();
+    const logger = recordingLogger();
+    const { lines } = logger;
     const slow = clients.add(new Redis(redisUrl(), { lazyConnect: true }));
     new RedisStore({ client: slow, logger });
     new RedisStore({ client: slow, logger });

@@ -34,11 +34,12 @@ export interface ClusterBackend {
     readonly presenceMs: number;
   };
   /**
-   * Slack added to upper bounds on real backends, for process and network jitter (ms). The
-   * adapters here use 750: on a 2-core CI machine that runs every package's tests at once
-   * (DynamoDB Local's JVM, Chromium, the emulators), a timer or a reply is seen a few hundred
-   * ms late. At scale 0.1 that still tells a hand-over (0.15 s + slack) from a fail-closed
-   * wait (1.5 s) and a presence takeover (1.6 s + slack) from an age takeover (24 s).
+   * Slack added to upper bounds on real time, for process and network jitter (ms; default
+   * `REAL_TIME_SLACK_MS`, 750; none on the exact virtual clock, whatever is set). On a 2-core
+   * CI machine that runs every package's tests at once (DynamoDB Local's JVM, Chromium, the
+   * emulators), a timer or a reply is seen a few hundred ms late. At scale 0.1, 750 ms still
+   * tells a hand-over (0.15 s + slack) from a fail-closed wait (1.5 s) and a presence takeover
+   * (1.6 s + slack) from an age takeover (24 s).
    */
   readonly slackMs?: number;
   /** New connections for one server. */
@@ -47,6 +48,14 @@ export interface ClusterBackend {
   read(storeKey: string): Promise<unknown>;
   /** Closes the connections `connect` made. */
   close(): Promise<void>;
+}
+
+/** The slack on real time's upper bounds when a backend sets no `slackMs` (ms). */
+export const REAL_TIME_SLACK_MS = 750;
+
+/** The slack on `backend`'s upper bounds: its `slackMs` on real time, none on virtual time. */
+export function slackMsOf(backend: ClusterBackend): number {
+  return backend.time.exact ? 0 : (backend.slackMs ?? REAL_TIME_SLACK_MS);
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   scaleTimings,
   VirtualClock,
 } from '@datadriver/core';
-import type { ClusterBackend } from './cluster-backend.js';
+import { type ClusterBackend, slackMsOf } from './cluster-backend.js';
 
 export interface PlayerData {
   coins: number;
@@ -132,6 +132,11 @@ export class Cluster {
     return this.backend.time;
   }
 
+  /** Added to upper bounds on real time for jitter (ms); 0 on the exact virtual clock. */
+  get slackMs(): number {
+    return slackMsOf(this.backend);
+  }
+
   /** Seed seconds in this backend's milliseconds. */
   ms(seedSeconds: number): number {
     return seedSeconds * 1000 * this.backend.scale;
@@ -217,7 +222,7 @@ export class Cluster {
   ): Promise<number> {
     const started = this.time.now();
     // Real backends get their jitter allowance on top of the scenario's limit.
-    const limit = limitMs + (this.time.exact ? 0 : (this.backend.slackMs ?? 0));
+    const limit = limitMs + this.slackMs;
     while (!(await condition())) {
       if (this.time.now() - started > limit)
         throw new Error(`${what} did not happen within ${limit} ms`);

@@ -5,7 +5,12 @@ export {
   type ServerOptions,
   TestServer,
 } from './cluster.js';
-export { type ClusterBackend, memoryBackend, type ServerPorts } from './cluster-backend.js';
+export {
+  type ClusterBackend,
+  memoryBackend,
+  REAL_TIME_SLACK_MS,
+  type ServerPorts,
+} from './cluster-backend.js';
 export { type ClusterTime, realTime, virtualTime } from './cluster-time.js';
 export * from './conformance/index.js';
 export { type LoggedLine, recordingLogger } from './recording-logger.js';

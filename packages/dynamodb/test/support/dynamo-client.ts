@@ -1,5 +1,11 @@
 import type { Agent } from 'node:http';
-import { DeleteTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteTableCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import type { StoreRecord } from '@datadriver/core';
 import { DynamoStore, ensureTable } from '../../src/index.js';
 
 export interface ClientSettings {
@@ -98,4 +104,23 @@ export async function rawRecord(
   const item = await rawItem(client, tableName, key, keyAttribute);
   const json = item?.record?.S;
   return json === undefined ? undefined : (JSON.parse(json) as Record<string, never>);
+}
+
+/** Writes `record` under `key` past the adapter, as another writer would (key attribute `pk`). */
+export async function rivalWrite(
+  client: DynamoDBClient,
+  tableName: string,
+  key: string,
+  record: StoreRecord,
+): Promise<void> {
+  await client.send(
+    new PutItemCommand({
+      TableName: tableName,
+      Item: {
+        pk: { S: key },
+        record: { S: JSON.stringify(record) },
+        revision: { S: `rival-${Math.random()}` },
+      },
+    }),
+  );
 }

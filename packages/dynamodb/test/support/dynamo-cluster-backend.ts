@@ -1,15 +1,14 @@
 /**
  * The testkit's ClusterBackend on DynamoDB Local: every simulated server stores through its own
- * warm client; messages and presence stay in memory (shared by the cluster's servers) so that
- * the scenarios test the store alone.
+ * warm client; messages stay in memory (shared by the cluster's servers), and so does presence
+ * unless `presenceTable` is set, so that the scenarios test the store alone.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { MemoryMessenger, MemoryPresence, SystemScheduler } from '@datadriver/core';
-import type { ClusterBackend } from '@datadriver/testkit';
-import { DynamoStore, type DynamoVersionsOptions } from '../../src/index.js';
+import { MemoryMessenger, MemoryPresence, type Presence, SystemScheduler } from '@datadriver/core';
+import { type ClusterBackend, realTime } from '@datadriver/testkit';
+import { DynamoPresence, DynamoStore, type DynamoVersionsOptions } from '../../src/index.js';
 import type { ClientPool } from './client-pool.js';
 import { rawRecord } from './dynamo-client.js';
-import { punctualRealTime } from './punctual-real-time.js';
 
 export interface DynamoBackendOptions {
   /** Reads records past the adapter. */
@@ -20,26 +19,31 @@ export interface DynamoBackendOptions {
   readonly scale: number;
   /** The stores keep versions so (the lifecycle scenarios need them). */
   readonly versions?: DynamoVersionsOptions;
+  /**
+   * Each server beats to its own DynamoPresence on this table, through its own client, and so
+   * judges expiry on its own clock.
+   */
+  readonly presenceTable?: string;
 }
 
 export function dynamoClusterBackend(options: DynamoBackendOptions): ClusterBackend {
-  const { direct, pool, tableName, versions } = options;
+  const { direct, pool, tableName, versions, presenceTable } = options;
   const messenger = new MemoryMessenger();
-  const presence = new MemoryPresence(new SystemScheduler());
+  const shared = new MemoryPresence(new SystemScheduler());
+  const presenceOf = (client: DynamoDBClient): Presence =>
+    presenceTable === undefined ? shared : new DynamoPresence({ client, tableName: presenceTable });
   const clients: DynamoDBClient[] = [];
   return {
-    name: 'DynamoDB Local',
-    time: punctualRealTime(),
+    name: presenceTable === undefined ? 'DynamoDB Local' : 'DynamoDB Local with DynamoPresence',
+    time: realTime(),
     scale: options.scale,
-    // Upper bounds get this much room for a loaded 2-core machine (GC, JIT, DynamoDB Local).
-    slackMs: 750,
     connect: async () => {
       const client = await pool.acquire();
       clients.push(client);
       return {
         store: new DynamoStore({ client, tableName, ...(versions && { versions }) }),
         messenger,
-        presence,
+        presence: presenceOf(client),
       };
     },
     read: (storeKey) => rawRecord(direct, tableName, storeKey),

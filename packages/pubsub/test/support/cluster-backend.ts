@@ -7,8 +7,6 @@ import type { SharedStore } from './shared-store.js';
 export interface PubSubBackendOptions {
   /** Real seconds per seed second (see ClusterBackend.scale). */
   readonly scale: number;
-  /** Added to upper bounds for process and network jitter (ms). */
-  readonly slackMs: number;
 }
 
 /** Connections warmed before a scenario starts: most scenarios run two servers. */
@@ -48,7 +46,6 @@ export async function pubSubClusterBackend(
     name: 'Pub/Sub emulator',
     time: realTime(),
     scale: options.scale,
-    slackMs: options.slackMs,
     connect: async () => {
       const messenger = prepared.shift() ?? (await warmMessenger());
       return {

@@ -8,8 +8,6 @@ import { Clients, redisUrl, TEST_OPTIONS, uniquePrefix } from './redis.js';
 export interface RedisBackendOptions {
   /** Real seconds per seed second. */
   readonly scale: number;
-  /** Added to the scenarios' upper bounds for timer and scheduling jitter (ms). */
-  readonly slackMs: number;
   /** The stores keep versions with this retention (the lifecycle scenarios need them). */
   readonly versions?: VersionRetention;
 }
@@ -30,7 +28,6 @@ export async function redisClusterBackend(options: RedisBackendOptions): Promise
     name: 'redis',
     time: realTime(),
     scale: options.scale,
-    slackMs: options.slackMs,
     connect: async (serverId) => {
       const client = await clients.open(redisUrl(), { ...TEST_OPTIONS, connectionName: serverId });
       const messenger = new RedisMessenger({ client, prefix, logger });

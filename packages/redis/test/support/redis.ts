@@ -69,14 +69,3 @@ export class Clients {
     await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
   }
 }
-
-/** A logger that keeps its lines, for assertions. */
-export function recordingLogger() {
-  const lines: Array<{ level: string; message: string; details?: unknown }> = [];
-  const at = (level: string) => (message: string, details?: unknown) =>
-    void lines.push({ level, message, details });
-  return {
-    lines,
-    logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') },
-  };
-}

@@ -56,7 +56,7 @@ export interface WaitBounds {
  * backend's slack for jitter.
  */
 export function expectWait(cluster: Cluster, waitedMs: number, bounds: WaitBounds): void {
-  const { scale, slackMs = 0 } = cluster.backend;
+  const { scale } = cluster.backend;
   if (cluster.time.exact) {
     expect(waitedMs).toBe(bounds.exactMs);
     expect(bounds.exactMs).toBeLessThanOrEqual(bounds.atMostSeedMs);
@@ -66,7 +66,7 @@ export function expectWait(cluster: Cluster, waitedMs: number, bounds: WaitBound
   }
   // Real waits are whole milliseconds; round the scaled bounds so 13_000 * 0.07 is 910, not
   // 910.0000000000001. The 5 ms below allows for timers that fire up to a millisecond early.
-  expect(waitedMs).toBeLessThanOrEqual(Math.ceil(bounds.atMostSeedMs * scale) + slackMs);
+  expect(waitedMs).toBeLessThanOrEqual(Math.ceil(bounds.atMostSeedMs * scale) + cluster.slackMs);
   if (bounds.atLeastSeedMs !== undefined) {
     expect(waitedMs).toBeGreaterThanOrEqual(Math.floor(bounds.atLeastSeedMs * scale) - 5);
   }
