@@ -8,6 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { mark, memoryBackend, settled, withCluster } from '../src/index.js';
 import { describeFailure, runSimulation } from '../src/simulation/index.js';
 
+/** One test per seed: its run holds every invariant. */
+function seedsHold(seeds: readonly number[]): void {
+  for (const seed of seeds) {
+    it(`seed ${seed} holds every invariant`, async () => {
+      const result = await runSimulation(seed);
+      expect(result.violation, describeFailure(result)).toBeUndefined();
+    });
+  }
+}
+
 describe('a committed trade whose participant save failed survives the next trade', () => {
   // Trade X commits, but p1's save after it fails: p1's record keeps its pre-X data and X's
   // marker, and X's journal is the only copy of p1's side of X. Trade Y's marker write on
@@ -72,12 +82,7 @@ describe('a committed trade whose participant save failed survives the next trad
 
   // The first seeds of the exploration that broke no-rollback this way (a trade dropped, or
   // the progress earned before it).
-  for (const seed of [3348, 3707, 3837, 4928, 5099]) {
-    it(`seed ${seed} holds every invariant`, async () => {
-      const result = await runSimulation(seed);
-      expect(result.violation, describeFailure(result)).toBeUndefined();
-    });
-  }
+  seedsHold([3348, 3707, 3837, 4928, 5099]);
 });
 
 describe('a rejoin adopting a retained copy whose save fails never writes over newer saves', () => {
@@ -122,12 +127,7 @@ describe('a rejoin adopting a retained copy whose save fails never writes over n
       expect((await cluster.record('p1'))?.data).toEqual({ coins: 9 });
     }));
 
-  for (const seed of [40711, 63278]) {
-    it(`seed ${seed} holds every invariant`, async () => {
-      const result = await runSimulation(seed);
-      expect(result.violation, describeFailure(result)).toBeUndefined();
-    });
-  }
+  seedsHold([40711, 63278]);
 });
 
 describe('an adoption that finds the lock gone loads the record normally, without a kick', () => {
@@ -172,12 +172,7 @@ describe('an adoption that finds the lock gone loads the record normally, withou
       expect(outcome).toMatchObject({ type: 'load.loaded' });
     }));
 
-  for (const seed of [42, 44, 479, 631]) {
-    it(`seed ${seed} holds every invariant`, async () => {
-      const result = await runSimulation(seed);
-      expect(result.violation, describeFailure(result)).toBeUndefined();
-    });
-  }
+  seedsHold([42, 44, 479, 631]);
 });
 
 describe('a settled trade journal keeps no player data', () => {
@@ -185,10 +180,5 @@ describe('a settled trade journal keeps no player data', () => {
   // settle, a settle save that failed was never followed up, and a deletion that met a store
   // failure was never retried, so the journal kept both players' data (core's trade.test.ts
   // has each case).
-  for (const seed of [3, 4, 40, 88, 3595, 18379]) {
-    it(`seed ${seed} holds every invariant`, async () => {
-      const result = await runSimulation(seed);
-      expect(result.violation, describeFailure(result)).toBeUndefined();
-    });
-  }
+  seedsHold([3, 4, 40, 88, 3595, 18379]);
 });

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { explore } from './explore.js';
 import {
   type ChunkResult,
   chunkLine,
@@ -15,7 +16,7 @@ import {
   serveChunks,
   totalCounts,
 } from './explore-parallel.js';
-import { describeFailure, describeSuccess, runSimulation } from './run.js';
+import { describeFailure, describeSuccess, describeTakeovers, runSimulation } from './run.js';
 
 const USAGE = `usage: pnpm simulate --seed N [--trace]
        pnpm simulate --runs N [--from S] [--stop] [--jobs J] [--chunk C] [--resume LOG]
@@ -47,12 +48,11 @@ async function replay(seed: number, full: boolean): Promise<number> {
   return 0;
 }
 
-/** One job, seed by seed: stops at the first failure when asked. */
+/** One job, seed by seed, up to the first failure. */
 async function exploreUntilFirst(from: number, runs: number): Promise<number> {
-  for (let seed = from; seed < from + runs; seed += 1) {
-    const result = await runSimulation(seed);
-    if (!result.violation) continue;
-    console.log(describeFailure(result));
+  const [first] = (await explore(from, runs, { stopAtFirst: true })).failures;
+  if (first) {
+    console.log(describeFailure(first));
     return 1;
   }
   console.log(`${runs} runs (seeds ${from} to ${from + runs - 1}), 0 violations`);
@@ -96,11 +96,8 @@ function summarize(results: readonly ChunkResult[], seconds: number): number {
   console.log(
     `${runs} runs, ${failures.length} violations, ${seconds.toFixed(1)} s wall, ${virtualHours.toFixed(1)} h simulated`,
   );
-  const taken = ['stolen', 'stale', 'orphaned'].map(
-    (reason) => `${reason} ${count(`lock.taken.${reason}`)}`,
-  );
   console.log(
-    `  loads ${count('load.loaded')}, failed loads ${count('load.failed')}, takeovers ${taken.join(', ')}, trades committed ${count('trade.committed')}, recovered ${count('trade.recovered')}, adoptions ${count('profile.adopted')}, crashes ${count('crash')}`,
+    `  loads ${count('load.loaded')}, failed loads ${count('load.failed')}, takeovers ${describeTakeovers(counts)}, trades committed ${count('trade.committed')}, recovered ${count('trade.recovered')}, adoptions ${count('profile.adopted')}, crashes ${count('crash')}`,
   );
   const first = failures[0];
   if (!first) return 0;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { addCounts, explore } from './explore.js';
-import { describeFailure } from './run.js';
+import { describeFailure, violationLine } from './run.js';
 
 export interface Chunk {
   readonly from: number;
@@ -56,7 +56,7 @@ export async function runChunk(chunk: Chunk): Promise<ChunkResult> {
     ...chunk,
     failures: summary.failures.map((result) => ({
       seed: result.seed,
-      line: `seed ${result.seed}: VIOLATION ${result.violation?.invariant}: ${result.violation?.message}`,
+      line: violationLine(result),
       report: describeFailure(result),
     })),
     wallMs: summary.wallMs,

@@ -17,8 +17,6 @@ export interface ExploreSummary {
 export interface ExploreOptions {
   /** Stop at the first failing run. */
   readonly stopAtFirst?: boolean;
-  /** Called after each run (progress reports). */
-  readonly onRun?: (result: SimulationResult, done: number) => void;
 }
 
 export async function explore(
@@ -37,7 +35,6 @@ export async function explore(
     virtualMs += result.virtualMs;
     addCounts(counts, result.counts);
     if (result.violation) failures.push(result);
-    options.onRun?.(result, done);
     if (result.violation && options.stopAtFirst) break;
   }
   return { from, runs: done, failures, wallMs: performance.now() - started, virtualMs, counts };

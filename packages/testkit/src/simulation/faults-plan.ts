@@ -79,7 +79,7 @@ function storeTarget(world: World): { readonly text: string; readonly spec: Part
   }
   return {
     text: ` of trade journals${after}`,
-    spec: { matches: (key) => key.includes('#trade/'), skip },
+    spec: { matches: (key) => key.startsWith(world.journalPrefix), skip },
   };
 }
 
@@ -223,8 +223,8 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
     // next load to settle from the journal (transaction recovery).
     const trading = [...world.trades.values()]
       .filter((trade) => trade.outcome === 'pending')
-      .map((trade) => world.servers.find((server) => server.label === trade.server))
-      .filter((server): server is SimServer => server?.live === true);
+      .map((trade) => trade.server)
+      .filter((server) => server.live);
     if (trading.length === 0) return;
     const server = world.random.faults.pick(trading);
     const ms = world.random.faults.int(0, 4 * world.config.latency.storeMs);

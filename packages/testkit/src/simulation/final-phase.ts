@@ -5,7 +5,7 @@
  * The final loads settle every trade marker for real, and their data is judged as a whole:
  * no-rollback against every acknowledged save, ledger and trade-atomicity across all players.
  */
-import type { JsonObject } from '@datadriver/core';
+import { JOURNAL_DELETE_MAX_MS, type JsonObject } from '@datadriver/core';
 import { Invariant } from './invariants.js';
 import { checkJournalsCleared } from './journal-checks.js';
 import type { Monitor } from './monitor.js';
@@ -37,9 +37,10 @@ export async function finalPhase(world: World, monitor: Monitor): Promise<void> 
 
 /**
  * Time for the last saves to clear their markers and the journals' deletions to land: core
- * retries a failed deletion at most 30 s apart, and every fault is healed by now.
+ * retries a failed deletion at most JOURNAL_DELETE_MAX_MS apart, and every fault is healed by
+ * now; 5 s more for the saves and the deletion itself.
  */
-const JOURNAL_SETTLE_MS = 35_000;
+const JOURNAL_SETTLE_MS = JOURNAL_DELETE_MAX_MS + 5_000;
 
 function heal(world: World): void {
   for (const server of world.liveServers()) {
@@ -67,13 +68,12 @@ function everyoneLeaves(world: World, monitor: Monitor): void {
 
 function checkTradesDecided(world: World, monitor: Monitor): void {
   for (const trade of world.trades.values()) {
-    const server = world.servers.find((candidate) => candidate.label === trade.server);
-    if (trade.outcome !== 'pending' || !server?.live) continue;
+    if (trade.outcome !== 'pending' || !trade.server.live) continue;
     monitor.report({
       invariant: Invariant.FinalLiveness,
       key: trade.from,
-      server: trade.server,
-      message: `trade ${trade.id} on ${trade.server} was never decided, though every fault was healed`,
+      server: trade.server.label,
+      message: `trade ${trade.id} on ${trade.server.label} was never decided, though every fault was healed`,
     });
   }
 }

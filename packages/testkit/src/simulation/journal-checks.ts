@@ -11,12 +11,11 @@ export function checkJournalsCleared(world: World, monitor: Monitor): void {
   const marked = new Set(
     world.players.map((player) => world.record(player.id)?.meta.trade?.journal),
   );
-  const prefix = `${world.cluster.driverName}#trade/`;
   for (const storeKey of world.backend.store.keys()) {
-    if (!storeKey.startsWith(prefix) || marked.has(storeKey)) continue;
+    const id = world.tradeIdOf(storeKey);
+    if (id === undefined || marked.has(storeKey)) continue;
     const journal = world.backend.store.peek(storeKey);
     const entries = isPlainObject(journal?.entries) ? Object.keys(journal.entries) : [];
-    const id = storeKey.slice(prefix.length);
     if (entries.length === 0 || excused(world, monitor, id, entries)) continue;
     monitor.report({
       invariant: Invariant.JournalsCleared,

@@ -38,7 +38,7 @@ export class Monitor implements ViolationSink {
     this.guard(() => {
       const key = world.playerKeyOf(commit.key);
       const server = world.nameOf(commit.jobId);
-      if (key === undefined) world.trace.add(commit.at, journalLine(commit), server);
+      if (key === undefined) world.trace.add(commit.at, journalLine(world, commit), server);
       else world.trace.add(commit.at, commitLine(commit), server, key);
       checkCommit(commit, this.context(world));
     });

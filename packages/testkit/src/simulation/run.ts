@@ -127,7 +127,7 @@ export function describeFailure(
   options: { full?: boolean } = {},
 ): string {
   const violation = result.violation;
-  if (!violation) return `seed ${result.seed}: ok`;
+  if (!violation) return violationLine(result);
   const where = [
     violation.server && `on ${violation.server}`,
     violation.key && `key ${violation.key}`,
@@ -139,8 +139,7 @@ export function describeFailure(
   const keys = [...new Set([...(violation.key ? [violation.key] : []), ...named])];
   const selection = options.full || keys.length === 0 ? {} : { keys, last: 150 };
   return [
-    `seed ${result.seed}: VIOLATION of ${violation.invariant}`,
-    `  ${violation.message}`,
+    violationLine(result),
     `  at +${result.trace.seconds(violation.at)} s${where ? ` (${where})` : ''}`,
     `  replay: pnpm simulate --seed ${result.seed} --trace`,
     'keys' in selection ? `trace (lines about ${keys.join(', ')}, and about no key):` : 'trace:',
@@ -148,10 +147,21 @@ export function describeFailure(
   ].join('\n');
 }
 
+/** A run in one line, the first of a failure's report and its line in an exploration's log. */
+export function violationLine({ seed, violation }: SimulationResult): string {
+  return violation
+    ? `seed ${seed}: VIOLATION ${violation.invariant}: ${violation.message}`
+    : `seed ${seed}: ok`;
+}
+
 /** One line for a run that held. */
 export function describeSuccess(result: SimulationResult): string {
-  const taken = ['stolen', 'stale', 'orphaned']
-    .map((reason) => `${reason} ${result.counts.get(`lock.taken.${reason}`) ?? 0}`)
+  return `seed ${result.seed}: ok (${result.config.servers.length} servers, ${result.config.players} players, ${result.steps} steps, ${(result.virtualMs / 1000).toFixed(1)} s simulated in ${result.wallMs.toFixed(0)} ms; loads ${result.counts.get('load.loaded') ?? 0}, takeovers ${describeTakeovers(result.counts)}, trades committed ${result.counts.get('trade.committed') ?? 0})`;
+}
+
+/** Locks taken from another server, by reason: "stolen 2, stale 1, orphaned 0". */
+export function describeTakeovers(counts: ReadonlyMap<string, number>): string {
+  return ['stolen', 'stale', 'orphaned']
+    .map((reason) => `${reason} ${counts.get(`lock.taken.${reason}`) ?? 0}`)
     .join(', ');
-  return `seed ${result.seed}: ok (${result.config.servers.length} servers, ${result.config.players} players, ${result.steps} steps, ${(result.virtualMs / 1000).toFixed(1)} s simulated in ${result.wallMs.toFixed(0)} ms; loads ${result.counts.get('load.loaded') ?? 0}, takeovers ${taken}, trades committed ${result.counts.get('trade.committed') ?? 0})`;
 }

@@ -20,7 +20,7 @@ export function checkStep(context: CheckContext): void {
 function checkPendingLoads({ world, tracker, sink }: CheckContext): void {
   const now = world.now();
   for (const load of tracker.pendingLoads()) {
-    const server = world.servers.find((candidate) => candidate.label === load.server);
+    const server = world.serverByLabel(load.server);
     if (!server || server.status === 'crashed') continue;
     const bound = waitBoundMs(world, server, load, now);
     if (now - load.startedAt <= bound) continue;
@@ -36,7 +36,7 @@ function checkPendingLoads({ world, tracker, sink }: CheckContext): void {
 /** A failed load of a player who is still there ends in a kick. */
 function checkKicks({ world, tracker, sink }: CheckContext): void {
   for (const failed of tracker.failedLoads) {
-    const server = world.servers.find((candidate) => candidate.label === failed.server);
+    const server = world.serverByLabel(failed.server);
     const kick = tracker.lastKick(failed.server, failed.key);
     const removal = tracker.lastRemoval(failed.server, failed.key);
     if (!server?.live) continue;

@@ -74,7 +74,7 @@ export function commitLine(commit: StoreCommit): string {
 }
 
 /** One line for a trade journal write. */
-export function journalLine(commit: StoreCommit): string {
+export function journalLine(world: World, commit: StoreCommit): string {
   const state = (commit.after as { state?: unknown }).state;
-  return `journal ${commit.key.slice(commit.key.indexOf('#trade/') + 7)}: ${String(state)}`;
+  return `journal ${world.tradeIdOf(commit.key) ?? commit.key}: ${String(state)}`;
 }

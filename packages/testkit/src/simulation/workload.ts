@@ -172,7 +172,7 @@ function trade(world: World, monitor: Monitor): void {
     to: to.id,
     amount: random.int(1, 20),
   };
-  world.trades.set(terms.id, { ...terms, server: server.label, outcome: 'pending' });
+  world.trades.set(terms.id, { ...terms, server, outcome: 'pending' });
   world.note(`trade ${terms.id}: ${from.id} gives ${to.id} ${terms.amount} coins`, server.label);
   from.trading = true;
   to.trading = true;

@@ -105,7 +105,7 @@ export interface SimPlayer {
 export type TradeOutcome = 'pending' | 'committed' | 'failed';
 
 export interface SimTrade extends TradeTerms {
-  readonly server: string;
+  readonly server: SimServer;
   outcome: TradeOutcome;
 }
 
@@ -114,6 +114,7 @@ export class World {
   readonly players: SimPlayer[] = [];
   readonly trades = new Map<string, SimTrade>();
   private readonly byJobId = new Map<string, SimServer>();
+  private readonly byLabel = new Map<string, SimServer>();
 
   constructor(
     readonly config: SimulationConfig,
@@ -135,10 +136,15 @@ export class World {
   addServer(server: SimServer): void {
     this.servers.push(server);
     this.byJobId.set(server.jobId, server);
+    this.byLabel.set(server.label, server);
   }
 
   serverByJobId(jobId: string): SimServer | undefined {
     return this.byJobId.get(jobId);
+  }
+
+  serverByLabel(label: string): SimServer | undefined {
+    return this.byLabel.get(label);
   }
 
   liveServers(): SimServer[] {
@@ -157,6 +163,17 @@ export class World {
   /** The player key of a profile's store key, or `undefined` for other keys (journals). */
   playerKeyOf(storeKey: string): string | undefined {
     const prefix = `${this.cluster.driverName}/`;
+    return storeKey.startsWith(prefix) ? storeKey.slice(prefix.length) : undefined;
+  }
+
+  /** Where core keeps trade journals: this prefix, then the trade id. */
+  get journalPrefix(): string {
+    return `${this.cluster.driverName}#trade/`;
+  }
+
+  /** The trade id of a journal's store key, or `undefined` for other keys (profiles). */
+  tradeIdOf(storeKey: string): string | undefined {
+    const prefix = this.journalPrefix;
     return storeKey.startsWith(prefix) ? storeKey.slice(prefix.length) : undefined;
   }
 
