@@ -33,7 +33,11 @@ const ERR_MESSAGES: ReadonlyArray<readonly [RegExp, ErrorCode]> = [
   [/invalid bulk length|too large|exceeds/i, ErrorCode.TooLarge],
 ];
 
-/** Node's socket errors: the server could not be reached. */
+/**
+ * Node's socket errors: the server could not be reached. ENOTFOUND is among them (DynamoDB
+ * calls it Misconfigured): a Redis host can be unresolvable for a while, as a Kubernetes
+ * service with no ready pods is, and ioredis keeps reconnecting.
+ */
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
