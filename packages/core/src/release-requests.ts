@@ -18,7 +18,9 @@ export class ReleaseRequests {
    */
   receive(key: string, requester: string, token: string | undefined): void {
     const reservation = this.state.loads.get(key);
-    if (reservation) {
+    // A load in flight is awaited only when the request names its lock (an attempt whose
+    // response was lost): a late request naming an older lock is answered at once.
+    if (reservation && (token === undefined || token === reservation.token)) {
       reservation.requesters.set(requester, token);
       this.report(key, requester, token, 'await-load');
       return;

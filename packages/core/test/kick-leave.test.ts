@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DataDriver,
+  FaultyStore,
   Handoff,
   MemoryHost,
   MemoryMessenger,
@@ -21,16 +22,17 @@ function fleet() {
   const presence = new MemoryPresence(clock);
   const server = (jobId: string) => {
     const handoff = new Handoff({ jobId, messenger, presence, scheduler: clock });
+    const connection = new FaultyStore(store, { scheduler: clock });
     const driver = new DataDriver<{ coins: number }>({
       name: 'PlayerData',
       defaults: { coins: 0 },
-      store,
+      store: connection,
       scheduler: clock,
       jobId,
       handoff,
       logger: recordingLogger().logger,
     });
-    return { driver, host: new MemoryHost(jobId) };
+    return { driver, store: connection, host: new MemoryHost(jobId) };
   };
   return { clock, messenger, server };
 }
@@ -105,5 +107,24 @@ describe("the holder's replies", () => {
     expect(a.driver.profile('p1')).toBeUndefined();
     expect(toB).toEqual([[0, { T: 'R', D: 'PlayerData', K: 'p1' }]]);
     expect(toC).toEqual([[0, { T: 'R', D: 'PlayerData', K: 'p1' }]]);
+  });
+
+  it('replies at once to a late request naming an older lock while a new load is in flight', async () => {
+    const { clock, messenger, server } = fleet();
+    const a = server('A');
+    a.driver.attach(a.host);
+    const received: unknown[] = [];
+    a.driver.on((event) => {
+      if (event.type === 'handoff.request.received') received.push(event.action);
+    });
+    a.store.faults.inject({ kind: 'stall', operation: 'update', key: 'PlayerData/p1' });
+    a.host.join('p1'); // A's load of p1 is in flight
+    await clock.advance(0);
+    const toB = await inbox(clock, messenger, 'B');
+    const late = { T: 'Q', D: 'PlayerData', K: 'p1', R: 'B', L: 'an-older-token' };
+    await messenger.publish('CKHandoff_A', late);
+    await clock.advance(0);
+    expect(received).toEqual(['reply']);
+    expect(toB).toEqual([[0, { T: 'R', D: 'PlayerData', K: 'p1' }]]);
   });
 });
