@@ -18,42 +18,49 @@ import {
 } from '../src/index.js';
 import { recordingLogger } from './helpers.js';
 
-/** When (ms since the recorder was made), what, and with which arguments. */
+/** When (ms since the log was made), what, and with which arguments. */
 type Call = readonly [atMs: number, operation: string, ...args: unknown[]];
 
-/** Notes each call that reaches the backend, with the virtual time it arrived. */
-class RecordingPresence implements Presence {
-  readonly specificationVersion = 'v1';
+/** Each call that reaches a port, with the virtual time it arrived. */
+class CallLog {
   readonly calls: Call[] = [];
   private readonly origin: number;
-  constructor(
-    private readonly inner: Presence,
-    private readonly clock: VirtualClock,
-  ) {
+  constructor(private readonly clock: VirtualClock) {
     this.origin = clock.now();
   }
+  note(operation: string, ...args: unknown[]): void {
+    this.calls.push([this.clock.now() - this.origin, operation, ...args]);
+  }
+}
+
+class RecordingPresence extends CallLog implements Presence {
+  readonly specificationVersion = 'v1';
+  constructor(
+    private readonly inner: Presence,
+    clock: VirtualClock,
+  ) {
+    super(clock);
+  }
   set(key: string, value: string, ttlSeconds: number): Promise<void> {
-    this.calls.push([this.clock.now() - this.origin, 'set', key, value, ttlSeconds]);
+    this.note('set', key, value, ttlSeconds);
     return this.inner.set(key, value, ttlSeconds);
   }
   get(key: string): Promise<string | undefined> {
-    this.calls.push([this.clock.now() - this.origin, 'get', key]);
+    this.note('get', key);
     return this.inner.get(key);
   }
 }
 
-class RecordingMessenger implements Messenger {
+class RecordingMessenger extends CallLog implements Messenger {
   readonly specificationVersion = 'v1';
-  readonly calls: Call[] = [];
-  private readonly origin: number;
   constructor(
     private readonly inner: Messenger,
-    private readonly clock: VirtualClock,
+    clock: VirtualClock,
   ) {
-    this.origin = clock.now();
+    super(clock);
   }
   publish(topic: string, message: JsonObject): Promise<void> {
-    this.calls.push([this.clock.now() - this.origin, 'publish', topic]);
+    this.note('publish', topic);
     return this.inner.publish(topic, message);
   }
   subscribe(topic: string, handler: MessageHandler): Promise<Subscription> {
