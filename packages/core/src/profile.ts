@@ -270,10 +270,6 @@ export class ProfileSession {
         { keepVersion: json !== this.written },
       );
       this.written = json;
-      if (decision.kind !== 'lost') {
-        this.retakeUntilSaved = false;
-        this.landed();
-      }
     } catch (error) {
       const failure = toDataDriverError(
         error,
@@ -284,6 +280,8 @@ export class ProfileSession {
       throw failure;
     }
     if (decision.kind === 'lost') throw this.lost(decision.holder);
+    this.retakeUntilSaved = false;
+    this.landed();
     this.owner.emit({ type: 'profile.saved', key: this.key, reason });
   }
 
