@@ -69,6 +69,18 @@ type Attempt =
   | { readonly kind: 'locked'; readonly holder: LockInfo }
   | { readonly kind: 'failed'; readonly error: DataDriverError };
 
+/**
+ * Store updates one attempt may run: a presence read and a trade recovery each re-run it once,
+ * and a live holder may write a new marker meanwhile. More than this is a record that never
+ * settles (a marker whose recovery never matches it), refused with a typed error.
+ */
+export const MAX_RUNS_PER_ATTEMPT = 8;
+
+/** A transform's refusal as a typed error (a migration that threw is the record's problem). */
+function refused(key: string, error: unknown): DataDriverError {
+  return toDataDriverError(error, ErrorCode.InvalidRecord, `the record of ${key} cannot be loaded`);
+}
+
 export async function acquire(request: AcquireRequest): Promise<Acquired> {
   return new Acquisition(request).run();
 }
@@ -121,24 +133,34 @@ class Acquisition {
   private async attempt(): Promise<Attempt> {
     let presence: PresenceAnswer | undefined;
     let recovered: RecoveredTrade | undefined;
-    for (;;) {
+    for (let run = 1; ; run += 1) {
+      // Each re-run follows new facts (a presence answer, a settled trade); a record that
+      // keeps asking for more is refused, never looped on.
+      if (run > MAX_RUNS_PER_ATTEMPT) throw this.unsettled();
       let decision: LoadDecision | undefined;
       let marker: TradeMarker | undefined;
       let stored: ProfileRecord | undefined;
+      let refusal: unknown;
       try {
         const result = await this.request.store.update(this.request.storeKey, (current) => {
-          const record = parseRecord(this.request.key, current);
-          decision = decideLoad(record, this.context(presence));
-          marker = record?.meta.trade;
-          if (decision.kind !== 'take') return undefined;
-          if (marker && recovered?.trade !== marker.id) return undefined; // settle it first
-          return toStoreRecord(this.taken(record, marker, recovered));
+          try {
+            const record = parseRecord(this.request.key, current);
+            decision = decideLoad(record, this.context(presence));
+            marker = record?.meta.trade;
+            if (decision.kind !== 'take') return undefined;
+            if (marker && recovered?.trade !== marker.id) return undefined; // settle it first
+            return toStoreRecord(this.taken(record, marker, recovered));
+          } catch (error) {
+            refusal = error;
+            throw error;
+          }
         });
         stored = parseRecord(this.request.key, result);
       } catch (error) {
-        // A record this server must not load is refused at once, not retried.
+        // The transform is pure: what it refused (a record this server must not load, a newer
+        // schema, data a migration broke) it would refuse again. Thrown at once, not retried.
+        if (refusal !== undefined && error === refusal) throw refused(this.request.key, error);
         if (DataDriverError.is(error, ErrorCode.InvalidRecord)) throw error;
-        if (DataDriverError.is(error, ErrorCode.NewerSchema)) throw error;
         return {
           kind: 'failed',
           error: toDataDriverError(
@@ -269,6 +291,14 @@ class Acquisition {
     if (this.request.cancelled()) {
       throw new DataDriverError(ErrorCode.Closed, `the load of ${this.request.key} was cancelled`);
     }
+  }
+
+  private unsettled(): DataDriverError {
+    return new DataDriverError(
+      ErrorCode.Conflict,
+      `the load of ${this.request.key} re-read its record ${MAX_RUNS_PER_ATTEMPT} times without settling it (presence reads, trade recoveries); nothing was written`,
+      { details: { key: this.request.key } },
+    );
   }
 
   private lockedError(holder: LockInfo): DataDriverError {

@@ -1,4 +1,4 @@
-export { acquire } from './acquire.js';
+export { acquire, MAX_RUNS_PER_ATTEMPT } from './acquire.js';
 export { consoleLogger } from './console-logger.js';
 export { type CloseResult, DataDriver, type LoadOptions } from './data-driver.js';
 export {

@@ -14,6 +14,7 @@ import type { ProfileSession } from './profile.js';
 import {
   decidedJournal,
   decideSave,
+  defineOwn,
   markedRecord,
   parseJournal,
   parseRecord,
@@ -48,10 +49,10 @@ export async function recoverTrade(
   now: number,
 ): Promise<RecoveredTrade> {
   const stored = await store.update(journalKey, (current) => {
-    const next = decidedJournal(parseJournal(current), marker.id, 'aborted', now);
+    const next = decidedJournal(parseJournal(current, journalKey), marker.id, 'aborted', now);
     return next === undefined ? undefined : (next as unknown as JsonObject);
   });
-  const journal = parseJournal(stored);
+  const journal = parseJournal(stored, journalKey);
   return { trade: marker.id, outcome: journal?.state ?? 'aborted', journal };
 }
 
@@ -156,10 +157,10 @@ async function prepareAndDecide(
   sessions: readonly [ProfileSession, ProfileSession],
   copies: readonly [JsonObject, JsonObject],
 ): Promise<TradeState> {
-  const entries: Record<string, JsonObject> = {};
-  sessions.forEach((session, index) => {
-    entries[session.key] = copies[index]!;
-  });
+  // Built as own properties: a participant whose key is `__proto__` keeps its entry.
+  const entries: Record<string, JsonObject> = Object.fromEntries(
+    sessions.map((session, index) => [session.key, copies[index]!]),
+  );
   try {
     await run.store.update(
       run.journalKey,
@@ -213,18 +214,26 @@ async function decideJournal(
   for (;;) {
     try {
       const stored = await run.store.update(run.journalKey, (current) => {
-        const next = decidedJournal(parseJournal(current), run.id, decision, run.scheduler.now());
+        const journal = parseJournal(current, run.journalKey);
+        const next = decidedJournal(journal, run.id, decision, run.scheduler.now());
         return next === undefined ? undefined : (next as unknown as JsonObject);
       });
-      return parseJournal(stored)?.state ?? 'aborted';
-    } catch {
+      return parseJournal(stored, run.journalKey)?.state ?? 'aborted';
+    } catch (error) {
+      // A value at the journal key that is not this trade's journal never becomes one: the
+      // trade fails undecided, and each participant's next save clears its marker.
+      if (DataDriverError.is(error, ErrorCode.InvalidRecord)) throw error;
       await sleep(run.scheduler, run.retryMs);
     }
   }
 }
 
-/** Replaces an object's contents in place, so references the game holds stay current. */
+/**
+ * Replaces an object's contents in place, so references the game holds stay current. Each key
+ * is defined as an own property (never assigned): a key named `__proto__` stays data and the
+ * object's prototype never changes.
+ */
 function replaceContents(target: JsonObject, source: JsonObject): void {
   for (const key of Object.keys(target)) delete target[key];
-  Object.assign(target, source);
+  for (const [key, value] of Object.entries(source)) defineOwn(target, key, value);
 }

@@ -66,6 +66,16 @@ export class MemoryStore implements Store {
     this.records.set(key, JSON.stringify(jsonClone(record)));
   }
 
+  /** Writes a value's JSON directly, as another program might: for test setup. */
+  putJson(key: string, json: string): void {
+    this.records.set(key, json);
+  }
+
+  /** The JSON stored under `key`, byte for byte: for test assertions. */
+  peekJson(key: string): string | undefined {
+    return this.records.get(key);
+  }
+
   /** Every key stored now. */
   keys(): string[] {
     return [...this.records.keys()];

@@ -1,3 +1,4 @@
+export * from './json-problems.js';
 export * from './lock-rules.js';
 export * from './migrations.js';
 export * from './record.js';

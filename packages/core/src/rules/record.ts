@@ -1,6 +1,8 @@
 import { DataDriverError, ErrorCode } from '../errors.js';
-import { isPlainObject, type JsonObject } from '../json.js';
+import { isPlainObject, type JsonObject, jsonClone } from '../json.js';
+import { isWellFormedText } from '../ports/key-checks.js';
 import type { StoreRecord } from '../ports/store.js';
+import { describeJsonProblem, findJsonProblem, MAX_DATA_DEPTH } from './json-problems.js';
 
 /** The session lock as stored in a record's meta. */
 export interface LockInfo {
@@ -40,39 +42,73 @@ export interface ProfileRecord {
   readonly meta: RecordMeta;
 }
 
-/** Reads a stored value as a profile record, or refuses it: a foreign value is never overwritten. */
+/**
+ * Reads a stored value as a profile record, or refuses it with `Data.InvalidRecord`: every
+ * part core reads is checked here, before any write, so a foreign or damaged value is never
+ * overwritten and never half-loaded.
+ */
 export function parseRecord(
   key: string,
   value: StoreRecord | undefined,
 ): ProfileRecord | undefined {
   if (value === undefined) return undefined;
-  const meta = value.meta;
-  if (!isPlainObject(value.data) || !isPlainObject(meta) || typeof meta.version !== 'number') {
-    throw new DataDriverError(
-      ErrorCode.InvalidRecord,
-      `the value stored under ${key} is not a DataDriver record; it was left untouched`,
-      { details: { key } },
-    );
+  if (!isPlainObject(value) || !isPlainObject(value.data) || !isPlainObject(value.meta)) {
+    throw invalidRecord(key, 'is not a DataDriver record');
   }
-  if (meta.lock !== undefined && !isLock(meta.lock)) {
-    throw new DataDriverError(
-      ErrorCode.InvalidRecord,
-      `the lock stored under ${key} is malformed`,
-      {
-        details: { key },
-      },
-    );
-  }
+  const problem =
+    findJsonProblem(value.data, 'data') ?? findJsonProblem(value.meta, 'meta', MAX_DATA_DEPTH);
+  if (problem) throw invalidRecord(key, `holds ${describeJsonProblem(problem)}`);
+  const wrong = metaProblem(value.meta);
+  if (wrong) throw invalidRecord(key, `has ${wrong}`);
   return value as unknown as ProfileRecord;
 }
+
+/** What is wrong with a stored record's meta, or `undefined`. */
+function metaProblem(meta: Record<string, unknown>): string | undefined {
+  if (!isCount(meta.version)) return 'no meta.version (a non-negative integer)';
+  if (meta.lock !== undefined && !isLock(meta.lock)) return 'a malformed meta.lock';
+  if (meta.releasedToken !== undefined && !isText(meta.releasedToken)) {
+    return 'a meta.releasedToken that is not a string';
+  }
+  if (meta.trade !== undefined && !isMarker(meta.trade)) return 'a malformed meta.trade';
+  if (meta.schema !== undefined && !isCount(meta.schema)) {
+    return 'a meta.schema that is not a non-negative integer';
+  }
+  if (meta.userIds !== undefined && !isTextList(meta.userIds)) {
+    return 'a meta.userIds that is not a list of strings';
+  }
+  return undefined;
+}
+
+function invalidRecord(key: string, what: string): DataDriverError {
+  return new DataDriverError(
+    ErrorCode.InvalidRecord,
+    `the value stored under ${key} ${what}; it was left untouched`,
+    { details: { key } },
+  );
+}
+
+const isCount = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0;
+
+const isText = isWellFormedText;
+
+const isTextList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 function isLock(value: unknown): value is LockInfo {
   return (
     isPlainObject(value) &&
-    typeof value.jobId === 'string' &&
-    typeof value.token === 'string' &&
-    typeof value.time === 'number' &&
+    isText(value.jobId) &&
+    isText(value.token) &&
+    Number.isFinite(value.time) &&
     typeof value.presence === 'boolean'
+  );
+}
+
+function isMarker(value: unknown): value is TradeMarker {
+  return (
+    isPlainObject(value) && isText(value.id) && isText(value.journal) && isCount(value.version)
   );
 }
 
@@ -91,11 +127,25 @@ export function withoutMeta<K extends 'lock' | 'releasedToken' | 'trade'>(
   return copy as Omit<RecordMeta, K>;
 }
 
-/** Fills keys missing from older records with the defaults' values (top level only). */
+/**
+ * Fills keys missing from older records with the defaults' values (top level only). Own keys
+ * only, and defined as own properties: a default named `constructor` or `__proto__` is filled
+ * like any other, and never reaches a prototype.
+ */
 export function fillDefaults(data: JsonObject, defaults: JsonObject): JsonObject {
   const filled: JsonObject = { ...data };
   for (const [key, value] of Object.entries(defaults)) {
-    if (!(key in filled)) filled[key] = structuredClone(value);
+    if (!Object.hasOwn(filled, key)) defineOwn(filled, key, jsonClone(value));
   }
   return filled;
+}
+
+/** Sets `object[key]` as an own data property, even for `__proto__`. */
+export function defineOwn(object: object, key: string, value: unknown): void {
+  Object.defineProperty(object, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
 }

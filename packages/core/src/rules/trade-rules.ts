@@ -4,8 +4,11 @@
  * the journal (committed or aborted), then each participant saved with the marker cleared.
  * The journal's decision is the truth; these pure functions read and move it.
  */
+import { DataDriverError, ErrorCode } from '../errors.js';
 import { isPlainObject, type JsonObject } from '../json.js';
+import { isWellFormedText } from '../ports/key-checks.js';
 import type { StoreRecord } from '../ports/store.js';
+import { describeJsonProblem, findJsonProblem } from './json-problems.js';
 import type { ProfileRecord, TradeMarker } from './record.js';
 
 export type TradeState = 'prepared' | 'committed' | 'aborted';
@@ -27,12 +30,45 @@ export function preparedJournal(
   return { kind: 'datadriver.trade', id, state: 'prepared', entries, time: now };
 }
 
-export function parseJournal(value: StoreRecord | undefined): TradeJournal | undefined {
-  if (value === undefined || value.kind !== 'datadriver.trade') return undefined;
-  if (typeof value.id !== 'string' || !isPlainObject(value.entries)) return undefined;
-  const state = value.state;
-  if (state !== 'prepared' && state !== 'committed' && state !== 'aborted') return undefined;
+/**
+ * Reads a stored trade journal, or refuses it with `Data.InvalidRecord`: a value at a journal
+ * key that is not a journal is left untouched (never decided over), and its entries are
+ * checked like any record's data, since a recovery loads them.
+ */
+export function parseJournal(
+  value: StoreRecord | undefined,
+  key = 'a trade journal key',
+): TradeJournal | undefined {
+  if (value === undefined) return undefined;
+  const wrong = journalProblem(value);
+  if (wrong !== undefined) {
+    throw new DataDriverError(
+      ErrorCode.InvalidRecord,
+      `the value stored under ${key} ${wrong}; it was left untouched`,
+      { details: { key } },
+    );
+  }
   return value as unknown as TradeJournal;
+}
+
+function journalProblem(value: StoreRecord): string | undefined {
+  if (value.kind !== 'datadriver.trade') return 'is not a trade journal';
+  if (!isWellFormedText(value.id)) {
+    return 'has no trade id';
+  }
+  const state = value.state;
+  if (state !== 'prepared' && state !== 'committed' && state !== 'aborted') {
+    return 'has no trade state';
+  }
+  if (!Number.isFinite(value.time)) return 'has no time';
+  if (!isPlainObject(value.entries)) return 'has no entries';
+  for (const [participant, entry] of Object.entries(value.entries)) {
+    const path = `entries[${JSON.stringify(participant)}]`;
+    if (!isPlainObject(entry)) return `has ${path} that is not an object`;
+    const problem = findJsonProblem(entry, path);
+    if (problem) return `holds ${describeJsonProblem(problem)}`;
+  }
+  return undefined;
 }
 
 /**
@@ -74,7 +110,9 @@ export function settledData(
   marker: TradeMarker,
   journal: TradeJournal | undefined,
 ): JsonObject {
-  const entry = journal?.entries[key];
+  const entries = journal?.entries;
+  // Own entries only: a participant named `__proto__` must not read the prototype.
+  const entry = entries && Object.hasOwn(entries, key) ? entries[key] : undefined;
   const untouched = record.meta.version === marker.version;
   if (outcomeOf(journal) === 'committed' && untouched && entry !== undefined) return entry;
   return record.data;
