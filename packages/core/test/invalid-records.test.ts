@@ -78,16 +78,19 @@ const DEEP: ReadonlyArray<readonly [string, string]> = [
 ];
 
 describe('records that are not what core expects', () => {
-  it.each(DEEP)('refuses a record with %s at once, byte for byte untouched', async (_name, json) => {
-    const bed = testBed();
-    bed.store.putJson(KEY, json);
-    const a = bed.driver('A');
-    const error = await bed.clock.run(a.load('p1').catch((e: unknown) => e));
-    expect(DataDriverError.is(error, ErrorCode.InvalidRecord)).toBe(true);
-    expect((error as Error).message).toContain('nested deeper than 64 levels');
-    expect(bed.store.peekJson(KEY)).toBe(json);
-    expect(bed.clock.now() - Date.UTC(2026, 0, 1)).toBe(0);
-  });
+  it.each(DEEP)(
+    'refuses a record with %s at once, byte for byte untouched',
+    async (_name, json) => {
+      const bed = testBed();
+      bed.store.putJson(KEY, json);
+      const a = bed.driver('A');
+      const error = await bed.clock.run(a.load('p1').catch((e: unknown) => e));
+      expect(DataDriverError.is(error, ErrorCode.InvalidRecord)).toBe(true);
+      expect((error as Error).message).toContain('nested deeper than 64 levels');
+      expect(bed.store.peekJson(KEY)).toBe(json);
+      expect(bed.clock.now() - Date.UTC(2026, 0, 1)).toBe(0);
+    },
+  );
 
   it.each(HOSTILE)(
     'refuses a record with %s at once, writes nothing, and leaves it byte for byte',
