@@ -111,8 +111,13 @@ async function measure(redisUrl) {
     console.log(`round trip of one Redis command, ${ROUND_TRIPS} sequential, same run`);
     console.log(`  PING:                                            ${summary(ping)}`);
     console.log(`  GET (100 bytes):                                 ${summary(get)}`);
-    const presence = servers.map((server) => `${run}CKPresence:${server.jobId}`);
-    await client.del(`${run}PlayerData/${player}`, `${run}rtt`, ...presence);
+    // The names as the adapter lays them out (src/keys.ts).
+    const { RedisPresence, RedisStore } = await import(adapterModule);
+    const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+    const store = new RedisStore({ client, prefix: run, logger: quiet });
+    const presence = new RedisPresence({ client, prefix: run, logger: quiet });
+    const beats = servers.map((server) => presence.keyOf(server.jobId));
+    await client.del(store.keyOf(`PlayerData/${player}`), `${run}rtt`, ...beats);
   } finally {
     client.disconnect();
     await Promise.all(servers.map((server) => server.stop()));

@@ -21,7 +21,7 @@ import {
   warnOnSlowFailure,
 } from './client.js';
 import { toRedisError } from './errors.js';
-import { channelOf } from './keys.js';
+import { channelOf, checkPrefix } from './keys.js';
 
 export interface RedisMessengerOptions extends RedisAdapterOptions {
   /**
@@ -68,7 +68,7 @@ export class RedisMessenger implements Messenger {
 
   constructor(options: RedisMessengerOptions) {
     this.client = options.client;
-    this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
     this.sharded = options.sharded ?? false;
     this.logger = options.logger ?? consoleLogger('[DataDriver redis]');
     warnOnSlowFailure(this.client, this.logger);

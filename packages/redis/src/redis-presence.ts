@@ -11,7 +11,7 @@ import {
   warnOnSlowFailure,
 } from './client.js';
 import { toRedisError } from './errors.js';
-import { presenceKey } from './keys.js';
+import { checkPrefix, presenceKey } from './keys.js';
 
 export type RedisPresenceOptions = RedisAdapterOptions;
 
@@ -25,7 +25,7 @@ export class RedisPresence implements Presence {
 
   constructor(options: RedisPresenceOptions) {
     this.client = options.client;
-    this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
     warnOnSlowFailure(this.client, options.logger ?? consoleLogger('[DataDriver redis]'));
   }
 

@@ -23,7 +23,7 @@ import {
   warnOnSlowFailure,
 } from './client.js';
 import { toRedisError } from './errors.js';
-import { recordKey, versionKeys } from './keys.js';
+import { checkPrefix, recordKey, versionKeys } from './keys.js';
 import { RedisVersions } from './redis-versions.js';
 import { type RetentionArgs, retentionArgs } from './retention.js';
 import {
@@ -77,7 +77,7 @@ export class RedisStore implements Store {
 
   constructor(options: RedisStoreOptions) {
     this.client = options.client;
-    this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
     this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     this.logger = options.logger ?? consoleLogger('[DataDriver redis]');
     if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) {
@@ -90,7 +90,7 @@ export class RedisStore implements Store {
     this.versions =
       this.retention === undefined
         ? undefined
-        : new RedisVersions(this.client, (key) => this.keyOf(key), this.retention);
+        : new RedisVersions(this.client, (key) => versionKeys(this.prefix, key), this.retention);
     warnOnSlowFailure(this.client, this.logger);
   }
 
@@ -119,7 +119,7 @@ export class RedisStore implements Store {
       const next = transform(current);
       if (next === undefined || (next === null && snapshot === undefined)) return current;
       const json = next === null ? '' : JSON.stringify(next);
-      if (await this.compareAndSet(this.write(redisKey, snapshot, json, keepVersion))) {
+      if (await this.compareAndSet(this.write(key, snapshot, json, keepVersion))) {
         // A copy of what was stored, as a read would return it.
         return next === null ? undefined : (JSON.parse(json) as StoreRecord);
       }
@@ -152,17 +152,18 @@ export class RedisStore implements Store {
    * alone, or with its versions keys and the retention when it keeps a version.
    */
   private write(
-    redisKey: string,
+    key: string,
     snapshot: Snapshot | undefined,
     json: string,
     keepVersion: boolean,
   ): Write {
     // A fresh random version per attempt: see the script for why it is never a counter.
+    const redisKey = this.keyOf(key);
     const args = [snapshot?.version ?? '', randomBytes(12).toString('base64url'), json];
     if (!keepVersion || this.retention === undefined || json === '') {
       return { keys: [redisKey], args };
     }
-    const { index, records } = versionKeys(redisKey);
+    const { index, records } = versionKeys(this.prefix, key);
     return { keys: [redisKey, index, records], args: [...args, ...this.retention] };
   }
 

@@ -13,7 +13,7 @@ import {
 } from '@datadriver/core';
 import type { RedisClient } from './client.js';
 import { toRedisError } from './errors.js';
-import { type VersionKeys, versionKeys } from './keys.js';
+import type { VersionKeys } from './keys.js';
 import type { RetentionArgs } from './retention.js';
 import { runScript } from './scripts.js';
 import { recordOf } from './stored-record.js';
@@ -56,18 +56,18 @@ function versionsOf(reply: unknown, target: string): StoreVersion[] {
 /** Kept versions in a sorted set and a hash per record, in the record's Cluster slot. */
 export class RedisVersions implements StoreVersions {
   /**
-   * @param recordKeyOf the Redis key of a store key's record, which the versions keys follow.
+   * @param keysOf the Redis keys of a store key's versions, in its record's slot.
    * @param retention the store's retention, which reads apply as writes do.
    */
   constructor(
     private readonly client: RedisClient,
-    private readonly recordKeyOf: (key: string) => string,
+    private readonly versionKeysOf: (key: string) => VersionKeys,
     private readonly retention: RetentionArgs,
   ) {}
 
   /** The Redis keys that hold the versions of store key `key`. */
   keysOf(key: string): VersionKeys {
-    return versionKeys(this.recordKeyOf(key));
+    return this.versionKeysOf(key);
   }
 
   /**

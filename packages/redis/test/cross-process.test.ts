@@ -5,6 +5,7 @@
 import { REAL_TIME_SLACK_MS } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { presenceKey, recordKey } from '../src/keys.js';
 import { ServerProcess } from './fixtures/server-process.mjs';
 import { Clients, redisUrl, uniquePrefix } from './support/redis.js';
 
@@ -26,7 +27,7 @@ function server(label: string): ServerProcess {
 
 /** The stored profile record of `player`, read past every server. */
 async function record(player: string) {
-  const json = await raw.hget(`${run}${driverName}/${player}`, 'record');
+  const json = await raw.hget(recordKey(run, `${driverName}/${player}`), 'record');
   return json === null ? undefined : JSON.parse(json);
 }
 
@@ -88,7 +89,7 @@ describe('servers in separate processes on one Redis', () => {
     await c.request('setCoins', { player: 'p2', coins: 9 }); // dies with the process
     await c.kill('SIGKILL');
     // Redis expires C's last beat on its own clock: that is when C reads as stopped.
-    const remainingMs = await raw.pttl(`${run}CKPresence:${c.jobId}`);
+    const remainingMs = await raw.pttl(presenceKey(run, c.jobId));
     const expiresAt = Date.now() + Math.max(remainingMs, 0);
     expect(remainingMs).toBeGreaterThan(0);
     expect(remainingMs).toBeLessThanOrEqual(seedMs(10_000));

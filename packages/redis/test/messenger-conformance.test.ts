@@ -1,5 +1,6 @@
 import { type MessengerHarness, messengerConformance } from '@datadriver/testkit';
 import { RedisMessenger } from '../src/index.js';
+import { channelOf } from '../src/keys.js';
 import { Clients, redisProxy, redisUrl, throughProxy, uniquePrefix } from './support/redis.js';
 
 function harness(sharded: boolean) {
@@ -18,7 +19,7 @@ function harness(sharded: boolean) {
         return messenger;
       },
       publishRaw: async (topic, payload) => {
-        const channel = `${prefix}${topic}`;
+        const channel = channelOf(prefix, topic);
         await (sharded ? raw.spublish(channel, payload) : raw.publish(channel, payload));
       },
       outage: proxy,

@@ -3,6 +3,7 @@ import { recordingLogger } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../src/index.js';
+import { channelOf } from '../src/keys.js';
 import { Clients, redisUrl, TEST_OPTIONS, uniquePrefix } from './support/redis.js';
 
 const clients = new Clients();
@@ -42,16 +43,16 @@ async function messengerWithName(name: string, sharded = false) {
 }
 
 describe('RedisMessenger', () => {
-  it('publishes JSON on the channel <prefix><topic>', async () => {
+  it('publishes JSON on the channel <prefix>{<topic>}:channel', async () => {
     const { messenger, prefix } = await messengerWithName(`pub-${process.pid}`);
     const listener = await clients.open();
     const payloads: string[] = [];
     listener.on('message', (_channel: string, payload: string) => void payloads.push(payload));
-    await listener.subscribe(`${prefix}CKHandoff_a`);
+    await listener.subscribe(channelOf(prefix, 'CKHandoff_a'));
     await messenger.publish('CKHandoff_a', { T: 'R', D: 'PlayerData', K: 'p1' });
     await until(() => payloads.length > 0);
     expect(payloads).toEqual(['{"T":"R","D":"PlayerData","K":"p1"}']);
-    expect(messenger.channelOf('CKHandoff_a')).toBe(`${prefix}CKHandoff_a`);
+    expect(messenger.channelOf('CKHandoff_a')).toBe(`${prefix}{CKHandoff_a}:channel`);
   });
 
   it('ignores a payload that is not a JSON object with a debug line, and keeps delivering', async () => {
@@ -59,7 +60,7 @@ describe('RedisMessenger', () => {
     const received: unknown[] = [];
     const subscription = await messenger.subscribe('t', (message) => void received.push(message));
     for (const payload of ['not json {', '[1,2]', '"text"', 'null']) {
-      await raw.publish(`${prefix}t`, payload);
+      await raw.publish(channelOf(prefix, 't'), payload);
     }
     await messenger.publish('t', { n: 1 });
     await until(() => received.length > 0);
@@ -68,7 +69,7 @@ describe('RedisMessenger', () => {
       (line) => line.level === 'debug' && line.message.startsWith('ignored'),
     );
     expect(debug.map((line) => line.message)).toEqual(
-      Array(4).fill(`ignored a message on ${prefix}t that is not a JSON object`),
+      Array(4).fill(`ignored a message on ${channelOf(prefix, 't')} that is not a JSON object`),
     );
     expect(debug[0]?.details).toEqual({ payload: 'not json {' });
     await subscription.unsubscribe();

@@ -4,6 +4,7 @@ import { recordingLogger } from '@datadriver/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../src/index.js';
+import { recordKey } from '../src/keys.js';
 import { compareAndSet, runScript } from '../src/scripts.js';
 import {
   Clients,
@@ -32,14 +33,14 @@ describe('RedisStore', () => {
   it('declares port version v1 and keeps each record as a hash of a version and its JSON under the prefix', async () => {
     expect(store.specificationVersion).toBe('v1');
     await store.update('user/1', () => ({ coins: 1 }));
-    const first = await raw.hgetall(`${prefix}user/1`);
+    const first = await raw.hgetall(recordKey(prefix, 'user/1'));
     expect(Object.keys(first).sort()).toEqual(['record', 'version']);
     expect(JSON.parse(first.record!)).toEqual({ coins: 1 });
     await store.update('user/1', (current) => ({ coins: (current?.coins as number) + 1 }));
-    const second = await raw.hgetall(`${prefix}user/1`);
+    const second = await raw.hgetall(recordKey(prefix, 'user/1'));
     expect(JSON.parse(second.record!)).toEqual({ coins: 2 });
     expect(second.version).not.toBe(first.version);
-    expect(store.keyOf('user/1')).toBe(`${prefix}user/1`);
+    expect(store.keyOf('user/1')).toBe(`${prefix}{user/1}`);
   });
 
   it('never loses a write: 100 concurrent updates of one key from 8 clients', async () => {
@@ -76,7 +77,13 @@ describe('RedisStore', () => {
         runs += 1;
         // Another writer lands between every read and write: on the same connection, so it
         // reaches Redis before the compare-and-set does.
-        void raw.hset(`${prefix}contested`, 'version', `other-${runs}`, 'record', '{"n":100}');
+        void raw.hset(
+          recordKey(prefix, 'contested'),
+          'version',
+          `other-${runs}`,
+          'record',
+          '{"n":100}',
+        );
         return { n: (current?.n as number) + 1 };
       })
       .catch((error: unknown) => error);
@@ -86,10 +93,10 @@ describe('RedisStore', () => {
   });
 
   it('leaves values it did not write untouched and reports them as Data.InvalidRecord', async () => {
-    await raw.set(`${prefix}a-string`, 'hello');
-    await raw.hset(`${prefix}a-hash`, 'name', 'someone else');
-    await raw.hset(`${prefix}bad-json`, 'version', 'v', 'record', '{not json');
-    await raw.hset(`${prefix}not-object`, 'version', 'v', 'record', '[1,2]');
+    await raw.set(recordKey(prefix, 'a-string'), 'hello');
+    await raw.hset(recordKey(prefix, 'a-hash'), 'name', 'someone else');
+    await raw.hset(recordKey(prefix, 'bad-json'), 'version', 'v', 'record', '{not json');
+    await raw.hset(recordKey(prefix, 'not-object'), 'version', 'v', 'record', '[1,2]');
     for (const key of ['a-string', 'a-hash', 'bad-json', 'not-object']) {
       expect(codeOf(await store.get(key).catch((error: unknown) => error))).toBe(
         ErrorCode.InvalidRecord,
@@ -97,9 +104,9 @@ describe('RedisStore', () => {
       const write = await store.update(key, () => ({ n: 1 })).catch((error: unknown) => error);
       expect(codeOf(write)).toBe(ErrorCode.InvalidRecord);
     }
-    expect(await raw.get(`${prefix}a-string`)).toBe('hello');
-    expect(await raw.hgetall(`${prefix}a-hash`)).toEqual({ name: 'someone else' });
-    expect(await raw.hget(`${prefix}bad-json`, 'record')).toBe('{not json');
+    expect(await raw.get(recordKey(prefix, 'a-string'))).toBe('hello');
+    expect(await raw.hgetall(recordKey(prefix, 'a-hash'))).toEqual({ name: 'someone else' });
+    expect(await raw.hget(recordKey(prefix, 'bad-json'), 'record')).toBe('{not json');
   });
 
   it('runs the script by SHA and loads it again after Redis lost it (SCRIPT FLUSH)', async () => {
@@ -113,7 +120,7 @@ describe('RedisStore', () => {
   });
 
   it('applies a write once when ioredis resends it after a reconnect', async () => {
-    const key = `${prefix}resent`;
+    const key = recordKey(prefix, 'resent');
     await store.update('resent', () => ({ n: 1 }));
     const read = await raw.hget(key, 'version');
     const args = [read!, 'new-version', '{"n":2}'];
@@ -129,10 +136,15 @@ describe('RedisStore', () => {
 
   it('does not take a version read before a delete for the record created after it', async () => {
     await store.update('reborn', () => ({ n: 1 }));
-    const before = await raw.hget(`${prefix}reborn`, 'version');
+    const before = await raw.hget(recordKey(prefix, 'reborn'), 'version');
     expect(await store.update('reborn', () => null)).toBeUndefined();
     await store.update('reborn', () => ({ n: 1 }));
-    const stale = await runScript(raw, compareAndSet, [`${prefix}reborn`], [before!, 'x', '{}']);
+    const stale = await runScript(
+      raw,
+      compareAndSet,
+      [recordKey(prefix, 'reborn')],
+      [before!, 'x', '{}'],
+    );
     expect(stale).toEqual([0]);
     expect(await store.get('reborn')).toEqual({ n: 1 });
   });

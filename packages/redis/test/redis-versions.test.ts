@@ -3,7 +3,7 @@ import { DataDriverError, ErrorCode, type VersionRetention } from '@datadriver/c
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../src/index.js';
-import { versionKeys } from '../src/keys.js';
+import { recordKey, versionKeys } from '../src/keys.js';
 import { compareAndSet, runScript } from '../src/scripts.js';
 import { keySlot } from './support/key-slot.js';
 import { Clients, uniquePrefix } from './support/redis.js';
@@ -33,7 +33,7 @@ async function redisNow(): Promise<number> {
 
 /** What the versions keys of store key `key` hold, read without the adapter. */
 async function stored(key: string) {
-  const { index, records } = versionKeys(`${prefix}${key}`);
+  const { index, records } = versionKeys(prefix, key);
   return {
     scores: (await raw.zrange(index, 0, -1, 'WITHSCORES')).filter((_, at) => at % 2 === 1),
     records: await raw.hlen(records),
@@ -57,32 +57,14 @@ describe('RedisStore versions: layout', () => {
     expect(await stored('unasked')).toMatchObject({ records: 1, exists: 2 });
   });
 
-  it('names the versions keys after the record key, in braces, so a Cluster puts them in its slot', () => {
-    // The slot function against the Cluster spec's own examples.
-    expect(keySlot('somekey')).toBe(11058);
-    expect(keySlot('foo{hash_tag}')).toBe(2515);
-    expect(versioned().versions!.keysOf('PlayerData/user-42')).toEqual({
-      index: `{${prefix}PlayerData/user-42}:versions`,
-      records: `{${prefix}PlayerData/user-42}:versions:records`,
+  it("names the versions keys after the record's tag, so a Cluster puts them in its slot", () => {
+    const { index, records } = versioned().versions!.keysOf('PlayerData/user-42');
+    expect({ index, records }).toEqual({
+      index: `${prefix}{PlayerData/user-42}:versions`,
+      records: `${prefix}{PlayerData/user-42}:versions:records`,
     });
-    const sameSlot = (recordKey: string) => {
-      const { index, records } = versionKeys(recordKey);
-      return keySlot(index) === keySlot(recordKey) && keySlot(records) === keySlot(recordKey);
-    };
-    for (const recordKey of [
-      'dd:PlayerData/user-42',
-      'dd:PlayerData/{user}-42', // the record key's own tag is kept
-      '{dd}:PlayerData/user-42', // a tagged prefix
-      'dd:PlayerData/user{42', // a brace that opens no tag
-      'dd:PlayerData/é✓',
-    ]) {
-      expect(sameSlot(recordKey), recordKey).toBe(true);
-    }
-    // The documented exception: a `}` outside any hash tag ends the braces' tag early (an
-    // empty tag is no tag, and Redis never looks past the first).
-    for (const recordKey of ['dd:PlayerData/user}42', 'dd:{}PlayerData/{user}-42']) {
-      expect(sameSlot(recordKey), recordKey).toBe(false);
-    }
+    const slot = keySlot(recordKey(prefix, 'PlayerData/user-42'));
+    expect([keySlot(index), keySlot(records)]).toEqual([slot, slot]);
   });
 });
 
@@ -108,7 +90,7 @@ describe('RedisStore versions: time and ids', () => {
     );
     expect(values).toEqual(Array.from({ length: 20 }, (_, at) => 20 - at));
     // A newest version an hour ahead (a clock that stepped back since): the next one follows it.
-    const { index } = versionKeys(`${prefix}burst`);
+    const { index } = versionKeys(prefix, 'burst');
     const ahead = Math.round((await redisNow()) + 3_600_000) * 1000;
     await raw.zadd(index, ahead, 'from-the-future');
     await store.update('burst', () => ({ n: 21 }), keep);
@@ -129,7 +111,7 @@ describe('RedisStore versions: time and ids', () => {
         // Another writer lands between the first read and its write (same connection, so it
         // reaches Redis first); that writer keeps no version.
         if (runs === 1)
-          void raw.hset(`${prefix}contested`, 'version', 'other', 'record', '{"n":7}');
+          void raw.hset(recordKey(prefix, 'contested'), 'version', 'other', 'record', '{"n":7}');
         return { n: (current?.n as number) + 1 };
       },
       keep,
@@ -142,10 +124,9 @@ describe('RedisStore versions: time and ids', () => {
   });
 
   it('keeps one version for a write that ioredis resends after it landed', async () => {
-    const recordKey = `${prefix}resent`;
-    const { index, records } = versionKeys(recordKey);
+    const { index, records } = versionKeys(prefix, 'resent');
     const args = ['', 'the-write', '{"n":1}', '50', ''];
-    const keys = [recordKey, index, records];
+    const keys = [recordKey(prefix, 'resent'), index, records];
     expect(await runScript(raw, compareAndSet, keys, args)).toEqual([1]);
     expect(await runScript(raw, compareAndSet, keys, args)).toEqual([1]);
     expect(await raw.zrange(index, 0, -1)).toEqual(['the-write']);
@@ -186,7 +167,7 @@ describe('RedisStore versions: retention', () => {
     expect(await stored('aging')).toMatchObject({ records: 2 });
     await store.update('aging', () => ({ n: 3 }), keep);
     expect(await stored('aging')).toMatchObject({ records: 2 });
-    const { index } = versionKeys(`${prefix}aging`);
+    const { index } = versionKeys(prefix, 'aging');
     expect(await raw.pttl(index)).toBeGreaterThan(0);
     expect(await raw.pttl(index)).toBeLessThanOrEqual(501);
     await sleep(600);
@@ -211,7 +192,9 @@ describe('RedisStore versions: retention', () => {
     const store = versioned({ keep: 3, maxAgeSeconds: 60 });
     for (let n = 1; n <= 4; n += 1) await store.update('purged', () => ({ n }), keep);
     await store.versions!.purge('purged');
-    expect(await raw.keys(`*${prefix}purged*`)).toEqual([`${prefix}purged`]);
+    expect(await raw.keys(`${recordKey(prefix, 'purged')}*`)).toEqual([
+      recordKey(prefix, 'purged'),
+    ]);
     expect(await store.versions!.list('purged')).toEqual([]);
     expect(await store.get('purged')).toEqual({ n: 4 });
     await store.versions!.purge('purged'); // nothing left to purge
@@ -247,7 +230,7 @@ describe('RedisStore versions: refusals', () => {
   it('leaves a value it did not write under a versions key untouched, and the record too', async () => {
     const store = versioned();
     await store.update('squatted', () => ({ n: 1 }));
-    const { index } = versionKeys(`${prefix}squatted`);
+    const { index } = versionKeys(prefix, 'squatted');
     await raw.set(index, 'someone else');
     const failure = await store
       .update('squatted', () => ({ n: 2 }), keep)

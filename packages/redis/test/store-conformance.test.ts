@@ -1,5 +1,6 @@
 import { storeConformance } from '@datadriver/testkit';
 import { RedisStore } from '../src/index.js';
+import { recordKey } from '../src/keys.js';
 import { Clients, redisProxy, redisUrl, throughProxy, uniquePrefix } from './support/redis.js';
 
 /** The retention of the suite's stores, which the versions cases are told. */
@@ -19,7 +20,7 @@ storeConformance(
         return new RedisStore({ client, prefix, versions: { keep: KEEP } });
       },
       read: async (key) => {
-        const json = await reader.hget(`${prefix}${key}`, 'record');
+        const json = await reader.hget(recordKey(prefix, key), 'record');
         return json === null ? undefined : JSON.parse(json);
       },
       outage: proxy,

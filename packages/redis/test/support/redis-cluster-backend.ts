@@ -3,6 +3,7 @@ import type { VersionRetention } from '@datadriver/core';
 import { type ClusterBackend, realTime } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { RedisMessenger, RedisPresence, RedisStore } from '../../src/index.js';
+import { recordKey } from '../../src/keys.js';
 import { Clients, redisUrl, TEST_OPTIONS, uniquePrefix } from './redis.js';
 
 export interface RedisBackendOptions {
@@ -39,7 +40,7 @@ export async function redisClusterBackend(options: RedisBackendOptions): Promise
       };
     },
     read: async (storeKey) => {
-      const json = await reader.hget(`${prefix}${storeKey}`, 'record');
+      const json = await reader.hget(recordKey(prefix, storeKey), 'record');
       return json === null ? undefined : JSON.parse(json);
     },
     close: async () => {
