@@ -101,7 +101,11 @@ describe('a profile whose key is __proto__', () => {
       if (key.includes('#trade/')) journal ??= result;
       return false;
     });
-    await bed.clock.run(a.driver.trade(proto, bob, (x) => void (x.coins = 5)));
+    await bed.clock.run(
+      a.driver.trade(proto, bob, (x) => {
+        x.coins = 5;
+      }),
+    );
     expect(Object.keys((journal as { entries: object }).entries).sort()).toEqual([
       '__proto__',
       'bob',
