@@ -6,6 +6,7 @@
  */
 import { type Acquired, acquire } from './acquire.js';
 import { consoleLogger } from './console-logger.js';
+import { claimName, releaseName } from './driver-names.js';
 import type { DriverState, LoadReservation } from './driver-state.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import {
@@ -21,6 +22,7 @@ import { waitOnThisServer } from './local-wait.js';
 import { type DataDriverOptions, resolveSettings, type Settings } from './options.js';
 import { type AttachOptions, PlayerSessions } from './player-sessions.js';
 import type { Host, HostPlayer } from './ports/host.js';
+import { checkStoreKey, isWellFormedText } from './ports/key-checks.js';
 import type { Logger } from './ports/logger.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store, StoreVersion, StoreVersions, VersionQuery } from './ports/store.js';
@@ -74,6 +76,8 @@ export class DataDriver<T extends object> implements HandoffClient {
   private readonly requests: ReleaseRequests;
   private readonly owner: SessionOwner;
   private serverId: string | undefined;
+  /** The server under which this driver holds its name over its store (see driver-names.ts). */
+  private claimedAs: string | undefined;
   private handoffInstance: Handoff | undefined;
   private ownsHandoff = false;
   private host: Host<HostPlayer> | undefined;
@@ -93,6 +97,7 @@ export class DataDriver<T extends object> implements HandoffClient {
     this.requests = new ReleaseRequests(this.state);
     this.owner = this.makeOwner();
     if (Handoff.isInstance(options.handoff)) this.useHandoff(options.handoff, false);
+    this.claimName();
   }
 
   /** This server's id, as written into locks. */
@@ -113,6 +118,7 @@ export class DataDriver<T extends object> implements HandoffClient {
 
   /** The active profile of `key` on this server, if any. */
   profile(key: string): Profile<T> | undefined {
+    checkProfileKey(key);
     const session = this.sessions.get(key);
     return session?.state === 'active' ? (session.profile as Profile<T>) : undefined;
   }
@@ -142,8 +148,16 @@ export class DataDriver<T extends object> implements HandoffClient {
     this.assertOpen();
     if (this.host)
       throw new DataDriverError(ErrorCode.InvalidConfig, `${this.name} is already attached`);
+    if (host.jobId !== '' && !isWellFormedText(host.jobId)) {
+      throw new DataDriverError(
+        ErrorCode.InvalidConfig,
+        `the host's jobId ${JSON.stringify(host.jobId)} is not well-formed UTF-16; give each server an id without lone surrogates`,
+      );
+    }
+    const jobId = this.serverId ?? (host.jobId || processJobId);
+    this.claimName(jobId);
     this.host = host as unknown as Host<HostPlayer>;
-    this.serverId ??= host.jobId || processJobId;
+    this.serverId = jobId;
     this.turnOnDefaultHandoff(host.jobId);
     const players = new PlayerSessions(
       this.state,
@@ -165,6 +179,7 @@ export class DataDriver<T extends object> implements HandoffClient {
 
   /** The kept versions of `key`, newest first (the store must keep versions). */
   async versions(key: string, query: VersionQuery = {}): Promise<readonly StoreVersion[]> {
+    checkProfileKey(key);
     // Checked here too: a store of another package may not check it.
     checkVersionQuery(query);
     return this.history().list(this.storeKey(key), query);
@@ -181,6 +196,7 @@ export class DataDriver<T extends object> implements HandoffClient {
     time: number | Date,
     options: LoadOptions = {},
   ): Promise<Profile<T>> {
+    checkProfileKey(key);
     const at = typeof time === 'number' ? time : time.getTime();
     if (Number.isNaN(at)) {
       // An invalid Date reads as NaN: refused here, not reported as "no version that old".
@@ -211,6 +227,7 @@ export class DataDriver<T extends object> implements HandoffClient {
    * version, and leaves nothing a later load could bring back.
    */
   async erase(key: string, options: LoadOptions = {}): Promise<void> {
+    checkProfileKey(key);
     const session = this.ownSession(await this.load(key, options));
     await session.erase();
     await this.options.store.versions?.purge(this.storeKey(key));
@@ -280,6 +297,8 @@ export class DataDriver<T extends object> implements HandoffClient {
     if (unreleased.length > 0)
       this.emit({ type: 'driver.close-timeout', driver: this.name, keys: unreleased });
     await this.leaveHandoff();
+    if (this.claimedAs !== undefined) releaseName(this.store, this.claimedAs, this.name, this);
+    this.claimedAs = undefined;
     return { released, unreleased };
   }
 
@@ -298,15 +317,10 @@ export class DataDriver<T extends object> implements HandoffClient {
 
   private async loadSession(key: string, how: LoadHow): Promise<ProfileSession> {
     this.assertOpen();
-    if (typeof key !== 'string' || key === '') {
-      throw new DataDriverError(
-        ErrorCode.InvalidArgument,
-        'a profile key must be a non-empty string',
-      );
-    }
     const started = this.scheduler.now();
     this.state.emit({ type: 'load.started', key, session: how.player !== undefined });
     try {
+      checkProfileKey(key); // inside: a refused key is reported as load.failed, like any other
       const reservation = this.reservation(how);
       // The key is reserved in the same tick as the check that finds it free: a second load
       // started meanwhile sees this one and waits for it, rather than racing it to the store.
@@ -456,6 +470,14 @@ export class DataDriver<T extends object> implements HandoffClient {
     };
   }
 
+  /** Holds this driver's name over its store on server `jobId` (the one it writes locks as). */
+  private claimName(jobId = this.serverId ?? processJobId): void {
+    if (this.claimedAs === jobId) return;
+    claimName(this.store, jobId, this.name, this);
+    if (this.claimedAs !== undefined) releaseName(this.store, this.claimedAs, this.name, this);
+    this.claimedAs = jobId;
+  }
+
   private turnOnDefaultHandoff(hostJobId: string): void {
     if (this.handoffInstance) return;
     const { store, messenger, presence, handoff, jobId } = this.options;
@@ -484,6 +506,7 @@ export class DataDriver<T extends object> implements HandoffClient {
         `jobId ${this.options.jobId} differs from the handoff's ${handoff.jobId}`,
       );
     }
+    this.claimName(handoff.jobId);
     this.serverId = handoff.jobId;
     this.handoffInstance = handoff;
     this.ownsHandoff = owned;
@@ -547,6 +570,17 @@ function versionNotFound(key: string, at: number): DataDriverError {
     `no version of ${key} as old as ${new Date(at).toISOString()} is retained`,
     { details: { key, time: at } },
   );
+}
+
+/** Throws `Data.InvalidArgument` unless `key` is a non-empty string of well-formed UTF-16. */
+function checkProfileKey(key: unknown): asserts key is string {
+  checkStoreKey(key, 'a profile key');
+  if (key === '') {
+    throw new DataDriverError(
+      ErrorCode.InvalidArgument,
+      'a profile key must be a non-empty string',
+    );
+  }
 }
 
 function checkSeconds(name: string, value: number): number {

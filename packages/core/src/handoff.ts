@@ -13,6 +13,7 @@ import {
   EventStream,
 } from './events.js';
 import type { JsonObject } from './json.js';
+import { isWellFormedText } from './ports/key-checks.js';
 import type { Logger } from './ports/logger.js';
 import type { Messenger, Subscription } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
@@ -69,8 +70,11 @@ export class Handoff {
   readonly [marker] = true;
 
   constructor(options: HandoffOptions) {
-    if (typeof options.jobId !== 'string' || options.jobId === '') {
-      throw new DataDriverError(ErrorCode.InvalidConfig, 'a handoff needs a non-empty jobId');
+    if (!isWellFormedText(options.jobId)) {
+      throw new DataDriverError(
+        ErrorCode.InvalidConfig,
+        'a handoff needs a non-empty jobId of well-formed UTF-16 (no lone surrogates)',
+      );
     }
     this.jobId = options.jobId;
     this.topic = topicOf(options.jobId);

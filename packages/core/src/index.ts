@@ -41,6 +41,7 @@ export {
 } from './options.js';
 export type { AttachOptions } from './player-sessions.js';
 export type { Host, HostPlayer } from './ports/host.js';
+export { checkStoreKey, isWellFormed, isWellFormedText } from './ports/key-checks.js';
 export type { Logger } from './ports/logger.js';
 export type { MessageHandler, Messenger, Subscription } from './ports/messenger.js';
 export type { Presence } from './ports/presence.js';

@@ -2,6 +2,7 @@
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import type { Handoff } from './handoff.js';
 import { isPlainObject, type JsonObject, jsonClone } from './json.js';
+import { isWellFormedText } from './ports/key-checks.js';
 import type { Logger } from './ports/logger.js';
 import type { Messenger } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
@@ -126,8 +127,11 @@ function checkPort(name: string, port: { specificationVersion?: unknown } | unde
 
 export function resolveSettings<T extends object>(options: DataDriverOptions<T>): Settings {
   const { name } = options;
-  if (typeof name !== 'string' || name === '' || /[/#]/.test(name)) {
-    throw invalid('name must be a non-empty string without "/" or "#"');
+  if (!isWellFormedText(name) || /[/#]/.test(name)) {
+    throw invalid('name must be a non-empty string of well-formed UTF-16 without "/" or "#"');
+  }
+  if (options.jobId !== undefined && !isWellFormedText(options.jobId)) {
+    throw invalid('jobId must be a non-empty string of well-formed UTF-16 (no lone surrogates)');
   }
   if (!options.store) throw invalid('store is required');
   checkPort('store', options.store);

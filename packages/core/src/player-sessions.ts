@@ -40,7 +40,18 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
   ) {}
 
   async join(player: P): Promise<void> {
-    const key = this.options.keyOf ? this.options.keyOf(player) : player.id;
+    let key: string;
+    try {
+      key = this.options.keyOf ? this.options.keyOf(player) : player.id;
+    } catch (error) {
+      this.state.logger.error(`keyOf threw for player ${String(player.id)}: ${String(error)}`);
+      this.requests.kickPlayer(
+        String(player.id),
+        player,
+        this.state.settings.kickMessages.loadFailed,
+      );
+      return;
+    }
     const entry: PlayerEntry = { key, left: false };
     this.players.set(player, entry);
     const { settings } = this.state;

@@ -3,6 +3,7 @@
  * a request `{ T: "Q", D, K, R, L? }` and a reply `{ T: "R", D, K }`.
  */
 import { isPlainObject } from './json.js';
+import { isWellFormedText } from './ports/key-checks.js';
 
 // Type aliases, not interfaces: they must be assignable to the messenger's JsonObject.
 export type HandoffRequest = {
@@ -46,7 +47,8 @@ export function replyMessage(driver: string, key: string): HandoffReply {
   return { T: 'R', D: driver, K: key };
 }
 
-const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+// A string no server could have sent (a lone surrogate) names nothing here: ignored.
+const isText = isWellFormedText;
 
 /** The message, or `undefined` for anything malformed (which the handoff ignores). */
 export function parseHandoffMessage(value: unknown): HandoffMessage | undefined {

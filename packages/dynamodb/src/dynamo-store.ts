@@ -8,6 +8,7 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import {
+  checkStoreKey,
   consoleLogger,
   DataDriverError,
   describeError,
@@ -109,6 +110,7 @@ export class DynamoStore implements Store {
 
   /** A strongly consistent read of the record under `key`. */
   async get(key: string): Promise<StoreRecord | undefined> {
+    checkStoreKey(key);
     return (await this.read(key))?.record;
   }
 
@@ -124,6 +126,7 @@ export class DynamoStore implements Store {
     transform: StoreTransform,
     options: UpdateOptions = {},
   ): Promise<StoreRecord | undefined> {
+    checkStoreKey(key);
     const keepVersion = options.keepVersion === true && this.versions !== undefined;
     for (let retry = 0; ; retry++) {
       const current = await this.read(key);

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  checkStoreKey,
   consoleLogger,
   DataDriverError,
   ErrorCode,
@@ -111,6 +112,7 @@ export class RedisStore implements Store {
     transform: StoreTransform,
     options: UpdateOptions = {},
   ): Promise<StoreRecord | undefined> {
+    checkStoreKey(key);
     const redisKey = this.keyOf(key);
     const keepVersion = options.keepVersion === true;
     for (let attempt = 1; ; attempt += 1) {
@@ -133,6 +135,7 @@ export class RedisStore implements Store {
 
   /** The record under `key`, read from the primary that owns it. */
   async get(key: string): Promise<StoreRecord | undefined> {
+    checkStoreKey(key);
     const redisKey = this.keyOf(key);
     return recordOf(await this.read(redisKey), redisKey);
   }

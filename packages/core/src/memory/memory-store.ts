@@ -1,4 +1,5 @@
 import { jsonClone } from '../json.js';
+import { checkStoreKey } from '../ports/key-checks.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type {
   Store,
@@ -41,6 +42,7 @@ export class MemoryStore implements Store {
     transform: StoreTransform,
     options: UpdateOptions = {},
   ): Promise<StoreRecord | undefined> {
+    checkStoreKey(key);
     const next = transform(this.peek(key));
     if (next === null) this.records.delete(key);
     else if (next !== undefined) {
@@ -52,6 +54,7 @@ export class MemoryStore implements Store {
   }
 
   async get(key: string): Promise<StoreRecord | undefined> {
+    checkStoreKey(key);
     return this.peek(key);
   }
 

@@ -1,3 +1,4 @@
+import { checkStoreKey } from '../ports/key-checks.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type {
   StoreRecord,
@@ -34,6 +35,7 @@ export class MemoryVersions implements StoreVersions {
   }
 
   async list(key: string, query: VersionQuery = {}): Promise<readonly StoreVersion[]> {
+    checkStoreKey(key);
     checkVersionQuery(query);
     const matching = this.prune(this.history.get(key) ?? []).filter(
       (kept) =>
@@ -44,11 +46,13 @@ export class MemoryVersions implements StoreVersions {
   }
 
   async read(key: string, id: string): Promise<StoreRecord | undefined> {
+    checkStoreKey(key);
     const kept = this.history.get(key)?.find((version) => version.id === id);
     return kept === undefined ? undefined : (JSON.parse(kept.json) as StoreRecord);
   }
 
   async purge(key: string): Promise<void> {
+    checkStoreKey(key);
     this.history.delete(key);
   }
 

@@ -3,7 +3,7 @@
  * backend directly (not through the adapter), so the suite checks what was stored, not just a
  * round trip through the adapter.
  */
-import type { Store, StoreRecord } from '@datadriver/core';
+import { DataDriverError, ErrorCode, type Store, type StoreRecord } from '@datadriver/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, expectTyped, type Outage } from './outage.js';
 import { versionsConformance } from './versions-conformance.js';
@@ -116,6 +116,18 @@ export function storeConformance(
       for (const [index, name] of names.entries()) {
         expect(await harness.read(key(name))).toEqual({ index });
       }
+    });
+
+    it('refuses a key that is not well-formed UTF-16 with a typed error, and writes nothing', async () => {
+      // A client would send a lone surrogate as U+FFFD: the two keys would be one record.
+      const lone = key('lone\uD800');
+      const replacement = key('lone\uFFFD');
+      const write = await store.update(lone, () => ({ n: 1 })).catch((error: unknown) => error);
+      expect(DataDriverError.is(write, ErrorCode.InvalidArgument)).toBe(true);
+      const read = await store.get(lone).catch((error: unknown) => error);
+      expect(DataDriverError.is(read, ErrorCode.InvalidArgument)).toBe(true);
+      expect(await harness.read(replacement)).toBeUndefined();
+      expect(await harness.read(lone)).toBeUndefined();
     });
 
     it(

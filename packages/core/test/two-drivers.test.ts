@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DataDriver,
+  ErrorCode,
+  Handoff,
+  MemoryHost,
+  MemoryMessenger,
+  MemoryPresence,
+  MemoryStore,
+  VirtualClock,
+} from '../src/index.js';
+import { recordingLogger } from './helpers.js';
+
+type Coins = { coins: number };
+
+function setup() {
+  const clock = new VirtualClock();
+  const store = new MemoryStore();
+  const log = recordingLogger();
+  const make = (options: Partial<ConstructorParameters<typeof DataDriver<Coins>>[0]> = {}) =>
+    new DataDriver<Coins>({
+      name: 'PlayerData',
+      defaults: { coins: 0 },
+      store,
+      scheduler: clock,
+      logger: log.logger,
+      ...options,
+    });
+  return { clock, store, make };
+}
+
+const refusal = expect.objectContaining({
+  code: ErrorCode.InvalidConfig,
+  message: expect.stringContaining(
+    'a second DataDriver named PlayerData over the same store on server',
+  ),
+});
+
+describe('two drivers with one name over one store on one server', () => {
+  it('the second refuses at construction with handoff off, and the first keeps its lock', async () => {
+    const { clock, store, make } = setup();
+    const first = make({ handoff: false });
+    const profile = await clock.run(first.load('p1'));
+    expect(() => make({ handoff: false })).toThrow(refusal);
+    profile.data.coins = 5;
+    await clock.run(profile.save());
+    expect(store.peek('PlayerData/p1')).toMatchObject({ data: { coins: 5 } });
+  });
+
+  it('the second refuses with the same jobId, and its message says what to change', () => {
+    const { make } = setup();
+    make({ jobId: 'A' });
+    expect(() => make({ jobId: 'A' })).toThrow(
+      expect.objectContaining({
+        message: expect.stringMatching(/Close the first one .*another name.*another jobId/),
+      }),
+    );
+  });
+
+  it('the second refuses with handoff on, each with its own Handoff of that server', () => {
+    const { clock, make } = setup();
+    const ports = { messenger: new MemoryMessenger(), presence: new MemoryPresence(clock) };
+    const handoff = () => new Handoff({ jobId: 'A', ...ports, scheduler: clock });
+    make({ handoff: handoff() });
+    expect(() => make({ handoff: handoff() })).toThrow(refusal);
+  });
+
+  it('attach refuses a host whose server already has a driver of that name', () => {
+    const { make } = setup();
+    make({ jobId: 'H' });
+    const second = make();
+    expect(() => second.attach(new MemoryHost('H'))).toThrow(refusal);
+  });
+
+  it('closing the first frees the name: a new driver loads what the first released', async () => {
+    const { clock, make } = setup();
+    const first = make({ jobId: 'A' });
+    const profile = await clock.run(first.load('p1'));
+    profile.data.coins = 3;
+    await clock.run(first.close());
+    const second = make({ jobId: 'A' });
+    const again = await clock.run(second.load('p1'));
+    expect(again.data).toEqual({ coins: 3 });
+  });
+
+  it('simulated servers with their own jobIds share one store and one name', async () => {
+    const { clock, make } = setup();
+    const a = make({ jobId: 'A', lockWaitSeconds: 0 });
+    const b = make({ jobId: 'B', lockWaitSeconds: 0 });
+    await clock.run(a.load('p1'));
+    await expect(clock.run(b.load('p1'))).rejects.toMatchObject({ code: ErrorCode.Locked });
+  });
+
+  it('a driver of that name over another store on the same server is its own', async () => {
+    const { clock, make } = setup();
+    make({ jobId: 'A' });
+    const other = make({ jobId: 'A', store: new MemoryStore() });
+    await expect(clock.run(other.load('p1'))).resolves.toMatchObject({ key: 'p1' });
+  });
+});
