@@ -22,6 +22,7 @@ import {
   type PresenceAnswer,
   type ProfileRecord,
   parseRecord,
+  serializeData,
   settledData,
   type TakeReason,
   type TradeMarker,
@@ -209,7 +210,10 @@ class Acquisition {
       return lockedRecord(undefined, defaults, this.writer(), { schema: latestSchema(migrations) });
     }
     const settled = marker ? settledData(record, key, marker, recovered?.journal) : record.data;
-    const data = migrateData(key, settled, record.meta.schema ?? 0, migrations);
+    const migrated = migrateData(key, settled, record.meta.schema ?? 0, migrations);
+    // What a migration returns is written now: it must survive JSON like any save.
+    const data =
+      migrated === settled ? settled : (JSON.parse(serializeData(key, migrated)) as JsonObject);
     return lockedRecord(record, data, this.writer(), { schema: latestSchema(migrations) });
   }
 

@@ -19,6 +19,12 @@ export const ErrorCode = {
   TooLarge: 'Data.TooLarge',
   /** The backend is not set up (missing table, bad credentials or endpoint). */
   Misconfigured: 'Data.Misconfigured',
+  /**
+   * A profile's data holds a value that JSON would change, drop or refuse (a Date, a Map, NaN,
+   * undefined, a BigInt, a cycle, nesting past 64 levels); the message names its path. Nothing
+   * was written.
+   */
+  InvalidData: 'Data.InvalidData',
   /** The stored value under a key is not a DataDriver record; it is left untouched. */
   InvalidRecord: 'Data.InvalidRecord',
   /** The stored record was written by a newer schema than this server knows. */

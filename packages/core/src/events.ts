@@ -128,7 +128,7 @@ export type ProfileEventPayload = DistributiveOmit<
   'time' | 'jobId' | 'driver'
 >;
 
-export type SaveReason = 'manual' | 'autosave' | 'adopt' | 'trade' | 'restore';
+export type SaveReason = 'manual' | 'autosave' | 'adopt' | 'trade' | 'restore' | 'release';
 export type DataDriverEventType = DataDriverEvent['type'];
 export type EventListener = (event: DataDriverEvent) => void;
 

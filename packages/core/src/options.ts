@@ -8,6 +8,7 @@ import type { Messenger } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
+import { describeJsonProblem, findJsonProblem } from './rules/json-problems.js';
 import { checkMigrations, type Migration } from './rules/migrations.js';
 import { type HandoffTimings, resolveTimings } from './timings.js';
 
@@ -138,6 +139,8 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
   checkPort('messenger', options.messenger);
   checkPort('presence', options.presence);
   if (!isPlainObject(options.defaults)) throw invalid('defaults must be a plain object');
+  const problem = findJsonProblem(options.defaults, 'defaults');
+  if (problem) throw invalid(`defaults cannot be saved: ${describeJsonProblem(problem)}`);
   const lockTtlSeconds = seconds(
     'lockTtlSeconds',
     options.lockTtlSeconds,

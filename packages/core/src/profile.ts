@@ -7,6 +7,7 @@ import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import type { ProfileEventPayload, SaveReason } from './events.js';
 import type { JsonObject } from './json.js';
 import type { HostPlayer } from './ports/host.js';
+import { checkStoreKey } from './ports/key-checks.js';
 import type { ScheduledTask, Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
 import {
@@ -17,6 +18,7 @@ import {
   lockedRecord,
   parseRecord,
   releasedRecord,
+  serializeData,
   toStoreRecord,
 } from './rules/index.js';
 
@@ -130,10 +132,28 @@ export class ProfileSession {
     return save;
   }
 
-  /** Ends the session: saves and clears the lock. A failure retains the profile and rethrows. */
+  /**
+   * Ends the session: saves and clears the lock. A failure retains the profile and rethrows.
+   * An active profile whose data cannot be saved (`Data.InvalidData`) stays active instead:
+   * nothing is written, and a release after fixing the data works.
+   */
   release(): Promise<void> {
     if (this.state === 'inactive') return Promise.resolve();
     if (this.releasing) return this.releasing;
+    if (this.state === 'active') {
+      try {
+        serializeData(this.key, this.data);
+      } catch (error) {
+        const failure = error as DataDriverError;
+        this.owner.emit({
+          type: 'profile.save-failed',
+          key: this.key,
+          reason: 'release',
+          error: failure,
+        });
+        return Promise.reject(failure);
+      }
+    }
     this.beginLeave();
     this.releasing = this.runRelease().finally(() => {
       this.releasing = undefined;
@@ -255,9 +275,10 @@ export class ProfileSession {
   private async writeSave(reason: SaveReason): Promise<void> {
     if (this.state === 'inactive') throw this.inactiveError();
     let decision: ReturnType<typeof decideSave> = { kind: 'lost' };
-    const json = JSON.stringify(this.data);
     const retake = this.retakeUntilSaved;
+    let json = this.written;
     try {
+      json = serializeData(this.key, this.data);
       await this.owner.store.update(
         this.owner.storeKey(this.key),
         (current) => {
@@ -287,8 +308,9 @@ export class ProfileSession {
 
   private async writeRelease(): Promise<void> {
     let decision: ReturnType<typeof decideRelease> = { kind: 'lost' };
-    const json = JSON.stringify(this.data);
+    let json = this.written;
     try {
+      json = serializeData(this.key, this.data);
       await this.owner.store.update(
         this.owner.storeKey(this.key),
         (current) => {
@@ -414,8 +436,9 @@ export class Profile<T extends object> {
     return this.#session.userIds;
   }
 
-  /** Tags the profile with a user id; written with the next save. */
+  /** Tags the profile with a user id (a string of well-formed UTF-16); written with the next save. */
   addUserId(userId: string): void {
+    checkStoreKey(userId, 'a user id');
     if (!this.#session.userIds.includes(userId)) this.#session.userIds.push(userId);
   }
 

@@ -6,7 +6,7 @@
  * journal (see `recoverTrade`), under the same ownership rule as the load itself.
  */
 import { DataDriverError, describeError, ErrorCode } from './errors.js';
-import { type JsonObject, jsonClone } from './json.js';
+import type { JsonObject } from './json.js';
 import type { Logger } from './ports/logger.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
@@ -19,6 +19,7 @@ import {
   parseJournal,
   parseRecord,
   preparedJournal,
+  serializeData,
   type TradeJournal,
   type TradeMarker,
   type TradeState,
@@ -76,7 +77,10 @@ export async function runTrade(
   sessions: readonly [ProfileSession, ProfileSession],
   apply: (a: JsonObject, b: JsonObject) => void,
 ): Promise<void> {
-  const copies = sessions.map((session) => jsonClone(session.data)) as [JsonObject, JsonObject];
+  // Checked before the copy: a copy through JSON would silently turn a Date into a string.
+  const copies = sessions.map(
+    (session) => JSON.parse(serializeData(session.key, session.data)) as JsonObject,
+  ) as [JsonObject, JsonObject];
   try {
     apply(copies[0], copies[1]);
   } catch (error) {
@@ -84,6 +88,7 @@ export async function runTrade(
       cause: error,
     });
   }
+  sessions.forEach((session, index) => void serializeData(session.key, copies[index]));
   let decide: () => void = () => undefined;
   const decided = new Promise<void>((resolve) => {
     decide = resolve;
@@ -184,7 +189,7 @@ async function prepareAndDecide(
 async function writeMarker(run: TradeRun, session: ProfileSession): Promise<void> {
   let lost = false;
   // What an abort leaves this participant with: its data as it is now, earlier trades included.
-  const json = JSON.stringify(session.data);
+  const json = serializeData(session.key, session.data);
   await run.store.update(run.storeKey(session.key), (current) => {
     const record = parseRecord(session.key, current);
     if (record === undefined || decideSave(record, session.token).kind !== 'write') {

@@ -6,6 +6,9 @@
  * Pure: a value in, the first problem (with its path) out.
  */
 
+import { DataDriverError, ErrorCode } from '../errors.js';
+import { isPlainObject } from '../json.js';
+
 /** How deep data may nest: generous for game data, and far from any stack limit. */
 export const MAX_DATA_DEPTH = 64;
 
@@ -28,6 +31,24 @@ export function findJsonProblem(
 /** `problem` as one sentence: the path, what it is, and what is allowed. */
 export function describeJsonProblem(problem: JsonProblem): string {
   return `${problem.path} ${problem.problem}; only plain objects, arrays, strings, finite numbers, booleans and null survive JSON`;
+}
+
+/**
+ * The JSON a write of `data` sends, or `Data.InvalidData` naming the first value JSON would
+ * change, before anything is written: `data.inventory[3].createdAt is a Date`.
+ */
+export function serializeData(key: string, data: unknown): string {
+  const problem = isPlainObject(data)
+    ? findJsonProblem(data, 'data')
+    : { path: 'data', problem: 'is not a plain object' };
+  if (problem) {
+    throw new DataDriverError(
+      ErrorCode.InvalidData,
+      `the data of ${key} cannot be saved: ${describeJsonProblem(problem)}; nothing was written`,
+      { details: { key, path: problem.path } },
+    );
+  }
+  return JSON.stringify(data);
 }
 
 function walk(
