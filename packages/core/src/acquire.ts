@@ -11,6 +11,7 @@ import type { JsonObject } from './json.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
 import {
+  checkRecordSize,
   decideLoad,
   type LoadDecision,
   type LockInfo,
@@ -150,7 +151,8 @@ class Acquisition {
             marker = record?.meta.trade;
             if (decision.kind !== 'take') return undefined;
             if (marker && recovered?.trade !== marker.id) return undefined; // settle it first
-            return toStoreRecord(this.taken(record, marker, recovered));
+            const taken = toStoreRecord(this.taken(record, marker, recovered));
+            return checkRecordSize(this.request.key, taken, this.request.store.maxRecordBytes);
           } catch (error) {
             refusal = error;
             throw error;

@@ -31,7 +31,11 @@ export {
 export { MemoryHost, type MemoryPlayer } from './memory/memory-host.js';
 export { MemoryMessenger } from './memory/memory-messenger.js';
 export { MemoryPresence } from './memory/memory-presence.js';
-export { MemoryStore, type MemoryStoreOptions } from './memory/memory-store.js';
+export {
+  MEMORY_MAX_RECORD_BYTES,
+  MemoryStore,
+  type MemoryStoreOptions,
+} from './memory/memory-store.js';
 export { MemoryVersions } from './memory/memory-versions.js';
 export {
   type DataDriverOptions,
@@ -41,7 +45,12 @@ export {
 } from './options.js';
 export type { AttachOptions } from './player-sessions.js';
 export type { Host, HostPlayer } from './ports/host.js';
-export { checkStoreKey, isWellFormed, isWellFormedText } from './ports/key-checks.js';
+export {
+  checkMaxRecordBytes,
+  checkStoreKey,
+  isWellFormed,
+  isWellFormedText,
+} from './ports/key-checks.js';
 export type { Logger } from './ports/logger.js';
 export type { MessageHandler, Messenger, Subscription } from './ports/messenger.js';
 export type { Presence } from './ports/presence.js';

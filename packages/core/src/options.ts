@@ -2,7 +2,7 @@
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import type { Handoff } from './handoff.js';
 import { isPlainObject, type JsonObject, jsonClone } from './json.js';
-import { isWellFormedText } from './ports/key-checks.js';
+import { checkMaxRecordBytes, isWellFormedText } from './ports/key-checks.js';
 import type { Logger } from './ports/logger.js';
 import type { Messenger } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
@@ -136,6 +136,9 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
   }
   if (!options.store) throw invalid('store is required');
   checkPort('store', options.store);
+  if (options.store.maxRecordBytes !== undefined) {
+    checkMaxRecordBytes(options.store.maxRecordBytes);
+  }
   checkPort('messenger', options.messenger);
   checkPort('presence', options.presence);
   if (!isPlainObject(options.defaults)) throw invalid('defaults must be a plain object');

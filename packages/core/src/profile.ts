@@ -9,13 +9,15 @@ import type { JsonObject } from './json.js';
 import type { HostPlayer } from './ports/host.js';
 import { checkStoreKey } from './ports/key-checks.js';
 import type { ScheduledTask, Scheduler } from './ports/scheduler.js';
-import type { Store } from './ports/store.js';
+import type { Store, StoreRecord } from './ports/store.js';
 import {
+  checkRecordSize,
   decideRelease,
   decideSave,
   type LockInfo,
   type LockWriter,
   lockedRecord,
+  type ProfileRecord,
   parseRecord,
   releasedRecord,
   serializeData,
@@ -286,7 +288,7 @@ export class ProfileSession {
           decision = decideSave(record, this.token, { retake });
           if (decision.kind === 'lost') return undefined;
           const data = JSON.parse(json) as JsonObject;
-          return toStoreRecord(lockedRecord(record, data, this.writer(), this.extras()));
+          return this.fitting(lockedRecord(record, data, this.writer(), this.extras()));
         },
         { keepVersion: json !== this.written },
       );
@@ -318,7 +320,7 @@ export class ProfileSession {
           decision = decideRelease(record, this.token);
           if (decision.kind !== 'write') return undefined;
           const data = JSON.parse(json) as JsonObject;
-          return toStoreRecord(releasedRecord(record, data, this.token, this.extras()));
+          return this.fitting(releasedRecord(record, data, this.token, this.extras()));
         },
         { keepVersion: json !== this.written },
       );
@@ -352,6 +354,11 @@ export class ProfileSession {
     const waiters = this.writeWaiters;
     this.writeWaiters = [];
     for (const waiter of waiters) waiter.resolve();
+  }
+
+  /** `record` as the store takes it, or `Data.TooLarge` over the store's `maxRecordBytes`. */
+  fitting(record: ProfileRecord): StoreRecord {
+    return checkRecordSize(this.key, toStoreRecord(record), this.owner.store.maxRecordBytes);
   }
 
   /** The meta every write of this session sets besides the lock (schema, user ids). */

@@ -12,6 +12,7 @@ import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
 import type { ProfileSession } from './profile.js';
 import {
+  checkRecordSize,
   decidedJournal,
   decideSave,
   defineOwn,
@@ -89,13 +90,14 @@ export async function runTrade(
     });
   }
   sessions.forEach((session, index) => void serializeData(session.key, copies[index]));
+  const journal = journalOf(run, sessions, copies);
   let decide: () => void = () => undefined;
   const decided = new Promise<void>((resolve) => {
     decide = resolve;
   });
   for (const session of sessions) session.trade = { id: run.id, decided };
   try {
-    const outcome = await prepareAndDecide(run, sessions, copies);
+    const outcome = await prepareAndDecide(run, sessions, journal);
     if (outcome !== 'committed') {
       throw new DataDriverError(
         ErrorCode.TradeFailed,
@@ -157,20 +159,34 @@ function journalDeleteSpacingMs(retryMs: number, failures: number): number {
   return Math.min(retryMs * 2 ** (failures - 1), JOURNAL_DELETE_MAX_MS);
 }
 
-async function prepareAndDecide(
+/**
+ * The prepared journal, checked against the store's limit before any write: it holds both
+ * datas, so it can be over the limit when neither record is.
+ */
+function journalOf(
   run: TradeRun,
   sessions: readonly [ProfileSession, ProfileSession],
   copies: readonly [JsonObject, JsonObject],
-): Promise<TradeState> {
+): JsonObject {
   // Built as own properties: a participant whose key is `__proto__` keeps its entry.
   const entries: Record<string, JsonObject> = Object.fromEntries(
     sessions.map((session, index) => [session.key, copies[index]!]),
   );
+  const journal = preparedJournal(run.id, entries, run.scheduler.now());
+  return checkRecordSize(
+    run.journalKey,
+    journal as unknown as JsonObject,
+    run.store.maxRecordBytes,
+  );
+}
+
+async function prepareAndDecide(
+  run: TradeRun,
+  sessions: readonly [ProfileSession, ProfileSession],
+  journal: JsonObject,
+): Promise<TradeState> {
   try {
-    await run.store.update(
-      run.journalKey,
-      () => preparedJournal(run.id, entries, run.scheduler.now()) as unknown as JsonObject,
-    );
+    await run.store.update(run.journalKey, () => journal);
     for (const session of sessions) await session.enqueue(() => writeMarker(run, session));
   } catch (error) {
     // Not decided yet: abort, so a marker that did land is settled as nothing happened.
@@ -198,7 +214,7 @@ async function writeMarker(run: TradeRun, session: ProfileSession): Promise<void
     }
     const data = JSON.parse(json) as JsonObject;
     const marker = { id: run.id, journal: run.journalKey };
-    return toStoreRecord(markedRecord(record, data, marker, session.writer(), session.extras()));
+    return session.fitting(markedRecord(record, data, marker, session.writer(), session.extras()));
   });
   if (lost) {
     throw new DataDriverError(

@@ -24,6 +24,7 @@ import { backoffMs, CONFLICT_BACKOFF } from './backoff.js';
 import { DynamoVersions } from './dynamo-versions.js';
 import { classifyDynamoError, type FailedCall, translateDynamoError } from './errors.js';
 import { type Item, ItemCodec, REVISION_ATTRIBUTE, type StoredItem } from './item-codec.js';
+import { DYNAMO_MAX_RECORD_BYTES } from './item-size.js';
 import { checkCount, checkTableOptions, type TableOptions } from './table-options.js';
 import { withThrottleRetries } from './throttle-retry.js';
 import { nextMark, type VersionMark } from './version-mark.js';
@@ -86,6 +87,8 @@ export class DynamoStore implements Store {
   private readonly clock: Pick<Scheduler, 'now'>;
   /** The kept versions, when the store was made with `versions`. */
   readonly versions: DynamoVersions | undefined;
+  /** DynamoDB's item limit less room for the key and the item's other attributes. */
+  readonly maxRecordBytes = DYNAMO_MAX_RECORD_BYTES;
 
   constructor(options: DynamoStoreOptions) {
     const table = checkTableOptions(options);

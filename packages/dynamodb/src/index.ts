@@ -13,7 +13,7 @@ export {
   RECORD_ATTRIBUTE,
   REVISION_ATTRIBUTE,
 } from './item-codec.js';
-export { MAX_ITEM_BYTES } from './item-size.js';
+export { DYNAMO_MAX_RECORD_BYTES, MAX_ITEM_BYTES } from './item-size.js';
 export { DEFAULT_KEY_ATTRIBUTE, type TableOptions } from './table-options.js';
 export {
   VERSION_EXPIRY_ATTRIBUTE,

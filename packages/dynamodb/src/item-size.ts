@@ -5,6 +5,12 @@ export const MAX_ITEM_BYTES = 400 * 1024;
 export const MAX_KEY_BYTES = 2048;
 
 /**
+ * The largest record JSON a DynamoStore declares (`maxRecordBytes`): the item limit less the
+ * longest key and the item's other attributes. The codec still checks each item exactly.
+ */
+export const DYNAMO_MAX_RECORD_BYTES = MAX_ITEM_BYTES - MAX_KEY_BYTES - 256;
+
+/**
  * The size DynamoDB counts for an item whose attributes are all strings: the UTF-8 bytes of
  * every name and every value. Exact for such items (checked against DynamoDB Local, which
  * accepts 409,600 bytes and refuses 409,601), which is why records are stored as strings.

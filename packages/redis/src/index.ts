@@ -7,5 +7,5 @@ export {
 export type { VersionKeys } from './keys.js';
 export { RedisMessenger, type RedisMessengerOptions } from './redis-messenger.js';
 export { RedisPresence, type RedisPresenceOptions } from './redis-presence.js';
-export { RedisStore, type RedisStoreOptions } from './redis-store.js';
+export { REDIS_MAX_RECORD_BYTES, RedisStore, type RedisStoreOptions } from './redis-store.js';
 export type { RedisVersions } from './redis-versions.js';

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  checkMaxRecordBytes,
   checkStoreKey,
   consoleLogger,
   DataDriverError,
@@ -51,7 +52,19 @@ export interface RedisStoreOptions extends RedisAdapterOptions {
    * `undefined` and `keepVersion` is ignored.
    */
   readonly versions?: VersionRetention;
+  /**
+   * The largest record sent, in bytes of JSON (default 512 KiB); core refuses a larger one with
+   * `Data.TooLarge` before it is sent. Keep it below the server's `proto-max-bulk-len`: Redis
+   * drops the connection on a larger argument, failing every other command on that client.
+   */
+  readonly maxRecordBytes?: number;
 }
+
+/**
+ * Half of the smallest `proto-max-bulk-len` a Redis server accepts (1 MB), so a record never
+ * makes a server drop the shared connection, and a big write never holds it up for long.
+ */
+export const REDIS_MAX_RECORD_BYTES = 512 * 1024;
 
 /** The keys and arguments of one compare-and-set. */
 interface Write {
@@ -71,6 +84,8 @@ export class RedisStore implements Store {
   readonly prefix: string;
   /** The kept versions, when the store was made with `versions`. */
   readonly versions: RedisVersions | undefined;
+  /** The largest record core sends to this store, in bytes of JSON. */
+  readonly maxRecordBytes: number;
   private readonly client: RedisClient;
   private readonly retention: RetentionArgs | undefined;
   private readonly maxAttempts: number;
@@ -80,6 +95,7 @@ export class RedisStore implements Store {
     this.client = options.client;
     this.prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
     this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    this.maxRecordBytes = checkMaxRecordBytes(options.maxRecordBytes ?? REDIS_MAX_RECORD_BYTES);
     this.logger = options.logger ?? consoleLogger('[DataDriver redis]');
     if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) {
       throw new DataDriverError(

@@ -41,6 +41,10 @@ export class FaultyStore implements Store {
     return this.inner.versions;
   }
 
+  get maxRecordBytes(): number | undefined {
+    return this.inner.maxRecordBytes;
+  }
+
   async update(
     key: string,
     transform: StoreTransform,

@@ -1,5 +1,5 @@
 import { jsonClone } from '../json.js';
-import { checkStoreKey } from '../ports/key-checks.js';
+import { checkMaxRecordBytes, checkStoreKey } from '../ports/key-checks.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type {
   Store,
@@ -16,7 +16,12 @@ export interface MemoryStoreOptions {
   readonly versions?: VersionRetention;
   /** The clock versions are stamped with; real time by default. */
   readonly clock?: Pick<Scheduler, 'now'>;
+  /** The largest record taken, in bytes of JSON (default 16 MiB). */
+  readonly maxRecordBytes?: number;
 }
+
+/** Generous: memory has no limit of its own, but a runaway record should still be refused. */
+export const MEMORY_MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
 /**
  * Records in a Map, for tests and a single process. Updates are atomic because the
@@ -28,9 +33,11 @@ export class MemoryStore implements Store {
   readonly specificationVersion = 'v1';
   readonly processLocal = true;
   readonly versions: MemoryVersions | undefined;
+  readonly maxRecordBytes: number;
   private readonly records = new Map<string, string>();
 
   constructor(options: MemoryStoreOptions = {}) {
+    this.maxRecordBytes = checkMaxRecordBytes(options.maxRecordBytes ?? MEMORY_MAX_RECORD_BYTES);
     this.versions =
       options.versions === undefined
         ? undefined

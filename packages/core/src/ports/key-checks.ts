@@ -30,6 +30,20 @@ export function checkStoreKey(key: unknown, what = 'a store key'): asserts key i
   }
 }
 
+/**
+ * `maxRecordBytes` when it is a positive integer, else `Data.InvalidConfig`: a store checks
+ * its option at construction, core checks what a store declares.
+ */
+export function checkMaxRecordBytes(value: unknown): number {
+  if (!Number.isSafeInteger(value) || (value as number) < 1) {
+    throw new DataDriverError(
+      ErrorCode.InvalidConfig,
+      `maxRecordBytes must be a positive integer number of bytes, got ${String(value)}`,
+    );
+  }
+  return value as number;
+}
+
 /** True when `text` is a non-empty string of well-formed UTF-16. */
 export function isWellFormedText(text: unknown): text is string {
   return typeof text === 'string' && text !== '' && isWellFormed(text);

@@ -90,6 +90,15 @@ export interface Store {
   ): Promise<StoreRecord | undefined>;
   /** A strongly consistent read of the record under `key`. */
   get(key: string): Promise<StoreRecord | undefined>;
+  /**
+   * The largest record this store takes, in UTF-8 bytes of its JSON. Core checks every record
+   * against it before `update` sends it and refuses a larger one with `Data.TooLarge`, writing
+   * nothing: a record over a backend's own limit can fail worse than a refusal (Redis drops the
+   * connection, and with it every other profile's command on that client). Each store declares
+   * a default (DynamoDB's item limit, a Redis default below any server's smallest bulk limit, a
+   * generous one in memory); none means no limit.
+   */
+  readonly maxRecordBytes?: number;
   /** The store's history, when it keeps one. */
   readonly versions?: StoreVersions;
 }
