@@ -50,7 +50,7 @@ describe('RedisStore: records over the server bulk limit', () => {
     });
     const big = (await driver.load('big')) as Profile<Bag>;
     const others = await Promise.all(['s1', 's2', 's3'].map((key) => driver.load(key)));
-    const before = await client.hget(`${prefix}PlayerData/big`, 'record');
+    const before = await client.hget(store.keyOf('PlayerData/big'), 'record');
     big.data.note = 'x'.repeat(2 * 1024 * 1024);
     for (const [index, profile] of others.entries()) profile.data.coins = index + 1;
     const [refused, ...saved] = await Promise.allSettled([
@@ -59,16 +59,16 @@ describe('RedisStore: records over the server bulk limit', () => {
     ]);
     expect(refused).toMatchObject({ status: 'rejected', reason: { code: ErrorCode.TooLarge } });
     expect(saved.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
-    expect(await client.hget(`${prefix}PlayerData/big`, 'record')).toBe(before);
+    expect(await client.hget(store.keyOf('PlayerData/big'), 'record')).toBe(before);
     for (const [index, key] of ['s1', 's2', 's3'].entries()) {
-      const json = await client.hget(`${prefix}PlayerData/${key}`, 'record');
+      const json = await client.hget(store.keyOf(`PlayerData/${key}`), 'record');
       expect(JSON.parse(json ?? '{}')).toMatchObject({ data: { coins: index + 1 } });
     }
     expect(drops).toBe(0);
     big.data.note = 'fits';
     await driver.close();
     expect(
-      JSON.parse((await client.hget(`${prefix}PlayerData/big`, 'record')) ?? '{}'),
+      JSON.parse((await client.hget(store.keyOf('PlayerData/big'), 'record')) ?? '{}'),
     ).toMatchObject({
       data: { note: 'fits' },
     });
