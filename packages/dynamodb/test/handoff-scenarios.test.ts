@@ -27,8 +27,9 @@ afterAll(async () => {
 });
 
 describe('DynamoStore', () => {
-  runHandoffScenarios('DynamoDB Local + in-memory messenger and presence', () =>
-    dynamoClusterBackend({ direct, pool, tableName: table.tableName, scale }),
+  runHandoffScenarios(
+    'DynamoDB Local + in-memory messenger and presence',
+    () => dynamoClusterBackend({ direct, pool, tableName: table.tableName, scale }),
     { concurrent: true },
   );
 });
