@@ -33,15 +33,6 @@ export interface ClusterBackend {
     readonly messageMs: number;
     readonly presenceMs: number;
   };
-  /**
-   * Slack added to upper bounds on real time, for process and network jitter (ms; default
-   * `REAL_TIME_SLACK_MS`, 750; none on the exact virtual clock, whatever is set). On a 2-core
-   * CI machine that runs every package's tests at once (DynamoDB Local's JVM, Chromium, the
-   * emulators), a timer or a reply is seen a few hundred ms late. At scale 0.1, 750 ms still
-   * tells a hand-over (0.15 s + slack) from a fail-closed wait (1.5 s) and a presence takeover
-   * (1.6 s + slack) from an age takeover (24 s).
-   */
-  readonly slackMs?: number;
   /** New connections for one server. */
   connect(serverId: string): Promise<ServerPorts>;
   /** Peeks at a stored record, bypassing every server (for assertions). */
@@ -50,13 +41,11 @@ export interface ClusterBackend {
   close(): Promise<void>;
 }
 
-/** The slack on real time's upper bounds when a backend sets no `slackMs` (ms). */
+/**
+ * @deprecated Real-time scenarios take their slack from `calibrate()` (see `Calibration`);
+ * this fixed figure remains only for callers that time a wait outside a `Cluster`.
+ */
 export const REAL_TIME_SLACK_MS = 750;
-
-/** The slack on `backend`'s upper bounds: its `slackMs` on real time, none on virtual time. */
-export function slackMsOf(backend: ClusterBackend): number {
-  return backend.time.exact ? 0 : (backend.slackMs ?? REAL_TIME_SLACK_MS);
-}
 
 /**
  * The in-memory backend on a virtual clock, with latencies that make waits worth measuring:

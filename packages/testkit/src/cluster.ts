@@ -20,7 +20,8 @@ import {
   scaleTimings,
   VirtualClock,
 } from '@datadriver/core';
-import { type ClusterBackend, slackMsOf } from './cluster-backend.js';
+import { type Calibration, calibrate, describeCalibration } from './calibration.js';
+import type { ClusterBackend } from './cluster-backend.js';
 
 export interface PlayerData {
   coins: number;
@@ -103,6 +104,25 @@ export class TestServer {
 
 let clusters = 0;
 
+/**
+ * One calibration per backend name and test file (vitest gives each file its own module
+ * state): the first cluster of a run measures, every later one reuses the figures.
+ */
+const calibrations = new Map<string, Promise<Calibration>>();
+
+async function calibrationOf(backend: ClusterBackend, serverId: string): Promise<Calibration> {
+  let calibration = calibrations.get(backend.name);
+  if (!calibration) {
+    calibration = backend.connect(serverId).then((ports) => calibrate(ports));
+    calibrations.set(backend.name, calibration);
+    calibration.then(
+      (figures) => console.info(describeCalibration(backend.name, figures)),
+      () => calibrations.delete(backend.name),
+    );
+  }
+  return calibration;
+}
+
 /** A server's view of the shared clock, `offsetMs` ahead; timers still fire on the shared clock. */
 function skewed(scheduler: Scheduler, offsetMs: number): Scheduler {
   if (offsetMs === 0) return scheduler;
@@ -121,8 +141,13 @@ export class Cluster {
   /** Prefix of jobIds and driver names: runs on one real backend never collide. */
   readonly namespace: string;
   readonly driverName: string;
+  private calibration: Calibration | undefined;
 
-  constructor(readonly backend: ClusterBackend) {
+  /** `title` names this cluster's waits in the log (concurrent tests share one `expect` state). */
+  constructor(
+    readonly backend: ClusterBackend,
+    readonly title?: string,
+  ) {
     clusters += 1;
     this.namespace = `t${process.pid}x${clusters}x${Math.random().toString(36).slice(2, 8)}`;
     this.driverName = `PlayerData-${this.namespace}`;
@@ -132,9 +157,21 @@ export class Cluster {
     return this.backend.time;
   }
 
-  /** Added to upper bounds on real time for jitter (ms); 0 on the exact virtual clock. */
+  /**
+   * Added to upper bounds on real time for jitter (ms), from the run's calibration (see
+   * `Calibration.slackMs`); 0 on the exact virtual clock.
+   */
   get slackMs(): number {
-    return slackMsOf(this.backend);
+    if (this.time.exact) return 0;
+    if (!this.calibration) {
+      throw new Error('a real-time cluster is calibrated when its first server starts');
+    }
+    return this.calibration.slackMs;
+  }
+
+  /** The run's timer and round-trip figures on real time (after the first `server()`). */
+  get calibrated(): Calibration | undefined {
+    return this.calibration;
   }
 
   /** Seed seconds in this backend's milliseconds. */
@@ -143,6 +180,9 @@ export class Cluster {
   }
 
   async server(label: string, options: ServerOptions = {}): Promise<TestServer> {
+    if (!this.time.exact && !this.calibration) {
+      this.calibration = await calibrationOf(this.backend, `${this.namespace}-calibration`);
+    }
     const jobId = `${this.namespace}-${label}`;
     const ports = await this.backend.connect(jobId);
     const scheduler = this.time.scheduler;

@@ -1,4 +1,14 @@
 export {
+  CALIBRATION_SAMPLES,
+  type Calibration,
+  CHAIN,
+  calibrate,
+  describeCalibration,
+  SLACK_FLOOR_MS,
+  type Spread,
+  slackFrom,
+} from './calibration.js';
+export {
   Cluster,
   type LogLine,
   type PlayerData,

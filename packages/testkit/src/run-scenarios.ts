@@ -17,12 +17,16 @@ export interface ScenarioRunOptions {
 
 type MakeBackend = () => ClusterBackend | Promise<ClusterBackend>;
 
-/** Runs `run` on a fresh cluster over `backend`, and closes the cluster however it ends. */
+/**
+ * Runs `run` on a fresh cluster over `backend`, and closes the cluster however it ends.
+ * `title` names the cluster's waits in the log (the test's name by default).
+ */
 export async function withCluster(
   backend: ClusterBackend,
   run: (cluster: Cluster) => Promise<void>,
+  title?: string,
 ): Promise<void> {
-  const cluster = new Cluster(backend);
+  const cluster = new Cluster(backend, title);
   try {
     await run(cluster);
   } finally {
@@ -60,7 +64,7 @@ function registerScenarios(
   describe(title, { concurrent: options.concurrent ?? false }, () => {
     for (const scenario of scenarios) {
       it(scenario.name, { timeout: options.timeoutMs ?? 60_000 }, async () => {
-        await withCluster(await makeBackend(), (cluster) => scenario.run(cluster));
+        await withCluster(await makeBackend(), (cluster) => scenario.run(cluster), scenario.name);
       });
     }
   });

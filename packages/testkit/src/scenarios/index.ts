@@ -17,6 +17,7 @@ export {
   expectWait,
   type LoadOutcome,
   mark,
+  realBounds,
   type Scenario,
   settled,
   type WaitBounds,
