@@ -1,8 +1,9 @@
 /**
  * What a user gets from the registry must work: each package is packed as it would be
- * published (`pnpm pack` rewrites workspace ranges), then core plus the Redis adapter are
- * installed from the tarballs with plain npm into a project outside the workspace, where a
- * small TypeScript program type-checks, compiles, and loads, saves and releases a profile.
+ * published (`pnpm pack` rewrites workspace ranges), then core plus the Redis adapter (and, in
+ * a second project, the Colyseus host with Colyseus itself) are installed from the tarballs
+ * with plain npm into a project outside the workspace, where a small TypeScript program
+ * type-checks, compiles, and loads, saves and releases a profile.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from '@datadriver/backends';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { COLYSEUS_CONSUMER_PROGRAM } from './colyseus-consumer-program.js';
 import { CONSUMER_PROGRAM } from './consumer-program.js';
 
 const run = promisify(execFile);
@@ -23,34 +26,31 @@ async function pack(name: string, into: string): Promise<string> {
   return join(into, tarball);
 }
 
-describe('core plus the Redis adapter, installed from their tarballs with npm', () => {
+describe('the packages installed from their tarballs with npm into a fresh project', () => {
   const cleanup: string[] = [];
   afterAll(async () => {
     for (const dir of cleanup) await rm(dir, { recursive: true, force: true });
   });
 
-  it('type-checks, loads, saves and releases a profile against a real redis-server', async () => {
-    const tarballs = await mkdtemp(join(tmpdir(), 'dd-tarballs-'));
-    const project = await mkdtemp(join(tmpdir(), 'dd-consumer-'));
-    cleanup.push(tarballs, project);
-    const core = await pack('core', tarballs);
-    const redis = await pack('redis', tarballs);
+  async function project(
+    dependencies: Record<string, string>,
+    program: string,
+    compilerOptions: Record<string, unknown> = {},
+  ): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'dd-consumer-'));
+    cleanup.push(dir);
     await writeFile(
-      join(project, 'package.json'),
+      join(dir, 'package.json'),
       JSON.stringify({
         name: 'consumer',
         private: true,
         type: 'module',
-        dependencies: {
-          '@datadriver/core': `file:${core}`,
-          '@datadriver/redis': `file:${redis}`,
-          ioredis: '5.11.1',
-        },
+        dependencies,
         devDependencies: { typescript: '5.9.3', '@types/node': '20.19.25' },
       }),
     );
     await writeFile(
-      join(project, 'tsconfig.json'),
+      join(dir, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
           target: 'ES2022',
@@ -59,21 +59,68 @@ describe('core plus the Redis adapter, installed from their tarballs with npm', 
           strict: true,
           outDir: 'out',
           types: ['node'],
+          ...compilerOptions,
         },
         include: ['main.ts'],
       }),
     );
-    await writeFile(join(project, 'main.ts'), CONSUMER_PROGRAM);
-    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project });
-    await run('npx', ['tsc', '-p', '.'], { cwd: project });
+    await writeFile(join(dir, 'main.ts'), program);
+    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+    // tsc reports type errors on stdout, which a failed execFile does not print.
+    await run('npx', ['tsc', '-p', '.'], { cwd: dir }).catch((error: { stdout?: string }) => {
+      throw new Error(`the consumer program does not type-check:\n${error.stdout ?? ''}`);
+    });
+    return dir;
+  }
+
+  it('type-checks, loads, saves and releases a profile against a real redis-server', async () => {
+    const tarballs = await mkdtemp(join(tmpdir(), 'dd-tarballs-'));
+    cleanup.push(tarballs);
+    const dir = await project(
+      {
+        '@datadriver/core': `file:${await pack('core', tarballs)}`,
+        '@datadriver/redis': `file:${await pack('redis', tarballs)}`,
+        ioredis: '5.11.1',
+      },
+      CONSUMER_PROGRAM,
+    );
     const { stdout } = await run('node', ['out/main.js'], {
-      cwd: project,
+      cwd: dir,
       env: { ...process.env, REDIS_URL: inject('redisUrl') },
     });
     expect(JSON.parse(stdout.trim())).toEqual({
       data: { coins: 25, badges: ['first-login'] },
       active: true,
       refused: 'Data.InvalidConfig',
+    });
+  });
+
+  it("with @datadriver/colyseus: a Colyseus room's onJoin gets the loaded profile, the client's leave releases it", async () => {
+    const tarballs = await mkdtemp(join(tmpdir(), 'dd-tarballs-'));
+    cleanup.push(tarballs);
+    const dir = await project(
+      {
+        '@datadriver/core': `file:${await pack('core', tarballs)}`,
+        '@datadriver/redis': `file:${await pack('redis', tarballs)}`,
+        '@datadriver/colyseus': `file:${await pack('colyseus', tarballs)}`,
+        '@colyseus/core': '0.16.20',
+        '@colyseus/ws-transport': '0.16.5',
+        'colyseus.js': '0.16.22',
+        ioredis: '5.11.1',
+      },
+      COLYSEUS_CONSUMER_PROGRAM,
+      // Colyseus 0.16's own declarations do not pass a strict check (its templates set this).
+      { skipLibCheck: true },
+    );
+    const { stdout } = await run('node', ['out/main.js'], {
+      cwd: dir,
+      env: { ...process.env, REDIS_URL: inject('redisUrl'), PORT: String(await freePort()) },
+    });
+    expect(JSON.parse(stdout.trim().split('\n').pop() ?? '')).toEqual({
+      coins: 3,
+      jobIsProcess: true,
+      kickCode: 4100,
+      unreleased: [],
     });
   });
 });

@@ -1,0 +1,153 @@
+/**
+ * A DataDriver attached to one Colyseus server process: a room's onJoin awaits `join(this,
+ * client)`, which adds the player (on their first room here) and resolves with their loaded
+ * profile, or fails the join with the kick message when the load fails closed; message handlers
+ * read `profileOf(this, client)`.
+ */
+import type { Client, Room } from '@colyseus/core';
+import {
+  type AttachOptions,
+  type DataDriver,
+  DataDriverError,
+  ErrorCode,
+  type Profile,
+} from '@datadriver/core';
+import { ColyseusHost, type ColyseusHostOptions, type ColyseusPlayer } from './colyseus-host.js';
+import { AUTH_FAILED_CODE, ColyseusJoinError, KICK_CLOSE_CODE } from './kick.js';
+import { checkClient, checkRoom } from './room-lifecycle.js';
+import { checkedUserId, type UserIdOf, userIdFromAuth } from './user-id.js';
+
+export interface ColyseusProfilesOptions<T extends object>
+  extends ColyseusHostOptions,
+    AttachOptions<T, ColyseusPlayer> {
+  /** The user id of a client; by default from the room's `onAuth` result (`userIdFromAuth`). */
+  readonly userIdOf?: UserIdOf;
+}
+
+/** A player's load: settled once, by the driver's onLoad or by the player's removal. */
+interface LoadWait<T extends object> {
+  readonly promise: Promise<Profile<T>>;
+  resolve(profile: Profile<T>): void;
+  reject(error: Error): void;
+}
+
+function loadWait<T extends object>(): LoadWait<T> {
+  let resolve!: (profile: Profile<T>) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<Profile<T>>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  promise.catch(() => undefined); // a load nobody awaited may fail unobserved
+  return { promise, resolve, reject };
+}
+
+export class ColyseusProfiles<T extends object> {
+  /** The Host port this driver is attached to. */
+  readonly host: ColyseusHost;
+  /** Settles once the driver is attached (rejects when attaching failed). */
+  readonly ready: Promise<void>;
+  private readonly userIdOf: UserIdOf;
+  private readonly keyOf: (player: ColyseusPlayer) => string;
+  private readonly loads = new Map<ColyseusPlayer, LoadWait<T>>();
+  private readonly loaded = new Map<ColyseusPlayer, Profile<T>>();
+  private readonly unsubscribe: Array<() => void>;
+
+  /**
+   * Ties `driver` to this Colyseus process. It attaches at once when the jobId is known (given,
+   * or a Colyseus `Server` exists), else as soon as Colyseus has its process id (`ready`).
+   */
+  constructor(
+    private readonly driver: DataDriver<T>,
+    private readonly options: ColyseusProfilesOptions<T> = {},
+  ) {
+    this.host = new ColyseusHost(options);
+    this.userIdOf = options.userIdOf ?? userIdFromAuth;
+    this.keyOf = options.keyOf ?? ((player) => player.id);
+    // Subscribed before the driver attaches, so a player's wait exists before their load starts.
+    this.unsubscribe = [
+      this.host.onPlayerAdded((player) => void this.loads.set(player, loadWait())),
+      this.host.onPlayerRemoving((player) => this.settleRemoved(player)),
+      driver.on((event) => {
+        // A load cancelled by driver.close() is neither loaded nor kicked.
+        if (event.type === 'load.failed' && DataDriverError.is(event.error, ErrorCode.Closed)) {
+          this.refuseKey(event.key, event.error);
+        }
+      }),
+    ];
+    const known = this.host.jobIdKnown();
+    if (known) this.attach();
+    this.ready = known ? Promise.resolve() : ColyseusHost.jobIdReady().then(() => this.attach());
+    this.ready.catch(() => undefined); // reported to every join
+  }
+
+  /**
+   * Call in the room's onJoin: `client` joins `room`. Resolves with the player's profile once it
+   * is loaded (at once when they are already in another room here). Rejects with a
+   * `ColyseusJoinError` (which fails the join with its code and message) when the load fails
+   * closed, the player is kicked meanwhile, or the client has no user id.
+   */
+  async join(room: Room, client: Client): Promise<Profile<T>> {
+    checkRoom(room);
+    checkClient(client);
+    await this.ready;
+    let userId: string;
+    try {
+      userId = checkedUserId(this.userIdOf, client);
+    } catch (error) {
+      throw new ColyseusJoinError(AUTH_FAILED_CODE, (error as Error).message, { cause: error });
+    }
+    const player = this.host.enter(room, client, userId);
+    const profile = this.loaded.get(player);
+    if (profile?.active) return profile;
+    const load = this.loads.get(player);
+    if (!load) throw this.refusal(player);
+    return load.promise;
+  }
+
+  /** The loaded profile of `client` in `room`, or `undefined` when it has none here. */
+  profileOf(room: Room, client: Client): Profile<T> | undefined {
+    const player = this.host.playerOf(room, client);
+    const profile = player && this.loaded.get(player);
+    return profile?.active ? profile : undefined;
+  }
+
+  /** Detaches the driver; its profiles stay loaded until released (`driver.close()` does both). */
+  detach(): void {
+    for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  private attach(): void {
+    const { options } = this;
+    this.unsubscribe.push(
+      this.driver.attach(this.host, {
+        keyOf: options.keyOf,
+        onLoad: (profile, player) => {
+          this.loaded.set(player, profile);
+          this.loads.get(player)?.resolve(profile);
+          options.onLoad?.(profile, player);
+        },
+        onLeave: options.onLeave,
+      }),
+    );
+  }
+
+  private settleRemoved(player: ColyseusPlayer): void {
+    this.loads.get(player)?.reject(this.refusal(player));
+    this.loads.delete(player);
+    this.loaded.delete(player);
+  }
+
+  private refusal(player: ColyseusPlayer): ColyseusJoinError {
+    const { kicked } = player;
+    if (kicked) return new ColyseusJoinError(kicked.code, kicked.message);
+    return new ColyseusJoinError(KICK_CLOSE_CODE, `${player.id} left before their profile loaded`);
+  }
+
+  private refuseKey(key: string, error: DataDriverError): void {
+    for (const [player, load] of this.loads) {
+      if (this.keyOf(player) !== key || this.loaded.has(player)) continue;
+      load.reject(new ColyseusJoinError(KICK_CLOSE_CODE, error.message, { cause: error }));
+    }
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * ColyseusProfiles on a real Colyseus server in this process, real colyseus.js clients and a
+ * real redis-server; "another server" is a second driver on the same Redis.
+ */
+import { matchMaker } from '@colyseus/core';
+import { REAL_TIME_SLACK_MS } from '@datadriver/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KICK_CLOSE_CODE } from '../src/index.js';
+import { world } from './support/arena.js';
+import {
+  ColyseusWorld,
+  earn,
+  joinArena,
+  leftWith,
+  otherServer,
+  SCALE,
+  until,
+} from './support/colyseus-world.js';
+
+const prefix = `ddtest:colyseus:${process.pid}:`;
+let colyseus: ColyseusWorld;
+let next = 0;
+function user(label: string): string {
+  next += 1;
+  return `${label}-${next}`;
+}
+
+beforeAll(async () => {
+  colyseus = await ColyseusWorld.start(prefix);
+});
+
+afterAll(async () => {
+  await colyseus.stop();
+});
+
+function eventsOf(key: string, type: string) {
+  return colyseus.events.filter((e) => e.type === type && 'key' in e && e.key === key);
+}
+
+describe('a player joining rooms of one Colyseus process', () => {
+  it("onJoin resolves with the loaded profile, under this Colyseus process's lock", async () => {
+    const id = user('join');
+    const { room, coins } = await joinArena(colyseus.client(), id);
+    expect(coins).toBe(0);
+    expect(world.played).toContain(id);
+    expect((await colyseus.record(id)).meta.lock?.jobId).toBe(matchMaker.processId);
+    expect(colyseus.profiles.host.jobId).toBe(matchMaker.processId);
+    await room.leave();
+  });
+
+  it('two rooms share one profile; leaving one keeps it loaded, leaving the last releases it', async () => {
+    const id = user('rooms');
+    const client = colyseus.client();
+    const first = await joinArena(client, id);
+    expect(await earn(first.room, 5)).toBe(5); // unsaved: the second room must see it
+    const second = await joinArena(client, id);
+    expect(second.coins).toBe(5);
+    expect(second.roomId).not.toBe(first.roomId);
+    expect(eventsOf(id, 'load.started')).toHaveLength(1);
+    expect(colyseus.profiles.host.player(id)?.rooms().sort()).toEqual(
+      [first.roomId, second.roomId].sort(),
+    );
+
+    await first.room.leave();
+    await until(() => colyseus.profiles.host.player(id)?.rooms().length === 1);
+    expect(colyseus.driver.profile(id)?.active).toBe(true);
+    expect(eventsOf(id, 'profile.released')).toHaveLength(0);
+    expect((await colyseus.record(id)).meta.lock?.jobId).toBe(matchMaker.processId);
+    expect(await earn(second.room, 1)).toBe(6);
+
+    await second.room.leave();
+    await until(async () => (await colyseus.record(id)).meta.lock === undefined);
+    expect(colyseus.profiles.host.player(id)).toBeUndefined();
+    expect((await colyseus.record(id)).data).toEqual({ coins: 6 });
+  });
+
+  it("'__proto__' is an ordinary user id", async () => {
+    const { room, coins } = await joinArena(colyseus.client(), '__proto__');
+    expect(coins).toBe(0);
+    expect(colyseus.profiles.host.player('__proto__')?.id).toBe('__proto__');
+    await room.leave();
+  });
+
+  it('a client without a user id from onAuth fails to join with AUTH_FAILED, and no game code runs', async () => {
+    const played = world.played.length;
+    const join = colyseus.client().create('arena', {});
+    await expect(join).rejects.toMatchObject({
+      code: 4215,
+      message: expect.stringContaining('no user id'),
+    });
+    expect(world.played.length).toBe(played);
+  });
+});
+
+describe('another server asks for the player', () => {
+  it("a live player is kicked from every room here with the close code and 'You joined another server.', coins kept", async () => {
+    const id = user('kick');
+    const client = colyseus.client();
+    const plain = await joinArena(client, id);
+    const holding = await joinArena(client, id, { name: 'arena-reconnect' });
+    expect(await earn(plain.room, 7)).toBe(7);
+    const elsewhere = await otherServer(prefix, `elsewhere-${id}`);
+    try {
+      const leaves = [leftWith(plain.room), leftWith(holding.room)];
+      const token = holding.room.reconnectionToken;
+      const loaded = await elsewhere.join(id);
+      expect(loaded.coins).toBe(7);
+      // The seed's live hand-over: about one save (1.5 s is the fail-closed wait, scaled).
+      expect(loaded.waitedMs).toBeLessThan(1_500 * SCALE + REAL_TIME_SLACK_MS);
+      expect(await Promise.all(leaves)).toEqual([
+        { code: KICK_CLOSE_CODE, reason: 'You joined another server.' },
+        { code: KICK_CLOSE_CODE, reason: 'You joined another server.' },
+      ]);
+      expect(colyseus.profiles.host.player(id)).toBeUndefined();
+      // The room that offers reconnections held no seat for the kicked client.
+      await until(() => world.reconnections.get(holding.room.sessionId) === 'gave up', 1_000);
+      await expect(client.reconnect(token)).rejects.toThrow();
+      expect((await colyseus.record(id)).meta.lock?.jobId).toBe(`elsewhere-${id}`);
+    } finally {
+      await elsewhere.stop();
+    }
+  });
+
+  it("a load that fails closed fails the join with the seed's message, and no game code runs", async () => {
+    const id = user('locked');
+    // An older build: its lock has no presence flag and it answers no request.
+    const old = await otherServer(prefix, `old-${id}`, { handoff: false, jobId: `old-${id}` });
+    try {
+      await old.driver.load(id);
+      const started = performance.now();
+      const join = colyseus.client().create('arena', { user: id });
+      await expect(join).rejects.toMatchObject({
+        code: KICK_CLOSE_CODE,
+        message: 'Your data is still in use on another server. Please rejoin in a moment.',
+      });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(15_000 * SCALE);
+      expect(world.played).not.toContain(id);
+      expect(colyseus.profiles.host.player(id)).toBeUndefined();
+      expect((await colyseus.record(id)).meta.lock?.jobId).toBe(`old-${id}`);
+    } finally {
+      await old.stop();
+    }
+  });
+});
+
+describe("a room's reconnection wait", () => {
+  it('keeps the profile while the seat is held; the reconnected client carries on with it', async () => {
+    const id = user('reconnect');
+    const client = colyseus.client();
+    const { room } = await joinArena(client, id, { name: 'arena-reconnect' });
+    expect(await earn(room, 3)).toBe(3);
+    room.connection.close(); // dropped, not consented: the room holds the seat
+    await until(() => world.reconnections.has(room.sessionId) || !room.connection.isOpen);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(colyseus.profiles.host.player(id)?.rooms()).toEqual([room.roomId]);
+    expect(eventsOf(id, 'profile.released')).toHaveLength(0);
+
+    const again = await client.reconnect(room.reconnectionToken);
+    await until(() => world.reconnections.get(room.sessionId) === 'reconnected');
+    expect(await earn(again, 1)).toBe(4);
+    await again.leave();
+    await until(async () => (await colyseus.record(id)).meta.lock === undefined);
+    expect((await colyseus.record(id)).data).toEqual({ coins: 4 });
+  });
+
+  it('a kick during the wait gives up the seat and releases the profile to the other server', async () => {
+    const id = user('waiting');
+    const client = colyseus.client();
+    const { room } = await joinArena(client, id, { name: 'arena-reconnect' });
+    expect(await earn(room, 2)).toBe(2);
+    const token = room.reconnectionToken;
+    room.connection.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(colyseus.profiles.host.player(id)).toBeDefined();
+    const elsewhere = await otherServer(prefix, `elsewhere-${id}`);
+    try {
+      expect((await elsewhere.join(id)).coins).toBe(2);
+      await until(() => world.reconnections.get(room.sessionId) === 'gave up', 1_000);
+      await expect(client.reconnect(token)).rejects.toThrow();
+    } finally {
+      await elsewhere.stop();
+    }
+  });
+});

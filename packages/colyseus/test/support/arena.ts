@@ -1,0 +1,63 @@
+/**
+ * The test rooms: `arena` loads the joining player's profile before any game code runs, earns
+ * coins on `earn`, and (with `reconnectSeconds` in its create options) holds a dropped client's
+ * seat for a reconnection, as the Colyseus docs' pattern does.
+ */
+import { type Client, Room } from '@colyseus/core';
+import type { ColyseusProfiles } from '../../src/index.js';
+
+export interface PlayerData {
+  coins: number;
+}
+
+/** What the rooms of this test process share: set by the test before clients join. */
+export const world: {
+  profiles?: ColyseusProfiles<PlayerData>;
+  /** The users whose onJoin went past the profile: game code ran for them. */
+  played: string[];
+  /** Outcomes of reconnection waits, by session id. */
+  reconnections: Map<string, 'reconnected' | 'gave up'>;
+} = { played: [], reconnections: new Map() };
+
+function profiles(): ColyseusProfiles<PlayerData> {
+  if (!world.profiles) throw new Error('world.profiles is not set');
+  return world.profiles;
+}
+
+interface ArenaOptions {
+  readonly reconnectSeconds?: number;
+}
+
+export class Arena extends Room {
+  private reconnectSeconds = 0;
+
+  override onCreate(options: ArenaOptions): void {
+    this.reconnectSeconds = options.reconnectSeconds ?? 0;
+    this.onMessage('earn', (client, coins: number) => {
+      const profile = profiles().profileOf(this, client);
+      if (profile) profile.data.coins += coins;
+      client.send('coins', profile ? profile.data.coins : null);
+    });
+  }
+
+  // Tests only: the user id comes from the join options here; a real server verifies a token.
+  override onAuth(_client: Client, options: { user?: unknown }): unknown {
+    return options.user === undefined ? { anonymous: true } : { userId: options.user };
+  }
+
+  override async onJoin(client: Client): Promise<void> {
+    const profile = await profiles().join(this, client);
+    world.played.push(profile.key);
+    client.send('loaded', { coins: profile.data.coins, roomId: this.roomId });
+  }
+
+  override async onLeave(client: Client, consented: boolean): Promise<void> {
+    if (consented || this.reconnectSeconds === 0) return;
+    try {
+      await this.allowReconnection(client, this.reconnectSeconds);
+      world.reconnections.set(client.sessionId, 'reconnected');
+    } catch {
+      world.reconnections.set(client.sessionId, 'gave up');
+    }
+  }
+}
