@@ -43,7 +43,7 @@ export type { AttachOptions } from './player-sessions.js';
 export type { Host, HostPlayer } from './ports/host.js';
 export type { Logger } from './ports/logger.js';
 export type { MessageHandler, Messenger, Subscription } from './ports/messenger.js';
-export type { Presence } from './ports/presence.js';
+export type { Presence, PresenceEntry } from './ports/presence.js';
 export type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
 export type {
   Store,
