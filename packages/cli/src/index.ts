@@ -5,3 +5,4 @@ export type { Beat, Liveness } from './liveness.js';
 export { runCli, VERSION } from './program.js';
 export type { UserMatch, VersionRow } from './read-commands.js';
 export type { Verdict, VerdictState } from './verdict.js';
+export type { EraseResult, RestoreResult } from './write-commands.js';

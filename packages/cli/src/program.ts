@@ -14,6 +14,7 @@ import {
   serversCommand,
   versionsCommand,
 } from './read-commands.js';
+import { eraseCommand, restoreCommand } from './write-commands.js';
 
 /** This package's version, as published. */
 export const VERSION: string = (
@@ -111,6 +112,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .argument('<user-id>')
     .option('--driver <name>', 'only profiles of this driver')
     .action(run(findUserCommand as Action));
+  program
+    .command('restore')
+    .description(
+      "write the version current at --at as the profile's record, through DataDriver.restoreAt",
+    )
+    .argument('<driver>')
+    .argument('<key>')
+    .requiredOption(
+      '--at <time>',
+      'the time to go back to (1h, 90m, 2025-06-01T12:00:00Z, epoch ms)',
+    )
+    .option('--yes', 'do not ask for confirmation')
+    .action(run(restoreCommand as Action));
+  program
+    .command('erase')
+    .description('delete a profile and every kept version, through DataDriver.erase')
+    .argument('<driver>')
+    .argument('<key>')
+    .option('--yes', 'do not ask for confirmation')
+    .action(run(eraseCommand as Action));
+
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
   } catch (error) {

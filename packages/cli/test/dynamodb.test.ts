@@ -1,13 +1,13 @@
 /**
  * The CLI on a DynamoDB store with DynamoDB presence (messages on Redis), against DynamoDB
  * Local: inspect watches a presence that keeps no expiry before it answers, servers lists the
- * live ones, a wrong table is named with the tables that exist, and read-only commands leave
- * every item as it was.
+ * live ones, a wrong table is named with the tables that exist, read-only commands leave every
+ * item as it was, and erase hands a live holder's profile over before deleting it.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoPresence, DynamoStore } from '@datadriver/dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Beat, Inspection } from '../src/index.js';
+import type { Beat, EraseResult, Inspection } from '../src/index.js';
 import { cli, json } from './support/cli.js';
 import {
   dynamoClient,
@@ -154,5 +154,30 @@ describe('on DynamoDB', () => {
     ]);
     expect(dead.code).toBe(1);
     expect(dead.stderr).toMatch(/^Data\.Unavailable: /);
+  });
+
+  it('erase: a live holder on DynamoDB hands over through the Redis bus, then record and versions go', async () => {
+    const holder = await server('ddb-d');
+    await holder.join('u4');
+    holder.driver.profile('u4')!.data.coins = 12;
+    await holder.driver.profile('u4')!.save();
+    const result = json<EraseResult>(
+      await cli([...args(), '--json', 'erase', 'PlayerData', 'u4', '--yes']),
+    );
+    expect(result).toMatchObject({
+      erased: true,
+      versions: 1,
+      holder: 'ddb-d',
+      holderAnswer: 'alive',
+      reason: 'unlocked',
+    });
+    expect(holder.host.kicks).toEqual([{ player: 'u4', message: 'You joined another server.' }]);
+    const store = new DynamoStore({
+      client,
+      tableName: tables.records,
+      versions: { tableName: tables.versions },
+    });
+    expect(await store.get('PlayerData/u4')).toBeUndefined();
+    expect(await store.versions!.list('PlayerData/u4')).toEqual([]);
   });
 });
