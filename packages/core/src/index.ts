@@ -53,7 +53,7 @@ export {
 } from './ports/key-checks.js';
 export type { Logger } from './ports/logger.js';
 export type { MessageHandler, Messenger, Subscription } from './ports/messenger.js';
-export type { Presence } from './ports/presence.js';
+export type { Presence, PresenceEntry } from './ports/presence.js';
 export type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
 export type {
   Store,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { DataDriverError, ErrorCode, type Presence } from '@datadriver/core';
+import { DataDriverError, ErrorCode, type Presence, type PresenceEntry } from '@datadriver/core';
 import { translateDynamoError } from './errors.js';
 import type { Item } from './item-codec.js';
 import { PresenceSightings } from './presence-sightings.js';
 import { checkTableOptions, type TableOptions } from './table-options.js';
+import { scanTable } from './table-scan.js';
 
 /** The attribute that `ensureTable({ timeToLiveAttribute })` should name for a presence table. */
 export const PRESENCE_EXPIRY_ATTRIBUTE = 'expiresAt';
@@ -75,6 +76,33 @@ export class DynamoPresence implements Presence {
     }
     const { value, beat, ttlSeconds } = parsePresenceItem(key, item);
     return this.sightings.isFresh(key, beat, ttlSeconds * 1000) ? value : undefined;
+  }
+
+  /**
+   * Every key this reader would read as present now (a strongly consistent `Scan`), judged by
+   * the same sightings as `get`: a key seen for the first time counts as present, so only a
+   * second scan a TTL later tells a stopped server. Items that are no presence beat are left
+   * out. Entries carry no `expiresInMs`: no clock here knows when the writer beat.
+   */
+  async *scan(): AsyncGenerator<PresenceEntry> {
+    const items = scanTable({
+      client: this.client,
+      call: { operation: 'presence scan', tableName: this.tableName },
+      input: { TableName: this.tableName },
+    });
+    for await (const item of items) {
+      const key = item[this.keyAttribute]?.S;
+      if (key === undefined) continue;
+      let beat: ReturnType<typeof parsePresenceItem>;
+      try {
+        beat = parsePresenceItem(key, item);
+      } catch {
+        continue; // not a beat: a record, or someone else's item
+      }
+      if (this.sightings.isFresh(key, beat.beat, beat.ttlSeconds * 1000)) {
+        yield { key, value: beat.value };
+      }
+    }
   }
 
   private async read(key: string): Promise<Item | undefined> {

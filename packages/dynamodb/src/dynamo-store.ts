@@ -23,9 +23,16 @@ import {
 import { backoffMs, CONFLICT_BACKOFF } from './backoff.js';
 import { DynamoVersions } from './dynamo-versions.js';
 import { classifyDynamoError, type FailedCall, translateDynamoError } from './errors.js';
-import { type Item, ItemCodec, REVISION_ATTRIBUTE, type StoredItem } from './item-codec.js';
+import {
+  type Item,
+  ItemCodec,
+  RECORD_ATTRIBUTE,
+  REVISION_ATTRIBUTE,
+  type StoredItem,
+} from './item-codec.js';
 import { DYNAMO_MAX_RECORD_BYTES } from './item-size.js';
 import { checkCount, checkTableOptions, type TableOptions } from './table-options.js';
+import { recordKeysUnder, scanTable } from './table-scan.js';
 import { withThrottleRetries } from './throttle-retry.js';
 import { nextMark, type VersionMark } from './version-mark.js';
 import { checkVersionsOptions, type DynamoVersionsOptions } from './versions-options.js';
@@ -150,6 +157,25 @@ export class DynamoStore implements Store {
       // Read again after the pause, not before it: a read just before the write leaves other
       // writers the least time to slip in between.
       await this.pauseBeforeRetry(key, retry);
+    }
+  }
+
+  /**
+   * The keys of the records under `prefix`: a strongly consistent `Scan` of the whole table
+   * (read units for every item, whatever the prefix). Read-only, for tools.
+   */
+  async *scan(prefix: string): AsyncGenerator<string> {
+    const { keyAttribute } = this.codec;
+    const pages = scanTable({
+      client: this.client,
+      call: { operation: `scan of the keys under "${prefix}"`, tableName: this.tableName },
+      input: recordKeysUnder(this.tableName, keyAttribute, RECORD_ATTRIBUTE, prefix),
+      send: (send) =>
+        this.send({ operation: 'scan', key: prefix, tableName: this.tableName }, send),
+    });
+    for await (const item of pages) {
+      const key = item[keyAttribute]?.S;
+      if (key !== undefined) yield key;
     }
   }
 

@@ -7,28 +7,32 @@ import { DynamoPresence, PRESENCE_EXPIRY_ATTRIBUTE } from '../src/index.js';
 import { PresenceSightings } from '../src/presence-sightings.js';
 import { freshTable, makeClient } from './support/dynamo-client.js';
 
-presenceConformance('DynamoDB Local', async () => {
-  const endpoint = inject('dynamoEndpoint');
-  const direct = makeClient(endpoint);
-  const { tableName, drop } = await freshTable(direct, 'presence-conformance');
-  const { hostname, port } = new URL(endpoint);
-  const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
-  const clients = [direct];
-  return {
-    // Each connection is its own reader, as each server is.
-    connect: async () => {
-      const client = makeClient(`http://127.0.0.1:${proxy.port}`);
-      clients.push(client);
-      return new DynamoPresence({ client, tableName });
-    },
-    outage: { stop: () => proxy.stop(), start: () => proxy.start() },
-    close: async () => {
-      await drop();
-      await proxy.close();
-      for (const client of clients) client.destroy();
-    },
-  };
-});
+presenceConformance(
+  'DynamoDB Local',
+  async () => {
+    const endpoint = inject('dynamoEndpoint');
+    const direct = makeClient(endpoint);
+    const { tableName, drop } = await freshTable(direct, 'presence-conformance');
+    const { hostname, port } = new URL(endpoint);
+    const proxy = await startTcpProxy({ host: hostname, port: Number(port) });
+    const clients = [direct];
+    return {
+      // Each connection is its own reader, as each server is.
+      connect: async () => {
+        const client = makeClient(`http://127.0.0.1:${proxy.port}`);
+        clients.push(client);
+        return new DynamoPresence({ client, tableName });
+      },
+      outage: { stop: () => proxy.stop(), start: () => proxy.start() },
+      close: async () => {
+        await drop();
+        await proxy.close();
+        for (const client of clients) client.destroy();
+      },
+    };
+  },
+  { scan: true },
+);
 
 describe('PresenceSightings', () => {
   it("is fresh until this reader has seen one beat for the TTL, on the reader's clock", () => {

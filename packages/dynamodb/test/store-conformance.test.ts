@@ -34,5 +34,5 @@ storeConformance(
       },
     };
   },
-  { versions: { keep: KEEP } },
+  { versions: { keep: KEEP }, scan: true },
 );

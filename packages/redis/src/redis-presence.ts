@@ -3,7 +3,13 @@
  * with `SET key value PX ttl` and read with `GET`. Redis expires it by its own clock, so every
  * reader agrees on when a server stopped beating, whatever the servers' clock skew.
  */
-import { consoleLogger, DataDriverError, ErrorCode, type Presence } from '@datadriver/core';
+import {
+  consoleLogger,
+  DataDriverError,
+  ErrorCode,
+  type Presence,
+  type PresenceEntry,
+} from '@datadriver/core';
 import {
   DEFAULT_PREFIX,
   type RedisAdapterOptions,
@@ -12,6 +18,7 @@ import {
 } from './client.js';
 import { toRedisError } from './errors.js';
 import { checkPrefix, presenceKey } from './keys.js';
+import { presenceEntryOf, scanKeys } from './redis-scan.js';
 
 export type RedisPresenceOptions = RedisAdapterOptions;
 
@@ -48,6 +55,23 @@ export class RedisPresence implements Presence {
       await this.client.set(redisKey, value, 'PX', ttlMs);
     } catch (error) {
       throw toRedisError(error, 'set', redisKey);
+    }
+  }
+
+  /**
+   * Every live presence key, with its value and the ms until Redis expires it (SCAN, on every
+   * master of a Cluster); a key may come twice. Read-only, for tools.
+   */
+  async *scan(): AsyncGenerator<PresenceEntry> {
+    const target = {
+      prefix: this.prefix,
+      keyPrefix: '',
+      type: 'string',
+      nameOf: (key: string) => this.keyOf(key),
+    } as const;
+    for await (const key of scanKeys(this.client, target)) {
+      const entry = await presenceEntryOf(this.client, this.keyOf(key), key);
+      if (entry) yield entry;
     }
   }
 

@@ -26,6 +26,7 @@ import {
 } from './client.js';
 import { toRedisError } from './errors.js';
 import { checkPrefix, recordKey, versionKeys } from './keys.js';
+import { scanKeys } from './redis-scan.js';
 import { RedisVersions } from './redis-versions.js';
 import { type RetentionArgs, retentionArgs } from './retention.js';
 import {
@@ -154,6 +155,19 @@ export class RedisStore implements Store {
     checkStoreKey(key);
     const redisKey = this.keyOf(key);
     return recordOf(await this.read(redisKey), redisKey);
+  }
+
+  /**
+   * The store keys under `prefix` (SCAN of the hashes under it, on every master of a Cluster);
+   * a key may come twice. Read-only, for tools.
+   */
+  async *scan(prefix: string): AsyncGenerator<string> {
+    yield* scanKeys(this.client, {
+      prefix: this.prefix,
+      keyPrefix: prefix,
+      type: 'hash',
+      nameOf: (key) => this.keyOf(key),
+    });
   }
 
   private async read(redisKey: string): Promise<Snapshot | undefined> {

@@ -30,5 +30,5 @@ storeConformance(
       },
     };
   },
-  { versions: { keep: KEEP } },
+  { versions: { keep: KEEP }, scan: true },
 );

@@ -14,4 +14,22 @@ export interface Presence {
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
   /** The value under `key`, or `undefined` when there is none or it has expired. */
   get(key: string): Promise<string | undefined>;
+  /**
+   * Optional, for tools (the CLI's `servers`): every key present now, each as `get` would
+   * answer it now, in no order; a key may be listed more than once. Writes nothing. A failure
+   * of the backend rejects the iteration with a `DataDriverError`.
+   */
+  scan?(): AsyncIterable<PresenceEntry>;
+}
+
+/** One key of a presence map, as `scan` lists it. */
+export interface PresenceEntry {
+  readonly key: string;
+  readonly value: string;
+  /**
+   * Ms until the key expires on the backend's own clock, when the backend keeps one (Redis).
+   * Absent when expiry is judged by the reader, as DynamoDB's presence does from its own
+   * sightings: such a reader only reads a key as expired once it has watched it for its TTL.
+   */
+  readonly expiresInMs?: number;
 }

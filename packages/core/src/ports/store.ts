@@ -101,4 +101,12 @@ export interface Store {
   readonly maxRecordBytes?: number;
   /** The store's history, when it keeps one. */
   readonly versions?: StoreVersions;
+  /**
+   * Optional, for tools (the CLI's `find-user`), never for a lock decision: the key of every
+   * record stored now whose key starts with `prefix` (compared as text, no pattern), in no
+   * order. Not a snapshot: a record written or deleted during the scan may or may not be
+   * listed, and a key may be listed more than once. Writes nothing. A failure of the backend
+   * rejects the iteration with a `DataDriverError`.
+   */
+  scan?(prefix: string): AsyncIterable<string>;
 }

@@ -6,6 +6,7 @@
 import type { Presence } from '@datadriver/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, expectTyped, type Outage } from './outage.js';
+import { presenceScanConformance } from './scan-conformance.js';
 
 export interface PresenceHarness {
   connect(): Promise<Presence>;
@@ -18,7 +19,11 @@ let suites = 0;
 export function presenceConformance(
   name: string,
   makeHarness: () => Promise<PresenceHarness>,
-  options: { readonly timeoutMs?: number } = {},
+  options: {
+    readonly timeoutMs?: number;
+    /** The adapter offers the optional `scan`: check it too. */
+    readonly scan?: boolean;
+  } = {},
 ): void {
   describe(`Presence conformance: ${name}`, () => {
     let harness: PresenceHarness;
@@ -69,6 +74,15 @@ export function presenceConformance(
       },
       timeout,
     );
+
+    if (options.scan) {
+      presenceScanConformance(
+        () => writer,
+        () => reader,
+        key,
+        sleep,
+      );
+    }
 
     it(
       'fails with a typed error while the backend is down (unknown, not absent), and serves once back',

@@ -6,6 +6,7 @@
 import { DataDriverError, ErrorCode, type Store, type StoreRecord } from '@datadriver/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, expectTyped, type Outage } from './outage.js';
+import { storeScanConformance } from './scan-conformance.js';
 import { versionsConformance } from './versions-conformance.js';
 
 export interface StoreHarness {
@@ -26,6 +27,8 @@ export interface StoreConformanceOptions {
   readonly concurrentUpdates?: number;
   /** The harness's stores keep versions with this retention count: check the history too. */
   readonly versions?: { readonly keep: number };
+  /** The adapter offers the optional `scan`: check it too. */
+  readonly scan?: boolean;
   readonly timeoutMs?: number;
 }
 
@@ -173,6 +176,7 @@ export function storeConformance(
     });
 
     if (options.versions) versionsConformance(() => harness, key, options.versions.keep);
+    if (options.scan) storeScanConformance(() => store, key);
 
     it(
       'fails with a typed error while the backend is down, and serves again once it is back',

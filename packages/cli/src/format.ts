@@ -1,0 +1,44 @@
+/** Text for people: aligned rows, tables, durations and times. */
+
+/** `label  value` rows, labels padded to one width. */
+export function rows(entries: ReadonlyArray<readonly [string, string]>): string {
+  const width = Math.max(0, ...entries.map(([label]) => label.length));
+  return entries.map(([label, value]) => `  ${label.padEnd(width)}  ${value}\n`).join('');
+}
+
+/** A table with a header row; every cell padded to its column's width. */
+export function table(header: readonly string[], body: ReadonlyArray<readonly string[]>): string {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: readonly string[]) =>
+    `${cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd()}\n`;
+  return line(header) + body.map(line).join('');
+}
+
+/** 850 ms, 12.4 s, 3.0 min, 2.1 h, 3.0 d. */
+export function duration(ms: number): string {
+  const sign = ms < 0 ? '-' : '';
+  const abs = Math.abs(ms);
+  if (abs < 1_000) return `${sign}${Math.round(abs)} ms`;
+  if (abs < 60_000) return `${sign}${(abs / 1_000).toFixed(1)} s`;
+  if (abs < 3_600_000) return `${sign}${(abs / 60_000).toFixed(1)} min`;
+  if (abs < 86_400_000) return `${sign}${(abs / 3_600_000).toFixed(1)} h`;
+  return `${sign}${(abs / 86_400_000).toFixed(1)} d`;
+}
+
+/** An ISO time and how long ago it was. */
+export function when(time: number, now: number): string {
+  const ago = now - time;
+  const relative = ago >= 0 ? `${duration(ago)} ago` : `in ${duration(-ago)}`;
+  return `${new Date(time).toISOString()} (${relative})`;
+}
+
+/** Compact JSON, cut to `max` characters. */
+export function preview(value: unknown, max = 120): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
