@@ -36,6 +36,7 @@ const BAD: ReadonlyArray<readonly [string, () => unknown, string]> = [
   ['a BigInt', () => 10n, 'is a BigInt'],
   ['a circular object', () => circular, 'is circular'],
   ['nesting past 64 levels', () => deep(70), 'nested deeper than 64 levels'],
+  // biome-ignore lint/suspicious/noSparseArray: the hole is the bad value under test
   ['a sparse array', () => [1, , 3], 'has a hole at index 1'],
   ['a symbol key', () => ({ [Symbol('s')]: 1 }), 'has a symbol key'],
 ];

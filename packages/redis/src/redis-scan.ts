@@ -73,8 +73,7 @@ function keyOfName(name: string, target: ScanTarget): string | undefined {
   const close = name.indexOf('}', open);
   if (name[open] !== '{' || close < 0) return undefined;
   const tag = name.slice(open + 1, close);
-  const key =
-    tag === '%' ? '' : tag.replace(/%25|%7D/g, (escape) => (escape === '%25' ? '%' : '}'));
+  const key = tag === '%' ? '' : tag.replace(/%25|%7D/g, (code) => (code === '%25' ? '%' : '}'));
   return target.nameOf(key) === name && key.startsWith(target.keyPrefix) ? key : undefined;
 }
 

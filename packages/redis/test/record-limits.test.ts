@@ -23,7 +23,9 @@ describe('RedisStore: records over the server bulk limit', () => {
     server = await startRedis({ env: { ...process.env, REDIS_URL: '' } });
     client = await clients.open(server.url);
     await client.config('SET', 'proto-max-bulk-len', String(1024 * 1024));
-    client.on('close', () => void (drops += 1));
+    client.on('close', () => {
+      drops += 1;
+    });
   });
   afterAll(async () => {
     await clients.quitAll();
@@ -77,7 +79,9 @@ describe('RedisStore: records over the server bulk limit', () => {
   it('the premise: a store told a limit above the server one sends the record, and Redis drops the connection', async () => {
     const own = await clients.open(server.url);
     let closed = 0;
-    own.on('close', () => void (closed += 1));
+    own.on('close', () => {
+      closed += 1;
+    });
     const store = new RedisStore({
       client: own,
       prefix: uniquePrefix('over'),
