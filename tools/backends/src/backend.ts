@@ -30,4 +30,11 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** Lets tests of this package pretend an environment without mutating `process.env`. */
 export interface LaunchOptions {
   readonly env?: Env;
+  /**
+   * The caller handles SIGINT and SIGTERM itself and stops the backend when it chooses (a runner
+   * that stops its game servers first, Redis last): the server then runs in its own process
+   * group, out of reach of a terminal's Ctrl-C, and is killed on a signal only when this
+   * process exits. Redis only.
+   */
+  readonly ownSignals?: boolean;
 }

@@ -10,6 +10,8 @@ export interface LaunchSpec {
   readonly program: string;
   readonly child: ChildProcess;
   readonly group?: boolean;
+  /** Killed when this process exits, but not on its SIGINT or SIGTERM (the caller stops it). */
+  readonly ownSignals?: boolean;
   readonly probe: () => Promise<boolean>;
   readonly timeoutMs: number;
   /** What to install, or which variable to set, when it fails. */
@@ -18,7 +20,10 @@ export interface LaunchSpec {
 
 /** Takes ownership of a freshly spawned child and waits until it serves, or kills it and throws. */
 export async function launchChild(spec: LaunchSpec): Promise<ManagedChild> {
-  const managed = manageChild(spec.child, { group: spec.group ?? false });
+  const managed = manageChild(spec.child, {
+    group: spec.group ?? false,
+    ownSignals: spec.ownSignals ?? false,
+  });
   const notReady = await waitUntilReady({
     child: managed,
     probe: spec.probe,

@@ -12,7 +12,10 @@ export interface ManagedChild {
   stop(): Promise<void>;
 }
 
-export function manageChild(child: ChildProcess, options: { group?: boolean } = {}): ManagedChild {
+export function manageChild(
+  child: ChildProcess,
+  options: { group?: boolean; ownSignals?: boolean } = {},
+): ManagedChild {
   const group = options.group ?? false;
   const output = captureOutput(child);
   let error: Error | undefined;
@@ -20,9 +23,12 @@ export function manageChild(child: ChildProcess, options: { group?: boolean } = 
   child.on('error', (e) => {
     error = e;
   });
-  const forget = killOnExit(() => {
-    if (group || !hasExited(child)) signalProcess(child, 'SIGKILL', group);
-  });
+  const forget = killOnExit(
+    () => {
+      if (group || !hasExited(child)) signalProcess(child, 'SIGKILL', group);
+    },
+    { onSignals: !options.ownSignals },
+  );
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= stopProcess(child, { group }).finally(forget);

@@ -17,16 +17,20 @@ const INSTALL = 'apt-get install -y redis-server';
 export async function startRedis(options: LaunchOptions = {}): Promise<RedisBackend> {
   const env = options.env ?? process.env;
   if (env.REDIS_URL) return externalRedis(env.REDIS_URL);
-  return withFreePort(async (port) => new LocalRedis(port, env, await launchRedis(port, env)));
+  const ownSignals = options.ownSignals ?? false;
+  return withFreePort(
+    async (port) => new LocalRedis(port, env, ownSignals, await launchRedis(port, env, ownSignals)),
+  );
 }
 
-function launchRedis(port: number, env: Env): Promise<ManagedChild> {
+function launchRedis(port: number, env: Env, ownSignals: boolean): Promise<ManagedChild> {
   // No persistence: tests must not leave dump.rdb / appendonly files in whatever cwd we run in.
   const args = ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no'];
   return launchChild({
     backend: 'redis',
     program: 'redis-server',
-    child: spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] }),
+    child: spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'], detached: ownSignals }),
+    ownSignals,
     probe: () => pingRedis(HOST, port),
     timeoutMs: START_TIMEOUT_MS,
     advice: installAdvice(INSTALL, 'REDIS_URL', env),
@@ -41,6 +45,7 @@ class LocalRedis implements RedisBackend {
   constructor(
     readonly port: number,
     private readonly env: Env,
+    private readonly ownSignals: boolean,
     private server: ManagedChild | undefined,
   ) {
     this.url = `redis://${HOST}:${port}`;
@@ -55,7 +60,7 @@ class LocalRedis implements RedisBackend {
   /** Same port, so clients holding the old URL reconnect to the new server. */
   async restart(): Promise<void> {
     await this.kill();
-    this.server = await launchRedis(this.port, this.env);
+    this.server = await launchRedis(this.port, this.env, this.ownSignals);
   }
 
   stop(): Promise<void> {

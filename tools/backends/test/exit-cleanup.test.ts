@@ -12,8 +12,20 @@ const OUT = join(import.meta.dirname, '..', 'node_modules', '.cache', 'exit-clea
 const SRC = join(import.meta.dirname, '..', 'src');
 
 const FIXTURE = `
+import { createConnection } from 'node:net';
 import { startRedis } from './index.js';
-const redis = await startRedis({ env: {} });
+const own = process.argv[2] === 'own';
+const redis = await startRedis({ env: {}, ownSignals: own });
+if (own) {
+  // Its own SIGTERM handler: Redis must still answer here, then die when this process exits.
+  process.on('SIGTERM', () => {
+    const socket = createConnection(redis.port, '127.0.0.1', () => socket.write('PING\\r\\n'));
+    socket.once('data', (data) => {
+      process.stdout.write('after SIGTERM: ' + data.toString());
+      process.exit(0);
+    });
+  });
+}
 process.stdout.write(redis.port + '\\n');
 if (process.argv[2] === 'exit') process.exit(0);
 if (process.argv[2] === 'throw') throw new Error('crash on purpose');
@@ -32,7 +44,7 @@ function transpileSources(): void {
 
 /** Runs the fixture until it prints the Redis port. */
 function startFixture(
-  mode: 'exit' | 'throw' | 'wait',
+  mode: 'exit' | 'throw' | 'wait' | 'own',
 ): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, [join(OUT, 'fixture.mjs'), mode], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,6 +83,19 @@ describe('children die with the process that started them', () => {
     child.kill('SIGTERM');
     await exitOf(child);
     expect(child.exitCode).toBe(128 + 15);
+    expect(await goneWithin(port, 3000)).toBe(true);
+  });
+
+  it('with ownSignals, not on its SIGTERM (the caller stops it), but when it exits', async () => {
+    const { child, port } = await startFixture('own');
+    let output = '';
+    child.stdout?.on('data', (data: Buffer) => {
+      output += data.toString();
+    });
+    child.kill('SIGTERM');
+    await exitOf(child);
+    expect(output).toContain('after SIGTERM: +PONG');
+    expect(child.exitCode).toBe(0);
     expect(await goneWithin(port, 3000)).toBe(true);
   });
 });

@@ -1,0 +1,37 @@
+/**
+ * The game: a room where each `earn` message adds coins to the player's profile. The profile is
+ * loaded before onJoin goes on; everything about the lock is DataDriver's.
+ */
+import { type Client, Room } from '@colyseus/core';
+import { loadWaits, profiles } from './profiles.js';
+
+/** How long a dropped client's seat is held for a reconnection. */
+const RECONNECT_SECONDS = 20;
+
+export class CoinRoom extends Room {
+  override onCreate(): void {
+    this.onMessage('earn', (client, coins: unknown) => {
+      const profile = profiles.profileOf(this, client);
+      if (!profile || !Number.isSafeInteger(coins) || (coins as number) <= 0) return;
+      profile.data.coins += coins as number;
+      client.send('coins', profile.data.coins);
+    });
+  }
+
+  // A demo trusts the name the player gives; a real game verifies a token here.
+  override onAuth(_client: Client, options: { user?: unknown }): unknown {
+    return typeof options.user === 'string' && options.user !== '' && { userId: options.user };
+  }
+
+  override async onJoin(client: Client): Promise<void> {
+    const profile = await profiles.join(this, client);
+    const waitedMs = loadWaits.get(profile.key);
+    client.send('loaded', { coins: profile.data.coins, roomId: this.roomId, waitedMs });
+  }
+
+  override async onLeave(client: Client, consented: boolean): Promise<void> {
+    if (consented) return;
+    // A network blip: hold the seat; the player's profile stays loaded meanwhile.
+    await this.allowReconnection(client, RECONNECT_SECONDS).catch(() => undefined);
+  }
+}

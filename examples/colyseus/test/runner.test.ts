@@ -1,0 +1,53 @@
+/**
+ * `pnpm colyseus` (dist/play.js) as a person runs it: its story on its own redis-server, then a
+ * Ctrl-C (SIGINT to its process group, as a terminal sends it) stops the game processes first,
+ * each releasing its profiles on the still-running Redis, and Redis last.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@datadriver/backends';
+import { describe, expect, it } from 'vitest';
+import { joinRoom } from '../src/player.js';
+
+const RUNNER = fileURLToPath(new URL('../dist/play.js', import.meta.url));
+
+describe('pnpm colyseus', () => {
+  it('plays the hop, the reconnect and the crash, and Ctrl-C stops the games before Redis', async () => {
+    const port = await freePort();
+    const env = { ...process.env };
+    delete env.REDIS_URL; // its own redis-server, through tools/backends
+    const runner = spawn(process.execPath, [RUNNER, '--scale', '0.1', '--port', String(port)], {
+      env,
+      detached: true, // its own process group, like a terminal's foreground job
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    runner.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    runner.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => runner.once('exit', resolve));
+    try {
+      await expect
+        .poll(() => output, { timeout: 45_000, interval: 100 })
+        .toContain('Ctrl-C stops them');
+      expect(output).toContain('the room on A closed with 4100: "You joined another server."');
+      expect(output).toMatch(/loaded on B with 15 coins/);
+      expect(output).toMatch(/reconnected with the same profile: 26 coins/);
+      expect(output).toMatch(/taken over [\d.]+ s after the crash .* with 15 coins/);
+      // A player still in a room when Ctrl-C comes: their release needs Redis up.
+      await joinRoom(`ws://127.0.0.1:${port}`, `ctrl-c-${process.pid}`);
+      process.kill(-runner.pid!, 'SIGINT');
+      expect(await exited).toBe(0);
+      const stopping = output.slice(output.indexOf('stopping the game processes'));
+      expect(stopping).toMatch(
+        /stopped: released 1, unreleased 0[\s\S]*stopped: released 0, unreleased 0|stopped: released 0, unreleased 0[\s\S]*stopped: released 1, unreleased 0/,
+      );
+      expect(stopping.trimEnd().endsWith('stopped')).toBe(true);
+    } finally {
+      if (runner.exitCode === null) process.kill(-runner.pid!, 'SIGKILL');
+    }
+  });
+});
