@@ -299,6 +299,7 @@ describe('queries', () => {
 });
 
 describe('concurrent writers', () => {
+  // 40 transactions contend for one key: about 20 s on DynamoDB Local, more on a loaded machine.
   it('keep one version per committed write, numbered and timed in commit order', async () => {
     const key = freshKey('concurrent');
     const writers = [1, 2, 3, 4].map(() => {
@@ -326,7 +327,7 @@ describe('concurrent writers', () => {
     );
     const times = versions.map((version) => version.time);
     expect(times.every((time, index) => index === 0 || time > times[index - 1]!)).toBe(true);
-  });
+  }, 90_000);
 });
 
 describe('purge', () => {
