@@ -1,0 +1,112 @@
+/** The instruments of one driver, and the one place each is recorded. */
+import type {
+  Attributes,
+  Counter,
+  Histogram,
+  Meter,
+  ObservableGauge,
+  ObservableResult,
+} from '@opentelemetry/api';
+import { ATTRIBUTES, DURATION_BUCKETS, METRICS } from './names.js';
+
+const seconds = (ms: number) => ms / 1000;
+
+export class DriverMetrics {
+  private readonly loadDuration: Histogram;
+  private readonly releaseDuration: Histogram;
+  private readonly counters: Record<
+    | 'kicks'
+    | 'takeovers'
+    | 'lockLosses'
+    | 'saveFailures'
+    | 'releaseFailures'
+    | 'requestsSent'
+    | 'requestsReceived'
+    | 'presenceReads'
+    | 'tradeRecoveries',
+    Counter
+  >;
+  private readonly active: ObservableGauge;
+  private readonly observe: (result: ObservableResult) => void;
+
+  constructor(
+    meter: Meter,
+    private readonly driver: string,
+    activeCount: () => number,
+  ) {
+    const histogram = (name: string, description: string) =>
+      meter.createHistogram(name, {
+        description,
+        unit: 's',
+        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      });
+    this.loadDuration = histogram(
+      METRICS.loadDuration,
+      "From a load's start to its profile loaded or its failure, waits for another server's lock included",
+    );
+    this.releaseDuration = histogram(
+      METRICS.releaseDuration,
+      "From a release's start (the player leaving) to the lock cleared, retries included",
+    );
+    const counter = (name: string, description: string, unit: string) =>
+      meter.createCounter(name, { description, unit });
+    this.counters = {
+      kicks: counter(METRICS.kicks, 'Players removed by the driver', '{kick}'),
+      takeovers: counter(METRICS.takeovers, 'Locks taken from another server', '{takeover}'),
+      lockLosses: counter(METRICS.lockLosses, 'Saves that found the lock taken', '{loss}'),
+      saveFailures: counter(
+        METRICS.saveFailures,
+        'Saves that failed; the data is kept',
+        '{failure}',
+      ),
+      releaseFailures: counter(
+        METRICS.releaseFailures,
+        'Releases that failed; the profile is retained',
+        '{failure}',
+      ),
+      requestsSent: counter(
+        METRICS.requestsSent,
+        'Hand-over requests sent to a holder',
+        '{request}',
+      ),
+      requestsReceived: counter(
+        METRICS.requestsReceived,
+        'Hand-over requests received',
+        '{request}',
+      ),
+      presenceReads: counter(METRICS.presenceReads, "Presence reads of a lock's holder", '{read}'),
+      tradeRecoveries: counter(
+        METRICS.tradeRecoveries,
+        'Trades settled from their journal by a load',
+        '{trade}',
+      ),
+    };
+    this.active = meter.createObservableGauge(METRICS.activeProfiles, {
+      description: 'Profiles active on this server',
+      unit: '{profile}',
+    });
+    this.observe = (result) => result.observe(activeCount(), this.attributes());
+    this.active.addCallback(this.observe);
+  }
+
+  loaded(ms: number, attributes: Attributes): void {
+    this.loadDuration.record(seconds(ms), this.attributes(attributes));
+  }
+
+  released(ms: number): void {
+    this.releaseDuration.record(seconds(ms), this.attributes());
+  }
+
+  count(counter: keyof DriverMetrics['counters'], attributes: Attributes = {}): void {
+    this.counters[counter].add(1, this.attributes(attributes));
+  }
+
+  /** Stops observing the gauge (the instruments themselves belong to the meter). */
+  close(): void {
+    this.active.removeCallback(this.observe);
+  }
+
+  private attributes(extra: Attributes = {}): Attributes {
+    return { [ATTRIBUTES.driver]: this.driver, ...extra };
+  }
+}
