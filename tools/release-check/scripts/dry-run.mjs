@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const published = ['core', 'testkit', 'redis', 'dynamodb', 'pubsub', 'colyseus'];
+const published = [
+  'core',
+  'testkit',
+  'redis',
+  'dynamodb',
+  'pubsub',
+  'colyseus',
+  'cli',
+  'opentelemetry',
+];
 const into = mkdtempSync(join(tmpdir(), 'dd-dry-run-'));
 
 try {

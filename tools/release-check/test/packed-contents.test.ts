@@ -12,7 +12,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const packages = fileURLToPath(new URL('../../../packages/', import.meta.url));
-const PUBLISHED = ['core', 'testkit', 'redis', 'dynamodb', 'pubsub', 'colyseus'];
+const PUBLISHED = [
+  'core',
+  'testkit',
+  'redis',
+  'dynamodb',
+  'pubsub',
+  'colyseus',
+  'cli',
+  'opentelemetry',
+];
 
 describe('packed packages', () => {
   const cleanup: string[] = [];
