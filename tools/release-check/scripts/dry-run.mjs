@@ -7,22 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PUBLISHED } from './published.mjs';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const published = [
-  'core',
-  'testkit',
-  'redis',
-  'dynamodb',
-  'pubsub',
-  'colyseus',
-  'cli',
-  'opentelemetry',
-];
 const into = mkdtempSync(join(tmpdir(), 'dd-dry-run-'));
 
 try {
-  for (const name of published) {
+  for (const name of PUBLISHED) {
     const cwd = join(root, 'packages', name);
     const packed = JSON.parse(
       execFileSync('pnpm', ['pack', '--json', '--pack-destination', into], {

@@ -3,30 +3,29 @@
  * the README and licence, no sources or tests, and no `workspace:` range left in its manifest.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PUBLISHED } from '../scripts/published.mjs';
 
 const run = promisify(execFile);
 const packages = fileURLToPath(new URL('../../../packages/', import.meta.url));
-const PUBLISHED = [
-  'core',
-  'testkit',
-  'redis',
-  'dynamodb',
-  'pubsub',
-  'colyseus',
-  'cli',
-  'opentelemetry',
-];
 
 describe('packed packages', () => {
   const cleanup: string[] = [];
   afterAll(async () => {
     for (const dir of cleanup) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('covers every package of the fixed group, each the package of its folder under packages/', async () => {
+    expect(PUBLISHED).toEqual(expect.arrayContaining(['core', 'redis', 'cli', 'opentelemetry']));
+    for (const name of PUBLISHED) {
+      const manifest = JSON.parse(await readFile(join(packages, name, 'package.json'), 'utf8'));
+      expect(manifest.name).toBe(`@datadriver/${name}`);
+    }
   });
 
   it.each(PUBLISHED)(

@@ -1,0 +1,90 @@
+/**
+ * A user's project outside the workspace: packages packed as they would be published (`pnpm
+ * pack` rewrites workspace ranges), installed with plain npm, and a TypeScript program
+ * type-checked and compiled against the installed declarations.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const run = promisify(execFile);
+const packages = fileURLToPath(new URL('../../../packages/', import.meta.url));
+
+/** Folders to remove when the file's tests are done (`removeAll` in an afterAll). */
+export class Scratch {
+  private readonly dirs: string[] = [];
+
+  async dir(prefix: string): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  async removeAll(): Promise<void> {
+    for (const dir of this.dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Packs `packages/<name>` into `into`; the tarball's path. */
+export async function pack(name: string, into: string): Promise<string> {
+  await run('pnpm', ['pack', '--pack-destination', into], { cwd: join(packages, name) });
+  const tarball = (await readdir(into)).find((file) => file.startsWith(`datadriver-${name}-`));
+  if (!tarball) throw new Error(`pnpm pack made no tarball for ${name}`);
+  return join(into, tarball);
+}
+
+/** `file:` dependencies on the tarballs of `names`, packed into a fresh folder. */
+export async function tarballs(
+  scratch: Scratch,
+  names: readonly string[],
+): Promise<Record<string, string>> {
+  const into = await scratch.dir('dd-tarballs-');
+  const dependencies: Record<string, string> = {};
+  for (const name of names) dependencies[`@datadriver/${name}`] = `file:${await pack(name, into)}`;
+  return dependencies;
+}
+
+/** A fresh project with `dependencies` installed and `program` compiled to out/main.js. */
+export async function consumerProject(
+  scratch: Scratch,
+  dependencies: Record<string, string>,
+  program: string,
+  compilerOptions: Record<string, unknown> = {},
+): Promise<string> {
+  const dir = await scratch.dir('dd-consumer-');
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'consumer',
+      private: true,
+      type: 'module',
+      dependencies,
+      devDependencies: { typescript: '5.9.3', '@types/node': '20.19.25' },
+    }),
+  );
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        outDir: 'out',
+        types: ['node'],
+        ...compilerOptions,
+      },
+      include: ['main.ts'],
+    }),
+  );
+  await writeFile(join(dir, 'main.ts'), program);
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+  // tsc reports type errors on stdout, which a failed execFile does not print.
+  await run('npx', ['tsc', '-p', '.'], { cwd: dir }).catch((error: { stdout?: string }) => {
+    throw new Error(`the consumer program does not type-check:\n${error.stdout ?? ''}`);
+  });
+  return dir;
+}
