@@ -8,15 +8,7 @@ import { quietLogger } from './quiet-logger.js';
 import { parseCount, parseSeconds } from './time-input.js';
 
 /** The global options, as text, exactly as commander hands them over. */
-export interface GlobalOptions {
-  readonly redis?: string;
-  readonly prefix?: string;
-  readonly table?: string;
-  readonly versionsTable?: string;
-  readonly presenceTable?: string;
-  readonly keyAttribute?: string;
-  readonly endpoint?: string;
-  readonly region?: string;
+export interface GlobalOptions extends Omit<BackendOptions, 'versions'> {
   readonly json?: boolean;
   readonly presenceTtl?: string;
   readonly lockTtl?: string;
@@ -84,25 +76,22 @@ export async function commandContext(io: CliIo, options: GlobalOptions): Promise
 }
 
 function backendOptions(options: GlobalOptions): BackendOptions {
+  const {
+    json,
+    presenceTtl,
+    lockTtl,
+    lockSkew,
+    lockWait,
+    versionsKeep,
+    versionsMaxAge,
+    jobId,
+    ...backend
+  } = options;
   const versions: VersionRetention = {
-    ...(options.versionsKeep === undefined
+    ...(versionsKeep === undefined ? {} : { keep: parseCount(versionsKeep, '--versions-keep', 1) }),
+    ...(versionsMaxAge === undefined
       ? {}
-      : { keep: parseCount(options.versionsKeep, '--versions-keep', 1) }),
-    ...(options.versionsMaxAge === undefined
-      ? {}
-      : { maxAgeSeconds: parseSeconds(options.versionsMaxAge, '--versions-max-age') }),
+      : { maxAgeSeconds: parseSeconds(versionsMaxAge, '--versions-max-age') }),
   };
-  const pick = <K extends keyof GlobalOptions>(name: K) =>
-    options[name] === undefined ? {} : { [name]: options[name] };
-  return {
-    ...pick('redis'),
-    ...pick('prefix'),
-    ...pick('table'),
-    ...pick('versionsTable'),
-    ...pick('presenceTable'),
-    ...pick('keyAttribute'),
-    ...pick('endpoint'),
-    ...pick('region'),
-    versions,
-  } as BackendOptions;
+  return { ...backend, versions };
 }

@@ -40,6 +40,8 @@ async function holding(prefix: string, key: string, coins: number[], handoff = t
   return { server, profile, times };
 }
 
+/** The global options that point the CLI at `prefix` on the run's Redis. */
+const on = (prefix: string) => ['--redis', url(), '--prefix', prefix];
 const storeOf = (prefix: string) => new RedisStore({ client: raw, prefix, versions: {} });
 
 describe('restore', () => {
@@ -48,19 +50,7 @@ describe('restore', () => {
     const { server, times } = await holding(prefix, 'u1', [1200, 0]);
     const at = new Date(times[0]! + 10).toISOString();
     const result = json<RestoreResult>(
-      await cli([
-        '--redis',
-        url(),
-        '--prefix',
-        prefix,
-        '--json',
-        'restore',
-        'PlayerData',
-        'u1',
-        '--at',
-        at,
-        '--yes',
-      ]),
+      await cli([...on(prefix), '--json', 'restore', 'PlayerData', 'u1', '--at', at, '--yes']),
     );
     expect(result).toMatchObject({ holder: 'game-0', holderAnswer: 'alive', reason: 'unlocked' });
     expect(result.requests).toBeGreaterThanOrEqual(1);
@@ -96,18 +86,7 @@ describe('restore', () => {
     const prefix = uniquePrefix('restore-old');
     await holding(prefix, 'u1', [5]);
     const before = await redisSnapshot(raw, prefix);
-    const run = await cli([
-      '--redis',
-      url(),
-      '--prefix',
-      prefix,
-      'restore',
-      'PlayerData',
-      'u1',
-      '--at',
-      '2d',
-      '--yes',
-    ]);
+    const run = await cli([...on(prefix), 'restore', 'PlayerData', 'u1', '--at', '2d', '--yes']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^Data\.VersionNotFound: no version of PlayerData\/u1 as old as/);
     expect(await redisSnapshot(raw, prefix)).toEqual(before);
@@ -116,17 +95,7 @@ describe('restore', () => {
   it('without --yes and no terminal, or with "n" at the prompt, writes nothing', async () => {
     const prefix = uniquePrefix('restore-ask');
     const { server, times } = await holding(prefix, 'u1', [7, 8]);
-    const args = [
-      '--redis',
-      url(),
-      '--prefix',
-      prefix,
-      'restore',
-      'PlayerData',
-      'u1',
-      '--at',
-      String(times[0]! + 10),
-    ];
+    const args = [...on(prefix), 'restore', 'PlayerData', 'u1', '--at', String(times[0]! + 10)];
     const before = await redisSnapshot(raw, prefix);
     const noTerminal = await cli(args);
     expect(noTerminal.code).toBe(1);
@@ -164,7 +133,7 @@ describe('restore, schemas', () => {
     const schema2 = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 20));
     await store.update('PlayerData/u1', () => record(0, 2, 3), { keepVersion: true });
-    const base = ['--redis', url(), '--prefix', prefix, 'restore', 'PlayerData', 'u1', '--yes'];
+    const base = [...on(prefix), 'restore', 'PlayerData', 'u1', '--yes'];
     const before = await redisSnapshot(raw, prefix);
     const refused = await cli([...base, '--at', String(schema1)]);
     expect(refused.code).toBe(1);
@@ -186,17 +155,7 @@ describe('erase', () => {
     const { server } = await holding(prefix, 'u1', [3, 4]);
     server.driver.profile('u1')!.addUserId('steam:9');
     await server.driver.profile('u1')!.save();
-    const run = await spawnCli([
-      '--redis',
-      url(),
-      '--prefix',
-      prefix,
-      '--json',
-      'erase',
-      'PlayerData',
-      'u1',
-      '--yes',
-    ]);
+    const run = await spawnCli([...on(prefix), '--json', 'erase', 'PlayerData', 'u1', '--yes']);
     const result = json<EraseResult>(run);
     expect(result).toMatchObject({
       erased: true,
@@ -209,7 +168,7 @@ describe('erase', () => {
     expect(await storeOf(prefix).get('PlayerData/u1')).toBeUndefined();
     expect(await storeOf(prefix).versions!.list('PlayerData/u1')).toEqual([]);
     const found = json<{ matches: unknown[] }>(
-      await cli(['--redis', url(), '--prefix', prefix, '--json', 'find-user', 'steam:9']),
+      await cli([...on(prefix), '--json', 'find-user', 'steam:9']),
     );
     expect(found.matches).toEqual([]);
   });
@@ -219,10 +178,7 @@ describe('erase', () => {
     const { server } = await holding(prefix, 'u1', [3], false);
     const before = await redisSnapshot(raw, prefix);
     const run = await cli([
-      '--redis',
-      url(),
-      '--prefix',
-      prefix,
+      ...on(prefix),
       '--job-id',
       'cli-1',
       '--lock-wait',
@@ -247,16 +203,7 @@ describe('erase', () => {
     const prefix = uniquePrefix('erase-none');
     await holding(prefix, 'someone-else', [1]);
     const before = await redisSnapshot(raw, prefix);
-    const run = await cli([
-      '--redis',
-      url(),
-      '--prefix',
-      prefix,
-      'erase',
-      'PlayerData',
-      'nobody',
-      '--yes',
-    ]);
+    const run = await cli([...on(prefix), 'erase', 'PlayerData', 'nobody', '--yes']);
     expect(run).toMatchObject({
       code: 0,
       stdout: 'nothing to erase: no record and no kept version of PlayerData/nobody\n',
