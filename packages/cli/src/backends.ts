@@ -47,6 +47,8 @@ export interface Backends {
   readonly store: Store;
   readonly presence: Presence | undefined;
   readonly messenger: Messenger | undefined;
+  /** The ms a presence key has left, where the backend keeps an expiry (Redis). */
+  readonly presenceExpiry: ((key: string) => Promise<number | undefined>) | undefined;
   /** Where the records are, for messages: `redis://host:port prefix dd:`, `table T at E`. */
   readonly where: string;
   close(): Promise<void>;
@@ -71,9 +73,18 @@ export async function connectBackends(options: BackendOptions): Promise<Backends
           logger: quietLogger,
           versions: options.versions ?? {},
         });
-    const presence: Presence | undefined =
-      dynamo?.presence ??
-      (redis ? new RedisPresence({ client: redis, prefix, logger: quietLogger }) : undefined);
+    const redisPresence =
+      dynamo?.presence || !redis
+        ? undefined
+        : new RedisPresence({ client: redis, prefix, logger: quietLogger });
+    const presence: Presence | undefined = dynamo?.presence ?? redisPresence;
+    // One PTTL of the adapter's own key for that server: its name is the adapter's to say.
+    const presenceExpiry = redisPresence
+      ? async (key: string) => {
+          const ms = await redis!.pttl(redisPresence.keyOf(key));
+          return ms > 0 ? ms : undefined;
+        }
+      : undefined;
     const messenger = redis
       ? new RedisMessenger({ client: redis, prefix, logger: quietLogger })
       : undefined;
@@ -84,6 +95,7 @@ export async function connectBackends(options: BackendOptions): Promise<Backends
       store,
       presence,
       messenger,
+      presenceExpiry,
       where,
       close: async () => {
         await messenger?.close();

@@ -19,7 +19,7 @@ import {
   settledData,
   type TradeState,
 } from '@datadriver/core';
-import { type Liveness, livenessOf, type Watch } from './liveness.js';
+import { type ExpiryReader, type Liveness, livenessOf, type Watch } from './liveness.js';
 import { storeKeyOf } from './store-keys.js';
 import { type Verdict, type VerdictInput, verdictOf } from './verdict.js';
 
@@ -68,6 +68,7 @@ export interface Inspection {
 export interface InspectContext {
   readonly store: Store;
   readonly presence: Presence | undefined;
+  readonly presenceExpiry: ExpiryReader | undefined;
   /** A driver of the inspected name, for its `versions` (it writes nothing). */
   readonly driver: DataDriver<object>;
   readonly where: string;
@@ -96,7 +97,7 @@ export async function inspect(context: InspectContext, key: string): Promise<Ins
   const { meta } = record;
   const holder =
     meta.lock && context.presence
-      ? await livenessOf(context.presence, meta.lock.jobId, context.watch)
+      ? await livenessOf(context.presence, meta.lock.jobId, context.watch, context.presenceExpiry)
       : undefined;
   // The clock is read after the presence answer: a watched answer took a TTL.
   const now = context.now();

@@ -2,7 +2,8 @@
  * Whether a server beats presence now: one read, as a joining server makes it (alive, stopped
  * or unknown). A backend that keeps the key's expiry (Redis) also tells the beat's age. One
  * that judges expiry by the reader's own sightings (DynamoDB) cannot tell a stopped server
- * from one read, so the key is watched for one presence TTL and read again.
+ * from one read, so the key is watched for one presence TTL and read again. `servers` scans
+ * the presence map (on Redis a SCAN of the keyspace); `inspect` reads one key.
  */
 import { describeError, type Presence, type PresenceEntry } from '@datadriver/core';
 
@@ -33,17 +34,26 @@ export interface Beat {
   readonly watchedMs?: number;
 }
 
-/** The presence answer for server `jobId`. */
+/**
+ * How long a presence key has left on the backend's own clock, for a backend that keeps one
+ * (Redis's PTTL), read for one key without scanning the keyspace.
+ */
+export type ExpiryReader = (key: string) => Promise<number | undefined>;
+
+/** The presence answer for server `jobId`; without `expiryOf`, a present key is watched. */
 export async function livenessOf(
   presence: Presence,
   jobId: string,
   watch: Watch,
+  expiryOf: ExpiryReader | undefined,
 ): Promise<Liveness> {
   try {
     if ((await presence.get(jobId)) === undefined) return { answer: 'stopped' };
-    const entry = await entryOf(presence, jobId);
-    if (entry?.expiresInMs !== undefined) {
-      return { answer: 'alive', beatAgeMs: beatAge(entry.expiresInMs, watch) };
+    if (expiryOf) {
+      const expiresInMs = await expiryOf(jobId);
+      return expiresInMs === undefined
+        ? { answer: 'alive' }
+        : { answer: 'alive', beatAgeMs: beatAge(expiresInMs, watch) };
     }
     const watchedMs = watch.presenceTtlMs + WATCH_MARGIN_MS;
     watch.note(
@@ -81,11 +91,6 @@ const WATCH_MARGIN_MS = 250;
 
 function beatAge(expiresInMs: number, watch: Watch): number {
   return Math.max(0, watch.presenceTtlMs - expiresInMs);
-}
-
-async function entryOf(presence: Presence, jobId: string): Promise<PresenceEntry | undefined> {
-  if (!presence.scan) return undefined;
-  return (await scanAll(presence)).get(jobId);
 }
 
 async function scanAll(presence: Presence): Promise<Map<string, PresenceEntry>> {

@@ -27,6 +27,7 @@ export async function inspectCommand(
     {
       store: context.backends.store,
       presence: context.backends.presence,
+      presenceExpiry: context.backends.presenceExpiry,
       driver: context.readDriver(driver),
       where: context.backends.where,
       watch: context.watch,

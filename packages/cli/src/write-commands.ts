@@ -158,7 +158,12 @@ export async function eraseCommand(
 async function holderOf(context: CommandContext, record: ProfileRecord | undefined) {
   const lock = record?.meta.lock;
   if (!lock || !context.backends.presence) return undefined;
-  return livenessOf(context.backends.presence, lock.jobId, context.watch);
+  return livenessOf(
+    context.backends.presence,
+    lock.jobId,
+    context.watch,
+    context.backends.presenceExpiry,
+  );
 }
 
 function lockRows(
