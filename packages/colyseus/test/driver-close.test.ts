@@ -24,12 +24,19 @@ it('driver.close() fails a join that waits for another server, at once and with 
   const old = await otherServer(prefix, `old-${id}`, { handoff: false, jobId: `old-${id}` });
   try {
     await old.driver.load(id);
+    const waiting = new Promise<void>((resolve) => {
+      const off = colyseus.driver.on((event) => {
+        if (event.type !== 'load.waiting' || event.key !== id || event.reason !== 'locked') return;
+        off();
+        resolve();
+      });
+    });
     const join = colyseus.client().create('arena', { user: id });
     const outcome = join.then(
       () => undefined,
       (error: { code: number; message: string }) => error,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the load is waiting now
+    await waiting; // the join's load waits for the other server's lock now
     const closedAt = performance.now();
     await colyseus.driver.close({ deadlineSeconds: 1 });
     const error = await outcome;
