@@ -8,6 +8,10 @@ export default defineConfig({
     hookTimeout: 90_000,
     testTimeout: 30_000,
     // The SDK warns on every worker that its next majors need Node 22; the pin is deliberate.
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // The Pub/Sub client must not probe the GCE metadata server for credentials.
+    env: {
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      METADATA_SERVER_DETECTION: 'none',
+    },
   },
 });

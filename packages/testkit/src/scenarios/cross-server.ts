@@ -195,7 +195,7 @@ export const crossServerScenarios: Scenario[] = [
     name: 'with handoff off, a join retries at 0.5 s doubling to 2 s and fails closed after lockWaitSeconds',
     async run(cluster) {
       const a = await cluster.server('A', { handoff: false });
-      const b = await cluster.server('B', { handoff: false });
+      const b = await cluster.server('B', { handoff: false, lockWaitSeconds: 15 });
       const onA = mark(cluster);
       a.join('p1');
       await settled(cluster, 'A', 'p1', onA);
