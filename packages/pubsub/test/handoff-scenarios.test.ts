@@ -12,4 +12,5 @@ const scale = Number(process.env.DD_SCALE ?? 0.07);
 
 runHandoffScenarios('the Pub/Sub emulator, with Redis store and presence', () =>
   pubSubClusterBackend(inject('pubsubEmulatorHost'), redisStore(inject('redisUrl')), { scale }),
+  { concurrent: true },
 );
