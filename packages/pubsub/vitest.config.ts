@@ -8,9 +8,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // The client must not probe the GCE metadata server for credentials.
     env: { METADATA_SERVER_DETECTION: 'none' },
-    // Two files at a time, so the minute of mostly-idle scenario waits overlaps the other
-    // files (vitest's default on 2 cores is one).
-    maxWorkers: 2,
+    // One file at a time: the scenario files time real waits, and Google's emulator (a JVM)
+    // serving another file's burst would skew them.
+    fileParallelism: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -41,6 +41,7 @@ export {
   type DataDriverOptions,
   DEFAULT_KICK_MESSAGES,
   DEFAULTS,
+  defaultLockWaitSeconds,
   type KickMessages,
 } from './options.js';
 export type { AttachOptions } from './player-sessions.js';

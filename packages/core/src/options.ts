@@ -52,7 +52,10 @@ export interface DataDriverOptions<T extends object> {
   readonly jobId?: string;
   /** `false` turns handoff off; a `Handoff` is used as given; otherwise the default rule. */
   readonly handoff?: Handoff | false;
-  /** How long a joining player waits for another server's lock (default 15). */
+  /**
+   * How long a joining player waits for another server's lock (default 15, plus one presence
+   * TTL when `presence` counts expiry from its first read: see `defaultLockWaitSeconds`).
+   */
   readonly lockWaitSeconds?: number;
   /** How long a load waits for a load or release of the same key on this server. */
   readonly localHandoffSeconds?: number;
@@ -93,6 +96,22 @@ export const DEFAULTS = Object.freeze({
   lockSkewSeconds: 60,
   autosaveSeconds: 30,
 });
+
+/**
+ * The join wait when `lockWaitSeconds` is unset: the seed's 15 s, plus one presence TTL for a
+ * presence whose readers count expiry from their first read (`expiryCountedFrom`). Such a
+ * reader calls a crashed server stopped a TTL after it first looked, which a join that starts
+ * at the crash reaches one first wake later than a TTL counted from the last beat, and a join
+ * long after the crash reaches a whole TTL after it started: the seed's 15 s would then cut
+ * the wait off and kick the player before the takeover.
+ */
+export function defaultLockWaitSeconds(
+  presence: Pick<Presence, 'expiryCountedFrom'> | undefined,
+  presenceTtlSeconds: number,
+): number {
+  const late = presence?.expiryCountedFrom === 'first-read';
+  return DEFAULTS.lockWaitSeconds + (late ? presenceTtlSeconds : 0);
+}
 
 function invalid(message: string): DataDriverError {
   return new DataDriverError(ErrorCode.InvalidConfig, message);
@@ -168,11 +187,14 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
   } catch (error) {
     throw toDataDriverError(error, ErrorCode.InvalidConfig, 'invalid timings');
   }
+  // The TTL the beats are written with: the given handoff's, or the driver's own timings'.
+  const presenceTtlSeconds =
+    (options.handoff || undefined)?.timings?.presenceTtlSeconds ?? timings.presenceTtlSeconds;
+  const lockWaitFallback = defaultLockWaitSeconds(options.presence, presenceTtlSeconds);
   return {
     name,
     defaults: jsonClone(options.defaults as unknown as JsonObject),
-    lockWaitMs:
-      seconds('lockWaitSeconds', options.lockWaitSeconds, DEFAULTS.lockWaitSeconds) * 1000,
+    lockWaitMs: seconds('lockWaitSeconds', options.lockWaitSeconds, lockWaitFallback) * 1000,
     localHandoffMs:
       local === undefined ? undefined : seconds('localHandoffSeconds', local, 0) * 1000,
     lockTtlSeconds,

@@ -30,6 +30,11 @@ export interface DynamoPresenceOptions extends TableOptions {
 export class DynamoPresence implements Presence {
   /** The port contract implemented; core refuses another. */
   readonly specificationVersion = 'v1';
+  /**
+   * Each reader counts a key's TTL from its own first sighting of the beat: a driver with this
+   * presence waits one presence TTL longer by default (25 s), so a crash never kicks a player.
+   */
+  readonly expiryCountedFrom = 'first-read';
   /** The table this presence reads and writes. */
   readonly tableName: string;
   private readonly client: DynamoDBClient;

@@ -1,35 +1,29 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+/**
+ * The testkit's handoff scenarios on the stack "DynamoDB store + Redis presence and messages":
+ * DynamoStore on DynamoDB Local, RedisPresence and RedisMessenger on the run's redis-server,
+ * each server with its own connections. 0.1 real seconds per seed second, as on Redis; the
+ * scenarios run at once (the two that wait out 241 seed seconds take 24 s). DD_SCALE overrides
+ * the scale.
+ */
 import { runHandoffScenarios } from '@datadriver/testkit';
-import { afterAll, beforeAll, describe, inject } from 'vitest';
-import { ClientPool } from './support/client-pool.js';
-import { freshTable, makeClient } from './support/dynamo-client.js';
+import { inject } from 'vitest';
 import { dynamoClusterBackend } from './support/dynamo-cluster-backend.js';
+import { scenarioTable } from './support/scenario-table.js';
+import { redisMessenger, redisPresence } from './support/stack-ports.js';
 
-// Real seconds per seed second, as on Redis. The scenarios run at once; the two that wait out
-// 241 seed seconds take 24 s.
 const scale = Number(process.env.DD_SCALE ?? 0.1);
+const table = scenarioTable('handoff', { clients: 12 });
 
-let direct: DynamoDBClient;
-let table: Awaited<ReturnType<typeof freshTable>>;
-let pool: ClientPool;
-
-beforeAll(async () => {
-  direct = makeClient(inject('dynamoEndpoint'));
-  table = await freshTable(direct, 'handoff');
-  pool = new ClientPool(inject('dynamoEndpoint'), table.tableName);
-  await pool.fill(12);
-});
-
-afterAll(async () => {
-  await table?.drop();
-  pool?.destroy();
-  direct?.destroy();
-});
-
-describe('DynamoStore', () => {
-  runHandoffScenarios(
-    'DynamoDB Local + in-memory messenger and presence',
-    () => dynamoClusterBackend({ direct, pool, tableName: table.tableName, scale }),
-    { concurrent: true },
-  );
-});
+runHandoffScenarios(
+  'DynamoDB store + Redis presence and messages',
+  () =>
+    dynamoClusterBackend({
+      direct: table.direct,
+      pool: table.pool,
+      tableName: table.tableName,
+      scale,
+      presence: redisPresence(inject('redisUrl')),
+      messenger: redisMessenger(inject('redisUrl')),
+    }),
+  { concurrent: true },
+);

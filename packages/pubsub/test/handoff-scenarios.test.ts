@@ -10,6 +10,9 @@ import { redisStore } from './support/shared-store.js';
  */
 const scale = Number(process.env.DD_SCALE ?? 0.07);
 
-runHandoffScenarios('the Pub/Sub emulator, with Redis store and presence', () =>
-  pubSubClusterBackend(inject('pubsubEmulatorHost'), redisStore(inject('redisUrl')), { scale }),
+runHandoffScenarios(
+  'the Pub/Sub emulator, with Redis store and presence',
+  () =>
+    pubSubClusterBackend(inject('pubsubEmulatorHost'), redisStore(inject('redisUrl')), { scale }),
+  { concurrent: true },
 );

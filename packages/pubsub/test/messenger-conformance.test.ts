@@ -1,17 +1,14 @@
-import { startGooglePubSubEmulator } from '@datadriver/backends';
 import { messengerConformance } from '@datadriver/testkit';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
+import { onGoogleEmulator } from './support/google-emulator.js';
 import { pubSubHarness } from './support/messenger-harness.js';
 
 messengerConformance('Pub/Sub on the local emulator', () =>
   pubSubHarness(inject('pubsubEmulatorHost')),
 );
 
-// Google's emulator runs where gcloud has it (decided here, when the file loads: a failure
-// to start it fails the file). It ignores subscription filters, so passing here shows that
-// the messenger checks each message's address on receipt.
-const google = await startGooglePubSubEmulator();
-if (google) {
-  afterAll(() => google.stop());
-  messengerConformance("Pub/Sub on Google's emulator", () => pubSubHarness(google.endpoint));
-}
+// Google's emulator ignores subscription filters, so passing there shows that the messenger
+// checks each message's address on receipt.
+onGoogleEmulator((endpoint) =>
+  messengerConformance("Pub/Sub on Google's emulator", () => pubSubHarness(endpoint)),
+);

@@ -7,6 +7,7 @@ import {
   DataDriver,
   type DataDriverEvent,
   type DataDriverOptions,
+  defaultLockWaitSeconds,
   FaultyMessenger,
   FaultyPresence,
   FaultyStore,
@@ -14,6 +15,7 @@ import {
   type Logger,
   MemoryHost,
   type MemoryPlayer,
+  type Presence,
   type Profile,
   type ProfileRecord,
   type Scheduler,
@@ -31,6 +33,7 @@ export interface PlayerData {
 export interface ServerOptions {
   /** Handoff on (default) or off: a server of an older build, or `handoff: false`. */
   readonly handoff?: boolean;
+  /** Default: core's for the server's presence (`defaultLockWaitSeconds`), scaled. */
   readonly lockWaitSeconds?: number;
   readonly localHandoffSeconds?: number;
   readonly lockTtlSeconds?: number;
@@ -211,7 +214,7 @@ export class Cluster {
             timings: scaleTimings(this.backend.scale),
           });
     const driver = new DataDriver<PlayerData>({
-      ...this.driverOptions(options),
+      ...this.driverOptions(options, presence),
       name: this.driverName,
       defaults: { coins: 0 },
       store,
@@ -299,11 +302,15 @@ export class Cluster {
     await this.backend.close();
   }
 
-  private driverOptions(options: ServerOptions): Partial<DataDriverOptions<PlayerData>> {
+  private driverOptions(
+    options: ServerOptions,
+    presence: Presence,
+  ): Partial<DataDriverOptions<PlayerData>> {
     const scaled = (value: number | undefined) =>
       value === undefined ? undefined : value * this.backend.scale;
+    const lockWait = defaultLockWaitSeconds(presence, Handoff.PRESENCE_TTL_SECONDS);
     const seconds = {
-      lockWaitSeconds: scaled(options.lockWaitSeconds ?? 15),
+      lockWaitSeconds: scaled(options.lockWaitSeconds ?? lockWait),
       localHandoffSeconds: scaled(options.localHandoffSeconds),
       lockTtlSeconds: scaled(options.lockTtlSeconds ?? 180),
       lockSkewSeconds: scaled(options.lockSkewSeconds ?? 60),

@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import type { Backend } from './backend.js';
 import { startDynamoLocal } from './dynamodb-local.js';
+import { startGooglePubSubEmulator } from './google-pubsub-emulator.js';
 import type { ProvidedKey } from './provided-context.js';
 import { startPubSub } from './pubsub.js';
 import { startRedis } from './redis.js';
@@ -8,19 +9,30 @@ import { startRedis } from './redis.js';
 export type Teardown = () => Promise<void>;
 /** The shape vitest expects of a globalSetup file's default export. */
 export type GlobalSetup = (project: TestProject) => Promise<Teardown>;
-export type BackendKind = 'redis' | 'dynamodb' | 'pubsub';
+/** `google-pubsub` is optional: where gcloud has no pubsub-emulator, files receive ''. */
+export type BackendKind = 'redis' | 'dynamodb' | 'pubsub' | 'google-pubsub';
 
 interface Starter {
   readonly key: ProvidedKey;
-  readonly start: () => Promise<Backend & { readonly endpoint?: string }>;
+  /** Undefined: not on this machine, and optional. */
+  readonly start: () => Promise<(Backend & { readonly endpoint?: string }) | undefined>;
   /** What test files receive: the form each client library takes. */
   readonly address: (backend: Backend & { readonly endpoint?: string }) => string;
 }
+
+const ABSENT_GOOGLE =
+  "Google's Pub/Sub emulator is not on this machine (no gcloud with the pubsub-emulator " +
+  'component): its tests have nothing to run against here. It runs wherever gcloud has it.';
 
 const STARTERS: Record<BackendKind, Starter> = {
   redis: { key: 'redisUrl', start: startRedis, address: (b) => b.url },
   dynamodb: { key: 'dynamoEndpoint', start: startDynamoLocal, address: (b) => b.endpoint ?? b.url },
   pubsub: { key: 'pubsubEmulatorHost', start: startPubSub, address: (b) => b.endpoint ?? b.url },
+  'google-pubsub': {
+    key: 'googlePubsubEmulatorHost',
+    start: () => startGooglePubSubEmulator(),
+    address: (b) => b.endpoint ?? b.url,
+  },
 };
 
 /**
@@ -31,7 +43,9 @@ const STARTERS: Record<BackendKind, Starter> = {
 export function backendsGlobalSetup(...kinds: BackendKind[]): GlobalSetup {
   return async (project) => {
     const results = await Promise.allSettled(kinds.map((kind) => startAndProvide(kind, project)));
-    const started = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const started = results.flatMap((r) =>
+      r.status === 'fulfilled' && r.value !== undefined ? [r.value] : [],
+    );
     const teardown: Teardown = async () => {
       await Promise.all(started.map((backend) => backend.stop()));
     };
@@ -46,9 +60,17 @@ export const redisGlobalSetup: GlobalSetup = backendsGlobalSetup('redis');
 export const dynamoLocalGlobalSetup: GlobalSetup = backendsGlobalSetup('dynamodb');
 export const pubSubGlobalSetup: GlobalSetup = backendsGlobalSetup('pubsub');
 
-async function startAndProvide(kind: BackendKind, project: TestProject): Promise<Backend> {
+async function startAndProvide(
+  kind: BackendKind,
+  project: TestProject,
+): Promise<Backend | undefined> {
   const starter = STARTERS[kind];
   const backend = await starter.start();
+  if (!backend) {
+    console.info(ABSENT_GOOGLE);
+    project.provide(starter.key, '');
+    return undefined;
+  }
   project.provide(starter.key, starter.address(backend));
   return backend;
 }

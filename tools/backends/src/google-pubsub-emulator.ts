@@ -26,7 +26,7 @@ export async function startGooglePubSubEmulator(
   options: LaunchOptions = {},
 ): Promise<PubSubBackend | undefined> {
   const env = options.env ?? process.env;
-  const gcloud = findGcloudWithEmulator(env);
+  const gcloud = googlePubSubEmulatorCommand(env);
   if (!gcloud) return undefined;
   // Its default data dir is the user's gcloud config; a temp dir keeps runs apart and $HOME clean.
   const dataDir = await mkdtemp(join(tmpdir(), 'google-pubsub-emulator-'));
@@ -69,8 +69,11 @@ function launchGoogleEmulator(
   });
 }
 
-/** gcloud itself, if it is on PATH and its SDK has the pubsub-emulator component beside it. */
-function findGcloudWithEmulator(env: Env): string | undefined {
+/**
+ * gcloud itself, if it is on PATH and its SDK has the pubsub-emulator component beside it:
+ * where this is undefined, `startGooglePubSubEmulator()` resolves undefined.
+ */
+export function googlePubSubEmulatorCommand(env: Env = process.env): string | undefined {
   const gcloud = findOnPath('gcloud', env);
   if (!gcloud) return undefined;
   // PATH usually holds a symlink (/usr/bin/gcloud); the SDK is two levels above the real file.

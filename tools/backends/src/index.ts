@@ -21,7 +21,10 @@ export {
   redisGlobalSetup,
   type Teardown,
 } from './global-setup.js';
-export { startGooglePubSubEmulator } from './google-pubsub-emulator.js';
+export {
+  googlePubSubEmulatorCommand,
+  startGooglePubSubEmulator,
+} from './google-pubsub-emulator.js';
 export type { BackendAddresses, ProvidedKey } from './provided-context.js';
 export { startPubSub } from './pubsub.js';
 export { startRedis } from './redis.js';

@@ -13,10 +13,16 @@ declare module 'vitest' {
     dynamoEndpoint: string;
     /** `127.0.0.1:PORT`, or PUBSUB_EMULATOR_HOST. */
     pubsubEmulatorHost: string;
+    /** Google's emulator, `127.0.0.1:PORT`; empty where gcloud has no pubsub-emulator. */
+    googlePubsubEmulatorHost: string;
   }
 }
 
-export type ProvidedKey = 'redisUrl' | 'dynamoEndpoint' | 'pubsubEmulatorHost';
+export type ProvidedKey =
+  | 'redisUrl'
+  | 'dynamoEndpoint'
+  | 'pubsubEmulatorHost'
+  | 'googlePubsubEmulatorHost';
 
 /** The provided addresses as one object. Using vitest's type here also keeps the `vitest` import
  * in the bundled .d.ts, without which TypeScript rejects the augmentation above (TS2664). */

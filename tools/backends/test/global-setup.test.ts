@@ -41,4 +41,12 @@ describe('backendsGlobalSetup', () => {
       BackendUnavailableError,
     );
   });
+
+  it("provides '' for Google's emulator where gcloud is absent, and passes the run", async () => {
+    vi.stubEnv('PATH', '/nonexistent');
+    const { project, provided } = fakeProject();
+    const teardown = await backendsGlobalSetup('google-pubsub')(project);
+    expect(provided.get('googlePubsubEmulatorHost')).toBe('');
+    await teardown();
+  });
 });

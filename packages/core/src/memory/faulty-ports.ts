@@ -77,6 +77,11 @@ export class FaultyPresence implements Presence {
     return this.inner.processLocal === true;
   }
 
+  /** The wrapped presence's, so a decorated presence is waited for as the real one is. */
+  get expiryCountedFrom(): Presence['expiryCountedFrom'] {
+    return this.inner.expiryCountedFrom;
+  }
+
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     const faults = this.faults.take('set', key);
     await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `set ${key}`);

@@ -10,6 +10,18 @@ export interface Presence {
   readonly specificationVersion: 'v1';
   /** True when the map lives inside this process only (the in-memory presence). */
   readonly processLocal?: boolean;
+  /**
+   * Where a reader starts counting a key's TTL, which says how long a stopped server can take
+   * to read as stopped. `'set'` (the default): from the writer's last `set`, as Redis's `SET
+   * PX` does, so a stopped server reads as stopped at most one TTL after its last beat, before
+   * a join that started after the crash has waited a TTL. `'first-read'`: from this reader's
+   * own first read of the value it finds, for a presence that must not compare the writer's
+   * clock with its own (DynamoPresence, whose store deletes expired keys late); a stopped
+   * server then reads as stopped one TTL after the reader first looked, up to one TTL later
+   * than with `'set'`. A driver given such a presence waits one presence TTL longer by default
+   * (`lockWaitSeconds`), so that a join after a crash waits for the takeover instead of failing.
+   */
+  readonly expiryCountedFrom?: 'set' | 'first-read';
   /** Writes `value` under `key`, replacing any older value; it expires `ttlSeconds` later. */
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
   /** The value under `key`, or `undefined` when there is none or it has expired. */

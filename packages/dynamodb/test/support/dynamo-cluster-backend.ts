@@ -1,14 +1,15 @@
 /**
  * The testkit's ClusterBackend on DynamoDB Local: every simulated server stores through its own
- * warm client; messages stay in memory (shared by the cluster's servers), and so does presence
- * unless `presenceTable` is set, so that the scenarios test the store alone.
+ * warm client, beside the stack's presence and messenger (in memory unless given, so that the
+ * scenarios can test the store alone).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { MemoryMessenger, MemoryPresence, type Presence, SystemScheduler } from '@datadriver/core';
+import type { Messenger, Presence } from '@datadriver/core';
 import { type ClusterBackend, realTime } from '@datadriver/testkit';
-import { DynamoPresence, DynamoStore, type DynamoVersionsOptions } from '../../src/index.js';
+import { DynamoStore, type DynamoVersionsOptions } from '../../src/index.js';
 import type { ClientPool } from './client-pool.js';
 import { rawRecord } from './dynamo-client.js';
+import { memoryMessenger, memoryPresence, type PortSource } from './stack-ports.js';
 
 export interface DynamoBackendOptions {
   /** Reads records past the adapter. */
@@ -19,22 +20,19 @@ export interface DynamoBackendOptions {
   readonly scale: number;
   /** The stores keep versions so (the lifecycle scenarios need them). */
   readonly versions?: DynamoVersionsOptions;
-  /**
-   * Each server beats to its own DynamoPresence on this table, through its own client, and so
-   * judges expiry on its own clock.
-   */
-  readonly presenceTable?: string;
+  /** Each server's presence (made for this backend alone; in memory by default). */
+  readonly presence?: PortSource<Presence>;
+  /** Each server's messenger (made for this backend alone; in memory by default). */
+  readonly messenger?: PortSource<Messenger>;
 }
 
 export function dynamoClusterBackend(options: DynamoBackendOptions): ClusterBackend {
-  const { direct, pool, tableName, versions, presenceTable } = options;
-  const messenger = new MemoryMessenger();
-  const shared = new MemoryPresence(new SystemScheduler());
-  const presenceOf = (client: DynamoDBClient): Presence =>
-    presenceTable === undefined ? shared : new DynamoPresence({ client, tableName: presenceTable });
+  const { direct, pool, tableName, versions } = options;
+  const presence = options.presence ?? memoryPresence();
+  const messenger = options.messenger ?? memoryMessenger();
   const clients: DynamoDBClient[] = [];
   return {
-    name: presenceTable === undefined ? 'DynamoDB Local' : 'DynamoDB Local with DynamoPresence',
+    name: `DynamoDB Local + ${presence.name} + ${messenger.name}`,
     time: realTime(),
     scale: options.scale,
     connect: async () => {
@@ -42,11 +40,14 @@ export function dynamoClusterBackend(options: DynamoBackendOptions): ClusterBack
       clients.push(client);
       return {
         store: new DynamoStore({ client, tableName, ...(versions && { versions }) }),
-        messenger,
-        presence: presenceOf(client),
+        presence: await presence.make(client),
+        messenger: await messenger.make(client),
       };
     },
     read: (storeKey) => rawRecord(direct, tableName, storeKey),
-    close: async () => pool.release(clients),
+    close: async () => {
+      await Promise.all([presence.close(), messenger.close()]);
+      pool.release(clients);
+    },
   };
 }

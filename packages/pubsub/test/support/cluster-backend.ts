@@ -43,7 +43,7 @@ export async function pubSubClusterBackend(
 
   const prepared = await Promise.all(Array.from({ length: PREPARED }, warmMessenger));
   return {
-    name: 'Pub/Sub emulator',
+    name: `Pub/Sub emulator at ${endpoint}`,
     time: realTime(),
     scale: options.scale,
     connect: async () => {

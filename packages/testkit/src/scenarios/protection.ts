@@ -14,12 +14,15 @@ async function holding(cluster: Cluster, label: string, coins: number, options =
   return server;
 }
 
+/** The seed's default wait, whatever the presence: these scenarios time its fail-closed end. */
+const FAILS_CLOSED = { lockWaitSeconds: 15 } as const;
+
 export const protectionScenarios: Scenario[] = [
   {
     name: '7. a stalling live holder keeps its lock past lockTtl + lockSkew; the join fails closed',
     async run(cluster) {
       const a = await holding(cluster, 'A', 5);
-      const b = await cluster.server('B');
+      const b = await cluster.server('B', FAILS_CLOSED);
       a.store.faults.inject({
         kind: 'stall',
         operation: 'update',
@@ -51,7 +54,12 @@ export const protectionScenarios: Scenario[] = [
   {
     name: '8. a holder without presence is never taken early, and is taken by age after a crash',
     async run(cluster) {
-      const times = { lockTtlSeconds: 20, lockSkewSeconds: 5, autosaveSeconds: 10 };
+      const times = {
+        lockTtlSeconds: 20,
+        lockSkewSeconds: 5,
+        autosaveSeconds: 10,
+        ...FAILS_CLOSED,
+      };
       const a = await holding(cluster, 'A', 8, { ...times, handoff: false });
       const b = await cluster.server('B', times);
       const lock = (await cluster.record('p1'))?.meta.lock;

@@ -1,0 +1,15 @@
+import { MemoryMessenger } from '@datadriver/core';
+import { expect, it } from 'vitest';
+import { sendWireSamples, WIRE_SAMPLES } from '../src/index.js';
+
+it("puts the seed's request and reply on the in-memory bus exactly, key order included", async () => {
+  const messenger = new MemoryMessenger();
+  const received: Array<{ topic: string; bytes: string }> = [];
+  for (const topic of ['CKHandoff_server-a', 'CKHandoff_server-b']) {
+    await messenger.subscribe(topic, (message) =>
+      received.push({ topic, bytes: JSON.stringify(message) }),
+    );
+  }
+  await sendWireSamples(messenger);
+  expect(received).toEqual(WIRE_SAMPLES);
+});
