@@ -23,6 +23,7 @@ import {
   type PresenceAnswer,
   type ProfileRecord,
   parseRecord,
+  readsPresenceAfterWake,
   serializeData,
   settledData,
   type TakeReason,
@@ -93,6 +94,11 @@ class Acquisition {
   private parkMs: number;
   private stealFrom: string | undefined;
   private lastRequest: { holder: string; token: string; at: number } | undefined;
+  /** The lock a reply last woke this wait for (its token). */
+  private repliedFor: string | undefined;
+  /** True once an attempt after a reply found that same lock: replies stop skipping reads. */
+  private replyProvedFalse = false;
+  private lastReadAt: number | undefined;
 
   constructor(private readonly request: AcquireRequest) {
     this.deadline = request.scheduler.now() + request.lockWaitMs;
@@ -127,7 +133,9 @@ class Acquisition {
       if (attempt.kind === 'locked') await this.askHolder(attempt.holder, now);
       const replied = await parked;
       // A reply means the holder let go: load again at once. Otherwise read its presence.
-      if (attempt.kind === 'locked' && !replied) await this.readPresence(attempt.holder);
+      if (attempt.kind === 'locked' && this.readsAfterWake(attempt.holder, replied)) {
+        await this.readPresence(attempt.holder);
+      }
     }
   }
 
@@ -275,9 +283,26 @@ class Acquisition {
     return this.request.reply.wait(scheduler, Math.max(0, wait));
   }
 
+  /** Whether this wake reads presence (see `readsPresenceAfterWake`), noting the reply. */
+  private readsAfterWake(holder: LockInfo, replied: boolean): boolean {
+    if (replied) {
+      // Woken by a reply for a lock the last reply was for, and found still held.
+      if (this.repliedFor === holder.token) this.replyProvedFalse = true;
+      this.repliedFor = holder.token;
+    }
+    const now = this.request.scheduler.now();
+    return readsPresenceAfterWake({
+      replied,
+      replyProvedFalse: this.replyProvedFalse,
+      sinceLastReadMs: this.lastReadAt === undefined ? undefined : now - this.lastReadAt,
+      minSpacingMs: this.request.timings.parkMinSeconds * 1000,
+    });
+  }
+
   /** After each wake: a flagged holder's presence; two empty reads a beat apart free its lock. */
   private async readPresence(holder: LockInfo): Promise<void> {
     if (!this.request.handoff || !holder.presence) return;
+    this.lastReadAt = this.request.scheduler.now();
     const answer = await this.presenceOf(holder);
     if (this.silence.record(holder.jobId, answer.alive, this.request.scheduler.now())) {
       this.stealFrom = holder.jobId;

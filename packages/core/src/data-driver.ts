@@ -302,6 +302,11 @@ export class DataDriver<T extends object> implements HandoffClient {
     return { released, unreleased };
   }
 
+  /** @internal Profiles held or loading here: each adds to this server's publish budget. */
+  get profileCount(): number {
+    return this.sessions.size + this.loads.size;
+  }
+
   /** @internal Routed by the handoff: another server asks for `key`. */
   receiveHandoffRequest(key: string, requester: string, token: string | undefined): void {
     this.requests.receive(key, requester, token);
@@ -495,6 +500,7 @@ export class DataDriver<T extends object> implements HandoffClient {
       presence,
       scheduler: this.scheduler,
       logger: this.logger,
+      ...(this.options.handoffSigning ? { signing: this.options.handoffSigning } : {}),
     });
     this.useHandoff(shared, true);
   }

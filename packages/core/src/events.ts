@@ -29,7 +29,9 @@ export type RequestAction =
   | 'release'
   | 'retry-release'
   | 'await-load'
-  | 'await-release';
+  | 'await-release'
+  /** Too many servers already wait for this key: recorded nowhere, answered by no reply. */
+  | 'ignored';
 
 export type DataDriverEvent =
   | (KeyEvent & { readonly type: 'load.started'; readonly session: boolean })
@@ -112,6 +114,21 @@ export type DataDriverEvent =
     })
   | (Base & { readonly type: 'handoff.subscribed'; readonly topic: string })
   | (Base & {
+      readonly type: 'handoff.rejected';
+      /** The message had no signature, or one that does not sign it. */
+      readonly reason: 'unsigned' | 'invalid';
+      /** The first of its kind in a minute: the one that warns. */
+      readonly first: boolean;
+    })
+  | (Base & {
+      readonly type: 'handoff.limited';
+      /** `publish`: a message this server would have sent; `receive`: one it was sent. */
+      readonly direction: 'publish' | 'receive';
+      readonly perMinute: number;
+      /** The first drop in a minute: the one that warns. */
+      readonly first: boolean;
+    })
+  | (Base & {
       readonly type: 'driver.close-timeout';
       readonly driver: string;
       readonly keys: readonly string[];
@@ -185,6 +202,20 @@ export function describeEvent(
         level: 'warn',
         message: `handoff could not subscribe to ${event.topic}; falling back to polling: ${describeError(event.error)}`,
       };
+    case 'handoff.rejected':
+      return event.first
+        ? {
+            level: 'warn',
+            message: `handoff dropped ${event.reason === 'unsigned' ? 'an unsigned' : 'a wrongly signed'} message (signing is on); more this minute are not logged.`,
+          }
+        : undefined;
+    case 'handoff.limited':
+      return event.first
+        ? {
+            level: 'warn',
+            message: `handoff dropped a message it ${event.direction === 'publish' ? 'would have published' : 'was sent'}: over ${event.perMinute} a minute (MessagingService's limits); more drops this minute are not logged.`,
+          }
+        : undefined;
     case 'driver.close-timeout':
       return {
         level: 'warn',

@@ -18,10 +18,24 @@ import type { Logger } from './ports/logger.js';
 import type { Messenger, Subscription } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
 import type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
+import {
+  MAX_MESSAGE_BYTES,
+  MessageBudget,
+  type MessageLimits,
+  resolveMessageLimits,
+  utf8Bytes,
+} from './rules/index.js';
 import { sleep } from './signal.js';
+import { type HandoffSigning, Signer } from './signing.js';
 import { SystemScheduler } from './system-scheduler.js';
 import { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings } from './timings.js';
-import { parseHandoffMessage, replyMessage, requestMessage, topicOf } from './wire.js';
+import {
+  type HandoffMessage,
+  parseHandoffMessage,
+  replyMessage,
+  requestMessage,
+  topicOf,
+} from './wire.js';
 
 /** What a handoff routes messages to: a DataDriver, by its name. */
 export interface HandoffClient {
@@ -30,6 +44,8 @@ export interface HandoffClient {
   receiveHandoffRequest(key: string, requester: string, token: string | undefined): void;
   /** The server this driver asked no longer holds `key`. */
   receiveHandoffReply(key: string): void;
+  /** Profiles this driver holds or is loading: each adds to the server's publish budget. */
+  readonly profileCount?: number;
 }
 
 export interface HandoffOptions {
@@ -41,7 +57,14 @@ export interface HandoffOptions {
   readonly logger?: Logger;
   /** The seed's constants by default; scale them down for fast tests and demos. */
   readonly timings?: Partial<HandoffTimings>;
+  /** How many messages this server publishes and accepts (MessagingService's by default). */
+  readonly limits?: Partial<MessageLimits>;
+  /** Sign every message with the fleet's key and drop unsigned ones (off by default). */
+  readonly signing?: HandoffSigning;
 }
+
+/** A dropped message warns at most this often per direction: a flood must not flood the log. */
+const LIMIT_WARNING_MS = 60_000;
 
 const marker = Symbol.for('datadriver.handoff');
 
@@ -54,6 +77,7 @@ export class Handoff {
 
   readonly jobId: string;
   readonly timings: HandoffTimings;
+  readonly limits: MessageLimits;
   /** The topic this server listens on. */
   readonly topic: string;
   private readonly messenger: Messenger;
@@ -67,6 +91,10 @@ export class Handoff {
   private beatTask: ScheduledTask | undefined;
   private beatHealthy = true;
   private destroyed = false;
+  private readonly publishBudget = new MessageBudget();
+  private readonly receiveBudget = new MessageBudget();
+  private readonly limitWarnedAt = new Map<string, number>();
+  private readonly signer: Signer | undefined;
   readonly [marker] = true;
 
   constructor(options: HandoffOptions) {
@@ -84,8 +112,10 @@ export class Handoff {
     this.events = new EventStream(options.logger ?? consoleLogger());
     try {
       this.timings = resolveTimings(options.timings);
+      this.limits = resolveMessageLimits(options.limits);
+      this.signer = options.signing === undefined ? undefined : new Signer(options.signing);
     } catch (error) {
-      throw toDataDriverError(error, ErrorCode.InvalidConfig, 'invalid handoff timings');
+      throw toDataDriverError(error, ErrorCode.InvalidConfig, 'invalid handoff options');
     }
   }
 
@@ -242,18 +272,39 @@ export class Handoff {
   }
 
   private route(raw: unknown): void {
+    // Counted before it is read: a flood costs this server the budget, never more.
+    if (!this.receiveBudget.take(this.scheduler.now(), this.limits.receivePerMinute)) {
+      this.limited('receive');
+      return;
+    }
     const message = parseHandoffMessage(raw);
-    if (!message) return;
+    if (!message || !this.signedEnough(message, raw)) return;
     const client = this.clients.get(message.D);
     if (!client) return;
     if (message.T === 'Q') client.receiveHandoffRequest(message.K, message.R, message.L);
     else client.receiveHandoffReply(message.K);
   }
 
-  private async publish(jobId: string, message: JsonObject): Promise<void> {
+  private async publish(jobId: string, message: HandoffMessage): Promise<void> {
+    const bytes = utf8Bytes(JSON.stringify(this.signer ? this.signer.sign(message) : message));
+    if (bytes > MAX_MESSAGE_BYTES) {
+      throw new DataDriverError(
+        ErrorCode.TooLarge,
+        `a handoff message to ${topicOf(jobId)} would be ${bytes} bytes, over the ${MAX_MESSAGE_BYTES} a message may carry; it was not sent`,
+        { details: { bytes, maxBytes: MAX_MESSAGE_BYTES } },
+      );
+    }
+    if (!this.publishBudget.take(this.scheduler.now(), this.publishPerMinute())) {
+      this.limited('publish');
+      throw new DataDriverError(
+        ErrorCode.Throttled,
+        `handoff publishes over ${this.publishPerMinute()} messages a minute; the message to ${topicOf(jobId)} was not sent`,
+      );
+    }
     try {
+      const signed = this.signer ? this.signer.sign(message) : message;
       await this.retryOnce(this.timings.messageRetrySeconds, () =>
-        this.messenger.publish(topicOf(jobId), message),
+        this.messenger.publish(topicOf(jobId), signed),
       );
     } catch (error) {
       throw toDataDriverError(
@@ -262,6 +313,39 @@ export class Handoff {
         `publish to ${topicOf(jobId)} failed`,
       );
     }
+  }
+
+  /** True when `message` may be acted on: no signing here, or a valid (or allowed) signature. */
+  private signedEnough(message: HandoffMessage, raw: unknown): boolean {
+    if (!this.signer) return true;
+    const check = this.signer.check(message, (raw as { S?: unknown }).S);
+    if (check === 'valid' || (check === 'unsigned' && this.signer.acceptUnsigned)) return true;
+    const first = this.firstInAMinute(`rejected:${check}`);
+    this.emit({ type: 'handoff.rejected', reason: check, first });
+    return false;
+  }
+
+  /** True the first time `what` happens in a minute: the one occurrence that warns. */
+  private firstInAMinute(what: string): boolean {
+    const now = this.scheduler.now();
+    const warnedAt = this.limitWarnedAt.get(what);
+    const first = warnedAt === undefined || now - warnedAt >= LIMIT_WARNING_MS;
+    if (first) this.limitWarnedAt.set(what, now);
+    return first;
+  }
+
+  /** This server's publish budget: a base, and more for each profile its drivers hold. */
+  private publishPerMinute(): number {
+    let profiles = 0;
+    for (const client of this.clients.values()) profiles += client.profileCount ?? 0;
+    return this.limits.publishPerMinute + this.limits.publishPerPlayerPerMinute * profiles;
+  }
+
+  private limited(direction: 'publish' | 'receive'): void {
+    const first = this.firstInAMinute(direction);
+    const perMinute =
+      direction === 'publish' ? this.publishPerMinute() : this.limits.receivePerMinute;
+    this.emit({ type: 'handoff.limited', direction, perMinute, first });
   }
 
   private async retryOnce<T>(delaySeconds: number, call: () => Promise<T>): Promise<T> {

@@ -68,8 +68,10 @@ export type {
 } from './ports/store.js';
 export { checkVersionQuery, checkVersionRetention } from './ports/version-checks.js';
 export { Profile } from './profile.js';
+export { MAX_REQUESTERS_PER_KEY } from './release-requests.js';
 export * from './rules/index.js';
 export { Signal, sleep, within } from './signal.js';
+export { type HandoffSigning, type SignatureCheck, Signer } from './signing.js';
 export {
   type SetTimer,
   SystemScheduler,

@@ -10,6 +10,7 @@ import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
 import { describeJsonProblem, findJsonProblem } from './rules/json-problems.js';
 import { checkMigrations, type Migration } from './rules/migrations.js';
+import type { HandoffSigning } from './signing.js';
 import { type HandoffTimings, resolveTimings } from './timings.js';
 
 /** The messages a player sees when removed; each can be replaced. */
@@ -52,6 +53,11 @@ export interface DataDriverOptions<T extends object> {
   readonly jobId?: string;
   /** `false` turns handoff off; a `Handoff` is used as given; otherwise the default rule. */
   readonly handoff?: Handoff | false;
+  /**
+   * Signs the default handoff's messages with the fleet's shared key (off by default); see
+   * `HandoffOptions.signing`. A `Handoff` passed as `handoff` takes its own.
+   */
+  readonly handoffSigning?: HandoffSigning;
   /**
    * How long a joining player waits for another server's lock (default 15, plus one presence
    * TTL when `presence` counts expiry from its first read: see `defaultLockWaitSeconds`).

@@ -8,6 +8,13 @@ import type { HostPlayer } from './ports/host.js';
 import type { ProfileSession } from './profile.js';
 import { parseRecord, releasedRecord, toStoreRecord } from './rules/index.js';
 
+/**
+ * Distinct servers recorded as waiting for one key. A key is wanted by a few servers at once;
+ * more are a flood of spoofed requesters, which must not grow memory: they get no reply, and
+ * a real one's repeated request (every 4 s) is answered once the session has ended.
+ */
+export const MAX_REQUESTERS_PER_KEY = 16;
+
 export class ReleaseRequests {
   constructor(private readonly state: DriverState) {}
 
@@ -21,6 +28,8 @@ export class ReleaseRequests {
     // A load in flight is awaited only when the request names its lock (an attempt whose
     // response was lost): a late request naming an older lock is answered at once.
     if (reservation && (token === undefined || token === reservation.token)) {
+      if (full(reservation.requesters, requester))
+        return this.report(key, requester, token, 'ignored');
       reservation.requesters.set(requester, token);
       this.report(key, requester, token, 'await-load');
       return;
@@ -35,6 +44,7 @@ export class ReleaseRequests {
       void this.replyFree(key, requester, token);
       return;
     }
+    if (full(session.requesters, requester)) return this.report(key, requester, token, 'ignored');
     session.requesters.add(requester);
     this.act(session, requester, token);
   }
@@ -122,4 +132,11 @@ export class ReleaseRequests {
       action,
     });
   }
+}
+
+function full(
+  requesters: { has(key: string): boolean; readonly size: number },
+  requester: string,
+): boolean {
+  return !requesters.has(requester) && requesters.size >= MAX_REQUESTERS_PER_KEY;
 }

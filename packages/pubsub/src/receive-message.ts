@@ -1,4 +1,10 @@
-import { describeError, isPlainObject, type Logger, type MessageHandler } from '@datadriver/core';
+import {
+  describeError,
+  isPlainObject,
+  type Logger,
+  MAX_MESSAGE_BYTES,
+  type MessageHandler,
+} from '@datadriver/core';
 import type { Message } from '@google-cloud/pubsub';
 import { encodeTopic, TOPIC_ATTRIBUTE } from './addressing.js';
 
@@ -14,6 +20,7 @@ type Received = Pick<Message, 'id' | 'attributes' | 'data' | 'ack' | 'nack'>;
 
 /** The payload as published, or undefined when it is not a JSON object. */
 function parsePayload(data: Buffer): Record<string, unknown> | undefined {
+  if (data.length > MAX_MESSAGE_BYTES) return undefined; // dropped unparsed
   try {
     const value: unknown = JSON.parse(data.toString('utf8'));
     return isPlainObject(value) ? value : undefined;

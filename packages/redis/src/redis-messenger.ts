@@ -9,6 +9,7 @@ import {
   isPlainObject,
   type JsonObject,
   type Logger,
+  MAX_MESSAGE_BYTES,
   type MessageHandler,
   type Messenger,
   type Subscription,
@@ -32,8 +33,9 @@ export interface RedisMessengerOptions extends RedisAdapterOptions {
   readonly sharded?: boolean;
 }
 
-/** A JSON object from a payload, or `undefined` for anything else. */
+/** A JSON object from a payload, or `undefined` for anything else (an oversized one unparsed). */
 function parseMessage(payload: string): JsonObject | undefined {
+  if (Buffer.byteLength(payload, 'utf8') > MAX_MESSAGE_BYTES) return undefined;
   try {
     const value: unknown = JSON.parse(payload);
     return isPlainObject(value) ? (value as JsonObject) : undefined;

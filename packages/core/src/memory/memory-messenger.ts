@@ -1,5 +1,7 @@
 import { type JsonObject, jsonClone } from '../json.js';
 import type { MessageHandler, Messenger, Subscription } from '../ports/messenger.js';
+import { MAX_MESSAGE_BYTES } from '../rules/message-budget.js';
+import { utf8Bytes } from '../rules/record-size.js';
 
 /**
  * A message bus inside one process. Delivery is asynchronous (never inside `publish`), as
@@ -12,6 +14,8 @@ export class MemoryMessenger implements Messenger {
 
   async publish(topic: string, message: JsonObject): Promise<void> {
     const payload = JSON.stringify(message);
+    // As every messenger does: an oversized payload is dropped unparsed on delivery.
+    if (utf8Bytes(payload) > MAX_MESSAGE_BYTES) return;
     for (const handler of this.topics.get(topic) ?? []) {
       queueMicrotask(() => handler(jsonClone(JSON.parse(payload))));
     }

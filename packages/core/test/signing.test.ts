@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DataDriver,
+  ErrorCode,
+  Handoff,
+  type HandoffClient,
+  type HandoffSigning,
+  MemoryHost,
+  MemoryMessenger,
+  MemoryPresence,
+  MemoryStore,
+  topicOf,
+  VirtualClock,
+} from '../src/index.js';
+import { recordingLogger } from './helpers.js';
+
+const KEY = 'a fleet secret of 32 characters!';
+
+function bus() {
+  const clock = new VirtualClock();
+  const messenger = new MemoryMessenger();
+  const presence = new MemoryPresence(clock);
+  const log = recordingLogger();
+  const handoff = (jobId: string, signing?: HandoffSigning) =>
+    new Handoff({
+      jobId,
+      messenger,
+      presence,
+      scheduler: clock,
+      logger: log.logger,
+      ...(signing ? { signing } : {}),
+    });
+  return { clock, messenger, presence, log, handoff };
+}
+
+function listener(handoff: Handoff) {
+  const heard: string[] = [];
+  const client: HandoffClient = {
+    name: 'PlayerData',
+    receiveHandoffRequest: (key, requester, token) =>
+      void heard.push(`Q ${key} ${requester} ${token}`),
+    receiveHandoffReply: (key) => void heard.push(`R ${key}`),
+  };
+  handoff.register(client);
+  return heard;
+}
+
+describe('signed handoff messages', () => {
+  it('a signed request and reply between two signing servers are routed', async () => {
+    const { clock, handoff } = bus();
+    const a = handoff('A', { key: KEY });
+    const b = handoff('B', { key: KEY });
+    const heardByA = listener(a);
+    const heardByB = listener(b);
+    await clock.advance(0);
+    await clock.run(b.request('PlayerData', 'p1', 'A', 't1'));
+    await clock.run(a.reply('PlayerData', 'p1', 'B'));
+    await clock.advance(0);
+    expect(heardByA).toEqual(['Q p1 B t1']);
+    expect(heardByB).toEqual(['R p1']);
+  });
+
+  it('drops unsigned, wrongly signed and tampered messages, warning once a minute for each', async () => {
+    const { clock, messenger, handoff, log } = bus();
+    const a = handoff('A', { key: KEY });
+    const heard = listener(a);
+    const stranger = handoff('X', { key: 'another key of at least 16 bytes' });
+    await clock.advance(0);
+    const publish = (message: object) => messenger.publish(topicOf('A'), message as never);
+    await publish({ T: 'Q', D: 'PlayerData', K: 'p1', R: 'X' });
+    await publish({ T: 'Q', D: 'PlayerData', K: 'p2', R: 'X' });
+    await clock.run(stranger.request('PlayerData', 'p1', 'A', 't'));
+    const signer = handoff('Y', { key: KEY });
+    let captured: Record<string, unknown> | undefined;
+    await messenger.subscribe(topicOf('Z'), (message) => {
+      captured = message as Record<string, unknown>;
+    });
+    await clock.run(signer.reply('PlayerData', 'p1', 'Z'));
+    await clock.advance(0);
+    await publish({ ...captured, K: 'someone-else' }); // the signature of another message
+    await clock.advance(0);
+    expect(heard).toEqual([]);
+    expect(log.warnings()).toEqual([
+      'handoff dropped an unsigned message (signing is on); more this minute are not logged.',
+      'handoff dropped a wrongly signed message (signing is on); more this minute are not logged.',
+    ]);
+  });
+
+  it('with acceptUnsigned, unsigned messages pass and wrongly signed ones do not', async () => {
+    const { clock, messenger, handoff } = bus();
+    const a = handoff('A', { key: KEY, acceptUnsigned: true });
+    const heard = listener(a);
+    await clock.advance(0);
+    await messenger.publish(topicOf('A'), { T: 'R', D: 'PlayerData', K: 'p1' });
+    await messenger.publish(topicOf('A'), { T: 'R', D: 'PlayerData', K: 'p2', S: 'forged' });
+    await clock.advance(0);
+    expect(heard).toEqual(['R p1']);
+  });
+
+  it('a server without signing acts on signed messages (mixed fleets keep working)', async () => {
+    const { clock, handoff } = bus();
+    const old = handoff('A');
+    const heard = listener(old);
+    const signing = handoff('B', { key: KEY });
+    await clock.advance(0);
+    await clock.run(signing.request('PlayerData', 'p1', 'A', 't1'));
+    await clock.advance(0);
+    expect(heard).toEqual(['Q p1 B t1']);
+  });
+
+  it('refuses a key shorter than 16 bytes with Data.InvalidConfig', () => {
+    const { handoff } = bus();
+    expect(() => handoff('A', { key: 'short' })).toThrow(
+      expect.objectContaining({ code: ErrorCode.InvalidConfig }),
+    );
+  });
+
+  it('a live player is handed over between signing drivers, and a bus-only request cannot kick them', async () => {
+    const { clock, messenger, presence, handoff } = bus();
+    const store = new MemoryStore();
+    const driver = (jobId: string) =>
+      new DataDriver({
+        name: 'PlayerData',
+        defaults: { coins: 0 },
+        store,
+        scheduler: clock,
+        jobId,
+        messenger,
+        presence,
+        handoff: handoff(jobId, { key: KEY }),
+        logger: recordingLogger().logger,
+      });
+    const a = driver('A');
+    const hostA = new MemoryHost('A');
+    a.attach(hostA);
+    hostA.join('p1');
+    await clock.advance(100);
+    await messenger.publish(topicOf('A'), { T: 'Q', D: 'PlayerData', K: 'p1', R: 'X' });
+    await clock.advance(100);
+    expect(hostA.kicks).toEqual([]);
+    const b = driver('B');
+    const profile = await clock.run(b.load('p1'));
+    expect(profile.active).toBe(true);
+    expect(hostA.kicks).toEqual([{ player: 'p1', message: 'You joined another server.' }]);
+  });
+});
