@@ -81,6 +81,8 @@ const http = createServer((request, response) => {
   });
 });
 const sockets = new WebSocketServer({ server: http, path: '/play' });
+// ws re-emits the HTTP server's errors, which the listen handler below reports.
+sockets.on('error', () => undefined);
 sockets.on('connection', (socket, request) => {
   const user = new URL(request.url ?? '', 'http://localhost').searchParams.get('user');
   if (!user) {
@@ -120,6 +122,15 @@ function broadcast(event: DataDriverEvent): void {
   for (const watcher of watchers) watcher.write(line);
 }
 
+http.once('error', (error: NodeJS.ErrnoException) => {
+  // Only listen() fails this way; without the handler a busy port is a bare EADDRINUSE trace.
+  const why =
+    error.code === 'EADDRINUSE'
+      ? `port ${args.port} is already in use (another game server or fleet still running?). Stop it, or choose another port with --port (0 picks a free one).`
+      : error.message;
+  console.error(`game server ${args.jobId} cannot listen on 127.0.0.1:${args.port}: ${why}`);
+  process.exit(1);
+});
 http.listen(args.port, '127.0.0.1', () => {
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : args.port;
@@ -144,6 +155,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     console.log(
       `game server ${args.jobId} stopped: released ${result.released.length}, unreleased ${result.unreleased.length}`,
     );
-    process.exit(0);
+    // A profile left locked is a failed stop: whoever started this server should hear of it.
+    process.exit(result.unreleased.length === 0 ? 0 : 1);
   });
 }
