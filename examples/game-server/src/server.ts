@@ -30,13 +30,15 @@ const faults = args.faults ? new FaultControls(backends.store, backends.presence
 const store = faults?.store ?? backends.store;
 const presence = faults?.presence ?? backends.presence;
 
-// One handoff per server, made first so its constants follow --scale.
-const handoff = Handoff.shared(args.jobId, {
-  messenger: backends.messenger,
-  presence,
-  logger,
-  timings: scaleTimings(args.scale),
-});
+// One handoff per server, made first so its constants follow --scale; none with --no-handoff.
+const handoff = args.handoff
+  ? Handoff.shared(args.jobId, {
+      messenger: backends.messenger,
+      presence,
+      logger,
+      timings: scaleTimings(args.scale),
+    })
+  : undefined;
 const lockTtlSeconds = args.lockTtlSeconds ?? DEFAULTS.lockTtlSeconds * args.scale;
 const driver = new DataDriver<PlayerData>({
   name: DRIVER_NAME,
@@ -45,6 +47,7 @@ const driver = new DataDriver<PlayerData>({
   messenger: backends.messenger,
   presence,
   logger,
+  ...(args.handoff ? {} : { handoff: false }),
   lockWaitSeconds: DEFAULTS.lockWaitSeconds * args.scale,
   // At most half the lock's lifetime, as the driver requires, when --lock-ttl shortens it.
   autosaveSeconds: Math.min(DEFAULTS.autosaveSeconds * args.scale, lockTtlSeconds / 2),
@@ -60,7 +63,7 @@ driver.on((event) => {
   broadcast(event);
 });
 // The beats, so a watcher can tell when this server last showed it was alive.
-handoff.on(broadcast);
+handoff?.on(broadcast);
 driver.attach(host, {
   onLoad: (profile, player) => {
     send(player, {
@@ -147,7 +150,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (stopping) return;
     stopping = true;
     const result = await driver.close({ deadlineSeconds: 10 });
-    await handoff.destroy();
+    await handoff?.destroy();
     for (const watcher of watchers) watcher.end();
     sockets.close();
     http.close();
