@@ -69,12 +69,12 @@ describe('pnpm fleet', () => {
       );
       const player = await PlayerClient.connect(url!, `after-crash-${Date.now()}`);
       expect((await player.next('loaded')).type).toBe('loaded'); // server-b still serves
-      await player.close();
-      fleet.child.kill('SIGTERM');
+      fleet.child.kill('SIGTERM'); // the player still connected: the stop releases the profile
       // server-a released nothing (it was killed): the stop says so and fails.
       expect(await fleet.exited).toBe(1);
       expect(fleet.output()).toContain('game server server-b stopped: released 1, unreleased 0');
       expect(fleet.output()).toContain('fleet stopped; server-a did not release every profile');
+      await player.close();
     } finally {
       fleet.child.kill('SIGKILL');
     }
