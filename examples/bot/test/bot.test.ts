@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { GameServerProcess } from '@datadriver/example-game-server/process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runBot } from '../src/bot.js';
+import { BOT_USAGE, DEFAULT_SERVERS, parseBotArgs } from '../src/bot-args.js';
 
 // The seed's constants a tenth as long: 0.3 s beats, a 1 s presence TTL, 1.5 s lockWait.
 const SCALE = 0.1;
@@ -59,5 +60,61 @@ describe('the bot against game servers on a real redis-server, as separate proce
     expect(lines[1]).toMatch(/live hop.*coins 1 +\(old session: You joined another server\.\)$/);
     expect(lines[3]).toMatch(/rejoin.*coins 6$/);
     expect(lines[5]).toMatch(/^4 hops, every coin kept; live hop wait median \d+ ms, p99 \d+ ms$/);
+  });
+
+  it('`--help` prints the usage, and `--hops abc` is refused with a sentence and exit code 2', async () => {
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, [BOT_CLI, '--help']);
+    expect(stdout.trim()).toBe(BOT_USAGE);
+    const refused = await run(process.execPath, [BOT_CLI, '--hops', 'abc']).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect((refused as { stderr: string }).stderr).toMatch(
+      /^pnpm bot: --hops must be a whole number of at least 1, got "abc"\n\nUsage: pnpm bot /,
+    );
+  });
+});
+
+describe('parseBotArgs', () => {
+  it('reads the options, with their defaults', () => {
+    expect(parseBotArgs([], 42)).toEqual({
+      servers: DEFAULT_SERVERS.split(','),
+      hops: 10,
+      user: 'bot-42',
+      rejoinEvery: 3,
+      playMs: 0,
+      help: false,
+    });
+    expect(
+      parseBotArgs([
+        '--servers',
+        'ws://a:1, ws://b:2',
+        '--hops',
+        '3',
+        '--user',
+        'u',
+        '--play-ms',
+        '0',
+      ]),
+    ).toMatchObject({ servers: ['ws://a:1', 'ws://b:2'], hops: 3, user: 'u', playMs: 0 });
+  });
+
+  it.each([
+    [['--hops', 'abc'], '--hops must be a whole number of at least 1, got "abc"'],
+    [['--hops', '0'], '--hops must be a whole number of at least 1, got "0"'],
+    [['--hops', '2.5'], '--hops must be a whole number of at least 1, got "2.5"'],
+    [['--hops'], '--hops needs a value'],
+    [['--hops', '--user', 'x'], '--hops needs a value'],
+    [['--play-ms', '-5'], '--play-ms must be a whole number, got "-5"'],
+    [['--play-ms', 'soon'], '--play-ms must be a whole number, got "soon"'],
+    [['--rejoin-every', '0'], '--rejoin-every must be a whole number of at least 1, got "0"'],
+    [['--servers', 'localhost:7001,ws://b:2'], 'got "localhost:7001"'],
+    [['--servers', 'ws://a:1'], '--servers needs at least two servers'],
+    [['--user', ''], '--user must not be empty'],
+    [['--speed', '2'], 'unknown option "--speed"'],
+    [['20'], 'unknown option "20"'],
+  ])('refuses %j: %s', (argv, message) => {
+    expect(() => parseBotArgs(argv)).toThrow(message);
   });
 });

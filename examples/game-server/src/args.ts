@@ -1,6 +1,6 @@
 /**
  * Command-line options of a game server: `--port 7001 --job server-a --scale 1`, and the demo
- * and test tools `--faults`, `--lock-ttl <s>`, `--lock-skew <s>`.
+ * and test tools `--faults`, `--lock-ttl <s>`, `--lock-skew <s>`, `--no-handoff`.
  */
 export interface ServerArgs {
   readonly port: number;
@@ -13,6 +13,11 @@ export interface ServerArgs {
   readonly lockTtlSeconds: number | undefined;
   /** Overrides the scaled lockSkewSeconds, likewise. */
   readonly lockSkewSeconds: number | undefined;
+  /**
+   * `--no-handoff`: the driver's `handoff: false`, as an older build runs: no subscription, no
+   * presence beat, locks without the presence flag.
+   */
+  readonly handoff: boolean;
 }
 
 function positive(name: string, raw: string | undefined): number | undefined {
@@ -45,5 +50,6 @@ export function parseArgs(
     faults: argv.includes('--faults'),
     lockTtlSeconds: positive('lock-ttl', value('lock-ttl')),
     lockSkewSeconds: positive('lock-skew', value('lock-skew')),
+    handoff: !argv.includes('--no-handoff'),
   };
 }

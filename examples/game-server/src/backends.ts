@@ -13,6 +13,7 @@ import {
   type Presence,
   type Store,
 } from '@datadriver/core';
+import type { Redis } from 'ioredis';
 
 export interface Backends {
   readonly store: Store;
@@ -57,6 +58,7 @@ async function connectRedis(url: string, logger: Logger, closers: Array<() => Pr
     '@datadriver/redis'
   );
   const client = new Redis(url, { ...RECOMMENDED_REDIS_OPTIONS, lazyConnect: false });
+  reportConnection(client, logger);
   closers.push(() => client.quit());
   const messenger = new RedisMessenger({ client, logger });
   closers.push(() => messenger.close());
@@ -65,6 +67,24 @@ async function connectRedis(url: string, logger: Logger, closers: Array<() => Pr
     messenger,
     presence: new RedisPresence({ client, logger }),
   };
+}
+
+/**
+ * ioredis emits 'error' on every failed reconnection attempt, and an 'error' event with no
+ * listener prints "[ioredis] Unhandled error event" with a stack each time: one warning per
+ * outage instead, and a line when the connection is back.
+ */
+function reportConnection(client: Redis, logger: Logger): void {
+  let down = false;
+  client.on('error', (error: Error) => {
+    if (!down)
+      logger.warn(`Redis connection failed (ioredis keeps reconnecting): ${error.message}`);
+    down = true;
+  });
+  client.on('ready', () => {
+    if (down) logger.warn('Redis connection is back');
+    down = false;
+  });
 }
 
 async function connectDynamo(env: NodeJS.ProcessEnv, logger: Logger): Promise<Store> {

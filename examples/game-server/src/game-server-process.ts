@@ -30,6 +30,8 @@ export interface GameServerOptions {
   /** `--lock-ttl` and `--lock-skew`, in seconds. */
   readonly lockTtlSeconds?: number;
   readonly lockSkewSeconds?: number;
+  /** `--no-handoff` when false: the server runs as an older build, with `handoff: false`. */
+  readonly handoff?: boolean;
   /** Also writes the server's output to this process's stdout and stderr (the fleet). */
   readonly echo?: boolean;
 }
@@ -51,6 +53,7 @@ function argsOf(options: GameServerOptions): string[] {
     String(options.scale ?? 1),
   ];
   if (options.faults) args.push('--faults');
+  if (options.handoff === false) args.push('--no-handoff');
   if (options.lockTtlSeconds !== undefined) args.push('--lock-ttl', String(options.lockTtlSeconds));
   if (options.lockSkewSeconds !== undefined)
     args.push('--lock-skew', String(options.lockSkewSeconds));

@@ -7,20 +7,33 @@ export type ServerMessage =
   | { type: 'kicked'; message: string }
   | { type: 'error'; message: string };
 
+/** How a connection ended: the WebSocket close code (1006: dropped without a close frame). */
+export interface Closed {
+  readonly code: number;
+  readonly reason: string;
+}
+
 export class PlayerClient {
+  /** Resolves when the connection ends, for whatever reason (a kick, a crash, `close()`). */
+  readonly closed: Promise<Closed>;
   private readonly inbox: ServerMessage[] = [];
   private readonly waiters = new Set<() => void>();
-  private closed = false;
+  private ended = false;
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (raw) => {
       this.inbox.push(JSON.parse(raw.toString()) as ServerMessage);
       this.wake();
     });
-    socket.on('close', () => {
-      this.closed = true;
-      this.wake();
+    this.closed = new Promise((resolve) => {
+      socket.on('close', (code, reason) => {
+        this.ended = true;
+        this.wake();
+        resolve({ code, reason: reason.toString() });
+      });
     });
+    // A dropped connection also emits 'error' (ECONNRESET); 'close' follows and tells it.
+    socket.on('error', () => undefined);
   }
 
   /** Connects to `serverUrl` (ws://host:port) as `user`. */
@@ -47,7 +60,7 @@ export class PlayerClient {
           | Extract<ServerMessage, { type: T }>
           | Extract<ServerMessage, { type: 'kicked' }>;
       }
-      if (this.closed) throw new Error(`the connection closed while waiting for "${type}"`);
+      if (this.ended) throw new Error(`the connection closed while waiting for "${type}"`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no "${type}" message within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
@@ -70,7 +83,7 @@ export class PlayerClient {
 
   /** Disconnects (the server runs the player's leave save). */
   close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+    if (this.ended) return Promise.resolve();
     return new Promise((resolve) => {
       this.socket.once('close', () => resolve());
       this.socket.close();

@@ -30,13 +30,15 @@ const faults = args.faults ? new FaultControls(backends.store, backends.presence
 const store = faults?.store ?? backends.store;
 const presence = faults?.presence ?? backends.presence;
 
-// One handoff per server, made first so its constants follow --scale.
-const handoff = Handoff.shared(args.jobId, {
-  messenger: backends.messenger,
-  presence,
-  logger,
-  timings: scaleTimings(args.scale),
-});
+// One handoff per server, made first so its constants follow --scale; none with --no-handoff.
+const handoff = args.handoff
+  ? Handoff.shared(args.jobId, {
+      messenger: backends.messenger,
+      presence,
+      logger,
+      timings: scaleTimings(args.scale),
+    })
+  : undefined;
 const lockTtlSeconds = args.lockTtlSeconds ?? DEFAULTS.lockTtlSeconds * args.scale;
 const driver = new DataDriver<PlayerData>({
   name: DRIVER_NAME,
@@ -45,6 +47,7 @@ const driver = new DataDriver<PlayerData>({
   messenger: backends.messenger,
   presence,
   logger,
+  ...(args.handoff ? {} : { handoff: false }),
   lockWaitSeconds: DEFAULTS.lockWaitSeconds * args.scale,
   // At most half the lock's lifetime, as the driver requires, when --lock-ttl shortens it.
   autosaveSeconds: Math.min(DEFAULTS.autosaveSeconds * args.scale, lockTtlSeconds / 2),
@@ -60,7 +63,7 @@ driver.on((event) => {
   broadcast(event);
 });
 // The beats, so a watcher can tell when this server last showed it was alive.
-handoff.on(broadcast);
+handoff?.on(broadcast);
 driver.attach(host, {
   onLoad: (profile, player) => {
     send(player, {
@@ -81,6 +84,8 @@ const http = createServer((request, response) => {
   });
 });
 const sockets = new WebSocketServer({ server: http, path: '/play' });
+// ws re-emits the HTTP server's errors, which the listen handler below reports.
+sockets.on('error', () => undefined);
 sockets.on('connection', (socket, request) => {
   const user = new URL(request.url ?? '', 'http://localhost').searchParams.get('user');
   if (!user) {
@@ -120,6 +125,15 @@ function broadcast(event: DataDriverEvent): void {
   for (const watcher of watchers) watcher.write(line);
 }
 
+http.once('error', (error: NodeJS.ErrnoException) => {
+  // Only listen() fails this way; without the handler a busy port is a bare EADDRINUSE trace.
+  const why =
+    error.code === 'EADDRINUSE'
+      ? `port ${args.port} is already in use (another game server or fleet still running?). Stop it, or choose another port with --port (0 picks a free one).`
+      : error.message;
+  console.error(`game server ${args.jobId} cannot listen on 127.0.0.1:${args.port}: ${why}`);
+  process.exit(1);
+});
 http.listen(args.port, '127.0.0.1', () => {
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : args.port;
@@ -136,7 +150,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (stopping) return;
     stopping = true;
     const result = await driver.close({ deadlineSeconds: 10 });
-    await handoff.destroy();
+    await handoff?.destroy();
     for (const watcher of watchers) watcher.end();
     sockets.close();
     http.close();
@@ -144,6 +158,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     console.log(
       `game server ${args.jobId} stopped: released ${result.released.length}, unreleased ${result.unreleased.length}`,
     );
-    process.exit(0);
+    // A profile left locked is a failed stop: whoever started this server should hear of it.
+    process.exit(result.unreleased.length === 0 ? 0 : 1);
   });
 }

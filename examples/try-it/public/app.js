@@ -57,6 +57,17 @@ let source;
 let backend = { mode: 'in-memory', about: '', clock: 'virtual' };
 /** @type {CaseInfo | undefined} */
 let current;
+/** While a case plays, neither Play nor another case starts a second run. */
+let running = false;
+
+/** @param {boolean} on */
+function setRunning(on) {
+  running = on;
+  view.play.disabled = on;
+  for (const button of view.groups.querySelectorAll('button.case')) {
+    if (button instanceof HTMLButtonElement) button.disabled = on;
+  }
+}
 
 /** `?speed=` preselects a playback speed; tests use it to play fast. */
 function initSpeed() {
@@ -86,9 +97,11 @@ function buildNav(cases) {
       name.textContent = info.title;
       const wait = document.createElement('span');
       wait.className = 'case-wait';
-      wait.textContent = info.seedWait;
+      wait.textContent = info.shortWait ?? info.seedWait;
       button.append(name, wait);
-      button.addEventListener('click', () => play(info));
+      button.addEventListener('click', () => {
+        if (!running) play(info);
+      });
       const item = document.createElement('li');
       item.append(button);
       list.append(item);
@@ -112,7 +125,7 @@ function show(info) {
   view.setup.textContent = info.setup;
   view.wait.textContent = info.seedWait;
   view.explanation.textContent = info.explanation;
-  view.play.disabled = false;
+  view.play.disabled = running;
   view.play.textContent = 'Play';
   view.pace.textContent = info.pace === 1 ? '' : `plays ${info.pace}× faster`;
   view.clock.textContent = formatClock(0);
@@ -173,6 +186,7 @@ function handle(message, info) {
       setOutcome('error', `The case failed: ${message.text}`);
       return;
     case 'end':
+      setRunning(false);
       return;
   }
 }
@@ -185,10 +199,13 @@ function handle(message, info) {
  */
 function outcomeNote(outcome, info) {
   const clock = backend.clock === 'wall' ? 'the servers’ clocks' : 'the virtual clock';
-  const parts = [`Seed’s wait: ${info.seedWait.toLowerCase()}.`, `Measured on ${clock}.`];
+  // Only the first letter is lowered: the seed's wait may name an option (lockTtlSeconds).
+  const wait = info.seedWait.charAt(0).toLowerCase() + info.seedWait.slice(1);
+  const parts = [`Seed’s wait: ${wait}.`, `Measured on ${clock}.`];
   const stored = outcome.stored;
   if (stored) {
-    const lock = stored.holder === null ? 'unlocked' : `locked by ${stored.holder}`;
+    const flag = stored.presenceFlag === false ? ', without the presence flag' : '';
+    const lock = stored.holder === null ? 'unlocked' : `locked by ${stored.holder}${flag}`;
     parts.push(`${backend.mode} holds ${stored.coins} coins, ${lock}.`);
   }
   return parts.join(' ');
@@ -196,8 +213,10 @@ function outcomeNote(outcome, info) {
 
 /** @param {CaseInfo} info */
 function play(info) {
+  if (running) return;
   source?.close();
   show(info);
+  setRunning(true);
   setOutcome('running', 'Playing…');
   const speed = encodeURIComponent(view.speed.value);
   const stream = new EventSource(`/api/cases/${info.id}/run?speed=${speed}`);
@@ -215,6 +234,7 @@ function play(info) {
   stream.onerror = () => {
     if (ended || source !== stream) return;
     stream.close();
+    setRunning(false);
     setOutcome('error', 'The connection to the demo server was lost.');
   };
 }
@@ -232,7 +252,9 @@ async function main() {
   view.playback.hidden = backend.clock === 'wall';
   view.speedNote.hidden = backend.clock === 'wall';
   buildNav(cases);
-  view.play.addEventListener('click', () => current && play(current));
+  view.play.addEventListener('click', () => {
+    if (current) play(current);
+  });
   const first = cases[0];
   if (first) show(first);
   document.body.dataset.ready = 'true';

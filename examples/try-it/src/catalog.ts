@@ -1,6 +1,7 @@
 /**
- * The cases the page offers, in the seed's words: the four ways a player can arrive on
- * server B while server A still holds their lock, then the two same-server rejoins.
+ * The cases the page offers, in the seed's words: the seven rows of its table, the five ways a
+ * player can arrive on server B while server A still holds their lock, then the two
+ * same-server rejoins. Config names are the API's (`lockWaitSeconds`), not the seed's Luau.
  */
 import type { CaseInfo } from './stream.js';
 
@@ -47,12 +48,28 @@ export const CASES: readonly CaseInfo[] = [
     group: 'another-server',
     title: 'A alive, its saves stalling',
     happens:
-      'It keeps its lock, even once the lock is stale by age; the join fails closed after LockWaitSeconds.',
+      'It keeps its lock, even once the lock is stale by age; the join fails closed after lockWaitSeconds.',
     seedWait: 'Kick',
     setup:
       'A’s store calls have stalled for 4 min 1 s, so its lock is older than lockTtlSeconds + lockSkewSeconds (240 s), but A still beats presence. p1 joins B.',
     explanation:
       'A lock that old would normally be stale, but it carries the presence flag and A reads alive, so B leaves it alone: taking it would load an older record and roll the player back. A kicks its stale session, whose release stalls too. After lockWaitSeconds (15 s) B fails closed, kicks the player and leaves the record untouched. Played four times faster.',
+    pace: 4,
+    servers: ['A', 'B'],
+  },
+  {
+    id: 'older-holder',
+    group: 'another-server',
+    title: 'A on an older build (handoff: false)',
+    happens:
+      'No request is answered and the lock has no presence flag, so it changes hands only by release or by age.',
+    seedWait:
+      'Until the holder releases; after a crash, until the lock is lockTtlSeconds + lockSkewSeconds old',
+    shortWait: 'Until released, or by age',
+    setup:
+      'A runs an older build, as a server with handoff: false does: it does not subscribe to CKHandoff_A, beats no presence and writes its locks without the presence flag. p1 plays on A with 6 coins, saved, is still connected there, and joins B.',
+    explanation:
+      'B’s load finds A’s lock and asks A to release it, but nothing listens on A’s topic, so no reply comes and A never kicks its session. The lock has no presence flag, so B does not read A’s presence and may not take the lock through it, and A’s lock is fresh, so it is not stale by age either. B retries at 0.5 s doubling to 2 s and fails closed after lockWaitSeconds (15 s): it kicks the player and leaves the record untouched. The lock changes hands when A releases it (the player leaves A) or, after a crash, once it is lockTtlSeconds + lockSkewSeconds (240 s) old. Played four times faster.',
     pace: 4,
     servers: ['A', 'B'],
   },

@@ -41,6 +41,8 @@ export interface StoredRecord {
   readonly coins: number;
   /** The label of the server whose lock is on the record, `null` when it is unlocked. */
   readonly holder: string | null;
+  /** Whether that lock carries the presence flag (written by a server with handoff on). */
+  readonly presenceFlag?: boolean;
 }
 
 export type StreamMessage =
@@ -70,6 +72,8 @@ export interface CaseInfo {
   readonly happens: string;
   /** The seed's "Wait" column. */
   readonly seedWait: string;
+  /** The wait as the list of cases shows it, when the seed's words are too long for it. */
+  readonly shortWait?: string;
   /** Where the story starts. */
   readonly setup: string;
   /** A longer explanation. */

@@ -158,3 +158,42 @@ describe('same-server rejoins', () => {
     expect(outcome).toMatchObject({ waitedMs: 100, coins: 7 });
   });
 });
+
+describe('A on an older build (handoff: false)', () => {
+  it('nobody answers B’s requests and A never kicks; B kicks the player after lockWaitSeconds, 15.10 s', async () => {
+    const { entries, shown, outcome } = await record('older-holder');
+    // A neither beats presence nor hears the requests: nothing happens on its lane.
+    expect(entries.filter((entry) => entry.server === 'A')).toEqual([]);
+    // Requests go out, repeated, and no presence is read: the lock carries no presence flag.
+    expect(shown.map(line)).toEqual([
+      '0 B load.started',
+      '100 B load.waiting',
+      '100 B handoff.request.sent',
+      '6000 B handoff.request.sent',
+      '10200 B handoff.request.sent',
+      '14400 B handoff.request.sent',
+      '15100 B load.failed',
+      '15100 B profile.kicked',
+    ]);
+    expect(outcome).toMatchObject({ server: 'B', kind: 'kicked', waitedMs: 15_100 });
+  });
+
+  it('plays four times faster than life', () => {
+    expect(CASES.find((info) => info.id === 'older-holder')?.pace).toBe(4);
+  });
+});
+
+describe('the catalog', () => {
+  it('has the seed’s seven rows, each in the API’s spelling (lockWaitSeconds, not LockWaitSeconds)', () => {
+    expect(CASES).toHaveLength(7);
+    for (const info of CASES) {
+      const words = [info.title, info.happens, info.seedWait, info.setup, info.explanation];
+      expect(words.join(' ')).not.toMatch(
+        /\b(LockWait|LocalHandoff|LockTtl|LockSkew)Seconds\b|Handoff = false/,
+      );
+    }
+    expect(CASES.find((info) => info.id === 'stalled-holder')?.happens).toBe(
+      'It keeps its lock, even once the lock is stale by age; the join fails closed after lockWaitSeconds.',
+    );
+  });
+});

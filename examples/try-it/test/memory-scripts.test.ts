@@ -40,6 +40,13 @@ describe('the stories, on the store', () => {
     expect(after).toEqual(before);
   });
 
+  it('an older-build holder keeps its lock, without the presence flag: the record is untouched', async () => {
+    const { before, after } = await play('older-holder');
+    expect(before?.meta.lock).toMatchObject({ jobId: 'A', presence: false });
+    expect(before?.data).toEqual({ coins: 6 });
+    expect(after).toEqual(before);
+  });
+
   it('a same-server adoption keeps the retained profile’s lock', async () => {
     const { after } = await play('same-server-adopt');
     expect(after?.meta.lock?.jobId).toBe('A');

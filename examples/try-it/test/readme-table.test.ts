@@ -19,6 +19,10 @@ const ROWS: Record<string, { readonly row: string; readonly measured: (ms: numbe
     row: 'another server alive, saves stalling',
     measured: (ms) => `${formatMs(ms)}, then kick`,
   },
+  'older-holder': {
+    row: 'holder on an older build, or `handoff: false`',
+    measured: (ms) => `${ms / 1000} s, then kick`,
+  },
   'same-server-saving': { row: 'same server, leave save still running', measured: formatMs },
   'same-server-adopt': { row: 'same server, leave save failed', measured: formatMs },
 };

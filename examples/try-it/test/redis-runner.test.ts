@@ -183,6 +183,35 @@ describe('the Redis runner', () => {
   );
 
   it(
+    'A on an older build (--no-handoff): nobody answers, B kicks after lockWaitSeconds, A’s session plays on',
+    async () => {
+      const { outcome, shown, entries } = await play('older-holder');
+      expect(outcome).toMatchObject({
+        server: 'B',
+        kind: 'kicked',
+        // untouched: A's lock, without the presence flag, and A's last save
+        stored: { coins: 6, holder: 'A', presenceFlag: false },
+      });
+      expect(outcome.text).toMatch(
+        new RegExp(
+          `^B kicked the player after \\d\\.\\d+ s: “${IN_USE.replace(/\./g, '\\.')}” A’s session plays on \\(7 coins\\): no request reached it\\.$`,
+        ),
+      );
+      // lockWaitSeconds at scale 0.25: 3.75 s.
+      expect(outcome.waitedMs).toBeGreaterThanOrEqual(3_750);
+      expect(outcome.waitedMs).toBeLessThan(3_750 + SLACK_MS);
+      // A beats no presence and hears no request; B reads no presence (the lock has no flag).
+      expect(entries.filter((entry) => entry.server === 'A')).toEqual([]);
+      expect(shown.some((entry) => entry.type === 'presence.read')).toBe(false);
+      expect(shown.filter((entry) => entry.type === 'handoff.request.sent').length).toBeGreaterThan(
+        0,
+      );
+      expect(types(shown).slice(-2)).toEqual(['B load.failed', 'B profile.kicked']);
+    },
+    CASE_MS,
+  );
+
+  it(
     'same server, leave save held: the rejoin waits for it, then loads the 7 coins it wrote',
     async () => {
       const { outcome, shown } = await play('same-server-saving');

@@ -28,7 +28,8 @@ export class DemoServer {
     readonly host: MemoryHost,
     readonly driver: DataDriver<PlayerData>,
     readonly ports: ServerPorts,
-    readonly handoff: Handoff,
+    /** Absent on a server running as an older build (`handoff: false`). */
+    readonly handoff: Handoff | undefined,
     private readonly report: (type: StoryEvent['type']) => void,
   ) {}
 

@@ -50,8 +50,11 @@ export class DemoWorld {
   private readonly servers = new Map<string, DemoServer>();
   private readonly listeners = new Set<WorldListener>();
 
-  /** Starts server `label` (its jobId too) with the seed's default options. */
-  async server(label: string): Promise<DemoServer> {
+  /**
+   * Starts server `label` (its jobId too) with the seed's default options; `handoff: false` runs
+   * it as an older build would: no subscription, no presence beat, locks without the flag.
+   */
+  async server(label: string, options: { handoff?: boolean } = {}): Promise<DemoServer> {
     const scheduler = this.clock;
     const emit = (event: StoryEvent['type']) =>
       this.emit({ type: event, time: this.clock.now(), jobId: label, server: label });
@@ -63,13 +66,16 @@ export class DemoWorld {
         { scheduler, latencyMs: LATENCY.presenceMs },
       ),
     };
-    const handoff = new Handoff({
-      jobId: label,
-      messenger: ports.messenger,
-      presence: ports.presence,
-      scheduler,
-      logger: quietLogger,
-    });
+    const handoff =
+      options.handoff === false
+        ? undefined
+        : new Handoff({
+            jobId: label,
+            messenger: ports.messenger,
+            presence: ports.presence,
+            scheduler,
+            logger: quietLogger,
+          });
     const driver = new DataDriver<PlayerData>({
       name: DRIVER_NAME,
       defaults: { coins: 0 },
@@ -77,7 +83,7 @@ export class DemoWorld {
       scheduler,
       logger: quietLogger,
       jobId: label,
-      handoff,
+      handoff: handoff ?? false,
     });
     driver.on((event) => this.emit({ ...event, server: label }));
     const host = new MemoryHost(label);
@@ -121,7 +127,7 @@ export class DemoWorld {
   /** Stops every server's timers; nothing is released (the story is over). */
   async stop(): Promise<void> {
     this.listeners.clear();
-    for (const server of this.servers.values()) await server.handoff.destroy();
+    for (const server of this.servers.values()) await server.handoff?.destroy();
   }
 
   private emit(event: WorldEvent): void {

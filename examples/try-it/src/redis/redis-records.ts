@@ -16,6 +16,8 @@ export interface RecordView {
   readonly coins: number;
   /** The jobId whose lock is on the record, `null` when unlocked. */
   readonly holderJobId: string | null;
+  /** Whether the lock carries the presence flag (`false` when unlocked). */
+  readonly presenceFlag: boolean;
 }
 
 export class RedisRecords {
@@ -63,6 +65,7 @@ export class RedisRecords {
     return {
       coins: typeof coins === 'number' ? coins : 0,
       holderJobId: record.meta.lock?.jobId ?? null,
+      presenceFlag: record.meta.lock?.presence === true,
     };
   }
 

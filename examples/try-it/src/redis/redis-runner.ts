@@ -129,6 +129,6 @@ export class RedisCaseRunner implements CaseRunner {
     const record = await this.records.read(world.names.user);
     if (!record) throw new Error('Redis holds no record for the player');
     const holder = record.holderJobId === null ? null : world.names.labelOf(record.holderJobId);
-    return { coins: record.coins, holder };
+    return { coins: record.coins, holder, presenceFlag: record.presenceFlag };
   }
 }

@@ -20,6 +20,8 @@ import { PLAYER, RunNames } from './run-names.js';
 export interface ServerSpec {
   /** `--faults`: the story injects faults through `POST /faults`. */
   readonly faults?: boolean;
+  /** `false`: `--no-handoff`, the server runs as an older build. */
+  readonly handoff?: boolean;
   /** `--lock-ttl` and `--lock-skew`, so a lock can be stale by age within seconds. */
   readonly lockTtlSeconds?: number;
   readonly lockSkewSeconds?: number;
@@ -68,6 +70,7 @@ export class RedisWorld {
       scale: this.options.scale,
       env: { REDIS_URL: this.options.redisUrl },
       faults: spec.faults ?? false,
+      handoff: spec.handoff ?? true,
       lockTtlSeconds: spec.lockTtlSeconds,
       lockSkewSeconds: spec.lockSkewSeconds,
     });

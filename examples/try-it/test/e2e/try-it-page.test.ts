@@ -3,7 +3,8 @@
  * checked as shown, 20 times faster than life. Then the crash case at the page's own pace (four
  * times faster than life, about 5 s), whose picture is saved to `TRY_IT_SCREENSHOT` (README's
  * docs/try-it.png, with `pnpm screenshot`) or to the temporary folder. Last, the page in Redis
- * mode (the test run's redis-server): the live hand-over and the crash on real game servers.
+ * mode (the test run's redis-server): the live hand-over, the crash and the older-build holder
+ * on real game servers. And while a case plays, no click starts a second run.
  */
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -90,6 +91,39 @@ describe('the Try it page in headless Chromium', () => {
     expect(problems).toEqual([]);
   }, 30_000);
 
+  it('while a case plays, Play and the other cases are disabled, and no click starts a second run', async () => {
+    const page = await newPage();
+    const runs: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/run?')) runs.push(new URL(request.url()).pathname);
+    });
+    await page.goto(server.url); // real time: 15.10 s at four times faster, 3.8 s
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.click('button.case[data-case="older-holder"]');
+    await page.waitForSelector('#outcome[data-state="running"]');
+    expect(await page.isDisabled('#play')).toBe(true);
+    for (const other of await page.locator('button.case:not([data-case="older-holder"])').all()) {
+      expect(await other.isDisabled()).toBe(true);
+    }
+    // Clicks as a script would send them, past the disabled state: still one run.
+    await page.locator('button.case[data-case="live-holder"]').dispatchEvent('click');
+    await page.locator('#play').dispatchEvent('click');
+    await page.click('#play', { force: true });
+    expect(await page.textContent('#case-title')).toBe('A on an older build (handoff: false)');
+    expect(await page.getAttribute('#outcome', 'data-state')).toBe('running');
+    await page.waitForSelector('#outcome[data-state="done"]', { timeout: 15_000 });
+    const older = EXPECTED.find((expected) => expected.id === 'older-holder');
+    expect(await page.textContent('#outcome strong')).toBe(older?.outcome);
+    expect(runs).toEqual(['/api/cases/older-holder/run']);
+    // Over: Play plays again, and any case can be chosen.
+    await page.waitForFunction("!document.querySelector('#play').disabled");
+    expect(await page.textContent('#play')).toBe('Play again');
+    expect(await page.isDisabled('button.case[data-case="live-holder"]')).toBe(false);
+    expect(await page.textContent('#outcome .outcome-note')).toBe(
+      'Seed’s wait: until the holder releases; after a crash, until the lock is lockTtlSeconds + lockSkewSeconds old. Measured on the virtual clock.',
+    );
+  }, 30_000);
+
   it('plays the crash case four times faster than life, with the clock running', async () => {
     const page = await newPage();
     await page.goto(server.url);
@@ -129,7 +163,7 @@ describe('the Try it page in Redis mode, on real game servers', () => {
     await redisServer?.close();
   });
 
-  it('says it runs on Redis, and plays the live hand-over and the crash with real times', async () => {
+  it('says it runs on Redis, and plays the live hand-over, the crash and the older-build holder with real times', async () => {
     const page = await newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
@@ -159,6 +193,15 @@ describe('the Try it page in Redis mode, on real game servers', () => {
     expect(crash.rows.slice(-2)).toEqual(['lock.taken', 'load.loaded']);
     expect(await page.locator('#lanes .lane-silence').count()).toBe(1);
     expect(await page.textContent('#pace')).toBe('4× faster');
+
+    const older = await playCase(page, 'older-holder', 60_000);
+    expect(older.outcome).toMatch(
+      /^B kicked the player after \d\.\d+ s: “Your data is still in use on another server\. Please rejoin in a moment\.” A’s session plays on \(7 coins\): no request reached it\.$/,
+    );
+    expect(older.note).toContain('Redis holds 6 coins, locked by A, without the presence flag.');
+    expect(older.rows).toContain('handoff.request.sent');
+    expect(older.rows).not.toContain('presence.read');
+    expect(older.rows.slice(-2)).toEqual(['load.failed', 'profile.kicked']);
     expect(problems).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 });

@@ -37,6 +37,13 @@ export const EXPECTED: readonly ExpectedCase[] = [
     clock: '15.22 s',
   },
   {
+    id: 'older-holder',
+    outcome:
+      'B kicked the player after 15.10 s: “Your data is still in use on another server. Please rejoin in a moment.”',
+    waitedMs: 15_100,
+    clock: '15.10 s',
+  },
+  {
     id: 'same-server-saving',
     outcome: 'A loaded p1 again after 400 ms with 7 coins, the record its leave save wrote.',
     waitedMs: 400,

@@ -2,15 +2,22 @@ import type { CaseScript } from './case-script.js';
 import { crashedHolder } from './crashed-holder.js';
 import { failedRelease } from './failed-release.js';
 import { liveHolder } from './live-holder.js';
+import { olderHolder } from './older-holder.js';
 import { sameServerAdopt } from './same-server-adopt.js';
 import { sameServerSaving } from './same-server-saving.js';
 import { stalledHolder } from './stalled-holder.js';
 
 /** Every case of the catalog, as the in-memory runner plays it. */
 export const MEMORY_SCRIPTS: ReadonlyMap<string, CaseScript> = new Map(
-  [liveHolder, failedRelease, crashedHolder, stalledHolder, sameServerSaving, sameServerAdopt].map(
-    (script) => [script.id, script],
-  ),
+  [
+    liveHolder,
+    failedRelease,
+    crashedHolder,
+    stalledHolder,
+    olderHolder,
+    sameServerSaving,
+    sameServerAdopt,
+  ].map((script) => [script.id, script]),
 );
 
 export type { CaseScript, Story } from './case-script.js';

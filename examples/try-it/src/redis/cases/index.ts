@@ -1,6 +1,7 @@
 import { crashedHolder } from './crashed-holder.js';
 import { failedRelease } from './failed-release.js';
 import { liveHolder } from './live-holder.js';
+import { olderHolder } from './older-holder.js';
 import type { RedisCaseScript } from './redis-script.js';
 import { sameServerAdopt } from './same-server-adopt.js';
 import { sameServerSaving } from './same-server-saving.js';
@@ -8,9 +9,15 @@ import { stalledHolder } from './stalled-holder.js';
 
 /** Every case of the catalog, as the Redis runner plays it on real game servers. */
 export const REDIS_SCRIPTS: ReadonlyMap<string, RedisCaseScript> = new Map(
-  [liveHolder, failedRelease, crashedHolder, stalledHolder, sameServerSaving, sameServerAdopt].map(
-    (script) => [script.id, script],
-  ),
+  [
+    liveHolder,
+    failedRelease,
+    crashedHolder,
+    stalledHolder,
+    olderHolder,
+    sameServerSaving,
+    sameServerAdopt,
+  ].map((script) => [script.id, script]),
 );
 
 export type { Played, RedisCaseScript, RedisStory } from './redis-script.js';
