@@ -1,13 +1,15 @@
 /**
  * `pnpm bench` (full, into bench/results) and `pnpm bench -- --quick` (the CI smoke run, into
  * bench/results/raw/quick). `--out <dir>` writes the results elsewhere (the CI test writes to
- * a temporary folder).
+ * a temporary folder). `--only handover,throughput` runs only those parts (see PARTS), into
+ * bench/results/raw/only unless `--out` says otherwise: a partial run never replaces the full
+ * results.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FULL, QUICK } from './config.js';
 import { writeResults } from './report/write-results.js';
-import { runBench } from './run.js';
+import { PARTS, type Part, runBench } from './run.js';
 
 // The SDK pin is deliberate (later releases need Node 22); its notice is not a result. The same
 // for aws-sdk v2, which the peer library is written for.
@@ -22,18 +24,36 @@ function option(argv: readonly string[], name: string): string | undefined {
   return index >= 0 ? argv[index + 1] : undefined;
 }
 
+function partsOf(list: string | undefined): ReadonlySet<Part> {
+  if (list === undefined) return new Set(PARTS);
+  const names = list.split(',');
+  const unknown = names.filter((name) => !(PARTS as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    process.stderr.write(`--only takes a list of ${PARTS.join(', ')}; got ${list}\n`);
+    process.exit(2);
+  }
+  return new Set(names as Part[]);
+}
+
 const argv = process.argv.slice(2);
 const config = argv.includes('--quick') ? QUICK : FULL;
-// A quick run never replaces the full results: it goes to results/raw/ (git-ignored).
-const outDir =
-  option(argv, '--out') ?? (config.mode === 'quick' ? join(RESULTS, 'raw', 'quick') : RESULTS);
+const only = option(argv, '--only');
+const parts = partsOf(only);
+// A quick or partial run never replaces the full results: it goes to results/raw/ (git-ignored).
+const defaultOut =
+  only !== undefined
+    ? join(RESULTS, 'raw', 'only')
+    : config.mode === 'quick'
+      ? join(RESULTS, 'raw', 'quick')
+      : RESULTS;
+const outDir = option(argv, '--out') ?? defaultOut;
 const started = performance.now();
 const progress = (message: string) => {
   const at = ((performance.now() - started) / 1000).toFixed(1).padStart(6);
   process.stderr.write(`[bench ${at} s] ${message}\n`);
 };
 
-const results = await runBench(config, progress);
+const results = await runBench(config, progress, parts);
 const written = await writeResults(results, outDir);
 progress(`wrote ${written.join(' and ')}`);
 // Timers of closed clients (gRPC, the AWS SDK) must not keep the run alive.

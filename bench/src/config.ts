@@ -8,9 +8,14 @@ export interface BenchConfig {
   /** Live hand-overs per backend combination, after `warmUp` unrecorded ones. */
   readonly handovers: number;
   readonly warmUp: number;
+  /**
+   * Hops per block of the interleaved hand-over measurement: each block of hops is followed by
+   * as many gap-matched floor samples and a share of the back-to-back ones.
+   */
+  readonly hopsPerBlock: number;
   /** Hand-overs from a stale (silent, still open) connection, one after another. */
   readonly staleHandovers: number;
-  /** Samples of each leg of the physical limit. */
+  /** Samples of each leg of the physical limit, and back-to-back two-process floor samples. */
   readonly limitSamples: number;
   /** Unrecorded writes first: DynamoDB Local's JVM answers several times slower until warm. */
   readonly storeWarmUpWrites: number;
@@ -40,6 +45,7 @@ export const FULL: BenchConfig = {
   handovers: 200,
   // Game servers run warm in production: the first hops run while their JIT is still cold.
   warmUp: 100,
+  hopsPerBlock: 20,
   staleHandovers: 20,
   limitSamples: 1000,
   storeWarmUpWrites: 3000,
@@ -62,6 +68,7 @@ export const QUICK: BenchConfig = {
   mode: 'quick',
   handovers: 20,
   warmUp: 3,
+  hopsPerBlock: 10,
   staleHandovers: 3,
   limitSamples: 100,
   storeWarmUpWrites: 100,

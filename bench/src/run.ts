@@ -4,18 +4,24 @@
  * takeovers, the peer's leases, idle servers) run side by side.
  */
 import { loadavg } from 'node:os';
-import { type Combo, type ComboId, combos, startBackends } from './backends.js';
+import {
+  type Combo,
+  type ComboId,
+  combos,
+  type RunningBackends,
+  startBackends,
+} from './backends.js';
 import type { BenchConfig } from './config.js';
 import { describeMachine, type Machine } from './machine.js';
 import { type Crash, measureCrashTakeover } from './measure/crash-takeover.js';
-import { type HandoverResult, measureHandover } from './measure/handover.js';
+import type { HandoverResult } from './measure/handover.js';
+import { measureHandoverAndFloors, type TwoProcessFloors } from './measure/handover-floors.js';
 import { type HandoverProfile, profileHandover } from './measure/handover-profile.js';
 import { type IdleCost, measureIdleCost } from './measure/idle-cost.js';
 import { type LimitResult, measureLimit } from './measure/physical-limit.js';
 import { measureRejoin, type RejoinResult } from './measure/rejoin.js';
 import { measureStaleHandover, type StaleHandover } from './measure/stale-handover.js';
 import { measureThroughput, type ThroughputResult } from './measure/throughput.js';
-import { measureTwoProcessLimit } from './measure/two-process-limit.js';
 import { measurePeerHandovers, type PeerResult } from './peer/peer-measure.js';
 
 export interface RunResults {
@@ -27,7 +33,7 @@ export interface RunResults {
   readonly handover: Partial<Record<ComboId, HandoverResult>>;
   readonly limit: Partial<Record<ComboId, LimitResult>>;
   readonly profile: Partial<Record<ComboId, HandoverProfile>>;
-  readonly twoProcessLimit: Partial<Record<ComboId, number[]>>;
+  readonly twoProcessLimit: Partial<Record<ComboId, TwoProcessFloors>>;
   rejoin?: RejoinResult;
   throughput?: ThroughputResult;
   throughputPipelined?: ThroughputResult;
@@ -39,7 +45,15 @@ export interface RunResults {
 
 export type Progress = (message: string) => void;
 
-export async function runBench(config: BenchConfig, progress: Progress): Promise<RunResults> {
+/** The parts of a run, in the order they run; `pnpm bench -- --only <part,...>` picks some. */
+export const PARTS = ['handover', 'stale', 'rejoin', 'throughput', 'waits'] as const;
+export type Part = (typeof PARTS)[number];
+
+export async function runBench(
+  config: BenchConfig,
+  progress: Progress,
+  parts: ReadonlySet<Part> = new Set(PARTS),
+): Promise<RunResults> {
   const started = performance.now();
   progress('starting Redis, DynamoDB Local and the Pub/Sub emulator');
   const backends = await startBackends();
@@ -55,41 +69,65 @@ export async function runBench(config: BenchConfig, progress: Progress): Promise
       profile: {},
       twoProcessLimit: {},
     };
-    for (const combo of results.combos) {
-      // The limit first: its thousands of calls also warm the backends (DynamoDB Local's JVM
-      // answers several times slower until its JIT has run), so the hand-over meets them warm.
-      progress(`physical limit, ${combo.label}`);
-      results.limit[combo.id] = await measureLimit(combo, backends, config);
-      progress(`physical limit between two processes, ${combo.label}`);
-      results.twoProcessLimit[combo.id] = await measureTwoProcessLimit(combo, backends, config);
-      progress(`live hand-over, ${combo.label}`);
-      results.handover[combo.id] = await measureHandover(combo, config);
-      progress(`hand-over profile in one process, ${combo.label}`);
-      results.profile[combo.id] = await profileHandover(combo, backends, config);
-    }
     const allRedis = results.combos.find((combo) => combo.id === 'all-redis')!;
-    progress('live hand-over from a stale connection, all-Redis');
-    results.stale = await measureStaleHandover(allRedis, config);
-    progress('same-server rejoins');
-    results.rejoin = await measureRejoin(backends.redis.url, config);
-    progress('throughput against the naive lock');
-    results.throughput = await measureThroughput(backends.redis.url, config);
-    progress('throughput again, both with auto-pipelining');
-    results.throughputPipelined = await measureThroughput(backends.redis.url, config, {
-      enableAutoPipelining: true,
-    });
-    progress("the peer's lease lock: leave-and-join hand-overs");
-    const peer = await measurePeerHandovers(backends.dynamo.endpoint, config);
-    progress('crash takeovers, the peer and idle servers, side by side');
-    [results.crashes, results.peer, results.idle] = await Promise.all([
-      measureCrashTakeover(allRedis, config),
-      peer.waits(),
-      Promise.all([1, 10].map((drivers) => measureIdleCost(backends.redis.url, drivers, config))),
-    ]);
+    if (parts.has('handover')) await handovers(results, backends, progress);
+    if (parts.has('stale')) {
+      progress('live hand-over from a stale connection, all-Redis');
+      results.stale = await measureStaleHandover(allRedis, config);
+    }
+    if (parts.has('rejoin')) {
+      progress('same-server rejoins');
+      results.rejoin = await measureRejoin(backends.redis.url, config);
+    }
+    if (parts.has('throughput')) await throughputs(results, backends.redis.url, progress);
+    if (parts.has('waits')) await waits(results, backends, allRedis, progress);
     machine.loadAverageAtEnd = loadavg()[0]!;
     results.durationSeconds = (performance.now() - started) / 1000;
     return results;
   } finally {
     await backends.stop();
   }
+}
+
+async function handovers(results: RunResults, backends: RunningBackends, progress: Progress) {
+  const { config } = results;
+  for (const combo of results.combos) {
+    // The limit first: its thousands of calls also warm the backends (DynamoDB Local's JVM
+    // answers several times slower until its JIT has run), so the hand-over meets them warm.
+    progress(`physical limit, ${combo.label}`);
+    results.limit[combo.id] = await measureLimit(combo, backends, config);
+    progress(`live hand-over and its floors between two processes, ${combo.label}`);
+    const { handover, floors } = await measureHandoverAndFloors(combo, backends, config);
+    results.handover[combo.id] = handover;
+    results.twoProcessLimit[combo.id] = floors;
+    progress(`hand-over profile in one process, ${combo.label}`);
+    results.profile[combo.id] = await profileHandover(combo, backends, config);
+  }
+}
+
+async function throughputs(results: RunResults, redisUrl: string, progress: Progress) {
+  progress('throughput against the naive lock');
+  results.throughput = await measureThroughput(redisUrl, results.config);
+  progress('throughput again, both with auto-pipelining');
+  results.throughputPipelined = await measureThroughput(redisUrl, results.config, {
+    enableAutoPipelining: true,
+  });
+}
+
+/** The measurements that mostly wait on timers, side by side. */
+async function waits(
+  results: RunResults,
+  backends: RunningBackends,
+  allRedis: Combo,
+  progress: Progress,
+) {
+  const { config } = results;
+  progress("the peer's lease lock: leave-and-join hand-overs");
+  const peer = await measurePeerHandovers(backends.dynamo.endpoint, config);
+  progress('crash takeovers, the peer and idle servers, side by side');
+  [results.crashes, results.peer, results.idle] = await Promise.all([
+    measureCrashTakeover(allRedis, config),
+    peer.waits(),
+    Promise.all([1, 10].map((drivers) => measureIdleCost(backends.redis.url, drivers, config))),
+  ]);
 }

@@ -2,11 +2,11 @@
  * Live hand-over between two real game-server processes: a player still connected on A (with
  * coins earned since A's last save) joins B. Timed from B's first load attempt (the socket's
  * open: B starts its load as it accepts the socket) to the profile loaded on B, and checked to
- * carry A's latest coins. The player then hops back, so A and B take turns.
+ * carry A's latest coins. The player then hops back, so A and B take turns. One hop at a time,
+ * so the floors can be interleaved with them (handover-floors.ts).
  */
 import { DEFAULT_KICK_MESSAGES } from '@datadriver/core';
 import type { Combo } from '../backends.js';
-import type { BenchConfig } from '../config.js';
 import { join, type Loaded, stopAll, WatchedServer } from '../processes/game-servers.js';
 import { StepTimes } from './handover-steps.js';
 
@@ -22,54 +22,87 @@ export interface HandoverResult {
   /** Median duration of each step, from both servers' events (ms, on whole-ms clocks). */
   readonly phases: Readonly<Record<string, number>>;
   readonly kicks: number;
+  /** Hops in all, warm-up included. */
+  readonly hops: number;
 }
 
-export async function measureHandover(combo: Combo, config: BenchConfig): Promise<HandoverResult> {
-  const tag = `${combo.id}-${process.pid}`;
-  const servers = await Promise.all(
-    ['A', 'B'].map((name) => WatchedServer.start(combo, `bench-${tag}-${name}`, 1)),
-  );
-  try {
-    return await hops(servers as [WatchedServer, WatchedServer], `hop-${tag}`, config);
-  } finally {
-    await stopAll(servers);
+/** When one hop's sample started and ended, on this process's `performance.now()` clock. */
+export interface HopTimes {
+  readonly startedAt: number;
+  readonly endedAt: number;
+}
+
+export class Hops {
+  private readonly samples: number[] = [];
+  private readonly waited: number[] = [];
+  private readonly handshakes: number[] = [];
+  private readonly steps = new StepTimes();
+  private kicks = 0;
+  private count = 0;
+
+  private constructor(
+    private readonly servers: readonly [WatchedServer, WatchedServer],
+    private readonly user: string,
+    private current: Loaded,
+  ) {}
+
+  static async start(combo: Combo): Promise<Hops> {
+    const tag = `${combo.id}-${process.pid}`;
+    const servers = await Promise.all(
+      ['A', 'B'].map((name) => WatchedServer.start(combo, `bench-${tag}-${name}`, 1)),
+    );
+    try {
+      const user = `hop-${tag}`;
+      const first = await join(servers[0]!, user, LOAD_TIMEOUT_MS);
+      return new Hops(servers as [WatchedServer, WatchedServer], user, first);
+    } catch (error) {
+      await stopAll(servers);
+      throw error;
+    }
   }
-}
 
-async function hops(
-  servers: [WatchedServer, WatchedServer],
-  user: string,
-  config: BenchConfig,
-): Promise<HandoverResult> {
-  let current: Loaded = await join(servers[0], user, LOAD_TIMEOUT_MS);
-  const samples: number[] = [];
-  const waited: number[] = [];
-  const handshakes: number[] = [];
-  const steps = new StepTimes();
-  let kicks = 0;
-  for (let hop = 0; hop < config.warmUp + config.handovers; hop++) {
-    const [holder, target] = hop % 2 === 0 ? servers : [servers[1], servers[0]];
+  /** One hop to the other server; `record: false` for a warm-up hop. */
+  async hop(record: boolean): Promise<HopTimes> {
+    const [holder, target] =
+      this.count % 2 === 0 ? this.servers : [this.servers[1], this.servers[0]];
+    this.count++;
     holder.forget();
     target.forget();
-    const coins = await current.client.earn(1); // unsaved on the holder: must travel
-    const next = await join(target, user, LOAD_TIMEOUT_MS);
+    const coins = await this.current.client.earn(1); // unsaved on the holder: must travel
+    const next = await join(target, this.user, LOAD_TIMEOUT_MS);
+    const times = { startedAt: next.openedAt, endedAt: next.openedAt + next.elapsedMs };
     if (next.coins !== coins) {
       throw new Error(`hand-over lost data: ${next.coins} coins on B, ${coins} on A`);
     }
-    const kicked = await current.client.next('kicked', LOAD_TIMEOUT_MS);
+    const kicked = await this.current.client.next('kicked', LOAD_TIMEOUT_MS);
     if (kicked.type === 'kicked' && kicked.message === DEFAULT_KICK_MESSAGES.joinedElsewhere)
-      kicks++;
-    await current.client.close();
-    current = next;
-    if (hop < config.warmUp) continue;
-    samples.push(next.elapsedMs);
-    handshakes.push(next.handshakeMs);
-    if (next.waitedMs !== undefined) waited.push(next.waitedMs);
-    await eventsArrived(target, user);
-    steps.add((on, type) => (on === 'holder' ? holder : target).find(type, user)?.time);
+      this.kicks++;
+    await this.current.client.close();
+    this.current = next;
+    if (!record) return times;
+    this.samples.push(next.elapsedMs);
+    this.handshakes.push(next.handshakeMs);
+    if (next.waitedMs !== undefined) this.waited.push(next.waitedMs);
+    await eventsArrived(target, this.user);
+    this.steps.add((on, type) => (on === 'holder' ? holder : target).find(type, this.user)?.time);
+    return times;
   }
-  await current.client.close();
-  return { samples, waited, handshakes, phases: steps.medians(), kicks };
+
+  result(): HandoverResult {
+    return {
+      samples: this.samples,
+      waited: this.waited,
+      handshakes: this.handshakes,
+      phases: this.steps.medians(),
+      kicks: this.kicks,
+      hops: this.count,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.current.client.close();
+    await stopAll(this.servers);
+  }
 }
 
 /** The event stream can trail the player's socket: wait (briefly) for B's load.loaded. */

@@ -47,6 +47,8 @@ export interface Loaded {
   readonly elapsedMs: number;
   /** The WebSocket handshake before it, connect to `open` (ms). */
   readonly handshakeMs: number;
+  /** When `open` came, on this process's `performance.now()` clock: the sample's start. */
+  readonly openedAt: number;
   /** The server's own measure, from its first load attempt (ms, whole milliseconds). */
   readonly waitedMs: number | undefined;
 }
@@ -60,14 +62,22 @@ export function join(server: WatchedServer, user: string, timeoutMs: number): Pr
 export async function joinAt(url: string, user: string, timeoutMs: number): Promise<Loaded> {
   const connecting = performance.now();
   const client = await PlayerClient.connect(url, user);
-  const handshakeMs = performance.now() - connecting;
+  const openedAt = performance.now();
+  const handshakeMs = openedAt - connecting;
   const message = await client.next('loaded', timeoutMs);
-  const elapsedMs = performance.now() - connecting - handshakeMs;
+  const elapsedMs = performance.now() - openedAt;
   if (message.type === 'kicked') {
     await client.close();
     throw new Error(`${user} was kicked from ${url}: ${message.message}`);
   }
-  return { client, coins: message.coins, elapsedMs, handshakeMs, waitedMs: message.waitedMs };
+  return {
+    client,
+    coins: message.coins,
+    elapsedMs,
+    handshakeMs,
+    openedAt,
+    waitedMs: message.waitedMs,
+  };
 }
 
 /** Joins until a load succeeds, as a client that reconnects after a refused join. */

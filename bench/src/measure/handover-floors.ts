@@ -1,0 +1,106 @@
+/**
+ * The live hand-over and its two-process floor, interleaved so that a change of load on the
+ * machine hits both alike: blocks of hops, each followed by as many floor samples spaced like
+ * those hops, then a share of back-to-back floor samples.
+ *
+ * Why the spacing matters: on a small VM an idle vCPU wakes slowly, so a round trip after a
+ * millisecond of idle costs several times one sent back to back. The hops are spaced by the
+ * client's work between them (the kick, the close, the events, an earn, the next handshake);
+ * a floor run back to back never lets a vCPU idle, so it is warmer than any hop. The
+ * gap-matched floor waits, before each of its samples, as long as the bench waited between the
+ * end of one hop and the start of the next (sample for sample), and the ratio is taken
+ * against it. The back-to-back floor is kept beside it, as it was measured before.
+ */
+import type { Combo, RunningBackends } from '../backends.js';
+import type { BenchConfig } from '../config.js';
+import { type HandoverResult, Hops } from './handover.js';
+import { TwoProcessLimit } from './two-process-limit.js';
+
+export interface TwoProcessFloors {
+  /** Each sample run after an idle gap equal to one hop's spacing (ms). */
+  readonly gapMatched: number[];
+  /** Samples run one right after another (ms). */
+  readonly backToBack: number[];
+  /** Each recorded hop's spacing: the end of whatever ran before it to its start (ms). */
+  readonly hopGaps: number[];
+  /** The idle gap each gap-matched sample really had (a timer wakes a little late) (ms). */
+  readonly floorGaps: number[];
+  /** Hops per block; each block is followed by its floor samples. */
+  readonly blockSize: number;
+}
+
+export interface HandoverAndFloors {
+  readonly handover: HandoverResult;
+  readonly floors: TwoProcessFloors;
+}
+
+export async function measureHandoverAndFloors(
+  combo: Combo,
+  backends: RunningBackends,
+  config: BenchConfig,
+): Promise<HandoverAndFloors> {
+  const hops = await Hops.start(combo);
+  try {
+    const limit = await TwoProcessLimit.start(combo, backends);
+    try {
+      const floors = await interleave(hops, limit, config);
+      return { handover: hops.result(), floors };
+    } finally {
+      await limit.close();
+    }
+  } finally {
+    await hops.close();
+  }
+}
+
+async function interleave(
+  hops: Hops,
+  limit: TwoProcessLimit,
+  config: BenchConfig,
+): Promise<TwoProcessFloors> {
+  for (let n = 0; n < config.warmUp; n++) await hops.hop(false);
+  for (let n = 0; n < config.warmUp; n++) await limit.sample();
+  const floors: TwoProcessFloors = {
+    gapMatched: [],
+    backToBack: [],
+    hopGaps: [],
+    floorGaps: [],
+    blockSize: config.hopsPerBlock,
+  };
+  const blocks = Math.ceil(config.handovers / config.hopsPerBlock);
+  const backToBackPerBlock = Math.ceil(config.limitSamples / blocks);
+  let lastEnd = performance.now();
+  for (let block = 0; block < blocks; block++) {
+    const size = Math.min(config.hopsPerBlock, config.handovers - block * config.hopsPerBlock);
+    const gaps: number[] = [];
+    for (let n = 0; n < size; n++) {
+      const hop = await hops.hop(true);
+      gaps.push(hop.startedAt - lastEnd);
+      lastEnd = hop.endedAt;
+    }
+    floors.hopGaps.push(...gaps);
+    lastEnd = performance.now();
+    for (const gap of gaps) {
+      idleUntil(lastEnd + gap);
+      floors.floorGaps.push(performance.now() - lastEnd);
+      floors.gapMatched.push(await limit.sample());
+      lastEnd = performance.now();
+    }
+    for (let n = 0; n < backToBackPerBlock; n++) floors.backToBack.push(await limit.sample());
+    lastEnd = performance.now();
+  }
+  return floors;
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Sleeps until `at` (performance.now() ms). Not a timer: Node's fire up to a millisecond early
+ * or late (whole-ms loop time), a large error on gaps of a few ms. Not a spin either: the point
+ * is to let the vCPUs idle. A futex wait takes a fractional timeout and really sleeps; nothing
+ * runs on this thread meanwhile, and nothing has to: the floor's connections are quiet.
+ */
+function idleUntil(at: number): void {
+  const ms = at - performance.now();
+  if (ms > 0) Atomics.wait(sleeper, 0, 0, ms);
+}
