@@ -34,6 +34,7 @@ const ACTIONS: Record<RequestAction, string> = {
   'retry-release': 'retries the failed release now',
   'await-load': 'answers when its load settles',
   'await-release': 'answers when the release lands',
+  ignored: 'ignores it: too many servers already wait for this key',
 };
 
 const TAKE_REASONS: Record<string, string> = {

@@ -12,7 +12,6 @@ import {
   type EventPayload,
   EventStream,
 } from './events.js';
-import type { JsonObject } from './json.js';
 import { isWellFormedText } from './ports/key-checks.js';
 import type { Logger } from './ports/logger.js';
 import type { Messenger, Subscription } from './ports/messenger.js';

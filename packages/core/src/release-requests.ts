@@ -28,8 +28,10 @@ export class ReleaseRequests {
     // A load in flight is awaited only when the request names its lock (an attempt whose
     // response was lost): a late request naming an older lock is answered at once.
     if (reservation && (token === undefined || token === reservation.token)) {
-      if (full(reservation.requesters, requester))
-        return this.report(key, requester, token, 'ignored');
+      if (full(reservation.requesters, requester)) {
+        this.report(key, requester, token, 'ignored');
+        return;
+      }
       reservation.requesters.set(requester, token);
       this.report(key, requester, token, 'await-load');
       return;
@@ -44,7 +46,10 @@ export class ReleaseRequests {
       void this.replyFree(key, requester, token);
       return;
     }
-    if (full(session.requesters, requester)) return this.report(key, requester, token, 'ignored');
+    if (full(session.requesters, requester)) {
+      this.report(key, requester, token, 'ignored');
+      return;
+    }
     session.requesters.add(requester);
     this.act(session, requester, token);
   }

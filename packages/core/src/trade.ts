@@ -24,7 +24,6 @@ import {
   type TradeJournal,
   type TradeMarker,
   type TradeState,
-  toStoreRecord,
 } from './rules/index.js';
 import { sleep } from './signal.js';
 
