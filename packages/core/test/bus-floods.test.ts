@@ -136,7 +136,7 @@ describe('message budgets', () => {
     ).toHaveLength(1);
     expect(held.active).toBe(true);
     expect(store.peek('PlayerData/p1')).toMatchObject({ data: { coins: 7 } });
-  });
+  }, 30_000); // 60,000 messages through the virtual clock: CPU-bound, slow on a loaded machine
 
   it('a flood of token-less requests records at most 16 requesters for a key', async () => {
     const { clock, server, flood } = fleet();
