@@ -1,8 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/cli.ts'],
+  entry: ['src/cli.ts', 'src/index.ts'],
   format: ['esm'],
+  dts: { entry: ['src/index.ts'] },
   sourcemap: true,
   clean: true,
   target: 'node20',

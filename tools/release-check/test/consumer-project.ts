@@ -40,13 +40,17 @@ export async function tarballs(
   return dependencies;
 }
 
-/** A fresh project with `dependencies` installed and `program` compiled to out/main.js. */
+/**
+ * A fresh project with `dependencies` installed and `program` compiled to out/main.js (or each
+ * of several programs, by file name, to out/<name>.js).
+ */
 export async function consumerProject(
   scratch: Scratch,
   dependencies: Record<string, string>,
-  program: string,
+  program: string | Readonly<Record<string, string>>,
   compilerOptions: Record<string, unknown> = {},
 ): Promise<string> {
+  const files = typeof program === 'string' ? { 'main.ts': program } : program;
   const dir = await scratch.dir('dd-consumer-');
   await writeFile(
     join(dir, 'package.json'),
@@ -70,10 +74,10 @@ export async function consumerProject(
         types: ['node'],
         ...compilerOptions,
       },
-      include: ['main.ts'],
+      include: Object.keys(files),
     }),
   );
-  await writeFile(join(dir, 'main.ts'), program);
+  for (const [name, source] of Object.entries(files)) await writeFile(join(dir, name), source);
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
   // tsc reports type errors on stdout, which a failed execFile does not print.
   await run('npx', ['tsc', '-p', '.'], { cwd: dir }).catch((error: { stdout?: string }) => {
