@@ -7,6 +7,7 @@ export default defineConfig({
     'src/fleet.ts',
     'src/player-client.ts',
     'src/game-server-process.ts',
+    'src/redis-down.ts',
   ],
   format: ['esm'],
   // Types only for what other packages import (package.json "exports").

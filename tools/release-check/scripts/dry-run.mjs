@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packPackage } from './pack.mjs';
 import { PUBLISHED } from './published.mjs';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -14,18 +15,12 @@ const into = mkdtempSync(join(tmpdir(), 'dd-dry-run-'));
 
 try {
   for (const name of PUBLISHED) {
-    const cwd = join(root, 'packages', name);
-    const packed = JSON.parse(
-      execFileSync('pnpm', ['pack', '--json', '--pack-destination', into], {
-        cwd,
-        encoding: 'utf8',
-      }),
-    );
+    const packed = await packPackage(name, into);
     const manifest = JSON.parse(
       execFileSync('tar', ['-xzOf', packed.filename, 'package/package.json'], { encoding: 'utf8' }),
     );
     console.log(`\n${manifest.name}@${manifest.version}  (${packed.files.length} files)`);
-    for (const file of packed.files) console.log(`  ${file.path}`);
+    for (const file of packed.files) console.log(`  ${file}`);
     for (const field of ['dependencies', 'peerDependencies']) {
       for (const [dependency, range] of Object.entries(manifest[field] ?? {})) {
         console.log(`  ${field === 'dependencies' ? 'dependency' : 'peer'} ${dependency} ${range}`);

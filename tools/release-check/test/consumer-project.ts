@@ -4,14 +4,13 @@
  * type-checked and compiled against the installed declarations.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { packPackage } from '../scripts/pack.mjs';
 
 export const run = promisify(execFile);
-const packages = fileURLToPath(new URL('../../../packages/', import.meta.url));
 
 /** Folders to remove when the file's tests are done (`removeAll` in an afterAll). */
 export class Scratch {
@@ -28,14 +27,6 @@ export class Scratch {
   }
 }
 
-/** Packs `packages/<name>` into `into`; the tarball's path. */
-export async function pack(name: string, into: string): Promise<string> {
-  await run('pnpm', ['pack', '--pack-destination', into], { cwd: join(packages, name) });
-  const tarball = (await readdir(into)).find((file) => file.startsWith(`datadriver-${name}-`));
-  if (!tarball) throw new Error(`pnpm pack made no tarball for ${name}`);
-  return join(into, tarball);
-}
-
 /** `file:` dependencies on the tarballs of `names`, packed into a fresh folder. */
 export async function tarballs(
   scratch: Scratch,
@@ -43,17 +34,23 @@ export async function tarballs(
 ): Promise<Record<string, string>> {
   const into = await scratch.dir('dd-tarballs-');
   const dependencies: Record<string, string> = {};
-  for (const name of names) dependencies[`@datadriver/${name}`] = `file:${await pack(name, into)}`;
+  for (const name of names) {
+    dependencies[`@datadriver/${name}`] = `file:${(await packPackage(name, into)).filename}`;
+  }
   return dependencies;
 }
 
-/** A fresh project with `dependencies` installed and `program` compiled to out/main.js. */
+/**
+ * A fresh project with `dependencies` installed and `program` compiled to out/main.js (or each
+ * of several programs, by file name, to out/<name>.js).
+ */
 export async function consumerProject(
   scratch: Scratch,
   dependencies: Record<string, string>,
-  program: string,
+  program: string | Readonly<Record<string, string>>,
   compilerOptions: Record<string, unknown> = {},
 ): Promise<string> {
+  const files = typeof program === 'string' ? { 'main.ts': program } : program;
   const dir = await scratch.dir('dd-consumer-');
   await writeFile(
     join(dir, 'package.json'),
@@ -77,10 +74,10 @@ export async function consumerProject(
         types: ['node'],
         ...compilerOptions,
       },
-      include: ['main.ts'],
+      include: Object.keys(files),
     }),
   );
-  await writeFile(join(dir, 'main.ts'), program);
+  for (const [name, source] of Object.entries(files)) await writeFile(join(dir, name), source);
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
   // tsc reports type errors on stdout, which a failed execFile does not print.
   await run('npx', ['tsc', '-p', '.'], { cwd: dir }).catch((error: { stdout?: string }) => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packPackage } from '../scripts/pack.mjs';
 import { PUBLISHED } from '../scripts/published.mjs';
 
 const run = promisify(execFile);
@@ -33,11 +34,8 @@ describe('packed packages', () => {
     async (name) => {
       const into = await mkdtemp(join(tmpdir(), `dd-pack-${name}-`));
       cleanup.push(into);
-      const { stdout } = await run('pnpm', ['pack', '--json', '--pack-destination', into], {
-        cwd: join(packages, name),
-      });
-      const packed = JSON.parse(stdout) as { filename: string; files: Array<{ path: string }> };
-      const files = packed.files.map((file) => file.path);
+      const packed = await packPackage(name, into);
+      const files = packed.files;
       expect(files).toEqual(
         expect.arrayContaining([
           'package.json',

@@ -3,23 +3,33 @@
  * published (`pnpm pack` rewrites workspace ranges), then core plus the Redis adapter (and, in
  * a second project, the Colyseus host with Colyseus itself) are installed from the tarballs
  * with plain npm into a project outside the workspace, where a small TypeScript program
- * type-checks, compiles, and loads, saves and releases a profile.
+ * type-checks, compiles, and loads, saves and releases a profile, and README's two-server
+ * program (its `ts run file=two-servers.ts` block, as written there) hands a player over
+ * between two processes.
  */
 import { freePort } from '@datadriver/backends';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { COLYSEUS_CONSUMER_PROGRAM } from './colyseus-consumer-program.js';
 import { CONSUMER_PROGRAM } from './consumer-program.js';
 import { consumerProject, run, Scratch, tarballs } from './consumer-project.js';
+import { README_TWO_SERVERS } from './readme-program.js';
 
 describe('the packages installed from their tarballs with npm into a fresh project', () => {
   const scratch = new Scratch();
   afterAll(() => scratch.removeAll());
 
-  it('type-checks, loads, saves and releases a profile against a real redis-server', async () => {
+  it('type-checks, loads, saves and releases a profile against a real redis-server; README’s two servers hand a player over', async () => {
     const dir = await consumerProject(
       scratch,
       { ...(await tarballs(scratch, ['core', 'redis'])), ioredis: '5.11.1' },
-      CONSUMER_PROGRAM,
+      { 'main.ts': CONSUMER_PROGRAM, 'two-servers.ts': README_TWO_SERVERS },
+    );
+    const twoServers = await run('node', ['out/two-servers.js'], {
+      cwd: dir,
+      env: { ...process.env, REDIS_URL: inject('redisUrl') },
+    });
+    expect(twoServers.stdout).toMatch(
+      /^A: You joined another server\.\nB loaded p1-\d+ with 11 coins \d+ ms after the join\n$/,
     );
     const { stdout } = await run('node', ['out/main.js'], {
       cwd: dir,

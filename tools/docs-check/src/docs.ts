@@ -1,0 +1,78 @@
+/**
+ * The Markdown files whose blocks are checked: the root README and every README of a package
+ * or an example. One entry point for the test and the command line.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type DocBlock, extractBlocks, type MarkupProblem } from './extract.js';
+import { materialize } from './materialize.js';
+import { runBlocks } from './run-blocks.js';
+import { typeCheck } from './type-check.js';
+
+export type Problem = MarkupProblem;
+
+export const DOC_FOLDERS = ['packages', 'examples'] as const;
+
+/** `README.md`, `packages/*\/README.md`, `examples/*\/README.md`, repository-relative. */
+export function readmesOf(root: string): string[] {
+  const found = ['README.md'];
+  for (const folder of DOC_FOLDERS) {
+    for (const name of readdirSync(join(root, folder)).sort()) {
+      if (existsSync(join(root, folder, name, 'README.md')))
+        found.push(`${folder}/${name}/README.md`);
+    }
+  }
+  return found;
+}
+
+export interface CheckOptions {
+  /** The repository root; the files are read and reported relative to it. */
+  readonly root: string;
+  readonly files: readonly string[];
+  /** This package's folder: the modules go under its node_modules/.cache, to resolve its deps. */
+  readonly packageDir: string;
+  /** Run the `ts run` blocks with this environment (skipped when absent). */
+  readonly runEnv?: NodeJS.ProcessEnv;
+  /** How long a `ts run` block may take (60 s by default). */
+  readonly runTimeoutMs?: number;
+  /** Where the modules are written (this package's node_modules/.cache/docs-check by default). */
+  readonly outDir?: string;
+}
+
+export interface CheckResult {
+  readonly blocks: readonly DocBlock[];
+  readonly problems: readonly Problem[];
+}
+
+export async function checkDocs(options: CheckOptions): Promise<CheckResult> {
+  const blocks: DocBlock[] = [];
+  const problems: Problem[] = [];
+  for (const file of options.files) {
+    const found = extractBlocks(readFileSync(join(options.root, file), 'utf8'), file);
+    blocks.push(...found.blocks);
+    problems.push(...found.problems);
+  }
+  const outDir = options.outDir ?? join(options.packageDir, 'node_modules', '.cache', 'docs-check');
+  const { modules, problems: clashes } = materialize(blocks, outDir);
+  problems.push(...clashes, ...typeCheck(modules, options.packageDir));
+  if (options.runEnv) {
+    // A file with a type error is not run: the error is the problem to fix first.
+    const broken = new Set(problems.map((problem) => problem.file));
+    const runnable = modules.filter((module) => !broken.has(module.block.file));
+    problems.push(...(await runBlocks(runnable, options.runEnv, options.runTimeoutMs)));
+  }
+  problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  return { blocks, problems };
+}
+
+/** `README.md:57: TS2304: Cannot find name 'host'.` */
+export function formatProblem(problem: Problem): string {
+  return `${problem.file}:${problem.line}: ${problem.message}`;
+}
+
+export const HOW_TO_FIX = [
+  'Each ```ts block of a README is type-checked as a module of its own against the workspace packages.',
+  'Import what it uses; declare what the reader brings (a Host, a client made earlier) in a comment',
+  'right before the block:  <!-- docs-check: declare const host: Host<HostPlayer>; -->',
+  'Mark a complete program ```ts run to have it run. See tools/docs-check/README.md.',
+].join('\n');

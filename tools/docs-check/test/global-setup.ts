@@ -1,0 +1,3 @@
+import { backendsGlobalSetup } from '@datadriver/backends';
+
+export default backendsGlobalSetup('redis');

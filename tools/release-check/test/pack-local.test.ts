@@ -1,0 +1,70 @@
+/**
+ * `pnpm pack:local`, README's install path before the packages are on npm: it packs every
+ * published package into a folder and prints the npm command for a project of your own; that
+ * command, run as printed in a fresh project, installs core and the Redis adapter, and a program
+ * on them type-checks and runs against a real redis-server.
+ */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { PUBLISHED } from '../scripts/published.mjs';
+import { CONSUMER_PROGRAM } from './consumer-program.js';
+import { run, Scratch } from './consumer-project.js';
+
+const PACK_LOCAL = fileURLToPath(new URL('../scripts/pack-local.mjs', import.meta.url));
+const scratch = new Scratch();
+afterAll(() => scratch.removeAll());
+
+describe('pnpm pack:local', () => {
+  it('packs every published package and prints an npm install line that works as printed', async () => {
+    const into = await scratch.dir('dd-pack-local-');
+    const { stdout } = await run(process.execPath, [PACK_LOCAL, '--out', into]);
+    const listed = [...stdout.matchAll(/^ {2}(@datadriver\/[\w-]+)@\S+ +(\S+\.tgz)$/gm)];
+    expect(listed.map((match) => match[1])).toEqual(PUBLISHED.map((name) => `@datadriver/${name}`));
+    for (const [, , tarball] of listed) expect(existsSync(tarball!)).toBe(true);
+    const install = /^ {2}(npm install .+)$/m.exec(stdout)?.[1];
+    expect(install).toBe(
+      `npm install ${join(into, 'datadriver-core-0.0.0.tgz')} ${join(into, 'datadriver-redis-0.0.0.tgz')} ioredis@5`,
+    );
+
+    const project = await scratch.dir('dd-pack-local-project-');
+    await run('npm', ['init', '-y'], { cwd: project });
+    await run('npm', ['pkg', 'set', 'type=module'], { cwd: project });
+    const [npm, ...args] = install!.split(' ');
+    await run(npm!, [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project });
+    // Every peer within its range (a bare `ioredis` would be its next major: ELSPROBLEMS).
+    await run('npm', ['ls', '--all'], { cwd: project });
+    await writeFile(join(project, 'main.ts'), CONSUMER_PROGRAM);
+    // This package's TypeScript, on the project's installed declarations.
+    const tsc = fileURLToPath(new URL('../node_modules/.bin/tsc', import.meta.url));
+    const types = fileURLToPath(new URL('../node_modules/@types', import.meta.url));
+    const flags = ['--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext'];
+    await run(
+      tsc,
+      [...flags, '--strict', '--typeRoots', types, '--types', 'node', '--outDir', 'out', 'main.ts'],
+      { cwd: project },
+    ).catch((error: { stdout?: string }) => {
+      throw new Error(`the program does not type-check:\n${error.stdout ?? ''}`);
+    });
+    const ran = await run('node', ['out/main.js'], {
+      cwd: project,
+      env: { ...process.env, REDIS_URL: inject('redisUrl') },
+    });
+    expect(JSON.parse(ran.stdout.trim())).toMatchObject({ data: { coins: 25 }, active: true });
+  });
+
+  it('--help, and a bad option refused', async () => {
+    expect((await run(process.execPath, [PACK_LOCAL, '--help'])).stdout).toMatch(
+      /^Usage: pnpm pack:local/,
+    );
+    const refused = await run(process.execPath, [PACK_LOCAL, '--into', 'x']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: 2 });
+    expect((refused as { stderr: string }).stderr).toContain(
+      'pnpm pack:local: unknown option --into',
+    );
+  });
+});
