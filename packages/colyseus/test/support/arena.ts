@@ -15,8 +15,8 @@ export const world: {
   profiles?: ColyseusProfiles<PlayerData>;
   /** The users whose onJoin went past the profile: game code ran for them. */
   played: string[];
-  /** Outcomes of reconnection waits, by session id. */
-  reconnections: Map<string, 'reconnected' | 'gave up'>;
+  /** Reconnection waits by session id: the seat is held, then its outcome. */
+  reconnections: Map<string, 'held' | 'reconnected' | 'gave up'>;
 } = { played: [], reconnections: new Map() };
 
 function profiles(): ColyseusProfiles<PlayerData> {
@@ -54,7 +54,10 @@ export class Arena extends Room {
   override async onLeave(client: Client, consented: boolean): Promise<void> {
     if (consented || this.reconnectSeconds === 0) return;
     try {
-      await this.allowReconnection(client, this.reconnectSeconds);
+      // allowReconnection holds the seat before it returns; the wait is what it resolves.
+      const seat = this.allowReconnection(client, this.reconnectSeconds);
+      world.reconnections.set(client.sessionId, 'held');
+      await seat;
       world.reconnections.set(client.sessionId, 'reconnected');
     } catch {
       world.reconnections.set(client.sessionId, 'gave up');
