@@ -6,9 +6,9 @@
  * where the protocol's own time goes.
  */
 import type { DataDriverEvent } from '@datadriver/core';
+import { HighResScheduler } from '@datadriver/example-game-server/process';
 import type { Combo, RunningBackends } from '../backends.js';
 import type { BenchConfig } from '../config.js';
-import { HighResScheduler } from '../high-res-scheduler.js';
 import { timed } from '../stats.js';
 import { comboPorts } from './combo-ports.js';
 import { StepTimes } from './handover-steps.js';

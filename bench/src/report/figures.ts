@@ -45,7 +45,7 @@ function handoverFigures(results: RunResults, combo: Combo): Figure[] {
       label: combo.label,
       unit: 'ms',
       summary: measured,
-      note: `from the socket's open on B to loaded on B (the WebSocket handshake before it, median ${summarize(handover.handshakes).median.toFixed(2)} ms, not counted); B's own waitedMs median ${summarize(handover.waited).median} ms (whole ms); ${handover.kicks} of ${handover.hops} holders kicked the live session`,
+      note: `from the socket's open on B to loaded on B (the WebSocket handshake before it, median ${summarize(handover.handshakes).median.toFixed(2)} ms, not counted); B's own waitedMs median ${summarize(handover.waited).median.toFixed(2)} ms; ${handover.kicks} of ${handover.hops} holders kicked the live session; events reached the bench during the hop from the holder in ${handover.eventsDuringHop.holder} and from B in ${handover.eventsDuringHop.target} of ${handover.samples.length} hops (a server ships them once quiet)`,
       detail: {
         phasesMedianMs: handover.phases,
         waitedMs: summarize(handover.waited),
