@@ -9,8 +9,8 @@ import { GameServerProcess } from '@datadriver/example-game-server/process';
 import type { Combo } from '../backends.js';
 
 /**
- * A server (on a sub-millisecond clock) and every event it has reported since it started, for
- * after-the-fact breakdowns, with when each arrived here.
+ * A server (on a sub-millisecond clock, its events shipped off the hand-over) and every event
+ * it has reported since it started, for after-the-fact breakdowns, with when each arrived here.
  */
 export class WatchedServer {
   readonly events: DataDriverEvent[] = [];
@@ -26,7 +26,13 @@ export class WatchedServer {
 
   static async start(combo: Combo, jobId: string, scale: number): Promise<WatchedServer> {
     return new WatchedServer(
-      await GameServerProcess.start({ jobId, scale, env: combo.env, highResClock: true }),
+      await GameServerProcess.start({
+        jobId,
+        scale,
+        env: combo.env,
+        highResClock: true,
+        batchEvents: true,
+      }),
     );
   }
 

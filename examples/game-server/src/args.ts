@@ -1,7 +1,7 @@
 /**
  * Command-line options of a game server: `--port 7001 --job server-a --scale 1`, the demo and
- * test tools `--faults`, `--lock-ttl <s>`, `--lock-skew <s>`, `--no-handoff`, and
- * `--high-res-clock` (the bench).
+ * test tools `--faults`, `--lock-ttl <s>`, `--lock-skew <s>`, `--no-handoff`, and the bench's
+ * `--high-res-clock` and `--batch-events`.
  */
 export interface ServerArgs {
   readonly port: number;
@@ -25,6 +25,8 @@ export interface ServerArgs {
    * whole milliseconds read better in the Try it page's and the bot's reports.
    */
   readonly highResClock: boolean;
+  /** `GET /events` ships in batches once the server is quiet, off the hand-over (the bench). */
+  readonly batchEvents: boolean;
 }
 
 function positive(name: string, raw: string | undefined): number | undefined {
@@ -59,5 +61,6 @@ export function parseArgs(
     lockSkewSeconds: positive('lock-skew', value('lock-skew')),
     handoff: !argv.includes('--no-handoff'),
     highResClock: argv.includes('--high-res-clock'),
+    batchEvents: argv.includes('--batch-events'),
   };
 }

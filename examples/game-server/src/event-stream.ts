@@ -1,10 +1,13 @@
 /**
- * `GET /events`: the watchers of a server's events (Server-Sent Events) and what they are sent.
- * Events are kept as they happen and shipped together once no load, handoff request or release
- * is in flight here and the server has been quiet for `QUIET_MS`, or at the latest
- * `MAX_DELAY_MS` after the first one kept. Encoding and writing each event as it happened put
- * JSON, a socket write and a wake-up of the watcher's process inside every hand-over the
- * server took part in: a fifth to a quarter of a hop between two processes.
+ * `GET /events`: the watchers of a server's events (Server-Sent Events) and what they are sent:
+ * each event as it happens, or, `batched` (`--batch-events`, as the bench runs its servers),
+ * kept and shipped together once no load, handoff request or release is in flight here and the
+ * server has been quiet for `QUIET_MS`, or at the latest `MAX_DELAY_MS` after the first one
+ * kept. Encoding and writing each event as it happened puts JSON, a socket write and a wake-up
+ * of the watcher's process inside every hand-over the server takes part in: a fifth to a
+ * quarter of a hop between two processes, which the bench must not count as DataDriver's.
+ * Not the default: the Try it page starts its story once a player's load is reported, and
+ * expects that load's own events to have arrived by then.
  */
 import type { DataDriverEvent } from '@datadriver/core';
 import { encodeEvent } from './event-wire.js';
@@ -30,6 +33,11 @@ export interface Watcher {
   end(): unknown;
 }
 
+export interface EventStreamOptions {
+  /** Ship events in batches, once quiet, instead of each as it happens. */
+  readonly batched?: boolean;
+}
+
 export class EventStream {
   private readonly watchers = new Set<Watcher>();
   private kept: DataDriverEvent[] = [];
@@ -38,6 +46,8 @@ export class EventStream {
   private readonly inFlight = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 
+  constructor(private readonly options: EventStreamOptions = {}) {}
+
   /** Starts sending to `watcher`; returns the function that stops it. */
   add(watcher: Watcher): () => void {
     watcher.write(': connected\n\n');
@@ -45,9 +55,14 @@ export class EventStream {
     return () => this.watchers.delete(watcher);
   }
 
-  /** Keeps `event` for the next shipment; nothing is kept while nobody watches. */
+  /** Sends `event`, or keeps it for the next shipment; nothing is kept while nobody watches. */
   push(event: DataDriverEvent): void {
     if (this.watchers.size === 0) return;
+    if (!this.options.batched) {
+      this.kept.push(event);
+      this.flush();
+      return;
+    }
     this.track(event);
     const now = performance.now();
     if (this.kept.length === 0) this.firstKeptAt = now;

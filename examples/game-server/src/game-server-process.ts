@@ -34,6 +34,8 @@ export interface GameServerOptions {
   readonly handoff?: boolean;
   /** `--high-res-clock`: event times and waits below a millisecond (the bench). */
   readonly highResClock?: boolean;
+  /** `--batch-events`: events shipped in batches once the server is quiet (the bench). */
+  readonly batchEvents?: boolean;
   /** Also writes the server's output to this process's stdout and stderr (the fleet). */
   readonly echo?: boolean;
 }
@@ -57,6 +59,7 @@ function argsOf(options: GameServerOptions): string[] {
   if (options.faults) args.push('--faults');
   if (options.handoff === false) args.push('--no-handoff');
   if (options.highResClock) args.push('--high-res-clock');
+  if (options.batchEvents) args.push('--batch-events');
   if (options.lockTtlSeconds !== undefined) args.push('--lock-ttl', String(options.lockTtlSeconds));
   if (options.lockSkewSeconds !== undefined)
     args.push('--lock-skew', String(options.lockSkewSeconds));

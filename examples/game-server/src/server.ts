@@ -1,9 +1,9 @@
 /**
  * An example game server: `node dist/server.js --port 7001 --job server-a`. Players connect to
  * ws://host:port/play?user=<id>; `GET /health` reports the server; `GET /events` streams the
- * driver's and the handoff's events (Server-Sent Events, shipped in batches once the server is
- * quiet: event-stream.ts) for the Try it page and for watching a fleet. `--faults` (a demo and
- * test tool) adds `POST /faults`: see fault-controls.ts. `--high-res-clock`: see args.ts.
+ * driver's and the handoff's events (Server-Sent Events: event-stream.ts) for the Try it page
+ * and for watching a fleet. `--faults` (a demo and test tool) adds `POST /faults`: see
+ * fault-controls.ts. `--high-res-clock` and `--batch-events` (the bench's): see args.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { consoleLogger, DataDriver, DEFAULTS, Handoff, scaleTimings } from '@datadriver/core';
@@ -60,7 +60,7 @@ const host = new WebSocketHost(args.jobId, {
   kickFramesAfter: (player) => releases.released(player.id),
 });
 const waits = new Map<string, number>();
-const events = new EventStream();
+const events = new EventStream({ batched: args.batchEvents });
 driver.on((event) => {
   if (event.type === 'load.loaded') waits.set(event.key, event.waitedMs);
   events.push(event);

@@ -1,7 +1,8 @@
 /**
- * `GET /events` ships a server's events after a hand-over, not during it: kept while a load,
- * a handoff request or a release is in flight, shipped in one write once the server is quiet,
- * and never held past the longest delay. On the virtual clock: exact waits.
+ * `GET /events` with `--batch-events` ships a server's events after a hand-over, not during it:
+ * kept while a load, a handoff request or a release is in flight, shipped in one write once the
+ * server is quiet, and never held past the longest delay; without it, each as it happens. On
+ * the virtual clock: exact waits.
  */
 import type { DataDriverEvent } from '@datadriver/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -43,7 +44,7 @@ describe("a game server's event stream", () => {
   });
 
   it('writes nothing while a load is in flight, however long it takes, then ships its events in one write once quiet', () => {
-    const stream = new EventStream();
+    const stream = new EventStream({ batched: true });
     const watcher = new RecordingWatcher();
     stream.add(watcher);
     expect(watcher.writes).toEqual([': connected\n\n']);
@@ -66,7 +67,7 @@ describe("a game server's event stream", () => {
   });
 
   it("keeps the holder's events until its reply is sent, then ships them once quiet", () => {
-    const stream = new EventStream();
+    const stream = new EventStream({ batched: true });
     const watcher = new RecordingWatcher();
     stream.add(watcher);
     stream.push(event('handoff.request.received'));
@@ -87,7 +88,7 @@ describe("a game server's event stream", () => {
   });
 
   it('ships a busy server at the latest MAX_DELAY_MS after the first event it kept', () => {
-    const stream = new EventStream();
+    const stream = new EventStream({ batched: true });
     const watcher = new RecordingWatcher();
     stream.add(watcher);
     stream.push(event('load.started', 'never-ends'));
@@ -102,7 +103,7 @@ describe("a game server's event stream", () => {
   });
 
   it('forgets a load whose end never came once it shipped: the next events ship once quiet', () => {
-    const stream = new EventStream();
+    const stream = new EventStream({ batched: true });
     const watcher = new RecordingWatcher();
     stream.add(watcher);
     stream.push(event('load.started', 'cancelled'));
@@ -114,7 +115,7 @@ describe("a game server's event stream", () => {
   });
 
   it('keeps nothing while nobody watches', () => {
-    const stream = new EventStream();
+    const stream = new EventStream({ batched: true });
     stream.push(event('load.started'));
     stream.push(event('load.loaded'));
     const watcher = new RecordingWatcher();
@@ -125,7 +126,7 @@ describe("a game server's event stream", () => {
   });
 
   it('stops writing to a watcher that left', () => {
-    const stream = new EventStream();
+    const stream = new EventStream({ batched: true });
     const [stays, leaves] = [new RecordingWatcher(), new RecordingWatcher()];
     stream.add(stays);
     const stop = stream.add(leaves);
@@ -136,8 +137,18 @@ describe("a game server's event stream", () => {
     expect(leaves.events()).toEqual([]);
   });
 
-  it('ships what it kept, then ends every stream, when the server stops', () => {
+  it('without batching, writes each event as it happens', () => {
     const stream = new EventStream();
+    const watcher = new RecordingWatcher();
+    stream.add(watcher);
+    stream.push(event('load.started'));
+    expect(watcher.events()).toEqual(['load.started']);
+    stream.push(event('handoff.request.sent'));
+    expect(watcher.writes).toHaveLength(3);
+  });
+
+  it('ships what it kept, then ends every stream, when the server stops', () => {
+    const stream = new EventStream({ batched: true });
     const watcher = new RecordingWatcher();
     stream.add(watcher);
     stream.push(event('load.started'));
