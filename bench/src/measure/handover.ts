@@ -24,6 +24,8 @@ export interface HandoverResult {
   readonly kicks: number;
   /** Recorded hops during which an event of the holder, or of B, reached the bench (none should). */
   readonly eventsDuringHop: { readonly holder: number; readonly target: number };
+  /** Recorded hops in which a server dropped a message over its budget (none should). */
+  readonly limited: number;
   /** Hops in all, warm-up included. */
   readonly hops: number;
 }
@@ -40,6 +42,7 @@ export class Hops {
   private readonly handshakes: number[] = [];
   private readonly steps = new StepTimes();
   private kicks = 0;
+  private limited = 0;
   private readonly eventsDuringHop = { holder: 0, target: 0 };
   private count = 0;
 
@@ -89,6 +92,7 @@ export class Hops {
     this.handshakes.push(next.handshakeMs);
     if (next.waitedMs !== undefined) this.waited.push(next.waitedMs);
     const during = (server: WatchedServer) => server.arrivedBetween(times.startedAt, times.endedAt);
+    if (holder.reported('handoff.limited') || target.reported('handoff.limited')) this.limited++;
     if (during(holder) > 0) this.eventsDuringHop.holder++;
     if (during(target) > 0) this.eventsDuringHop.target++;
     this.steps.add((on, type) => (on === 'holder' ? holder : target).find(type, this.user)?.time);
@@ -102,6 +106,7 @@ export class Hops {
       handshakes: this.handshakes,
       phases: this.steps.medians(),
       kicks: this.kicks,
+      limited: this.limited,
       eventsDuringHop: this.eventsDuringHop,
       hops: this.count,
     };

@@ -7,6 +7,7 @@ import type { DataDriverEvent } from '@datadriver/core';
 import { PlayerClient } from '@datadriver/example-game-server/player-client';
 import { GameServerProcess } from '@datadriver/example-game-server/process';
 import type { Combo } from '../backends.js';
+import { MESSAGE_LIMITS_TIMES } from '../config.js';
 
 /**
  * A server (on a sub-millisecond clock, its events shipped off the hand-over) and every event
@@ -32,6 +33,7 @@ export class WatchedServer {
         env: combo.env,
         highResClock: true,
         batchEvents: true,
+        messageLimitsTimes: MESSAGE_LIMITS_TIMES,
       }),
     );
   }
@@ -43,6 +45,11 @@ export class WatchedServer {
   /** The first event of `type` for `key`. */
   find(type: DataDriverEvent['type'], key: string): DataDriverEvent | undefined {
     return this.events.find((event) => event.type === type && 'key' in event && event.key === key);
+  }
+
+  /** Whether an event of `type` (for any key, or none) was recorded since `forget`. */
+  reported(type: DataDriverEvent['type']): boolean {
+    return this.events.some((event) => event.type === type);
   }
 
   /** How many of the events recorded since `forget` arrived between `from` and `to`. */

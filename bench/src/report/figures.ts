@@ -1,5 +1,6 @@
 /** Turns a run's raw results into the report's figures, each against its goal or reference. */
 import type { Combo } from '../backends.js';
+import { MESSAGE_LIMITS_TIMES } from '../config.js';
 import type { Figure } from '../figure.js';
 import type { Crash } from '../measure/crash-takeover.js';
 import type { TwoProcessFloors } from '../measure/handover-floors.js';
@@ -45,7 +46,7 @@ function handoverFigures(results: RunResults, combo: Combo): Figure[] {
       label: combo.label,
       unit: 'ms',
       summary: measured,
-      note: `from the socket's open on B to loaded on B (the WebSocket handshake before it, median ${summarize(handover.handshakes).median.toFixed(2)} ms, not counted); B's own waitedMs median ${summarize(handover.waited).median.toFixed(2)} ms; ${handover.kicks} of ${handover.hops} holders kicked the live session; events reached the bench during the hop from the holder in ${handover.eventsDuringHop.holder} and from B in ${handover.eventsDuringHop.target} of ${handover.samples.length} hops (a server ships them once quiet)`,
+      note: `from the socket's open on B to loaded on B (the WebSocket handshake before it, median ${summarize(handover.handshakes).median.toFixed(2)} ms, not counted); B's own waitedMs median ${summarize(handover.waited).median.toFixed(2)} ms; ${handover.kicks} of ${handover.hops} holders kicked the live session; a message dropped over a server's budget in ${handover.limited} hops (budgets x${MESSAGE_LIMITS_TIMES}); events reached the bench during the hop from the holder in ${handover.eventsDuringHop.holder} and from B in ${handover.eventsDuringHop.target} of ${handover.samples.length} hops (a server ships them once quiet)`,
       detail: {
         phasesMedianMs: handover.phases,
         waitedMs: summarize(handover.waited),

@@ -1,7 +1,7 @@
 /**
  * Command-line options of a game server: `--port 7001 --job server-a --scale 1`, the demo and
  * test tools `--faults`, `--lock-ttl <s>`, `--lock-skew <s>`, `--no-handoff`, and the bench's
- * `--high-res-clock` and `--batch-events`.
+ * `--high-res-clock`, `--batch-events` and `--message-limits-times <k>`.
  */
 export interface ServerArgs {
   readonly port: number;
@@ -27,6 +27,11 @@ export interface ServerArgs {
   readonly highResClock: boolean;
   /** `GET /events` ships in batches once the server is quiet, off the hand-over (the bench). */
   readonly batchEvents: boolean;
+  /**
+   * Multiplies the handoff's message budgets (MessagingService's: 600 received a minute): the
+   * bench hops one player back and forth far faster than that, and must not meet the budget.
+   */
+  readonly messageLimitsTimes: number | undefined;
 }
 
 function positive(name: string, raw: string | undefined): number | undefined {
@@ -62,5 +67,6 @@ export function parseArgs(
     handoff: !argv.includes('--no-handoff'),
     highResClock: argv.includes('--high-res-clock'),
     batchEvents: argv.includes('--batch-events'),
+    messageLimitsTimes: positive('message-limits-times', value('message-limits-times')),
   };
 }

@@ -2,8 +2,9 @@
  * `GET /events`: the watchers of a server's events (Server-Sent Events) and what they are sent:
  * each event as it happens, or, `batched` (`--batch-events`, as the bench runs its servers),
  * kept and shipped together once no load, handoff request or release is in flight here and the
- * server has been quiet for `QUIET_MS`, or at the latest `MAX_DELAY_MS` after the first one
- * kept. Encoding and writing each event as it happened puts JSON, a socket write and a wake-up
+ * server has been quiet for `QUIET_MS` (or, after answering a request, for twice as long as it
+ * took to answer: the requester's own load write is still on its way), or at the latest
+ * `MAX_DELAY_MS` after the first one kept. Encoding and writing each event as it happened puts JSON, a socket write and a wake-up
  * of the watcher's process inside every hand-over the server takes part in: a fifth to a
  * quarter of a hop between two processes, which the bench must not count as DataDriver's.
  * Not the default: the Try it page starts its story once a player's load is reported, and
@@ -42,8 +43,10 @@ export class EventStream {
   private readonly watchers = new Set<Watcher>();
   private kept: DataDriverEvent[] = [];
   private firstKeptAt = 0;
-  /** What is in flight, as `<starting type> <key>`. */
-  private readonly inFlight = new Set<string>();
+  /** What is in flight, as `<starting type> <key>`, and since when. */
+  private readonly inFlight = new Map<string, number>();
+  /** Stay quiet until then: a requester is still finishing its load. */
+  private quietUntil = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: EventStreamOptions = {}) {}
@@ -63,13 +66,14 @@ export class EventStream {
       this.flush();
       return;
     }
-    this.track(event);
     const now = performance.now();
+    this.track(event, now);
     if (this.kept.length === 0) this.firstKeptAt = now;
     this.kept.push(event);
     clearTimeout(this.timer);
     const latest = this.firstKeptAt + MAX_DELAY_MS - now;
-    const wait = this.inFlight.size === 0 ? Math.min(QUIET_MS, latest) : latest;
+    const quiet = Math.max(QUIET_MS, this.quietUntil - now);
+    const wait = this.inFlight.size === 0 ? Math.min(quiet, latest) : latest;
     this.timer = setTimeout(() => this.flush(), Math.max(0, wait));
   }
 
@@ -86,11 +90,16 @@ export class EventStream {
     for (const watcher of this.watchers) watcher.write(lines);
   }
 
-  private track(event: DataDriverEvent): void {
+  private track(event: DataDriverEvent, now: number): void {
     if (!('key' in event)) return;
-    if (ENDS[event.type]) this.inFlight.add(`${event.type} ${event.key}`);
+    if (ENDS[event.type]) this.inFlight.set(`${event.type} ${event.key}`, now);
     for (const [start, ends] of Object.entries(ENDS)) {
-      if (ends?.includes(event.type)) this.inFlight.delete(`${start} ${event.key}`);
+      if (!ends?.includes(event.type)) continue;
+      const since = this.inFlight.get(`${start} ${event.key}`);
+      this.inFlight.delete(`${start} ${event.key}`);
+      if (start === 'handoff.request.received' && since !== undefined) {
+        this.quietUntil = Math.max(this.quietUntil, now + 2 * (now - since));
+      }
     }
   }
 

@@ -3,7 +3,8 @@
  * ws://host:port/play?user=<id>; `GET /health` reports the server; `GET /events` streams the
  * driver's and the handoff's events (Server-Sent Events: event-stream.ts) for the Try it page
  * and for watching a fleet. `--faults` (a demo and test tool) adds `POST /faults`: see
- * fault-controls.ts. `--high-res-clock` and `--batch-events` (the bench's): see args.ts.
+ * fault-controls.ts. The bench's `--high-res-clock`, `--batch-events` and
+ * `--message-limits-times`: see args.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { consoleLogger, DataDriver, DEFAULTS, Handoff, scaleTimings } from '@datadriver/core';
@@ -15,6 +16,7 @@ import { EventStream } from './event-stream.js';
 import { FaultControls } from './fault-controls.js';
 import { type PlayerData, play } from './game.js';
 import { HighResScheduler } from './high-res-scheduler.js';
+import { messageLimitsTimes } from './message-limits.js';
 import { ReleaseWatch } from './release-watch.js';
 import { send, WebSocketHost } from './websocket-host.js';
 
@@ -36,6 +38,10 @@ const handoff = args.handoff
       logger,
       timings: scaleTimings(args.scale),
       scheduler,
+      limits:
+        args.messageLimitsTimes === undefined
+          ? undefined
+          : messageLimitsTimes(args.messageLimitsTimes),
     })
   : undefined;
 const lockTtlSeconds = args.lockTtlSeconds ?? DEFAULTS.lockTtlSeconds * args.scale;

@@ -3,11 +3,15 @@
  * carry sub-millisecond times (the bench breaks a hand-over between two processes into steps
  * well under a millisecond); without it, the driver's default whole-millisecond clock.
  * `--batch-events`: a load's events reach a watcher together, once the server was quiet.
+ * `--message-limits-times k`: the handoff's message budgets times k.
  */
 import type { DataDriverEvent } from '@datadriver/core';
+import { DEFAULT_MESSAGE_LIMITS } from '@datadriver/core';
 import { describe, expect, inject, it } from 'vitest';
+import { parseArgs } from '../src/args.js';
 import { QUIET_MS } from '../src/event-stream.js';
 import { GameServerProcess } from '../src/game-server-process.js';
+import { messageLimitsTimes } from '../src/message-limits.js';
 import { PlayerClient } from '../src/player-client.js';
 
 interface Arrived {
@@ -66,5 +70,21 @@ describe("a game server's bench options", () => {
     expect(types).toContain('load.loaded');
     const last = events.find(({ event }) => event.type === 'load.loaded')!;
     for (const { at } of events) expect(at - last.event.time).toBeGreaterThanOrEqual(QUIET_MS);
+  });
+
+  it('with --message-limits-times k, multiplies every message budget by k; refuses a k that is not positive', () => {
+    const args = parseArgs(['--message-limits-times', '100'], {});
+    expect(args.messageLimitsTimes).toBe(100);
+    expect(messageLimitsTimes(100)).toEqual({
+      publishPerMinute: DEFAULT_MESSAGE_LIMITS.publishPerMinute * 100,
+      publishPerPlayerPerMinute: DEFAULT_MESSAGE_LIMITS.publishPerPlayerPerMinute * 100,
+      receivePerMinute: DEFAULT_MESSAGE_LIMITS.receivePerMinute * 100,
+    });
+    expect(parseArgs([], {}).messageLimitsTimes).toBeUndefined();
+    for (const bad of ['0', '-1', 'many']) {
+      expect(() => parseArgs(['--message-limits-times', bad], {})).toThrow(
+        `--message-limits-times must be a positive number, got ${bad}`,
+      );
+    }
   });
 });

@@ -66,7 +66,7 @@ describe("a game server's event stream", () => {
     ]);
   });
 
-  it("keeps the holder's events until its reply is sent, then ships them once quiet", () => {
+  it("keeps the holder's events until its reply is sent, then ships them once quiet for twice the answer's time", () => {
     const stream = new EventStream({ batched: true });
     const watcher = new RecordingWatcher();
     stream.add(watcher);
@@ -76,8 +76,10 @@ describe("a game server's event stream", () => {
     vi.advanceTimersByTime(QUIET_MS * 3);
     expect(watcher.writes).toHaveLength(1);
     stream.push(event('profile.released'));
-    stream.push(event('handoff.reply.sent'));
-    vi.advanceTimersByTime(QUIET_MS);
+    stream.push(event('handoff.reply.sent')); // answered in 30 ms: quiet for 60 more
+    vi.advanceTimersByTime(QUIET_MS * 6 - 1);
+    expect(watcher.writes).toHaveLength(1);
+    vi.advanceTimersByTime(1);
     expect(watcher.events()).toEqual([
       'handoff.request.received',
       'profile.kicked',
@@ -85,6 +87,19 @@ describe("a game server's event stream", () => {
       'profile.released',
       'handoff.reply.sent',
     ]);
+  });
+
+  it('after answering a request, stays quiet for twice as long as the answer took', () => {
+    const stream = new EventStream({ batched: true });
+    const watcher = new RecordingWatcher();
+    stream.add(watcher);
+    stream.push(event('handoff.request.received'));
+    vi.advanceTimersByTime(20); // a slow release
+    stream.push(event('handoff.reply.sent'));
+    vi.advanceTimersByTime(39);
+    expect(watcher.writes).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(watcher.events()).toEqual(['handoff.request.received', 'handoff.reply.sent']);
   });
 
   it('ships a busy server at the latest MAX_DELAY_MS after the first event it kept', () => {
