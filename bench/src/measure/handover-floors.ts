@@ -14,15 +14,7 @@
 import type { Combo, RunningBackends } from '../backends.js';
 import type { BenchConfig } from '../config.js';
 import { type HandoverResult, Hops } from './handover.js';
-import {
-  BUS_COMMANDS,
-  type Calls,
-  PRESENCE_COMMANDS,
-  per,
-  RedisCommandCounter,
-  STORE_COMMANDS,
-  sum,
-} from './round-trips.js';
+import { ADAPTER_COMMANDS, type Calls, per, RedisCommandCounter, sum } from './round-trips.js';
 import { TwoProcessLimit } from './two-process-limit.js';
 
 export interface TwoProcessFloors {
@@ -56,8 +48,7 @@ export async function measureHandoverAndFloors(
     const limit = await TwoProcessLimit.start(combo, backends);
     try {
       const { floors, calls } = await interleave(hops, limit, redis, config);
-      const names = [...STORE_COMMANDS, ...PRESENCE_COMMANDS, ...BUS_COMMANDS];
-      const redisCallsPerHop = per(calls, config.handovers, names);
+      const redisCallsPerHop = per(calls, config.handovers, ADAPTER_COMMANDS);
       return { handover: hops.result(), floors, redisCallsPerHop };
     } finally {
       await limit.close();

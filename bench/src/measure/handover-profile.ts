@@ -14,14 +14,12 @@ import { comboPorts } from './combo-ports.js';
 import { StepTimes } from './handover-steps.js';
 import { type InProcessServer, nextEvent, startServer } from './in-process-server.js';
 import {
-  BUS_COMMANDS,
+  ADAPTER_COMMANDS,
   type Calls,
   DynamoRequestCounter,
   difference,
-  PRESENCE_COMMANDS,
   per,
   RedisCommandCounter,
-  STORE_COMMANDS,
   sum,
 } from './round-trips.js';
 
@@ -93,8 +91,8 @@ async function hops(
     await counters.redis.since(before.redis),
     difference(counters.requests.snapshot(), before.dynamo),
   );
-  const names = [...STORE_COMMANDS, ...PRESENCE_COMMANDS, ...BUS_COMMANDS];
-  return { samples, steps: steps.medians(), callsPerHop: per(calls, config.handovers, names) };
+  const callsPerHop = per(calls, config.handovers, ADAPTER_COMMANDS);
+  return { samples, steps: steps.medians(), callsPerHop };
 }
 
 async function joined(server: InProcessServer, key: string): Promise<void> {

@@ -27,6 +27,12 @@ export const STORE_COMMANDS: readonly string[] = [
 ];
 export const PRESENCE_COMMANDS: readonly string[] = ['get', 'set'];
 export const BUS_COMMANDS: readonly string[] = ['publish', 'spublish'];
+/** Every command the adapters send. */
+export const ADAPTER_COMMANDS: readonly string[] = [
+  ...STORE_COMMANDS,
+  ...PRESENCE_COMMANDS,
+  ...BUS_COMMANDS,
+];
 
 /** The sum of `names` in `calls`. */
 export function total(calls: Calls, names: readonly string[]): number {

@@ -11,14 +11,7 @@ import { RECOMMENDED_REDIS_OPTIONS } from '@datadriver/redis';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { BenchConfig } from '../config.js';
 import { redisPorts, startServer } from './in-process-server.js';
-import {
-  BUS_COMMANDS,
-  type Calls,
-  PRESENCE_COMMANDS,
-  per,
-  RedisCommandCounter,
-  STORE_COMMANDS,
-} from './round-trips.js';
+import { ADAPTER_COMMANDS, type Calls, per, RedisCommandCounter } from './round-trips.js';
 
 export interface Window {
   readonly cyclesPerSecond: number;
@@ -109,7 +102,7 @@ async function window(
 }
 
 /** What the two cycles' clients send (the scripts' own HGET, HSET... are left out). */
-const CLIENT_COMMANDS = [...STORE_COMMANDS, ...PRESENCE_COMMANDS, ...BUS_COMMANDS, 'del'];
+const CLIENT_COMMANDS = [...ADAPTER_COMMANDS, 'del'];
 
 async function redisCpuSeconds(redis: Redis): Promise<number> {
   const info = await redis.info('cpu');

@@ -2,7 +2,7 @@
  * The options the bench runs its game servers with. `--high-res-clock`: the server's events
  * carry sub-millisecond times (the bench breaks a hand-over between two processes into steps
  * well under a millisecond); without it, the driver's default whole-millisecond clock.
- * `--batch-events`: a load's events reach a watcher together, once the server was quiet.
+ * `--batch-events`: a load's events reach a watcher once the server was quiet.
  * `--message-limits-times k`: the handoff's message budgets times k.
  */
 import type { DataDriverEvent } from '@datadriver/core';
@@ -63,13 +63,15 @@ describe("a game server's bench options", () => {
     expect(events.every((event) => Number.isInteger(event.time))).toBe(true);
   });
 
-  it(`with --batch-events, ships a load's events together, ${QUIET_MS} ms after its last`, async () => {
+  it(`with --batch-events, ships a load's last event ${QUIET_MS} ms after it happened`, async () => {
     const events = await loadEvents({ highResClock: true, batchEvents: true });
     const types = events.map(({ event }) => event.type);
     expect(types[0]).toBe('load.started');
     expect(types).toContain('load.loaded');
+    // Not as it happened: once the server had been quiet (a slow load may ship its first events
+    // earlier, at the longest delay).
     const last = events.find(({ event }) => event.type === 'load.loaded')!;
-    for (const { at } of events) expect(at - last.event.time).toBeGreaterThanOrEqual(QUIET_MS);
+    expect(last.at - last.event.time).toBeGreaterThanOrEqual(QUIET_MS);
   });
 
   it('with --message-limits-times k, multiplies every message budget by k; refuses a k that is not positive', () => {
