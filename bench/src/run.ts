@@ -20,6 +20,7 @@ import { type HandoverProfile, profileHandover } from './measure/handover-profil
 import { type IdleCost, measureIdleCost } from './measure/idle-cost.js';
 import { type LimitResult, measureLimit } from './measure/physical-limit.js';
 import { measureRejoin, type RejoinResult } from './measure/rejoin.js';
+import type { Calls } from './measure/round-trips.js';
 import { measureStaleHandover, type StaleHandover } from './measure/stale-handover.js';
 import { measureThroughput, type ThroughputResult } from './measure/throughput.js';
 import { measurePeerHandovers, type PeerResult } from './peer/peer-measure.js';
@@ -34,6 +35,8 @@ export interface RunResults {
   readonly limit: Partial<Record<ComboId, LimitResult>>;
   readonly profile: Partial<Record<ComboId, HandoverProfile>>;
   readonly twoProcessLimit: Partial<Record<ComboId, TwoProcessFloors>>;
+  /** Redis commands per hand-over between the game-server processes. */
+  readonly hopCalls: Partial<Record<ComboId, Calls>>;
   rejoin?: RejoinResult;
   throughput?: ThroughputResult;
   throughputPipelined?: ThroughputResult;
@@ -68,6 +71,7 @@ export async function runBench(
       limit: {},
       profile: {},
       twoProcessLimit: {},
+      hopCalls: {},
     };
     const allRedis = results.combos.find((combo) => combo.id === 'all-redis')!;
     if (parts.has('handover')) await handovers(results, backends, progress);
@@ -97,9 +101,10 @@ async function handovers(results: RunResults, backends: RunningBackends, progres
     progress(`physical limit, ${combo.label}`);
     results.limit[combo.id] = await measureLimit(combo, backends, config);
     progress(`live hand-over and its floors between two processes, ${combo.label}`);
-    const { handover, floors } = await measureHandoverAndFloors(combo, backends, config);
-    results.handover[combo.id] = handover;
-    results.twoProcessLimit[combo.id] = floors;
+    const measured = await measureHandoverAndFloors(combo, backends, config);
+    results.handover[combo.id] = measured.handover;
+    results.twoProcessLimit[combo.id] = measured.floors;
+    results.hopCalls[combo.id] = measured.redisCallsPerHop;
     progress(`hand-over profile in one process, ${combo.label}`);
     results.profile[combo.id] = await profileHandover(combo, backends, config);
   }

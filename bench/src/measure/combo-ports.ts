@@ -16,8 +16,14 @@ import { type Combo, DYNAMO_TABLE, PUBSUB_PROJECT, type RunningBackends } from '
 import { quietLogger } from '../quiet-logger.js';
 import { dynamoClient } from './conditional-writes.js';
 import type { ClosablePorts } from './in-process-server.js';
+import type { DynamoRequestCounter } from './round-trips.js';
 
-export function comboPorts(combo: Combo, backends: RunningBackends): ClosablePorts {
+/** `requests` counts the DynamoDB store's requests, when given. */
+export function comboPorts(
+  combo: Combo,
+  backends: RunningBackends,
+  requests?: DynamoRequestCounter,
+): ClosablePorts {
   const redis = new Redis(backends.redis.url, RECOMMENDED_REDIS_OPTIONS);
   const closers: Array<() => unknown> = [];
   const logger = quietLogger;
@@ -25,6 +31,7 @@ export function comboPorts(combo: Combo, backends: RunningBackends): ClosablePor
   let messenger: ClosablePorts['messenger'];
   if (combo.id === 'dynamodb-redis') {
     const client = dynamoClient(backends.dynamo.endpoint);
+    requests?.watch(client);
     closers.push(() => client.destroy());
     store = new DynamoStore({ client, tableName: DYNAMO_TABLE, logger });
   }

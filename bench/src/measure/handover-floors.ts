@@ -14,6 +14,7 @@
 import type { Combo, RunningBackends } from '../backends.js';
 import type { BenchConfig } from '../config.js';
 import { type HandoverResult, Hops } from './handover.js';
+import { ADAPTER_COMMANDS, type Calls, per, RedisCommandCounter, sum } from './round-trips.js';
 import { TwoProcessLimit } from './two-process-limit.js';
 
 export interface TwoProcessFloors {
@@ -32,6 +33,8 @@ export interface TwoProcessFloors {
 export interface HandoverAndFloors {
   readonly handover: HandoverResult;
   readonly floors: TwoProcessFloors;
+  /** Redis commands per recorded hop, from both game servers (INFO commandstats). */
+  readonly redisCallsPerHop: Calls;
 }
 
 export async function measureHandoverAndFloors(
@@ -40,15 +43,18 @@ export async function measureHandoverAndFloors(
   config: BenchConfig,
 ): Promise<HandoverAndFloors> {
   const hops = await Hops.start(combo);
+  const redis = RedisCommandCounter.open(backends.redis.url);
   try {
     const limit = await TwoProcessLimit.start(combo, backends);
     try {
-      const floors = await interleave(hops, limit, config);
-      return { handover: hops.result(), floors };
+      const { floors, calls } = await interleave(hops, limit, redis, config);
+      const redisCallsPerHop = per(calls, config.handovers, ADAPTER_COMMANDS);
+      return { handover: hops.result(), floors, redisCallsPerHop };
     } finally {
       await limit.close();
     }
   } finally {
+    redis.close();
     await hops.close();
   }
 }
@@ -56,8 +62,9 @@ export async function measureHandoverAndFloors(
 async function interleave(
   hops: Hops,
   limit: TwoProcessLimit,
+  redis: RedisCommandCounter,
   config: BenchConfig,
-): Promise<TwoProcessFloors> {
+): Promise<{ floors: TwoProcessFloors; calls: Calls }> {
   for (let n = 0; n < config.warmUp; n++) await hops.hop(false);
   for (let n = 0; n < config.warmUp; n++) await limit.sample();
   const floors: TwoProcessFloors = {
@@ -69,15 +76,20 @@ async function interleave(
   };
   const blocks = Math.ceil(config.handovers / config.hopsPerBlock);
   const backToBackPerBlock = Math.ceil(config.limitSamples / blocks);
+  let calls: Calls = {};
   let lastEnd = performance.now();
   for (let block = 0; block < blocks; block++) {
     const size = Math.min(config.hopsPerBlock, config.handovers - block * config.hopsPerBlock);
     const gaps: number[] = [];
+    // Only the hops' commands: the floor's own go to the same Redis.
+    const before = await redis.snapshot();
+    lastEnd = performance.now();
     for (let n = 0; n < size; n++) {
       const hop = await hops.hop(true);
       gaps.push(hop.startedAt - lastEnd);
       lastEnd = hop.endedAt;
     }
+    calls = sum(calls, await redis.since(before));
     floors.hopGaps.push(...gaps);
     lastEnd = performance.now();
     for (const gap of gaps) {
@@ -87,9 +99,8 @@ async function interleave(
       lastEnd = performance.now();
     }
     for (let n = 0; n < backToBackPerBlock; n++) floors.backToBack.push(await limit.sample());
-    lastEnd = performance.now();
   }
-  return floors;
+  return { floors, calls };
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

@@ -6,19 +6,30 @@
  * where the protocol's own time goes.
  */
 import type { DataDriverEvent } from '@datadriver/core';
+import { HighResScheduler } from '@datadriver/example-game-server/process';
 import type { Combo, RunningBackends } from '../backends.js';
 import type { BenchConfig } from '../config.js';
-import { HighResScheduler } from '../high-res-scheduler.js';
 import { timed } from '../stats.js';
 import { comboPorts } from './combo-ports.js';
 import { StepTimes } from './handover-steps.js';
 import { type InProcessServer, nextEvent, startServer } from './in-process-server.js';
+import {
+  ADAPTER_COMMANDS,
+  type Calls,
+  DynamoRequestCounter,
+  difference,
+  per,
+  RedisCommandCounter,
+  sum,
+} from './round-trips.js';
 
 export interface HandoverProfile {
   /** From B's join to loaded on B (ms). */
   readonly samples: number[];
   /** Median of each step (ms). */
   readonly steps: Readonly<Record<string, number>>;
+  /** Commands each recorded hop sent to the backends, on average (see round-trips.ts). */
+  readonly callsPerHop: Calls;
 }
 
 export async function profileHandover(
@@ -26,17 +37,26 @@ export async function profileHandover(
   backends: RunningBackends,
   config: BenchConfig,
 ): Promise<HandoverProfile> {
-  const ports = [comboPorts(combo, backends), comboPorts(combo, backends)];
+  const requests = new DynamoRequestCounter();
+  const ports = [comboPorts(combo, backends, requests), comboPorts(combo, backends, requests)];
+  const redis = RedisCommandCounter.open(backends.redis.url);
   const scheduler = new HighResScheduler();
   const tag = `bench-profile-${combo.id}-${process.pid}`;
   const servers = ports.map((each, index) =>
     startServer({ jobId: `${tag}-${index === 0 ? 'A' : 'B'}`, ports: each, scheduler }),
   );
   try {
-    return await hops(servers as [InProcessServer, InProcessServer], `${tag}-player`, config);
+    const counters = { redis, requests };
+    return await hops(
+      servers as [InProcessServer, InProcessServer],
+      `${tag}-player`,
+      config,
+      counters,
+    );
   } finally {
     for (const server of servers) await server.close();
     for (const each of ports) await each.close();
+    redis.close();
   }
 }
 
@@ -44,11 +64,16 @@ async function hops(
   servers: [InProcessServer, InProcessServer],
   key: string,
   config: BenchConfig,
+  counters: { redis: RedisCommandCounter; requests: DynamoRequestCounter },
 ): Promise<HandoverProfile> {
   const samples: number[] = [];
   const steps = new StepTimes();
   await joined(servers[0], key);
+  let before = { redis: {}, dynamo: {} } as { redis: Calls; dynamo: Calls };
   for (let hop = 0; hop < config.warmUp + config.handovers; hop++) {
+    if (hop === config.warmUp) {
+      before = { redis: await counters.redis.snapshot(), dynamo: counters.requests.snapshot() };
+    }
     const [holder, target] = hop % 2 === 0 ? servers : [servers[1], servers[0]];
     const coins = hop + 1;
     holder.drivers[0]!.profile(key)!.data.coins = coins; // unsaved on the holder: must travel
@@ -62,7 +87,12 @@ async function hops(
     samples.push(took);
     steps.add((on, type) => events.find(on === 'holder' ? holder : target, type, key));
   }
-  return { samples, steps: steps.medians() };
+  const calls = sum(
+    await counters.redis.since(before.redis),
+    difference(counters.requests.snapshot(), before.dynamo),
+  );
+  const callsPerHop = per(calls, config.handovers, ADAPTER_COMMANDS);
+  return { samples, steps: steps.medians(), callsPerHop };
 }
 
 async function joined(server: InProcessServer, key: string): Promise<void> {

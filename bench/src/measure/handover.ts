@@ -15,13 +15,17 @@ const EVENT_WAIT_MS = 500;
 
 export interface HandoverResult {
   readonly samples: number[];
-  /** B's own waitedMs for the same hops (whole ms). */
+  /** B's own waitedMs for the same hops (ms). */
   readonly waited: number[];
   /** The WebSocket handshake before each sample (ms), not part of it. */
   readonly handshakes: number[];
-  /** Median duration of each step, from both servers' events (ms, on whole-ms clocks). */
+  /** Median duration of each step, from both servers' events (ms, sub-millisecond clocks). */
   readonly phases: Readonly<Record<string, number>>;
   readonly kicks: number;
+  /** Recorded hops during which an event of the holder, or of B, reached the bench (none should). */
+  readonly eventsDuringHop: { readonly holder: number; readonly target: number };
+  /** Recorded hops in which a server dropped a message over its budget (none should). */
+  readonly limited: number;
   /** Hops in all, warm-up included. */
   readonly hops: number;
 }
@@ -38,6 +42,8 @@ export class Hops {
   private readonly handshakes: number[] = [];
   private readonly steps = new StepTimes();
   private kicks = 0;
+  private limited = 0;
+  private readonly eventsDuringHop = { holder: 0, target: 0 };
   private count = 0;
 
   private constructor(
@@ -79,11 +85,16 @@ export class Hops {
       this.kicks++;
     await this.current.client.close();
     this.current = next;
+    // The servers ship their events once quiet: wait for them here, between hops.
+    await eventsArrived(holder, target, this.user);
     if (!record) return times;
     this.samples.push(next.elapsedMs);
     this.handshakes.push(next.handshakeMs);
     if (next.waitedMs !== undefined) this.waited.push(next.waitedMs);
-    await eventsArrived(target, this.user);
+    const during = (server: WatchedServer) => server.arrivedBetween(times.startedAt, times.endedAt);
+    if (holder.reported('handoff.limited') || target.reported('handoff.limited')) this.limited++;
+    if (during(holder) > 0) this.eventsDuringHop.holder++;
+    if (during(target) > 0) this.eventsDuringHop.target++;
     this.steps.add((on, type) => (on === 'holder' ? holder : target).find(type, this.user)?.time);
     return times;
   }
@@ -95,6 +106,8 @@ export class Hops {
       handshakes: this.handshakes,
       phases: this.steps.medians(),
       kicks: this.kicks,
+      limited: this.limited,
+      eventsDuringHop: this.eventsDuringHop,
       hops: this.count,
     };
   }
@@ -105,10 +118,13 @@ export class Hops {
   }
 }
 
-/** The event stream can trail the player's socket: wait (briefly) for B's load.loaded. */
-async function eventsArrived(target: WatchedServer, user: string): Promise<void> {
+/** Waits (briefly) for the last events of the hop: the holder's reply, B's load.loaded. */
+async function eventsArrived(holder: WatchedServer, target: WatchedServer, user: string) {
   const deadline = performance.now() + EVENT_WAIT_MS;
-  while (!target.find('load.loaded', user) && performance.now() < deadline) {
+  const arrived = () =>
+    holder.find('handoff.reply.sent', user) !== undefined &&
+    target.find('load.loaded', user) !== undefined;
+  while (!arrived() && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }

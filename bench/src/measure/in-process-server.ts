@@ -16,6 +16,7 @@ import {
   type Scheduler,
   type Store,
 } from '@datadriver/core';
+import { messageLimitsTimes } from '@datadriver/example-game-server/process';
 import {
   RECOMMENDED_REDIS_OPTIONS,
   RedisMessenger,
@@ -23,6 +24,7 @@ import {
   RedisStore,
 } from '@datadriver/redis';
 import { Redis, type RedisOptions } from 'ioredis';
+import { MESSAGE_LIMITS_TIMES } from '../config.js';
 import { quietLogger } from '../quiet-logger.js';
 
 export interface Ports {
@@ -82,6 +84,7 @@ export function startServer(options: ServerOptions): InProcessServer {
     logger: quietLogger,
     timings: options.timings,
     scheduler,
+    limits: messageLimitsTimes(MESSAGE_LIMITS_TIMES),
   });
   const host = new MemoryHost(jobId);
   const drivers = Array.from({ length: options.drivers ?? 1 }, (_, index) => {

@@ -11,12 +11,15 @@ import { RECOMMENDED_REDIS_OPTIONS } from '@datadriver/redis';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { BenchConfig } from '../config.js';
 import { redisPorts, startServer } from './in-process-server.js';
+import { ADAPTER_COMMANDS, type Calls, per, RedisCommandCounter } from './round-trips.js';
 
 export interface Window {
   readonly cyclesPerSecond: number;
   /** CPU time per cycle (µs) of this process and of redis-server: which side is saturated. */
   readonly nodeCpuUsPerCycle: number;
   readonly redisCpuUsPerCycle: number;
+  /** Commands per cycle the clients sent (see round-trips.ts), by name. */
+  readonly callsPerCycle: Calls;
 }
 
 export interface ThroughputResult {
@@ -34,12 +37,13 @@ export async function measureThroughput(
   const ports = redisPorts(redisUrl, clientOptions);
   const server = startServer({ jobId: `bench-throughput-${process.pid}`, ports });
   const naiveClient = new Redis(redisUrl, { ...RECOMMENDED_REDIS_OPTIONS, ...clientOptions });
+  const counter = RedisCommandCounter.open(redisUrl);
   const result: ThroughputResult = { driver: [], naive: [] };
   try {
     const driverCycle = dataDriverCycle(server.drivers[0]!);
     const naive = naiveCycle(naiveClient);
     const measure = (cycle: Cycle, tag: string, seconds: number) =>
-      window(naiveClient, () => run(cycle, tag, config, seconds));
+      window(naiveClient, counter, () => run(cycle, tag, config, seconds));
     await measure(driverCycle, 'warm-d', 0.5); // JIT and connections, not recorded
     await measure(naive, 'warm-n', 0.5);
     for (let index = 0; index < config.throughputWindows; index++) {
@@ -48,6 +52,7 @@ export async function measureThroughput(
     }
     return result;
   } finally {
+    counter.close();
     naiveClient.disconnect();
     await server.close();
     await ports.close();
@@ -75,19 +80,29 @@ function naiveCycle(client: Redis): Cycle {
   };
 }
 
-/** Runs one window and accounts the CPU both sides spent on it. */
-async function window(redis: Redis, run: () => Promise<Count>): Promise<Window> {
+/** Runs one window and accounts the CPU both sides spent on it, and the commands sent. */
+async function window(
+  redis: Redis,
+  counter: RedisCommandCounter,
+  run: () => Promise<Count>,
+): Promise<Window> {
+  const callsBefore = await counter.snapshot();
   const redisBefore = await redisCpuSeconds(redis);
   const nodeBefore = process.cpuUsage();
   const { cycles, seconds } = await run();
   const node = process.cpuUsage(nodeBefore);
   const redisUs = ((await redisCpuSeconds(redis)) - redisBefore) * 1e6;
+  const calls = await counter.since(callsBefore);
   return {
     cyclesPerSecond: cycles / seconds,
     nodeCpuUsPerCycle: (node.user + node.system) / cycles,
     redisCpuUsPerCycle: redisUs / cycles,
+    callsPerCycle: per(calls, cycles, CLIENT_COMMANDS),
   };
 }
+
+/** What the two cycles' clients send (the scripts' own HGET, HSET... are left out). */
+const CLIENT_COMMANDS = [...ADAPTER_COMMANDS, 'del'];
 
 async function redisCpuSeconds(redis: Redis): Promise<number> {
   const info = await redis.info('cpu');

@@ -7,17 +7,35 @@ import type { DataDriverEvent } from '@datadriver/core';
 import { PlayerClient } from '@datadriver/example-game-server/player-client';
 import { GameServerProcess } from '@datadriver/example-game-server/process';
 import type { Combo } from '../backends.js';
+import { MESSAGE_LIMITS_TIMES } from '../config.js';
 
-/** A server and every event it has reported since it started, for after-the-fact breakdowns. */
+/**
+ * A server (on a sub-millisecond clock, its events shipped off the hand-over) and every event
+ * it has reported since it started, for after-the-fact breakdowns, with when each arrived here.
+ */
 export class WatchedServer {
   readonly events: DataDriverEvent[] = [];
+  /** When each of `events` arrived, on this process's `performance.now()` clock. */
+  private readonly arrivals: number[] = [];
 
   private constructor(readonly process: GameServerProcess) {
-    process.onEvent((event) => this.events.push(event));
+    process.onEvent((event) => {
+      this.events.push(event);
+      this.arrivals.push(performance.now());
+    });
   }
 
   static async start(combo: Combo, jobId: string, scale: number): Promise<WatchedServer> {
-    return new WatchedServer(await GameServerProcess.start({ jobId, scale, env: combo.env }));
+    return new WatchedServer(
+      await GameServerProcess.start({
+        jobId,
+        scale,
+        env: combo.env,
+        highResClock: true,
+        batchEvents: true,
+        messageLimitsTimes: MESSAGE_LIMITS_TIMES,
+      }),
+    );
   }
 
   get url(): string {
@@ -29,9 +47,20 @@ export class WatchedServer {
     return this.events.find((event) => event.type === type && 'key' in event && event.key === key);
   }
 
+  /** Whether an event of `type` (for any key, or none) was recorded since `forget`. */
+  reported(type: DataDriverEvent['type']): boolean {
+    return this.events.some((event) => event.type === type);
+  }
+
+  /** How many of the events recorded since `forget` arrived between `from` and `to`. */
+  arrivedBetween(from: number, to: number): number {
+    return this.arrivals.filter((at) => at >= from && at <= to).length;
+  }
+
   /** Drops the events recorded so far (a long run would otherwise keep them all). */
   forget(): void {
     this.events.length = 0;
+    this.arrivals.length = 0;
   }
 }
 

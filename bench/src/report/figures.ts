@@ -1,9 +1,19 @@
 /** Turns a run's raw results into the report's figures, each against its goal or reference. */
 import type { Combo } from '../backends.js';
+import { MESSAGE_LIMITS_TIMES } from '../config.js';
 import type { Figure } from '../figure.js';
 import type { Crash } from '../measure/crash-takeover.js';
 import type { TwoProcessFloors } from '../measure/handover-floors.js';
 import type { IdleCost } from '../measure/idle-cost.js';
+import {
+  BUS_COMMANDS,
+  type Calls,
+  describeCalls,
+  PRESENCE_COMMANDS,
+  STORE_COMMANDS,
+  sum,
+  total,
+} from '../measure/round-trips.js';
 import type { ThroughputResult, Window } from '../measure/throughput.js';
 import type { PeerResult } from '../peer/peer-measure.js';
 import type { RunResults } from '../run.js';
@@ -45,7 +55,7 @@ function handoverFigures(results: RunResults, combo: Combo): Figure[] {
       label: combo.label,
       unit: 'ms',
       summary: measured,
-      note: `from the socket's open on B to loaded on B (the WebSocket handshake before it, median ${summarize(handover.handshakes).median.toFixed(2)} ms, not counted); B's own waitedMs median ${summarize(handover.waited).median} ms (whole ms); ${handover.kicks} of ${handover.hops} holders kicked the live session`,
+      note: `from the socket's open on B to loaded on B (the WebSocket handshake before it, median ${summarize(handover.handshakes).median.toFixed(2)} ms, not counted); B's own waitedMs median ${summarize(handover.waited).median.toFixed(2)} ms; ${handover.kicks} of ${handover.hops} holders kicked the live session; a message dropped over a server's budget in ${handover.limited} hops (budgets x${MESSAGE_LIMITS_TIMES}); events reached the bench during the hop from the holder in ${handover.eventsDuringHop.holder} and from B in ${handover.eventsDuringHop.target} of ${handover.samples.length} hops (a server ships them once quiet)`,
       detail: {
         phasesMedianMs: handover.phases,
         waitedMs: summarize(handover.waited),
@@ -93,7 +103,40 @@ function handoverFigures(results: RunResults, combo: Combo): Figure[] {
       meetsGoal: inProcess.median / limitMs < RATIO_GOAL,
       note: 'what the protocol costs without the processes and the WebSocket kick',
     },
+    roundTripFigure(combo, profile.callsPerHop, results.hopCalls[combo.id]),
   ];
+}
+
+/** Issue 21's target: store round trips per all-Redis hand-over. */
+const HANDOVER_ROUND_TRIPS_GOAL = 4;
+
+function roundTripFigure(combo: Combo, inProcess: Calls, between: Calls | undefined): Figure {
+  const store = total(inProcess, STORE_COMMANDS);
+  const byPort = (calls: Calls) =>
+    `store ${describeCalls(pick(calls, STORE_COMMANDS))}; presence ${describeCalls(pick(calls, PRESENCE_COMMANDS))}; messages ${describeCalls(pick(calls, BUS_COMMANDS))}`;
+  const processes =
+    between === undefined
+      ? ''
+      : combo.id === 'dynamodb-redis'
+        ? `; between the game-server processes (Redis only: the store is DynamoDB's) ${byPort(between)}`
+        : `; between the game-server processes ${byPort(between)}`;
+  const goal = combo.id === 'all-redis' ? HANDOVER_ROUND_TRIPS_GOAL : undefined;
+  return {
+    id: `roundtrips.${combo.id}.handover`,
+    section: 'Live hand-over',
+    label: `store round trips per hand-over, ${combo.label}`,
+    unit: 'round trips',
+    value: store,
+    ...(goal === undefined
+      ? {}
+      : { goal: `<= ${goal} (issue 21)`, meetsGoal: store <= goal + 0.005 }),
+    note: `commands each hop sent, counted at the backends (Redis INFO commandstats, DynamoDB requests) over the in-process profile's hops: ${byPort(inProcess)}${processes}`,
+    detail: { inProcess, ...(between ? { betweenProcesses: between } : {}) },
+  };
+}
+
+function pick(calls: Calls, names: readonly string[]): Calls {
+  return Object.fromEntries(Object.entries(calls).filter(([name]) => names.includes(name)));
 }
 
 /** Issue 21's targets for the hand-over against its gap-matched two-process floor. */
@@ -267,8 +310,37 @@ function seconds1(value: number): string {
 function throughputFigures(results: RunResults): Figure[] {
   return [
     ...throughputPass(results, results.throughput, ''),
+    ...cycleRoundTrips(results),
     ...throughputPass(results, results.throughputPipelined, 'auto-pipelining'),
   ];
+}
+
+/** Issue 21's target: store round trips per load + save + release. */
+const CYCLE_ROUND_TRIPS_GOAL = 4;
+
+function cycleRoundTrips(results: RunResults): Figure[] {
+  const throughput = results.throughput;
+  if (!throughput) return [];
+  const driver = meanCalls(throughput.driver);
+  const store = total(driver, STORE_COMMANDS);
+  return [
+    {
+      id: 'roundtrips.cycle',
+      section: `Throughput (one Redis, one process, ${results.config.throughputPlayers} players in flight)`,
+      label: 'store round trips per load + save + release (DataDriver)',
+      unit: 'round trips',
+      value: store,
+      goal: `<= ${CYCLE_ROUND_TRIPS_GOAL} (issue 21)`,
+      meetsGoal: store <= CYCLE_ROUND_TRIPS_GOAL + 0.005,
+      note: `commands per cycle, counted by Redis (INFO commandstats, every window): ${describeCalls(driver)}; the naive lock: ${describeCalls(meanCalls(throughput.naive))}`,
+    },
+  ];
+}
+
+/** The commands per cycle of `windows`, averaged. */
+function meanCalls(windows: readonly Window[]): Calls {
+  const all = sum(...windows.map((w) => w.callsPerCycle));
+  return Object.fromEntries(Object.entries(all).map(([name, n]) => [name, n / windows.length]));
 }
 
 /** One pass of DataDriver against the naive lock; `variant` names its client options. */
@@ -284,7 +356,7 @@ function throughputPass(
   const cpu = (windows: readonly Window[]) => {
     const node = summarize(windows.map((w) => w.nodeCpuUsPerCycle)).median;
     const redis = summarize(windows.map((w) => w.redisCpuUsPerCycle)).median;
-    return `CPU per cycle: node ${node.toFixed(0)} µs, redis-server ${redis.toFixed(0)} µs`;
+    return `CPU per cycle: node ${node.toFixed(0)} µs, redis-server ${redis.toFixed(0)} µs; commands per cycle: ${describeCalls(meanCalls(windows))}`;
   };
   const driver = rate(throughput.driver);
   const naive = rate(throughput.naive);

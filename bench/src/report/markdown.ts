@@ -8,6 +8,7 @@ const DIGITS: Record<Unit, (value: number) => number> = {
   'cycles/s': () => 0,
   'ops/min': () => 1,
   ratio: () => 2,
+  'round trips': () => 2,
 };
 
 export function format(value: number | undefined, unit: Unit): string {

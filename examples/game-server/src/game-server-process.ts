@@ -32,6 +32,12 @@ export interface GameServerOptions {
   readonly lockSkewSeconds?: number;
   /** `--no-handoff` when false: the server runs as an older build, with `handoff: false`. */
   readonly handoff?: boolean;
+  /** `--high-res-clock`: event times and waits below a millisecond (the bench). */
+  readonly highResClock?: boolean;
+  /** `--batch-events`: events shipped in batches once the server is quiet (the bench). */
+  readonly batchEvents?: boolean;
+  /** `--message-limits-times`: the handoff's message budgets times this (the bench). */
+  readonly messageLimitsTimes?: number;
   /** Also writes the server's output to this process's stdout and stderr (the fleet). */
   readonly echo?: boolean;
 }
@@ -54,6 +60,10 @@ function argsOf(options: GameServerOptions): string[] {
   ];
   if (options.faults) args.push('--faults');
   if (options.handoff === false) args.push('--no-handoff');
+  if (options.highResClock) args.push('--high-res-clock');
+  if (options.batchEvents) args.push('--batch-events');
+  if (options.messageLimitsTimes !== undefined)
+    args.push('--message-limits-times', String(options.messageLimitsTimes));
   if (options.lockTtlSeconds !== undefined) args.push('--lock-ttl', String(options.lockTtlSeconds));
   if (options.lockSkewSeconds !== undefined)
     args.push('--lock-skew', String(options.lockSkewSeconds));
@@ -221,3 +231,5 @@ export class GameServerProcess {
 
 export { DRIVER_NAME } from './driver-name.js';
 export type { FaultRequest } from './fault-request.js';
+export { HighResScheduler } from './high-res-scheduler.js';
+export { messageLimitsTimes } from './message-limits.js';

@@ -1,25 +1,23 @@
 /**
  * An example game server: `node dist/server.js --port 7001 --job server-a`. Players connect to
  * ws://host:port/play?user=<id>; `GET /health` reports the server; `GET /events` streams the
- * driver's and the handoff's events (Server-Sent Events) for the Try it page and for watching a
- * fleet. `--faults` (a demo and test tool) adds `POST /faults`: see fault-controls.ts.
+ * driver's and the handoff's events (Server-Sent Events: event-stream.ts) for the Try it page
+ * and for watching a fleet. `--faults` (a demo and test tool) adds `POST /faults`: see
+ * fault-controls.ts. The bench's `--high-res-clock`, `--batch-events` and
+ * `--message-limits-times`: see args.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import {
-  consoleLogger,
-  DataDriver,
-  type DataDriverEvent,
-  DEFAULTS,
-  Handoff,
-  scaleTimings,
-} from '@datadriver/core';
+import { consoleLogger, DataDriver, DEFAULTS, Handoff, scaleTimings } from '@datadriver/core';
 import { WebSocketServer } from 'ws';
 import { parseArgs } from './args.js';
 import { connectBackends } from './backends.js';
 import { DRIVER_NAME } from './driver-name.js';
-import { encodeEvent } from './event-wire.js';
+import { EventStream } from './event-stream.js';
 import { FaultControls } from './fault-controls.js';
 import { type PlayerData, play } from './game.js';
+import { HighResScheduler } from './high-res-scheduler.js';
+import { messageLimitsTimes } from './message-limits.js';
+import { ReleaseWatch } from './release-watch.js';
 import { send, WebSocketHost } from './websocket-host.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -30,6 +28,8 @@ const faults = args.faults ? new FaultControls(backends.store, backends.presence
 const store = faults?.store ?? backends.store;
 const presence = faults?.presence ?? backends.presence;
 
+const scheduler = args.highResClock ? new HighResScheduler() : undefined;
+
 // One handoff per server, made first so its constants follow --scale; none with --no-handoff.
 const handoff = args.handoff
   ? Handoff.shared(args.jobId, {
@@ -37,6 +37,11 @@ const handoff = args.handoff
       presence,
       logger,
       timings: scaleTimings(args.scale),
+      scheduler,
+      limits:
+        args.messageLimitsTimes === undefined
+          ? undefined
+          : messageLimitsTimes(args.messageLimitsTimes),
     })
   : undefined;
 const lockTtlSeconds = args.lockTtlSeconds ?? DEFAULTS.lockTtlSeconds * args.scale;
@@ -53,17 +58,21 @@ const driver = new DataDriver<PlayerData>({
   autosaveSeconds: Math.min(DEFAULTS.autosaveSeconds * args.scale, lockTtlSeconds / 2),
   lockTtlSeconds,
   lockSkewSeconds: args.lockSkewSeconds ?? DEFAULTS.lockSkewSeconds * args.scale,
+  scheduler,
 });
 
-const host = new WebSocketHost(args.jobId);
+const releases = new ReleaseWatch(driver);
+const host = new WebSocketHost(args.jobId, {
+  kickFramesAfter: (player) => releases.released(player.id),
+});
 const waits = new Map<string, number>();
-const watchers = new Set<ServerResponse>();
+const events = new EventStream({ batched: args.batchEvents });
 driver.on((event) => {
   if (event.type === 'load.loaded') waits.set(event.key, event.waitedMs);
-  broadcast(event);
+  events.push(event);
 });
 // The beats, so a watcher can tell when this server last showed it was alive.
-handoff?.on(broadcast);
+handoff?.on((event) => events.push(event));
 driver.attach(host, {
   onLoad: (profile, player) => {
     send(player, {
@@ -112,17 +121,10 @@ async function route(request: IncomingMessage, response: ServerResponse): Promis
   }
   if (request.url === '/events') {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    response.write(': connected\n\n');
-    watchers.add(response);
-    request.on('close', () => watchers.delete(response));
+    request.on('close', events.add(response));
     return;
   }
   response.writeHead(404).end();
-}
-
-function broadcast(event: DataDriverEvent): void {
-  const line = `data: ${encodeEvent(event)}\n\n`;
-  for (const watcher of watchers) watcher.write(line);
 }
 
 http.once('error', (error: NodeJS.ErrnoException) => {
@@ -151,7 +153,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     stopping = true;
     const result = await driver.close({ deadlineSeconds: 10 });
     await handoff?.destroy();
-    for (const watcher of watchers) watcher.end();
+    events.end();
     sockets.close();
     http.close();
     await backends.close();

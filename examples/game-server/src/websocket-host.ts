@@ -1,7 +1,8 @@
 /**
  * The game server as DataDriver's Host: a WebSocket connection is a player; closing it is the
- * player leaving; a kick tells the client why, reports the player as removing at once (so the
- * game's leave cleanups and the release save run) and closes the connection.
+ * player leaving; a kick reports the player as removing at once (so the game's leave cleanups
+ * and the release save run), then tells the client why and closes the connection, once
+ * `kickFramesAfter` says (after the release, in the server: see release-watch.ts).
  */
 import type { Host, HostPlayer } from '@datadriver/core';
 import type { WebSocket } from 'ws';
@@ -18,12 +19,23 @@ export const KICK_CLOSE_CODE = 4000;
 /** How long a kicked connection may take to answer the close handshake before it is cut. */
 export const KICK_CLOSE_GRACE_MS = 5_000;
 
+export interface WebSocketHostOptions {
+  /**
+   * What a kick's frames (the message, the close) wait for, once the player is reported as
+   * removing: undefined, or no option, sends them at once.
+   */
+  readonly kickFramesAfter?: (player: SocketPlayer) => Promise<void> | undefined;
+}
+
 export class WebSocketHost implements Host<SocketPlayer> {
   private readonly connected = new Set<SocketPlayer>();
   private readonly added = new Set<Listener>();
   private readonly removing = new Set<Listener>();
 
-  constructor(readonly jobId: string) {}
+  constructor(
+    readonly jobId: string,
+    private readonly options: WebSocketHostOptions = {},
+  ) {}
 
   onPlayerAdded(listener: Listener): () => void {
     this.added.add(listener);
@@ -49,15 +61,14 @@ export class WebSocketHost implements Host<SocketPlayer> {
   }
 
   kick(player: SocketPlayer, message: string): void {
-    send(player, { type: 'kicked', message });
-    player.socket.close(KICK_CLOSE_CODE, message.slice(0, 120));
+    // Asked before the player is removed: removing starts the release it may wait for.
+    const after = this.options.kickFramesAfter?.(player);
     // The player is gone for the game now. Waiting for the close handshake would hold the
     // release save (and so the player's join elsewhere) hostage to the old connection, and a
     // stale one, the very case a live hand-over exists for, never answers (ws waits 30 s).
     this.disconnect(player);
-    const cut = setTimeout(() => player.socket.terminate(), KICK_CLOSE_GRACE_MS);
-    cut.unref();
-    player.socket.once('close', () => clearTimeout(cut));
+    if (after) void after.then(() => tellKicked(player, message));
+    else tellKicked(player, message);
   }
 
   get count(): number {
@@ -68,6 +79,15 @@ export class WebSocketHost implements Host<SocketPlayer> {
     if (!this.connected.delete(player)) return;
     for (const listener of this.removing) listener(player);
   }
+}
+
+/** The kick's frames: why, then the close; cut if the close handshake gets no answer. */
+function tellKicked(player: SocketPlayer, message: string): void {
+  send(player, { type: 'kicked', message });
+  player.socket.close(KICK_CLOSE_CODE, message.slice(0, 120));
+  const cut = setTimeout(() => player.socket.terminate(), KICK_CLOSE_GRACE_MS);
+  cut.unref();
+  player.socket.once('close', () => clearTimeout(cut));
 }
 
 /** Sends one JSON message to a player, if the connection is still open. */

@@ -1,0 +1,112 @@
+/**
+ * `GET /events`: the watchers of a server's events (Server-Sent Events) and what they are sent:
+ * each event as it happens, or, `batched` (`--batch-events`, as the bench runs its servers),
+ * kept and shipped together once no load, handoff request or release is in flight here and the
+ * server has been quiet for `QUIET_MS` (or, after answering a request, for twice as long as it
+ * took to answer: the requester's own load write is still on its way), or at the latest
+ * `MAX_DELAY_MS` after the first one kept. Encoding and writing each event as it happened puts JSON, a socket write and a wake-up
+ * of the watcher's process inside every hand-over the server takes part in: a fifth to a
+ * quarter of a hop between two processes, which the bench must not count as DataDriver's.
+ * Not the default: the Try it page starts its story once a player's load is reported, and
+ * expects that load's own events to have arrived by then.
+ */
+import type { DataDriverEvent } from '@datadriver/core';
+import { encodeEvent } from './event-wire.js';
+
+/** Longer than the last leg of a hand-over after this server's part; a watcher hardly notices. */
+export const QUIET_MS = 10;
+/**
+ * A busy server still ships this often. Inside the Try it page's ordering window (150 ms),
+ * which sorts two servers' streams by the time each event happened.
+ */
+export const MAX_DELAY_MS = 100;
+
+/** The events that start something in flight on this server, and those that end it. */
+const ENDS: Partial<Record<DataDriverEvent['type'], readonly DataDriverEvent['type'][]>> = {
+  'load.started': ['load.loaded', 'load.failed'],
+  'handoff.request.received': ['handoff.reply.sent'],
+  'profile.releasing': ['profile.released', 'profile.release-failed', 'lock.lost'],
+};
+
+/** What the stream writes to: an HTTP response, in the server. */
+export interface Watcher {
+  write(chunk: string): unknown;
+  end(): unknown;
+}
+
+export interface EventStreamOptions {
+  /** Ship events in batches, once quiet, instead of each as it happens. */
+  readonly batched?: boolean;
+}
+
+export class EventStream {
+  private readonly watchers = new Set<Watcher>();
+  private kept: DataDriverEvent[] = [];
+  private firstKeptAt = 0;
+  /** What is in flight, as `<starting type> <key>`, and since when. */
+  private readonly inFlight = new Map<string, number>();
+  /** Stay quiet until then: a requester is still finishing its load. */
+  private quietUntil = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: EventStreamOptions = {}) {}
+
+  /** Starts sending to `watcher`; returns the function that stops it. */
+  add(watcher: Watcher): () => void {
+    watcher.write(': connected\n\n');
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  /** Sends `event`, or keeps it for the next shipment; nothing is kept while nobody watches. */
+  push(event: DataDriverEvent): void {
+    if (this.watchers.size === 0) return;
+    if (!this.options.batched) {
+      this.kept.push(event);
+      this.flush();
+      return;
+    }
+    const now = performance.now();
+    this.track(event, now);
+    if (this.kept.length === 0) this.firstKeptAt = now;
+    this.kept.push(event);
+    clearTimeout(this.timer);
+    const latest = this.firstKeptAt + MAX_DELAY_MS - now;
+    const quiet = Math.max(QUIET_MS, this.quietUntil - now);
+    const wait = this.inFlight.size === 0 ? Math.min(quiet, latest) : latest;
+    this.timer = setTimeout(() => this.flush(), Math.max(0, wait));
+  }
+
+  /** Ships every kept event now. */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    // Anything still in flight is forgotten: one whose end never came (a load cancelled by the
+    // player leaving, say) must not hold every later shipment to the longest delay.
+    this.inFlight.clear();
+    if (this.kept.length === 0) return;
+    const lines = this.kept.map((event) => `data: ${encodeEvent(event)}\n\n`).join('');
+    this.kept = [];
+    for (const watcher of this.watchers) watcher.write(lines);
+  }
+
+  private track(event: DataDriverEvent, now: number): void {
+    if (!('key' in event)) return;
+    if (ENDS[event.type]) this.inFlight.set(`${event.type} ${event.key}`, now);
+    for (const [start, ends] of Object.entries(ENDS)) {
+      if (!ends?.includes(event.type)) continue;
+      const since = this.inFlight.get(`${start} ${event.key}`);
+      this.inFlight.delete(`${start} ${event.key}`);
+      if (start === 'handoff.request.received' && since !== undefined) {
+        this.quietUntil = Math.max(this.quietUntil, now + 2 * (now - since));
+      }
+    }
+  }
+
+  /** Ships what is kept and ends every watcher's stream (the server is stopping). */
+  end(): void {
+    this.flush();
+    for (const watcher of this.watchers) watcher.end();
+    this.watchers.clear();
+  }
+}
