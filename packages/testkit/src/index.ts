@@ -23,6 +23,7 @@ export {
 } from './cluster-backend.js';
 export { type ClusterTime, realTime, virtualTime } from './cluster-time.js';
 export * from './conformance/index.js';
+export * from './fuzz/index.js';
 export { sendWireSamples, WIRE_SAMPLES } from './handoff-wire.js';
 export { type LoggedLine, recordingLogger } from './recording-logger.js';
 export {

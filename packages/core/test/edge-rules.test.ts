@@ -1,0 +1,84 @@
+/** Table tests of the pure rules issue 14 added: presence reads after a wake, budgets, sizes. */
+import { describe, expect, it } from 'vitest';
+import {
+  checkRecordSize,
+  DEFAULT_MESSAGE_LIMITS,
+  ErrorCode,
+  MessageBudget,
+  readsPresenceAfterWake,
+  resolveMessageLimits,
+  type WakeFacts,
+} from '../src/index.js';
+
+describe('readsPresenceAfterWake', () => {
+  const rows: Array<[string, WakeFacts, boolean]> = [
+    [
+      'a timeout always reads',
+      { replied: false, replyProvedFalse: true, sinceLastReadMs: 1, minSpacingMs: 500 },
+      true,
+    ],
+    [
+      'a first reply skips the read',
+      { replied: true, replyProvedFalse: false, sinceLastReadMs: undefined, minSpacingMs: 500 },
+      false,
+    ],
+    [
+      'a reply after a false one reads, before any read',
+      { replied: true, replyProvedFalse: true, sinceLastReadMs: undefined, minSpacingMs: 500 },
+      true,
+    ],
+    [
+      'a reply after a false one reads, 0.5 s after the last read',
+      { replied: true, replyProvedFalse: true, sinceLastReadMs: 500, minSpacingMs: 500 },
+      true,
+    ],
+    [
+      'a reply after a false one waits for the spacing',
+      { replied: true, replyProvedFalse: true, sinceLastReadMs: 499, minSpacingMs: 500 },
+      false,
+    ],
+  ];
+  it.each(rows)('%s', (_name, wake, reads) => {
+    expect(readsPresenceAfterWake(wake)).toBe(reads);
+  });
+});
+
+describe('resolveMessageLimits', () => {
+  it('defaults to MessagingService limits', () => {
+    expect(resolveMessageLimits()).toEqual({
+      publishPerMinute: 600,
+      publishPerPlayerPerMinute: 240,
+      receivePerMinute: 600,
+    });
+    expect(DEFAULT_MESSAGE_LIMITS.receivePerMinute).toBe(600);
+  });
+  it.each([[-1], [Number.NaN], [Number.POSITIVE_INFINITY]])('refuses a rate of %s', (rate) => {
+    expect(() => resolveMessageLimits({ receivePerMinute: rate })).toThrow(RangeError);
+  });
+});
+
+describe('MessageBudget', () => {
+  it.each([
+    [600, 100],
+    [60, 10],
+    [3, 1],
+  ])('at %i a minute, a burst of %i passes at once', (perMinute, burst) => {
+    const budget = new MessageBudget();
+    let taken = 0;
+    while (budget.take(0, perMinute)) taken += 1;
+    expect(taken).toBe(burst);
+  });
+});
+
+describe('checkRecordSize', () => {
+  const record = { data: { note: 'é' }, meta: { version: 1 } }; // 43 bytes of JSON (é is 2)
+  it.each<[number | undefined, boolean]>([
+    [undefined, true],
+    [43, true],
+    [42, false],
+  ])('a 43-byte record against %s bytes passes: %s', (limit, passes) => {
+    const check = () => checkRecordSize('p1', record, limit);
+    if (passes) expect(check()).toBe(record);
+    else expect(check).toThrow(expect.objectContaining({ code: ErrorCode.TooLarge }));
+  });
+});
