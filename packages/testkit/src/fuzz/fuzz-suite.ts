@@ -91,7 +91,10 @@ export function fuzzSuite(
     let harness: FuzzHarness;
     let runs = 0;
     suites += 1;
-    const next = () => `${suites}x${(runs += 1)}`;
+    const next = () => {
+      runs += 1;
+      return `${suites}x${runs}`;
+    };
     const logger: Logger = silentLogger();
     /** Drivers and handoffs a run opened: closed before the next run, even after a failure. */
     const opened: Array<{ close(): Promise<unknown> } | { destroy(): Promise<unknown> }> = [];
