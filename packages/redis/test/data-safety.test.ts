@@ -16,6 +16,7 @@ import {
   scaleTimings,
   topicOf,
 } from '@datadriver/core';
+import { countedStore } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMessenger, RedisPresence, RedisStore } from '../src/index.js';
@@ -29,37 +30,23 @@ describe('data safety at the edges, on Redis', () => {
   const clients = new Clients();
   let client: Redis;
   let store: RedisStore;
-  let commands = 0;
+  /** The store with each call counted: a flood shows as thousands. */
+  let counter: ReturnType<typeof countedStore>;
   let prefix: string;
 
   beforeAll(async () => {
     client = await clients.open(redisUrl());
     prefix = uniquePrefix('safety');
     store = new RedisStore({ client, prefix });
+    counter = countedStore(store);
   });
   afterAll(() => clients.quitAll());
-
-  /** The store with each call counted: a flood shows as thousands. */
-  const counted: Store = {
-    specificationVersion: 'v1',
-    get maxRecordBytes() {
-      return store.maxRecordBytes;
-    },
-    update: (key, transform, options) => {
-      commands += 1;
-      return store.update(key, transform, options);
-    },
-    get: (key) => {
-      commands += 1;
-      return store.get(key);
-    },
-  };
 
   const driver = (jobId: string, over: Partial<ConstructorParameters<typeof DataDriver>[0]> = {}) =>
     new DataDriver<Bag>({
       name: 'PlayerData',
       defaults: { coins: 0 },
-      store: counted,
+      store: counter.store,
       jobId,
       handoff: false,
       lockWaitSeconds: 1,
@@ -85,12 +72,12 @@ describe('data safety at the edges, on Redis', () => {
     const json =
       '{"data":{"coins":4},"meta":{"version":3,"trade":{"id":{"a":1},"journal":"j","version":3}}}';
     await write('marker', json);
-    commands = 0;
+    const calls = counter.calls();
     const a = driver('A');
     const started = Date.now();
     await expect(a.load('marker')).rejects.toMatchObject({ code: ErrorCode.InvalidRecord });
     expect(Date.now() - started).toBeLessThan(500);
-    expect(commands).toBe(1);
+    expect(counter.calls() - calls).toBe(1);
     expect(await read('marker')).toBe(json);
     expect(await keysMatching(`${prefix}*object Object*`)).toEqual([]);
     await a.close();
@@ -119,7 +106,8 @@ describe('data safety at the edges, on Redis', () => {
     const journals: string[] = [];
     const spying = driver('J', {
       store: {
-        ...counted,
+        specificationVersion: 'v1',
+        get: (key: string) => store.get(key),
         update: async (
           key: string,
           transform: Parameters<Store['update']>[1],

@@ -12,8 +12,6 @@ import {
   ErrorCode,
   Handoff,
   type Logger,
-  type Messenger,
-  type Presence,
   type Profile,
   type Store,
 } from '@datadriver/core';
@@ -29,43 +27,9 @@ import {
   hostileText,
 } from './arbitraries.js';
 import { countedStore, globalsSnapshot, LOAD_BOUND, silentLogger } from './bounds.js';
+import type { FuzzBus, FuzzHarness, FuzzOptions } from './harness.js';
 import { releasedBy, roundTrips, validDriverName, validProfileKey } from './oracles.js';
 import { fuzzSettings } from './settings.js';
-
-/** A backend as the suite sees it: a store, and direct access to what it holds. */
-export interface FuzzHarness {
-  /** A store over the backend, in a namespace of the harness's own. */
-  readonly store: Store;
-  /** The JSON of the record under store key `key` as the backend holds it, byte for byte. */
-  readJson(key: string): Promise<string | undefined>;
-  /** Writes `json` under store key `key` without the adapter, as another program might. */
-  writeJson(key: string, json: string): Promise<void>;
-  /** The backend key that holds store key `key` (the same string on a flat backend). */
-  rawKeyOf(key: string): string;
-  /** Every backend key of the namespace with its value, to tell what a run changed. */
-  snapshot(): Promise<ReadonlyMap<string, string>>;
-  /** For the message property: a bus and presence, and a way to publish raw payloads. */
-  readonly bus?: FuzzBus;
-  close(): Promise<void>;
-}
-
-export interface FuzzBus {
-  readonly messenger: Messenger;
-  readonly presence: Presence;
-  /** Publishes `payload` as it is (any string) to `topic`. */
-  publishRaw(topic: string, payload: string): Promise<void>;
-  /** Resolves once what was published has been delivered. */
-  settle(): Promise<void>;
-}
-
-export interface FuzzOptions {
-  /** Runs per property (default `FUZZ_RUNS`, else 30). */
-  readonly runs?: number;
-  /** The seed (default `FUZZ_SEED`, else 14): a failure prints the seed and path to replay. */
-  readonly seed?: number;
-  /** Fuzz handoff messages too (default true; the harness then needs a `bus`). */
-  readonly messages?: boolean;
-}
 
 /** The codes a load of a hostile record may refuse with: each says why, none is a crash. */
 const LOAD_REFUSALS: readonly string[] = [
@@ -137,169 +101,148 @@ export function fuzzSuite(
       return [...keys].filter((key) => before.get(key) !== after.get(key)).sort();
     };
 
-    it(
+    /**
+     * One property: each run starts with what the last one opened closed (even after a
+     * failure, so a shrink replays cleanly) and ends with the built-in prototypes unchanged.
+     */
+    function property<T>(
+      title: string,
+      arbitrary: fc.Arbitrary<T>,
+      run: (value: T) => Promise<void>,
+    ): void {
+      it(
+        title,
+        async () => {
+          await fc.assert(
+            fc.asyncProperty(arbitrary, async (value) => {
+              await closeOpened();
+              const globals = globalsSnapshot();
+              await run(value);
+              expect(globalsSnapshot()).toEqual(globals);
+            }),
+            parameters,
+          );
+        },
+        timeout,
+      );
+    }
+
+    property(
       'hostile records: loaded, or refused with a typed error and left byte for byte; nothing else changes; each load ends within its bound',
-      async () => {
-        await fc.assert(
-          fc.asyncProperty(hostileRecord, fc.option(hostileJournal), async (record, journal) => {
-            await closeOpened();
-            const globals = globalsSnapshot();
-            const key = `r${next()}`;
-            const storeKey = `PlayerData/${key}`;
-            await harness.writeJson(storeKey, JSON.stringify(record));
-            const marker = (record.meta as { trade?: { id?: unknown } } | undefined)?.trade;
-            const journalKey =
-              typeof marker?.id === 'string' ? `PlayerData#trade/${marker.id}` : undefined;
-            if (journal !== null && journalKey !== undefined) {
-              await harness.writeJson(journalKey, JSON.stringify(journal));
-            }
-            const before = await harness.snapshot();
-            const own = await harness.readJson(storeKey);
-            const counted = countedStore(harness.store);
-            const loading = track(driver(counted.store));
-            const started = Date.now();
-            const outcome = await loading.load(key).then(
-              (profile) => ({ profile }),
-              (error: unknown) => ({ error }),
-            );
-            expect(Date.now() - started).toBeLessThanOrEqual(LOAD_BOUND.ms);
-            expect(counted.calls()).toBeLessThanOrEqual(LOAD_BOUND.storeCalls);
-            const allowed = new Set<string>();
-            if ('error' in outcome) {
-              expect(DataDriverError.isInstance(outcome.error), String(outcome.error)).toBe(true);
-              expect(LOAD_REFUSALS).toContain((outcome.error as DataDriverError).code);
-              expect(await harness.readJson(storeKey)).toBe(own);
-            } else allowed.add(harness.rawKeyOf(storeKey));
-            // A recovery decides the marker's journal: the one other key a load may write.
-            if (journalKey !== undefined) allowed.add(harness.rawKeyOf(journalKey));
-            for (const changed of await changedSince(before)) expect(allowed).toContain(changed);
-            expect(globalsSnapshot()).toEqual(globals);
-          }),
-          parameters,
-        );
+      fc.tuple(hostileRecord, fc.option(hostileJournal)),
+      async ([record, journal]) => {
+        const key = `r${next()}`;
+        const storeKey = `PlayerData/${key}`;
+        await harness.writeJson(storeKey, JSON.stringify(record));
+        const marker = (record.meta as { trade?: { id?: unknown } } | undefined)?.trade;
+        const journalKey =
+          typeof marker?.id === 'string' ? `PlayerData#trade/${marker.id}` : undefined;
+        if (journal !== null && journalKey !== undefined) {
+          await harness.writeJson(journalKey, JSON.stringify(journal));
+        }
+        const before = await harness.snapshot();
+        const own = await harness.readJson(storeKey);
+        const counted = countedStore(harness.store);
+        const loading = track(driver(counted.store));
+        const started = Date.now();
+        const outcome = await settled(loading.load(key));
+        expect(Date.now() - started).toBeLessThanOrEqual(LOAD_BOUND.ms);
+        expect(counted.calls()).toBeLessThanOrEqual(LOAD_BOUND.storeCalls);
+        const allowed = new Set<string>();
+        if ('error' in outcome) {
+          expect(DataDriverError.isInstance(outcome.error), String(outcome.error)).toBe(true);
+          expect(LOAD_REFUSALS).toContain((outcome.error as DataDriverError).code);
+          expect(await harness.readJson(storeKey)).toBe(own);
+        } else allowed.add(harness.rawKeyOf(storeKey));
+        // A recovery decides the marker's journal: the one other key a load may write.
+        if (journalKey !== undefined) allowed.add(harness.rawKeyOf(journalKey));
+        for (const changed of await changedSince(before)) expect(allowed).toContain(changed);
       },
-      timeout,
     );
 
-    it(
+    property(
       'hostile profile keys: a well-formed key loads its own record and nothing else; any other is refused with Data.InvalidArgument, touching nothing',
-      async () => {
-        await fc.assert(
-          fc.asyncProperty(hostileText, async (key) => {
-            await closeOpened();
-            const globals = globalsSnapshot();
-            const loading = track(driver(harness.store));
-            const before = await harness.snapshot();
-            const outcome = await loading.load(key).then(
-              (profile) => ({ profile }),
-              (error: unknown) => ({ error }),
-            );
-            if (validProfileKey(key)) {
-              expect('profile' in outcome, String((outcome as { error?: unknown }).error)).toBe(
-                true,
-              );
-              const { profile } = outcome as { profile: Profile<object> };
-              const stored = JSON.parse((await harness.readJson(`PlayerData/${key}`)) ?? '{}');
-              expect(stored.meta?.lock?.token).toBe(profile.lockToken);
-              expect(await changedSince(before)).toEqual([harness.rawKeyOf(`PlayerData/${key}`)]);
-            } else {
-              expect(outcome).toMatchObject({ error: { code: ErrorCode.InvalidArgument } });
-              expect(await changedSince(before)).toEqual([]);
-            }
-            expect(globalsSnapshot()).toEqual(globals);
-          }),
-          parameters,
-        );
+      hostileText,
+      async (key) => {
+        const loading = track(driver(harness.store));
+        const before = await harness.snapshot();
+        const outcome = await settled(loading.load(key));
+        if (!validProfileKey(key)) {
+          expect(outcome).toMatchObject({ error: { code: ErrorCode.InvalidArgument } });
+          expect(await changedSince(before)).toEqual([]);
+          return;
+        }
+        expect('value' in outcome, String((outcome as { error?: unknown }).error)).toBe(true);
+        await expectOwnLock(`PlayerData/${key}`, (outcome as { value: Profile<object> }).value);
+        expect(await changedSince(before)).toEqual([harness.rawKeyOf(`PlayerData/${key}`)]);
       },
-      timeout,
     );
 
-    it(
+    property(
       'hostile driver names: a valid name writes only under itself; any other is refused with Data.InvalidConfig',
-      async () => {
-        await fc.assert(
-          fc.asyncProperty(hostileText, async (driverName) => {
-            await closeOpened();
-            let made: DataDriver<Record<string, unknown>>;
-            try {
-              made = driver(harness.store, driverName);
-            } catch (error) {
-              expect(validDriverName(driverName)).toBe(false);
-              expect(error).toMatchObject({ code: ErrorCode.InvalidConfig });
-              return;
-            }
-            expect(validDriverName(driverName)).toBe(true);
-            const named = track(made);
-            const before = await harness.snapshot();
-            const profile = await named.load('k');
-            const stored = JSON.parse((await harness.readJson(`${driverName}/k`)) ?? '{}');
-            expect(stored.meta?.lock?.token).toBe(profile.lockToken);
-            expect(await changedSince(before)).toEqual([harness.rawKeyOf(`${driverName}/k`)]);
-          }),
-          parameters,
-        );
+      hostileText,
+      async (driverName) => {
+        let named: DataDriver<Record<string, unknown>>;
+        try {
+          named = track(driver(harness.store, driverName));
+        } catch (error) {
+          expect(validDriverName(driverName)).toBe(false);
+          expect(error).toMatchObject({ code: ErrorCode.InvalidConfig });
+          return;
+        }
+        expect(validDriverName(driverName)).toBe(true);
+        const before = await harness.snapshot();
+        await expectOwnLock(`${driverName}/k`, await named.load('k'));
+        expect(await changedSince(before)).toEqual([harness.rawKeyOf(`${driverName}/k`)]);
       },
-      timeout,
     );
 
-    it(
+    property(
       'hostile data: a save of data that round-trips as JSON stores exactly it; any other fails with Data.InvalidData and writes nothing',
-      async () => {
-        await fc.assert(
-          fc.asyncProperty(hostileData, async (data) => {
-            await closeOpened();
-            const globals = globalsSnapshot();
-            const key = `d${next()}`;
-            const saving = track(driver(harness.store));
-            const profile = await saving.load(key);
-            const before = await harness.snapshot();
-            const own = await harness.readJson(`PlayerData/${key}`);
-            profile.data = data;
-            const saved = await profile.save().then(
-              () => undefined,
-              (error: unknown) => error,
-            );
-            if (roundTrips(data)) {
-              expect(saved).toBeUndefined();
-              const stored = JSON.parse((await harness.readJson(`PlayerData/${key}`)) ?? '{}');
-              expect(JSON.stringify(stored.data)).toBe(JSON.stringify(data));
-            } else {
-              expect(saved).toMatchObject({ code: ErrorCode.InvalidData });
-              expect(await harness.readJson(`PlayerData/${key}`)).toBe(own);
-              expect(await changedSince(before)).toEqual([]);
-              expect(profile.active).toBe(true);
-            }
-            expect(globalsSnapshot()).toEqual(globals);
-            profile.data = { coins: 1 };
-            await profile.release();
-            expect(profile.active).toBe(false);
-          }),
-          parameters,
-        );
+      hostileData,
+      async (data) => {
+        const key = `d${next()}`;
+        const saving = track(driver(harness.store));
+        const profile = await saving.load(key);
+        const before = await harness.snapshot();
+        const own = await harness.readJson(`PlayerData/${key}`);
+        profile.data = data;
+        const saved = await settled(profile.save());
+        if (roundTrips(data)) {
+          expect(saved).toEqual({ value: undefined });
+          const stored = JSON.parse((await harness.readJson(`PlayerData/${key}`)) ?? '{}');
+          expect(JSON.stringify(stored.data)).toBe(JSON.stringify(data));
+        } else {
+          expect(saved).toMatchObject({ error: { code: ErrorCode.InvalidData } });
+          expect(await harness.readJson(`PlayerData/${key}`)).toBe(own);
+          expect(await changedSince(before)).toEqual([]);
+          expect(profile.active).toBe(true);
+        }
+        profile.data = { coins: 1 };
+        await profile.release();
+        expect(profile.active).toBe(false);
       },
-      timeout,
     );
+
+    /** The record under `storeKey` is locked by `profile`'s session. */
+    async function expectOwnLock(storeKey: string, profile: Profile<object>): Promise<void> {
+      const stored = JSON.parse((await harness.readJson(storeKey)) ?? '{}');
+      expect(stored.meta?.lock?.token).toBe(profile.lockToken);
+    }
 
     if (options.messages === false) return;
-    it(
+    property(
       'hostile handoff messages: only a well-formed request for a held key releases it; nothing else changes',
-      async () => {
-        const bus = harness.bus;
-        if (!bus) throw new Error(`the ${name} harness has no bus: pass { messages: false }`);
-        await fc.assert(
-          fc.asyncProperty(fc.array(hostileMessage, { minLength: 1, maxLength: 12 }), (raw) =>
-            messagesRun(bus, raw),
-          ),
-          parameters,
-        );
+      fc.array(hostileMessage, { minLength: 1, maxLength: 12 }),
+      async (raw) => {
+        if (!harness.bus)
+          throw new Error(`the ${name} harness has no bus: pass { messages: false }`);
+        await messagesRun(harness.bus, raw);
       },
-      timeout,
     );
 
     /** One run of the message property: a fresh server holding two fresh keys. */
     async function messagesRun(bus: FuzzBus, raw: readonly string[]): Promise<void> {
-      await closeOpened();
-      const globals = globalsSnapshot();
       const jobId = `fuzz-${next()}`;
       const { messenger, presence } = bus;
       const handoff = track(new Handoff({ jobId, messenger, presence, logger }));
@@ -335,9 +278,16 @@ export function fuzzSuite(
       }
       const allowed = new Set(keys.map((key) => harness.rawKeyOf(`PlayerData/${key}`)));
       for (const changed of await changedSince(before)) expect(allowed).toContain(changed);
-      expect(globalsSnapshot()).toEqual(globals);
     }
   });
+}
+
+/** A promise's outcome as a value, so a property can assert on either side. */
+function settled<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 }
 
 async function waitFor(condition: () => boolean, limitMs: number): Promise<void> {

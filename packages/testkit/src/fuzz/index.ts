@@ -7,6 +7,8 @@ export {
   hostileText,
   unsavable,
 } from './arbitraries.js';
-export { type FuzzBus, type FuzzHarness, type FuzzOptions, fuzzSuite } from './fuzz-suite.js';
+export { countedStore, globalsSnapshot, LOAD_BOUND } from './bounds.js';
+export { fuzzSuite } from './fuzz-suite.js';
+export type { FuzzBus, FuzzHarness, FuzzOptions } from './harness.js';
 export { releasedBy, roundTrips, validDriverName, validProfileKey, wellFormed } from './oracles.js';
 export { CI_RUNS, CI_SEED, type FuzzSettings, fuzzSettings } from './settings.js';

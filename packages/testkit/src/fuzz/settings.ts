@@ -1,5 +1,5 @@
 /** How many runs and which seed: from the options, else FUZZ_RUNS and FUZZ_SEED, else CI's. */
-import type { FuzzOptions } from './fuzz-suite.js';
+import type { FuzzOptions } from './harness.js';
 
 export interface FuzzSettings {
   readonly runs: number;
