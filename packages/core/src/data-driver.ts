@@ -501,6 +501,7 @@ export class DataDriver<T extends object> implements HandoffClient {
       scheduler: this.scheduler,
       logger: this.logger,
       ...(this.options.handoffSigning ? { signing: this.options.handoffSigning } : {}),
+      ...(this.options.handoffLimits ? { limits: this.options.handoffLimits } : {}),
     });
     this.useHandoff(shared, true);
   }

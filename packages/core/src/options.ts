@@ -9,6 +9,7 @@ import type { Presence } from './ports/presence.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
 import { describeJsonProblem, findJsonProblem } from './rules/json-problems.js';
+import type { MessageLimits } from './rules/message-budget.js';
 import { checkMigrations, type Migration } from './rules/migrations.js';
 import type { HandoffSigning } from './signing.js';
 import { type HandoffTimings, resolveTimings } from './timings.js';
@@ -58,6 +59,12 @@ export interface DataDriverOptions<T extends object> {
    * `HandoffOptions.signing`. A `Handoff` passed as `handoff` takes its own.
    */
   readonly handoffSigning?: HandoffSigning;
+  /**
+   * The default handoff's message budgets (MessagingService's limits by default); see
+   * `HandoffOptions.limits`. Raise `receivePerMinute` for a fleet whose servers take more than
+   * 600 hand-over requests a minute each.
+   */
+  readonly handoffLimits?: Partial<MessageLimits>;
   /**
    * How long a joining player waits for another server's lock (default 15, plus one presence
    * TTL when `presence` counts expiry from its first read: see `defaultLockWaitSeconds`).

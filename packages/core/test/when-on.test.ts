@@ -32,11 +32,12 @@ function attached(overrides: Partial<DataDriverOptions<{ coins: number }>>, host
   servers += 1;
   const clock = new VirtualClock();
   const store = new MemoryStore();
+  const messenger = shared(new MemoryMessenger());
   const driver = new DataDriver({
     name: 'PlayerData',
     defaults: { coins: 0 },
     store: shared(store),
-    messenger: shared(new MemoryMessenger()),
+    messenger,
     presence: shared(new MemoryPresence(clock)),
     scheduler: clock,
     logger: recordingLogger().logger,
@@ -44,7 +45,7 @@ function attached(overrides: Partial<DataDriverOptions<{ coins: number }>>, host
   });
   const host = new MemoryHost(hostJobId ?? `server-${servers}`);
   driver.attach(host);
-  return { driver, host, clock, store };
+  return { driver, host, clock, store, messenger };
 }
 
 describe('when handoff is on (attach)', () => {
@@ -58,6 +59,30 @@ describe('when handoff is on (attach)', () => {
     expect(stored(store, 'p1')?.meta.lock).toMatchObject({ jobId: host.jobId, presence: true });
     await clock.run(driver.close());
     expect(driver.handoff?.subscribed).toBe(false); // the last driver closed: the shared handoff stops
+  });
+
+  it("the driver's handoffLimits and handoffSigning reach the default handoff", async () => {
+    const signing = { key: 'a fleet secret of 32 characters!' };
+    const { driver, clock } = attached({
+      handoffLimits: { receivePerMinute: 6 },
+      handoffSigning: signing,
+    });
+    expect(driver.handoff?.limits).toEqual({
+      publishPerMinute: 600,
+      publishPerPlayerPerMinute: 240,
+      receivePerMinute: 6,
+    });
+    const rejected: string[] = [];
+    driver.handoff?.on((event) => {
+      if (event.type === 'handoff.rejected') rejected.push(event.reason);
+    });
+    await clock.advance(0);
+    const messenger = (driver as unknown as { options: { messenger: MemoryMessenger } }).options
+      .messenger;
+    await messenger.publish(driver.handoff?.topic ?? '', { T: 'R', D: 'PlayerData', K: 'p1' });
+    await clock.advance(0);
+    expect(rejected).toEqual(['unsigned']);
+    await clock.run(driver.close());
   });
 
   const offRows: Array<
