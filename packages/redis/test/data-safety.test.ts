@@ -1,5 +1,5 @@
 /**
- * Issue 14's cases on a real redis-server: each was reproduced here before core checked it.
+ * Issue 14's cases on a real redis-server, as the issue reproduced them on the code before it.
  * Records are written past the adapter (HSET) as another program might; everything is read
  * back with the client's own commands.
  */
