@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 /** Tests that swap a rule of core's (vi.mock) run against core's source, not its dist. */
 const coreSourceTests = ['test/simulation-broken-rule.test.ts'];
 
+const coreSource = (file: string) => fileURLToPath(new URL(`../core/src/${file}`, import.meta.url));
+
 export default defineConfig({
   test: {
     projects: [
@@ -14,9 +16,11 @@ export default defineConfig({
       {
         extends: true,
         resolve: {
-          alias: {
-            '@datadriver/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)),
-          },
+          alias: [
+            { find: /^@datadriver\/core$/, replacement: coreSource('index.ts') },
+            { find: /^@datadriver\/core\/ports$/, replacement: coreSource('ports/index.ts') },
+            { find: /^@datadriver\/core\/testing$/, replacement: coreSource('testing/index.ts') },
+          ],
         },
         test: { name: 'core-source', include: coreSourceTests },
       },

@@ -12,7 +12,7 @@ import type {
   StoreTransform,
   Subscription,
   UpdateOptions,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import type { Ports } from './in-process-server.js';
 
 export type PortName = 'store' | 'presence' | 'bus';

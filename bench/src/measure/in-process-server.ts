@@ -10,12 +10,12 @@ import {
   type DataDriverEvent,
   Handoff,
   type HandoffTimings,
-  MemoryHost,
   type Messenger,
   type Presence,
   type Scheduler,
   type Store,
 } from '@datadriver/core';
+import { MemoryHost } from '@datadriver/core/testing';
 import { messageLimitsTimes } from '@datadriver/example-game-server/process';
 import {
   RECOMMENDED_REDIS_OPTIONS,

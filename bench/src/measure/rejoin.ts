@@ -5,7 +5,7 @@
  * backend outage would), then the player joins again and the retained profile is adopted.
  * Each is timed from the join to `load.loaded`, with the data checked, against one save.
  */
-import { FaultyStore } from '@datadriver/core';
+import { FaultyStore } from '@datadriver/core/testing';
 import type { BenchConfig } from '../config.js';
 import { timed } from '../stats.js';
 import {

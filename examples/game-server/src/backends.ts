@@ -4,15 +4,8 @@
  * `PUBSUB_EMULATOR_HOST` / `PUBSUB_PROJECT_ID` (messages on Pub/Sub). With none, the in-memory
  * backend: one process only, handoff off.
  */
-import {
-  type Logger,
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  type Messenger,
-  type Presence,
-  type Store,
-} from '@datadriver/core';
+import type { Logger, Messenger, Presence, Store } from '@datadriver/core';
+import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 import type { Redis } from 'ioredis';
 
 export interface Backends {

@@ -9,13 +9,8 @@
  * The Try it page uses it to play a failed or stalling save on real processes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  FaultyPresence,
-  FaultyStore,
-  type InjectedFault,
-  type Presence,
-  type Store,
-} from '@datadriver/core';
+import type { Presence, Store } from '@datadriver/core';
+import { FaultyPresence, FaultyStore, type InjectedFault } from '@datadriver/core/testing';
 import { parseFaultRequest } from './fault-request.js';
 
 /** Bodies of fault requests are a few dozen bytes; anything far larger is refused. */

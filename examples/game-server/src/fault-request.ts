@@ -4,7 +4,7 @@
  *
  *   { "kind": "stall", "operation": "update", "times": "forever" }
  */
-import type { FaultSpec } from '@datadriver/core';
+import type { FaultSpec } from '@datadriver/core/testing';
 
 export type FaultPort = 'store' | 'presence';
 

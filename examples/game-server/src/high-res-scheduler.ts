@@ -1,4 +1,4 @@
-import { SystemScheduler } from '@datadriver/core';
+import { SystemScheduler } from '@datadriver/core/ports';
 
 /**
  * Real timers with a sub-millisecond clock: event times (and so the steps of a hand-over)

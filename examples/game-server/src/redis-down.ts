@@ -7,13 +7,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { freePort } from '@datadriver/backends';
-import {
-  DataDriver,
-  DataDriverError,
-  type Logger,
-  type Store,
-  type StoreRecord,
-} from '@datadriver/core';
+import { DataDriver } from '@datadriver/core';
+import { DataDriverError, type Logger, type Store, type StoreRecord } from '@datadriver/core/ports';
 import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
 import { Redis, type RedisOptions } from 'ioredis';
 

@@ -7,13 +7,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  DataDriver,
-  type DataDriverEvent,
-  FaultyStore,
-  type Logger,
-  MemoryStore,
-} from '@datadriver/core';
+import { DataDriver, type DataDriverEvent, type Logger } from '@datadriver/core';
+import { FaultyStore, MemoryStore } from '@datadriver/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { type PlayerData, play } from '../src/game.js';

@@ -13,7 +13,7 @@ import {
   type Presence,
   type Store,
   type VersionRetention,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import {
   classifyDynamoError,
   DynamoPresence,

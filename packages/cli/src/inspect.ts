@@ -3,8 +3,8 @@
  * token, a pending trade and its journal, schema, user ids, size, the newest versions, and what
  * a server's load would decide now. Reads only.
  */
+import type { DataDriver } from '@datadriver/core';
 import {
-  type DataDriver,
   DataDriverError,
   decidedJournal,
   describeError,
@@ -18,7 +18,7 @@ import {
   type StoreVersion,
   settledData,
   type TradeState,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import { type ExpiryReader, type Liveness, livenessOf, type Watch } from './liveness.js';
 import { storeKeyOf } from './store-keys.js';
 import { type Verdict, type VerdictInput, verdictOf } from './verdict.js';

@@ -5,7 +5,7 @@
  * from one read, so the key is watched for one presence TTL and read again. `servers` scans
  * the presence map (on Redis a SCAN of the keyspace); `inspect` reads one key.
  */
-import { describeError, type Presence, type PresenceEntry } from '@datadriver/core';
+import { describeError, type Presence, type PresenceEntry } from '@datadriver/core/ports';
 
 export type Liveness =
   | {

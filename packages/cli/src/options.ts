@@ -1,6 +1,7 @@
 /** The global options every command takes, as commander parses them, and what they build. */
 import { hostname } from 'node:os';
-import { DataDriver, DEFAULT_TIMINGS, DEFAULTS, type VersionRetention } from '@datadriver/core';
+import { DataDriver } from '@datadriver/core';
+import { DEFAULT_TIMINGS, DEFAULTS, type VersionRetention } from '@datadriver/core/ports';
 import { type BackendOptions, type Backends, connectBackends } from './backends.js';
 import type { CliIo } from './io.js';
 import type { Watch } from './liveness.js';

@@ -4,7 +4,7 @@
  * code: 0 done, 1 failed (a typed error, printed with its code), 2 bad usage.
  */
 import { createRequire } from 'node:module';
-import { DataDriverError, describeError } from '@datadriver/core';
+import { DataDriverError, describeError } from '@datadriver/core/ports';
 import { Command, CommanderError, Option } from 'commander';
 import type { CliIo } from './io.js';
 import { type CommandContext, commandContext, type GlobalOptions } from './options.js';

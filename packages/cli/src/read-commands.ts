@@ -8,7 +8,7 @@ import {
   parseRecord,
   type Store,
   type StoreVersion,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import { duration, preview, table, when } from './format.js';
 import { type Inspection, inspect } from './inspect.js';
 import { type Beat, beatingServers } from './liveness.js';

@@ -11,7 +11,7 @@ import {
   type LockTimes,
   type ProfileRecord,
   type TakeReason,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import type { Liveness } from './liveness.js';
 
 export type VerdictState =

@@ -8,7 +8,7 @@ import {
   type ProfileRecord,
   parseRecord,
   type StoreVersion,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import { duration, preview, rows, when } from './format.js';
 import { type Liveness, livenessOf } from './liveness.js';
 import type { CommandContext } from './options.js';

@@ -9,7 +9,7 @@ import {
   preparedJournal,
   type StoreRecord,
   toStoreRecord,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import { RedisStore } from '@datadriver/redis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

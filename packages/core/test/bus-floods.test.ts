@@ -3,24 +3,19 @@
  * messages. Two servers with handoff on, over the in-memory backend on a virtual clock.
  */
 import { describe, expect, it } from 'vitest';
+import { DataDriver, ErrorCode, Handoff, type Store } from '../src/index.js';
+import { DEFAULT_MESSAGE_LIMITS, MAX_MESSAGE_BYTES, topicOf } from '../src/ports/index.js';
+import { MAX_REQUESTERS_PER_KEY } from '../src/release-requests.js';
+import { MessageBudget } from '../src/rules/index.js';
 import {
-  DataDriver,
-  DEFAULT_MESSAGE_LIMITS,
-  ErrorCode,
   FaultyMessenger,
   FaultyPresence,
   FaultyStore,
-  Handoff,
-  MAX_MESSAGE_BYTES,
-  MAX_REQUESTERS_PER_KEY,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
-  MessageBudget,
-  type Store,
-  topicOf,
   VirtualClock,
-} from '../src/index.js';
+} from '../src/testing/index.js';
 import { recordingLogger } from './helpers.js';
 
 function fleet() {

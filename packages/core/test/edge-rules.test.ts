@@ -1,14 +1,14 @@
 /** Table tests of the pure rules issue 14 added: presence reads after a wake, budgets, sizes. */
 import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../src/index.js';
+import { DEFAULT_MESSAGE_LIMITS } from '../src/ports/index.js';
 import {
   checkRecordSize,
-  DEFAULT_MESSAGE_LIMITS,
-  ErrorCode,
   MessageBudget,
   readsPresenceAfterWake,
   resolveMessageLimits,
   type WakeFacts,
-} from '../src/index.js';
+} from '../src/rules/index.js';
 
 describe('readsPresenceAfterWake', () => {
   const rows: Array<[string, WakeFacts, boolean]> = [

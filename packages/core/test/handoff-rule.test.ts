@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HandoffRuleInput, handoffByDefault } from '../src/index.js';
+import { type HandoffRuleInput, handoffByDefault } from '../src/handoff-rule.js';
 
 const live: HandoffRuleInput = {
   option: 'default',

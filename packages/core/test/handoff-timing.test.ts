@@ -3,19 +3,15 @@
  * TTL, one presence retry after 0.25 s, one message retry after 0.5 s.
  */
 import { describe, expect, it } from 'vitest';
+import { Handoff, type JsonObject, type Messenger, type Presence } from '../src/index.js';
+import type { MessageHandler, Subscription } from '../src/ports/index.js';
 import {
   FaultyMessenger,
   FaultyPresence,
-  Handoff,
-  type JsonObject,
   MemoryMessenger,
   MemoryPresence,
-  type MessageHandler,
-  type Messenger,
-  type Presence,
-  type Subscription,
   VirtualClock,
-} from '../src/index.js';
+} from '../src/testing/index.js';
 import { recordingLogger } from './helpers.js';
 
 /** When (ms since the log was made), what, and with which arguments. */

@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import type { HandoffClient } from '../src/handoff.js';
+import { ErrorCode, Handoff, type JsonObject } from '../src/index.js';
 import {
-  ErrorCode,
   FaultyMessenger,
   FaultyPresence,
-  Handoff,
-  type HandoffClient,
-  type JsonObject,
   MemoryMessenger,
   MemoryPresence,
-  parseHandoffMessage,
   VirtualClock,
-} from '../src/index.js';
+} from '../src/testing/index.js';
+import { parseHandoffMessage } from '../src/wire.js';
 import { recordingLogger } from './helpers.js';
 
 function setup(jobId = 'A') {

@@ -2,12 +2,10 @@ import {
   DataDriver,
   type DataDriverEvent,
   type DataDriverOptions,
-  FaultyStore,
   type Logger,
-  MemoryStore,
-  type ProfileRecord,
-  VirtualClock,
 } from '../src/index.js';
+import type { ProfileRecord } from '../src/ports/index.js';
+import { FaultyStore, MemoryStore, VirtualClock } from '../src/testing/index.js';
 
 export interface Recorded {
   readonly lines: Array<{ level: string; message: string }>;

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DataDriverError,
-  ErrorCode,
-  MAX_RUNS_PER_ATTEMPT,
-  type Store,
-  type StoreRecord,
-} from '../src/index.js';
+import { MAX_RUNS_PER_ATTEMPT } from '../src/acquire.js';
+import { DataDriverError, ErrorCode, type Store } from '../src/index.js';
+import type { StoreRecord } from '../src/ports/index.js';
 import { testBed } from './helpers.js';
 
 const KEY = 'PlayerData/p1';

@@ -3,16 +3,15 @@
  * runs the leave cleanups and the release save; the joining server then loads what it saved.
  */
 import { describe, expect, it } from 'vitest';
+import { DataDriver, Handoff } from '../src/index.js';
 import {
-  DataDriver,
   FaultyStore,
-  Handoff,
   MemoryHost,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/index.js';
+} from '../src/testing/index.js';
 import { recordingLogger } from './helpers.js';
 
 function fleet() {

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DataDriver,
-  ErrorCode,
-  FaultyStore,
-  MemoryStore,
-  type Migration,
-  toStoreRecord,
-  VirtualClock,
-} from '../src/index.js';
+import { DataDriver, ErrorCode, type Migration } from '../src/index.js';
+import { toStoreRecord } from '../src/ports/index.js';
+import { FaultyStore, MemoryStore, VirtualClock } from '../src/testing/index.js';
 import { recordingLogger, stored } from './helpers.js';
 
 function versioned(retention = { keep: 10 }) {

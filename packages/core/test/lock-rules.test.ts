@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decideLoad,
-  decideRelease,
-  decideSave,
-  type LoadContext,
-  type LockInfo,
-  type ProfileRecord,
-} from '../src/index.js';
+import type { LockInfo } from '../src/index.js';
+import { decideLoad, type LoadContext, type ProfileRecord } from '../src/ports/index.js';
+import { decideRelease, decideSave } from '../src/rules/index.js';
 
 const NOW = 1_000_000_000;
 const SECOND = 1000;

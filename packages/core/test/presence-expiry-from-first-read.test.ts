@@ -5,20 +5,16 @@
  * player waits for the takeover instead of being kicked.
  */
 import { describe, expect, it } from 'vitest';
+import { DataDriver, DataDriverError, ErrorCode, Handoff, type Presence } from '../src/index.js';
+import { defaultLockWaitSeconds } from '../src/ports/index.js';
 import {
-  DataDriver,
-  DataDriverError,
-  defaultLockWaitSeconds,
-  ErrorCode,
   FaultyPresence,
   FaultyStore,
-  Handoff,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
-  type Presence,
   VirtualClock,
-} from '../src/index.js';
+} from '../src/testing/index.js';
 import { recordingLogger } from './helpers.js';
 
 /** The shared map of beats: each `set` writes a fresh beat id, read by every reader. */

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DataDriver,
-  ErrorCode,
-  isWellFormed,
-  MemoryStore,
-  type Profile,
-  utf8Bytes,
-} from '../src/index.js';
+import { DataDriver, ErrorCode, type Profile } from '../src/index.js';
+import { isWellFormed } from '../src/ports/index.js';
+import { utf8Bytes } from '../src/rules/index.js';
+import { MemoryStore } from '../src/testing/index.js';
 import { testBed } from './helpers.js';
 
 type Bag = { coins: number; note?: string };

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DataDriverError,
-  fillDefaults,
-  lockedRecord,
-  markedRecord,
-  type ProfileRecord,
-  parseRecord,
-  releasedRecord,
-} from '../src/index.js';
+import { DataDriverError } from '../src/index.js';
+import { lockedRecord, markedRecord, type ProfileRecord, parseRecord } from '../src/ports/index.js';
+import { fillDefaults, releasedRecord } from '../src/rules/index.js';
 
 const writer = { jobId: 'B', token: 'tB', now: 5000, presence: true };
 

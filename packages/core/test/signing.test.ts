@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import type { HandoffClient } from '../src/handoff.js';
+import { DataDriver, ErrorCode, Handoff, type HandoffSigning } from '../src/index.js';
+import { topicOf } from '../src/ports/index.js';
 import {
-  DataDriver,
-  ErrorCode,
-  Handoff,
-  type HandoffClient,
-  type HandoffSigning,
   MemoryHost,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
-  topicOf,
   VirtualClock,
-} from '../src/index.js';
+} from '../src/testing/index.js';
 import { recordingLogger } from './helpers.js';
 
 const KEY = 'a fleet secret of 32 characters!';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type SetTimer, SystemScheduler } from '../src/index.js';
+import { SystemScheduler } from '../src/ports/index.js';
+import type { SetTimer } from '../src/system-scheduler.js';
 
 /**
  * Node timers whose firing the test controls: `fire()` runs every armed timer whatever the

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decidedJournal, type ProfileRecord, preparedJournal, settledData } from '../src/index.js';
+import {
+  decidedJournal,
+  type ProfileRecord,
+  preparedJournal,
+  settledData,
+} from '../src/ports/index.js';
 
 const prepared = preparedJournal('t1', { a: { coins: 0 }, b: { coins: 10 } }, 1);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, type MemoryStore } from '../src/index.js';
+import { ErrorCode } from '../src/index.js';
+import type { MemoryStore } from '../src/testing/index.js';
 import { stored, testBed } from './helpers.js';
 
 function journals(store: MemoryStore) {

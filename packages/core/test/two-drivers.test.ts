@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { DataDriver, ErrorCode, Handoff } from '../src/index.js';
 import {
-  DataDriver,
-  ErrorCode,
-  Handoff,
   MemoryHost,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/index.js';
+} from '../src/testing/index.js';
 import { recordingLogger } from './helpers.js';
 
 type Coins = { coins: number };

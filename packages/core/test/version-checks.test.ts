@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { DataDriver, ErrorCode, type Store } from '../src/index.js';
 import {
   checkVersionQuery,
   checkVersionRetention,
-  DataDriver,
-  ErrorCode,
-  MemoryStore,
-  type Store,
   type VersionQuery,
   type VersionRetention,
-  VirtualClock,
-} from '../src/index.js';
+} from '../src/ports/index.js';
+import { MemoryStore, VirtualClock } from '../src/testing/index.js';
 
 const BAD_RETENTIONS: ReadonlyArray<readonly [VersionRetention, string]> = [
   [{ keep: 0 }, 'versions.keep must be a positive integer, got 0'],

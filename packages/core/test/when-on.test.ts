@@ -4,15 +4,17 @@ import {
   type DataDriverOptions,
   ErrorCode,
   Handoff,
+  type Messenger,
+  type Presence,
+  type Store,
+} from '../src/index.js';
+import {
   MemoryHost,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
-  type Messenger,
-  type Presence,
-  type Store,
   VirtualClock,
-} from '../src/index.js';
+} from '../src/testing/index.js';
 import { recordingLogger, stored } from './helpers.js';
 
 /** A port that claims to reach other processes: what a Redis or DynamoDB adapter is. */

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { DataDriverError, ErrorCode, type Presence, type PresenceEntry } from '@datadriver/core';
+import {
+  DataDriverError,
+  ErrorCode,
+  type Presence,
+  type PresenceEntry,
+} from '@datadriver/core/ports';
 import { translateDynamoError } from './errors.js';
 import type { Item } from './item-codec.js';
 import { PresenceSightings } from './presence-sightings.js';

@@ -19,7 +19,7 @@ import {
   type StoreRecord,
   type StoreTransform,
   type UpdateOptions,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import { backoffMs, CONFLICT_BACKOFF } from './backoff.js';
 import { DynamoVersions } from './dynamo-versions.js';
 import { classifyDynamoError, type FailedCall, translateDynamoError } from './errors.js';

@@ -22,7 +22,7 @@ import {
   type StoreVersion,
   type StoreVersions,
   type VersionQuery,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import { translateDynamoError } from './errors.js';
 import { checkKey, type Item, RECORD_ATTRIBUTE, recordOf } from './item-codec.js';
 import { withThrottleRetries } from './throttle-retry.js';

@@ -4,7 +4,7 @@
  * and may wrap either in another error's `cause` (or an `AggregateError`'s `errors`), so the
  * whole chain is walked and the first link that says something definite wins.
  */
-import { DataDriverError, describeError, ErrorCode } from '@datadriver/core';
+import { DataDriverError, describeError, ErrorCode } from '@datadriver/core/ports';
 
 /** What went wrong, as far as DataDriver's error codes care. */
 export type DynamoFailureKind =

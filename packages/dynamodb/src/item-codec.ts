@@ -5,7 +5,12 @@
  * console and the CLI.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { DataDriverError, ErrorCode, isPlainObject, type StoreRecord } from '@datadriver/core';
+import {
+  DataDriverError,
+  ErrorCode,
+  isPlainObject,
+  type StoreRecord,
+} from '@datadriver/core/ports';
 import { MAX_ITEM_BYTES, MAX_KEY_BYTES, stringItemBytes } from './item-size.js';
 import type { VersionMark } from './version-mark.js';
 

@@ -3,7 +3,7 @@
  * limit, as a key condition on the versions table's sort key.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { checkVersionQuery, type VersionQuery } from '@datadriver/core';
+import { checkVersionQuery, type VersionQuery } from '@datadriver/core/ports';
 import { VERSION_TIME_ATTRIBUTE } from './version-codec.js';
 
 /** Inclusive bounds in whole ms; an absent side is open. */

@@ -7,7 +7,7 @@ import {
   DataDriverError,
   ErrorCode,
   type VersionRetention,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import { isTableName } from './table-options.js';
 
 /** Versions kept in a second table; see the README's "Versions" section. */

@@ -5,7 +5,8 @@
  * read as stopped. Each server has its own DynamoPresence, so each judges expiry on its own
  * clock.
  */
-import { defaultLockWaitSeconds, Handoff } from '@datadriver/core';
+import { Handoff } from '@datadriver/core';
+import { defaultLockWaitSeconds } from '@datadriver/core/ports';
 import { type Cluster, mark, settled, withCluster } from '@datadriver/testkit';
 import { describe, expect, inject, it } from 'vitest';
 import { DynamoPresence } from '../src/index.js';

@@ -1,5 +1,5 @@
 import { type DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { ErrorCode, type StoreRecord } from '@datadriver/core';
+import { ErrorCode, type StoreRecord } from '@datadriver/core/ports';
 import { recordingLogger } from '@datadriver/testkit';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { DynamoStore, MAX_ITEM_BYTES } from '../src/index.js';

@@ -10,7 +10,7 @@ import {
   type DynamoDBClient,
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
-import { ErrorCode, type StoreRecord } from '@datadriver/core';
+import { ErrorCode, type StoreRecord } from '@datadriver/core/ports';
 import { recordingLogger } from '@datadriver/testkit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoStore, type DynamoStoreOptions, ensureTable } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { DataDriverError, describeError, ErrorCode } from '@datadriver/core';
+import { DataDriverError, describeError, ErrorCode } from '@datadriver/core/ports';
 import { GrpcCode, grpcCodeOf } from './grpc-codes.js';
 
 /** What each gRPC code means for a caller, and a hint at the usual fix. */

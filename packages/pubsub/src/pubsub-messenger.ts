@@ -6,7 +6,7 @@ import {
   type Logger,
   type MessageHandler,
   type Messenger,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import type { Topic } from '@google-cloud/pubsub';
 import { encodeTopic, filterFor, subscriptionIdFor, TOPIC_ATTRIBUTE } from './addressing.js';
 import {

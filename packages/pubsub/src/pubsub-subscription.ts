@@ -1,4 +1,4 @@
-import { describeError, type Subscription } from '@datadriver/core';
+import { describeError, type Subscription } from '@datadriver/core/ports';
 import type { Subscription as ClientSubscription } from '@google-cloud/pubsub';
 import { GrpcCode, grpcCodeOf } from './grpc-codes.js';
 import { toMessengerError } from './messenger-error.js';

@@ -4,7 +4,7 @@ import {
   type Logger,
   MAX_MESSAGE_BYTES,
   type MessageHandler,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import type { Message } from '@google-cloud/pubsub';
 import { encodeTopic, TOPIC_ATTRIBUTE } from './addressing.js';
 

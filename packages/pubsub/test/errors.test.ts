@@ -1,14 +1,14 @@
 /** Failures reach the caller as DataDriverErrors with the client's error as `cause`. */
 import { startTcpProxy, type TcpProxy } from '@datadriver/backends';
+import { Handoff } from '@datadriver/core';
 import {
   DataDriverError,
   ErrorCode,
-  Handoff,
   type JsonObject,
-  MemoryPresence,
   type Messenger,
   topicOf,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
+import { MemoryPresence } from '@datadriver/core/testing';
 import { eventually, expectTyped, recordingLogger } from '@datadriver/testkit';
 import type { PubSub } from '@google-cloud/pubsub';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -3,7 +3,8 @@
  * deduplication: the lock token in each request makes a copy or a latecomer harmless. These
  * cases send real copies through Pub/Sub, on top of the scenarios' injected ones.
  */
-import { type DataDriverEvent, requestMessage, topicOf } from '@datadriver/core';
+import type { DataDriverEvent } from '@datadriver/core';
+import { requestMessage, topicOf } from '@datadriver/core/ports';
 import { Cluster, mark, settled } from '@datadriver/testkit';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { pubSubClusterBackend } from './support/cluster-backend.js';

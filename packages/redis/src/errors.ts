@@ -2,7 +2,7 @@
  * Translates what ioredis and Redis throw into DataDriver's codes, keeping the original as
  * `cause`. One table, so the store, the messenger and the presence say the same thing.
  */
-import { DataDriverError, describeError, ErrorCode } from '@datadriver/core';
+import { DataDriverError, describeError, ErrorCode } from '@datadriver/core/ports';
 
 /** Redis error prefixes (the reply's first word) and what each means for a caller. */
 const REPLY_CODES: Readonly<Record<string, ErrorCode>> = {

@@ -13,7 +13,7 @@ import {
   type MessageHandler,
   type Messenger,
   type Subscription,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import type { Redis } from 'ioredis';
 import {
   DEFAULT_PREFIX,

@@ -9,7 +9,7 @@ import {
   ErrorCode,
   type Presence,
   type PresenceEntry,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import {
   DEFAULT_PREFIX,
   type RedisAdapterOptions,

@@ -5,7 +5,7 @@
  * kept only if the layout names that key so. Read-only; for tools such as the CLI, never for
  * lock decisions.
  */
-import type { PresenceEntry } from '@datadriver/core';
+import type { PresenceEntry } from '@datadriver/core/ports';
 import type { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './client.js';
 import { toRedisError } from './errors.js';

@@ -17,7 +17,7 @@ import {
   type StoreTransform,
   type UpdateOptions,
   type VersionRetention,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import {
   DEFAULT_PREFIX,
   type RedisAdapterOptions,

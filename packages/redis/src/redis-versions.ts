@@ -10,7 +10,7 @@ import {
   type StoreVersion,
   type StoreVersions,
   type VersionQuery,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import type { RedisClient } from './client.js';
 import { toRedisError } from './errors.js';
 import type { VersionKeys } from './keys.js';

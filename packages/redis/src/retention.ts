@@ -2,7 +2,7 @@
  * The store's version retention, checked once at construction and turned into the two script
  * arguments every versions script takes: a count and an age in ms, each '' when unset.
  */
-import { checkVersionRetention, type VersionRetention } from '@datadriver/core';
+import { checkVersionRetention, type VersionRetention } from '@datadriver/core/ports';
 
 /** `[keep, maxAgeMs]` as script arguments; '' means no limit of that kind. */
 export type RetentionArgs = readonly [keep: string, maxAgeMs: string];

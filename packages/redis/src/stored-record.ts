@@ -3,7 +3,12 @@
  * subject) and `record` (the JSON the transform returned). Anything else under the key is
  * someone else's value, reported as `Data.InvalidRecord` and never overwritten.
  */
-import { DataDriverError, ErrorCode, isPlainObject, type StoreRecord } from '@datadriver/core';
+import {
+  DataDriverError,
+  ErrorCode,
+  isPlainObject,
+  type StoreRecord,
+} from '@datadriver/core/ports';
 
 /** A record as read, with the version a write must find to replace it. */
 export interface Snapshot {

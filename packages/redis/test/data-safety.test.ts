@@ -4,18 +4,15 @@
  * back with the client's own commands.
  */
 import { randomUUID } from 'node:crypto';
+import { DataDriver, Handoff, type Profile, scaleTimings } from '@datadriver/core';
 import {
-  DataDriver,
   DataDriverError,
   ErrorCode,
-  Handoff,
   type Logger,
   MAX_MESSAGE_BYTES,
-  type Profile,
   type Store,
-  scaleTimings,
   topicOf,
-} from '@datadriver/core';
+} from '@datadriver/core/ports';
 import { countedStore } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

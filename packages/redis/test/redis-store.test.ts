@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { DataDriverError, ErrorCode, type StoreRecord } from '@datadriver/core';
+import { DataDriverError, ErrorCode, type StoreRecord } from '@datadriver/core/ports';
 import { recordingLogger } from '@datadriver/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataDriverError, ErrorCode, type VersionRetention } from '@datadriver/core';
+import { DataDriverError, ErrorCode, type VersionRetention } from '@datadriver/core/ports';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../src/index.js';

@@ -1,11 +1,5 @@
-import {
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  type Messenger,
-  type Presence,
-  type Store,
-} from '@datadriver/core';
+import type { Messenger, Presence, Store } from '@datadriver/core';
+import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 import { type ClusterTime, virtualTime } from './cluster-time.js';
 
 /** The ports one server uses: its own connections to the shared backend. */

@@ -1,4 +1,5 @@
-import { type Scheduler, SystemScheduler, VirtualClock } from '@datadriver/core';
+import { type Scheduler, SystemScheduler } from '@datadriver/core/ports';
+import { VirtualClock } from '@datadriver/core/testing';
 
 /**
  * Time as a scenario sees it. On the virtual clock waits are exact and free; on a real

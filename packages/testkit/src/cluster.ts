@@ -7,21 +7,25 @@ import {
   DataDriver,
   type DataDriverEvent,
   type DataDriverOptions,
+  Handoff,
+  type Profile,
+  scaleTimings,
+} from '@datadriver/core';
+import {
   defaultLockWaitSeconds,
+  type Logger,
+  type Presence,
+  type ProfileRecord,
+  type Scheduler,
+} from '@datadriver/core/ports';
+import {
   FaultyMessenger,
   FaultyPresence,
   FaultyStore,
-  Handoff,
-  type Logger,
   MemoryHost,
   type MemoryPlayer,
-  type Presence,
-  type Profile,
-  type ProfileRecord,
-  type Scheduler,
-  scaleTimings,
   VirtualClock,
-} from '@datadriver/core';
+} from '@datadriver/core/testing';
 import { type Calibration, calibrate, describeCalibration } from './calibration.js';
 import type { ClusterBackend } from './cluster-backend.js';
 

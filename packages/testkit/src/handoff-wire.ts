@@ -3,7 +3,8 @@
  * must read and write to talk to ours. Adapters' tests send these through a real `Handoff` on
  * their messenger and read them off the real bus with the backend's own client.
  */
-import { Handoff, MemoryPresence, type Messenger } from '@datadriver/core';
+import { Handoff, type Messenger } from '@datadriver/core';
+import { MemoryPresence } from '@datadriver/core/testing';
 
 /** The messages `sendWireSamples` sends: each topic, and the exact UTF-8 payload on it. */
 export const WIRE_SAMPLES = Object.freeze([

@@ -1,10 +1,5 @@
-import {
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  type Store,
-  SystemScheduler,
-} from '@datadriver/core';
+import { type Store, SystemScheduler } from '@datadriver/core/ports';
+import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 import { describe, expect, it } from 'vitest';
 import { CALIBRATION_SAMPLES, CHAIN, calibrate, SLACK_FLOOR_MS, slackFrom } from '../src/index.js';
 

@@ -1,4 +1,4 @@
-import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core';
+import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 import { fuzzSuite } from '../src/index.js';
 
 fuzzSuite('in-memory', async () => {

@@ -1,4 +1,4 @@
-import { MemoryMessenger } from '@datadriver/core';
+import { MemoryMessenger } from '@datadriver/core/testing';
 import { expect, it } from 'vitest';
 import { sendWireSamples, WIRE_SAMPLES } from '../src/index.js';
 

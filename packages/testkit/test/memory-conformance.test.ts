@@ -6,7 +6,7 @@ import {
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
-} from '@datadriver/core';
+} from '@datadriver/core/testing';
 import { messengerConformance, presenceConformance, storeConformance } from '../src/index.js';
 
 /** An outage of the in-memory backend: every connection's calls fail until it is over. */

@@ -3,8 +3,8 @@
  * file runs against core's source (see vitest.config.ts), so that `vi.mock` can swap a rule
  * of core's rule modules inside the drivers; no hook is added to core's public API.
  */
-import type * as Core from '@datadriver/core';
 import { DataDriver } from '@datadriver/core';
+import type * as Core from '@datadriver/core/ports';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   describeFailure,

@@ -5,6 +5,8 @@
  */
 export const CONSUMER_PROGRAM = `
 import { DataDriver, DataDriverError, ErrorCode, type Profile } from '@datadriver/core';
+import { checkStoreKey } from '@datadriver/core/ports';
+import { MemoryStore } from '@datadriver/core/testing';
 import { RECOMMENDED_REDIS_OPTIONS, RedisMessenger, RedisPresence, RedisStore } from '@datadriver/redis';
 import { Redis } from 'ioredis';
 
@@ -37,7 +39,17 @@ try {
 } catch (error) {
   if (DataDriverError.is(error, ErrorCode.InvalidConfig)) refused = error.code;
 }
-console.log(JSON.stringify({ data: again.data, active: again.active, refused }));
+// The three entry points share one DataDriverError class.
+let sameErrorClass = false;
+try {
+  checkStoreKey('\\uD800');
+} catch (error) {
+  sameErrorClass = error instanceof DataDriverError && DataDriverError.is(error, ErrorCode.InvalidArgument);
+}
+const inMemory = new DataDriver({ name: 'InMemory', defaults: { coins: 1 }, store: new MemoryStore() });
+const inMemoryCoins = (await inMemory.load('m')).data.coins;
+await inMemory.close();
+console.log(JSON.stringify({ data: again.data, active: again.active, refused, entries: { sameErrorClass, inMemoryCoins } }));
 await driver.close();
 client.disconnect();
 `;

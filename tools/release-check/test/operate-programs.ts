@@ -20,7 +20,8 @@ client.disconnect();
 `;
 
 export const TELEMETRY_PROGRAM = `
-import { DataDriver, MemoryStore } from '@datadriver/core';
+import { DataDriver } from '@datadriver/core';
+import { MemoryStore } from '@datadriver/core/testing';
 import { instrumentDriver, METRICS } from '@datadriver/opentelemetry';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 

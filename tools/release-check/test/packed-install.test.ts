@@ -39,6 +39,7 @@ describe('the packages installed from their tarballs with npm into a fresh proje
       data: { coins: 25, badges: ['first-login'] },
       active: true,
       refused: 'Data.InvalidConfig',
+      entries: { sameErrorClass: true, inMemoryCoins: 1 },
     });
   });
 

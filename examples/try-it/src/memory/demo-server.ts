@@ -1,12 +1,10 @@
+import type { DataDriver, Handoff, Profile } from '@datadriver/core';
 import type {
-  DataDriver,
   FaultyMessenger,
   FaultyPresence,
   FaultyStore,
-  Handoff,
   MemoryHost,
-  Profile,
-} from '@datadriver/core';
+} from '@datadriver/core/testing';
 import type { StoryEvent } from '../story-event.js';
 
 export interface PlayerData {

@@ -4,20 +4,17 @@
  * presence call 10 ms. That is what makes the waits worth measuring, and the same numbers
  * as README's table.
  */
+import { DataDriver, Handoff, type Logger } from '@datadriver/core';
 import {
-  DataDriver,
   FaultyMessenger,
   FaultyPresence,
   FaultyStore,
-  Handoff,
-  type Logger,
   MemoryHost,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
-  sleep,
   VirtualClock,
-} from '@datadriver/core';
+} from '@datadriver/core/testing';
 import type { StoryEvent } from '../story-event.js';
 import {
   isEventOf,
@@ -121,7 +118,7 @@ export class DemoWorld {
   }
 
   sleep(ms: number): Promise<void> {
-    return sleep(this.clock, ms);
+    return new Promise((resolve) => this.clock.schedule(ms, resolve));
   }
 
   /** Stops every server's timers; nothing is released (the story is over). */

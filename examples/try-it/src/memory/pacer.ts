@@ -3,7 +3,7 @@
  * watcher sees events as they happen. Pacing moves the clock timer by timer, exactly as an
  * instant run does, so the times it produces are the same to the millisecond.
  */
-import type { VirtualClock } from '@datadriver/core';
+import type { VirtualClock } from '@datadriver/core/testing';
 import { Aborted } from '../aborted.js';
 
 /** Wall time between two steps of a paced run (ms). */

@@ -7,10 +7,10 @@ import {
   type DataDriverEvent,
   Handoff,
   type HandoffTimings,
-  MemoryHost,
   type Presence,
   type Store,
 } from '@datadriver/core';
+import { MemoryHost } from '@datadriver/core/testing';
 import { RedisMessenger, RedisPresence, RedisStore } from '@datadriver/redis';
 import { Redis } from 'ioredis';
 import { quietLogger } from '../../src/quiet-logger.js';

@@ -10,9 +10,9 @@ import {
   type DataDriverEvent,
   type DataDriverOptions,
   Handoff,
-  MemoryHost,
   scaleTimings,
 } from '@datadriver/core';
+import { MemoryHost } from '@datadriver/core/testing';
 import {
   RECOMMENDED_REDIS_OPTIONS,
   RedisMessenger,

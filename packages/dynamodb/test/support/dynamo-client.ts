@@ -5,7 +5,7 @@ import {
   GetItemCommand,
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { StoreRecord } from '@datadriver/core';
+import type { StoreRecord } from '@datadriver/core/ports';
 import { DynamoStore, ensureTable } from '../../src/index.js';
 
 export interface ClientSettings {

@@ -5,13 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  MemoryMessenger,
-  MemoryPresence,
-  type Messenger,
-  type Presence,
-  SystemScheduler,
-} from '@datadriver/core';
+import { type Messenger, type Presence, SystemScheduler } from '@datadriver/core/ports';
+import { MemoryMessenger, MemoryPresence } from '@datadriver/core/testing';
 import { PubSubMessenger } from '@datadriver/pubsub';
 import { RECOMMENDED_REDIS_OPTIONS, RedisMessenger, RedisPresence } from '@datadriver/redis';
 import { PubSub } from '@google-cloud/pubsub';

@@ -3,13 +3,8 @@
  * own connection), as a Google Cloud fleet would pair them; or core's in-memory ones.
  */
 
-import {
-  MemoryPresence,
-  MemoryStore,
-  type Presence,
-  type Store,
-  SystemScheduler,
-} from '@datadriver/core';
+import { type Presence, type Store, SystemScheduler } from '@datadriver/core/ports';
+import { MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 import { RECOMMENDED_REDIS_OPTIONS, RedisPresence, RedisStore } from '@datadriver/redis';
 import { Redis } from 'ioredis';
 

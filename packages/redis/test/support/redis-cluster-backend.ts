@@ -1,5 +1,5 @@
 /** The testkit's ClusterBackend on the run's Redis: each simulated server gets its own client. */
-import type { VersionRetention } from '@datadriver/core';
+import type { VersionRetention } from '@datadriver/core/ports';
 import { type ClusterBackend, realTime } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { RedisMessenger, RedisPresence, RedisStore } from '../../src/index.js';

@@ -3,7 +3,7 @@
  * `find-user` and `servers` list. Run by the conformance suites when the harness says its
  * adapter offers them.
  */
-import type { Presence, PresenceEntry, Store } from '@datadriver/core';
+import type { Presence, PresenceEntry, Store } from '@datadriver/core/ports';
 import { expect, it } from 'vitest';
 
 async function collect<T>(iterable: AsyncIterable<T> | undefined): Promise<T[]> {

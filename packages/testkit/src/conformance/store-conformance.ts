@@ -3,7 +3,7 @@
  * backend directly (not through the adapter), so the suite checks what was stored, not just a
  * round trip through the adapter.
  */
-import { DataDriverError, ErrorCode, type Store, type StoreRecord } from '@datadriver/core';
+import { DataDriverError, ErrorCode, type Store, type StoreRecord } from '@datadriver/core/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, expectTyped, type Outage } from './outage.js';
 import { storeScanConformance } from './scan-conformance.js';

@@ -3,7 +3,7 @@
  * survives JSON unchanged (by trying it), whether a string is a key a backend keeps apart,
  * and whether a handoff payload must release a profile.
  */
-import { MAX_MESSAGE_BYTES } from '@datadriver/core';
+import { MAX_MESSAGE_BYTES } from '@datadriver/core/ports';
 
 /** The deepest nesting core saves (its documented limit). */
 const MAX_DEPTH = 64;

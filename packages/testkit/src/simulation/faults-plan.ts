@@ -6,7 +6,7 @@
  * the fault decorators. Subscriptions that fail and servers with handoff off are drawn with
  * the config.
  */
-import type { FaultSpec, InjectedFault } from '@datadriver/core';
+import type { FaultSpec, InjectedFault } from '@datadriver/core/testing';
 import type { Monitor } from './monitor.js';
 import type { SimServer, World } from './world.js';
 

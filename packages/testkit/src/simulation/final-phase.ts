@@ -5,7 +5,8 @@
  * The final loads settle every trade marker for real, and their data is judged as a whole:
  * no-rollback against every acknowledged save, ledger and trade-atomicity across all players.
  */
-import { JOURNAL_DELETE_MAX_MS, type JsonObject } from '@datadriver/core';
+import type { JsonObject } from '@datadriver/core';
+import { JOURNAL_DELETE_MAX_MS } from '@datadriver/core/testing';
 import { Invariant } from './invariants.js';
 import { checkJournalsCleared } from './journal-checks.js';
 import type { Monitor } from './monitor.js';

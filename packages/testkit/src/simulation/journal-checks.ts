@@ -2,7 +2,7 @@
  * journals-cleared, at the very end of a run: a trade journal that no record's marker points
  * to any more holds no player data (see the invariant for what it allows).
  */
-import { isPlainObject } from '@datadriver/core';
+import { isPlainObject } from '@datadriver/core/ports';
 import { Invariant } from './invariants.js';
 import type { Monitor } from './monitor.js';
 import type { World } from './world.js';

@@ -5,17 +5,19 @@
  * drivers say about themselves. The recorders sit under the fault decorators, so a write
  * whose response is lost is still recorded, and a write that failed before the call is not.
  */
+import type {
+  Presence,
+  Store,
+  StoreRecord,
+  StoreTransform,
+  UpdateOptions,
+} from '@datadriver/core/ports';
 import {
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
-  type Presence,
-  type Store,
-  type StoreRecord,
-  type StoreTransform,
-  type UpdateOptions,
   type VirtualClock,
-} from '@datadriver/core';
+} from '@datadriver/core/testing';
 import type { ClusterBackend } from '../cluster-backend.js';
 import { virtualTime } from '../cluster-time.js';
 import type { Latency } from './config.js';

@@ -3,7 +3,9 @@
  * up, where each player really is, which trades it started). Invariants read the world; the
  * workload and the fault plan change it.
  */
-import type { InjectedFault, Profile, ProfileRecord, VirtualClock } from '@datadriver/core';
+import type { Profile } from '@datadriver/core';
+import type { ProfileRecord } from '@datadriver/core/ports';
+import type { InjectedFault, VirtualClock } from '@datadriver/core/testing';
 import type { Cluster, TestServer } from '../cluster.js';
 import type { ServerPlan, SimulationConfig } from './config.js';
 import type { SimData, TradeTerms } from './player-data.js';

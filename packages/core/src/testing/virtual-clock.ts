@@ -1,4 +1,4 @@
-import type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
+import type { ScheduledTask, Scheduler, TaskPriority } from '../ports/scheduler.js';
 
 interface Timer {
   readonly id: number;

@@ -1,0 +1,75 @@
+/**
+ * `@datadriver/core/ports`: what an adapter implements (the port interfaces, their errors and
+ * the checks every implementation shares) and the pure rules a tool reads records with (the
+ * CLI decides what a load would do through `decideLoad`, never by a rule of its own).
+ */
+export { consoleLogger } from '../console-logger.js';
+export {
+  DataDriverError,
+  type DataDriverErrorOptions,
+  describeError,
+  ErrorCode,
+  toDataDriverError,
+} from '../errors.js';
+export { isPlainObject, type JsonObject, type JsonValue } from '../json.js';
+export { DEFAULTS, defaultLockWaitSeconds } from '../options.js';
+export {
+  decideLoad,
+  decideRelease,
+  decideSave,
+  type LoadContext,
+  type LoadDecision,
+  type LockTimes,
+  type PresenceAnswer,
+  type ReleaseDecision,
+  type SaveDecision,
+  type TakeReason,
+} from '../rules/lock-rules.js';
+export {
+  DEFAULT_MESSAGE_LIMITS,
+  MAX_MESSAGE_BYTES,
+  type MessageLimits,
+} from '../rules/message-budget.js';
+export {
+  type LockInfo,
+  type ProfileRecord,
+  parseRecord,
+  type RecordMeta,
+  type TradeMarker,
+  toStoreRecord,
+} from '../rules/record.js';
+export { type LockWriter, lockedRecord, markedRecord } from '../rules/record-writes.js';
+export {
+  decidedJournal,
+  outcomeOf,
+  parseJournal,
+  preparedJournal,
+  settledData,
+  type TradeJournal,
+  type TradeState,
+} from '../rules/trade-rules.js';
+export { SystemScheduler } from '../system-scheduler.js';
+export { DEFAULT_TIMINGS, type HandoffTimings } from '../timings.js';
+export { type HandoffMessage, requestMessage, TOPIC_PREFIX, topicOf } from '../wire.js';
+export type { Host, HostPlayer } from './host.js';
+export {
+  checkMaxRecordBytes,
+  checkStoreKey,
+  isWellFormed,
+  isWellFormedText,
+} from './key-checks.js';
+export type { Logger } from './logger.js';
+export type { MessageHandler, Messenger, Subscription } from './messenger.js';
+export type { Presence, PresenceEntry } from './presence.js';
+export type { ScheduledTask, Scheduler, TaskPriority } from './scheduler.js';
+export type {
+  Store,
+  StoreRecord,
+  StoreTransform,
+  StoreVersion,
+  StoreVersions,
+  UpdateOptions,
+  VersionQuery,
+  VersionRetention,
+} from './store.js';
+export { checkVersionQuery, checkVersionRetention } from './version-checks.js';
