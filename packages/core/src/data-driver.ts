@@ -6,7 +6,7 @@
  */
 import { type Acquired, acquire } from './acquire.js';
 import { consoleLogger } from './console-logger.js';
-import { claimName, releaseName } from './driver-names.js';
+import { ServerIdentity } from './driver/identity.js';
 import type { DriverState, LoadReservation } from './driver-state.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import {
@@ -18,15 +18,15 @@ import {
 } from './events.js';
 import { Handoff, type HandoffClient } from './handoff.js';
 import { handoffByDefault } from './handoff-rule.js';
+import { checkProfileKey, type DriverKeys, isWellFormedText, keysOf } from './keys.js';
 import { waitOnThisServer } from './local-wait.js';
 import { type DataDriverOptions, resolveSettings, type Settings } from './options.js';
 import { type AttachOptions, PlayerSessions } from './player-sessions.js';
 import type { Host, HostPlayer } from './ports/host.js';
-import { checkStoreKey, isWellFormedText } from './ports/key-checks.js';
 import type { Logger } from './ports/logger.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store, StoreVersion, StoreVersions, VersionQuery } from './ports/store.js';
-import { checkVersionQuery } from './ports/version-checks.js';
+import { checkVersionQuery } from './ports/store-checks.js';
 import { type Profile, ProfileSession, type SessionOwner, sessionOf } from './profile.js';
 import { ReleaseRequests } from './release-requests.js';
 import {
@@ -58,9 +58,6 @@ interface LoadHow {
   readonly cancelled: () => boolean;
 }
 
-/** One id per process run: a server without a host or a test jobId still needs one. */
-const processJobId = globalThis.crypto.randomUUID();
-
 export class DataDriver<T extends object> implements HandoffClient {
   readonly name: string;
   private readonly settings: Settings;
@@ -75,9 +72,8 @@ export class DataDriver<T extends object> implements HandoffClient {
   private readonly state: DriverState;
   private readonly requests: ReleaseRequests;
   private readonly owner: SessionOwner;
-  private serverId: string | undefined;
-  /** The server under which this driver holds its name over its store (see driver-names.ts). */
-  private claimedAs: string | undefined;
+  private readonly identity: ServerIdentity;
+  private readonly keys: DriverKeys;
   private handoffInstance: Handoff | undefined;
   private ownsHandoff = false;
   private host: Host<HostPlayer> | undefined;
@@ -92,18 +88,27 @@ export class DataDriver<T extends object> implements HandoffClient {
     this.logger = options.logger ?? consoleLogger();
     this.events = new EventStream(this.logger);
     this.createId = options.createId ?? (() => globalThis.crypto.randomUUID());
-    this.serverId = options.jobId;
+    this.keys = keysOf(this.name);
+    const given = Handoff.isInstance(options.handoff) ? options.handoff : undefined;
+    if (given && options.jobId !== undefined && options.jobId !== given.jobId) {
+      throw new DataDriverError(
+        ErrorCode.InvalidConfig,
+        `jobId ${options.jobId} differs from the handoff's ${given.jobId}`,
+      );
+    }
+    this.identity = new ServerIdentity(this.store, this.name, this, options.jobId ?? given?.jobId);
     this.state = this.makeState();
     this.requests = new ReleaseRequests(this.state);
     this.owner = this.makeOwner();
-    if (Handoff.isInstance(options.handoff)) this.useHandoff(options.handoff, false);
-    this.claimName();
+    if (given) this.useHandoff(given, false);
   }
 
-  /** This server's id, as written into locks. */
+  /**
+   * This server's id, as written into locks: the `jobId` option, else the handoff's, else the
+   * host's once attached, else one random id per process. The first load fixes it.
+   */
   get jobId(): string {
-    this.serverId ??= processJobId;
-    return this.serverId;
+    return this.identity.jobId;
   }
 
   /** The handoff this driver uses, or `undefined` when handoff is off. */
@@ -154,10 +159,8 @@ export class DataDriver<T extends object> implements HandoffClient {
         `the host's jobId ${JSON.stringify(host.jobId)} is not well-formed UTF-16; give each server an id without lone surrogates`,
       );
     }
-    const jobId = this.serverId ?? (host.jobId || processJobId);
-    this.claimName(jobId);
+    this.identity.attachTo(host.jobId);
     this.host = host as unknown as Host<HostPlayer>;
-    this.serverId = jobId;
     this.turnOnDefaultHandoff(host.jobId);
     const players = new PlayerSessions(
       this.state,
@@ -259,7 +262,7 @@ export class DataDriver<T extends object> implements HandoffClient {
     const event = { key: sessions[0].key, trade: id, keys: sessions.map((s) => s.key) };
     const run = {
       id,
-      journalKey: `${this.name}#trade/${id}`,
+      journalKey: this.keys.journal(id),
       store: this.store,
       scheduler: this.scheduler,
       storeKey: (key: string) => this.storeKey(key),
@@ -297,8 +300,7 @@ export class DataDriver<T extends object> implements HandoffClient {
     if (unreleased.length > 0)
       this.emit({ type: 'driver.close-timeout', driver: this.name, keys: unreleased });
     await this.leaveHandoff();
-    if (this.claimedAs !== undefined) releaseName(this.store, this.claimedAs, this.name, this);
-    this.claimedAs = undefined;
+    this.identity.release();
     return { released, unreleased };
   }
 
@@ -322,6 +324,7 @@ export class DataDriver<T extends object> implements HandoffClient {
 
   private async loadSession(key: string, how: LoadHow): Promise<ProfileSession> {
     this.assertOpen();
+    this.identity.use();
     const started = this.scheduler.now();
     this.state.emit({ type: 'load.started', key, session: how.player !== undefined });
     try {
@@ -381,7 +384,7 @@ export class DataDriver<T extends object> implements HandoffClient {
         defaults: this.settings.defaults,
         migrations: this.settings.migrations,
         reply: reservation.reply,
-        journalKey: (id) => `${this.name}#trade/${id}`,
+        journalKey: (id) => this.keys.journal(id),
         heldHere: (token) => this.sessions.get(key)?.token === token,
         cancelled: reservation.cancelled,
         emit: (event) => this.state.emit(event),
@@ -475,14 +478,6 @@ export class DataDriver<T extends object> implements HandoffClient {
     };
   }
 
-  /** Holds this driver's name over its store on server `jobId` (the one it writes locks as). */
-  private claimName(jobId = this.serverId ?? processJobId): void {
-    if (this.claimedAs === jobId) return;
-    claimName(this.store, jobId, this.name, this);
-    if (this.claimedAs !== undefined) releaseName(this.store, this.claimedAs, this.name, this);
-    this.claimedAs = jobId;
-  }
-
   private turnOnDefaultHandoff(hostJobId: string): void {
     if (this.handoffInstance) return;
     const { store, messenger, presence, handoff, jobId } = this.options;
@@ -507,14 +502,6 @@ export class DataDriver<T extends object> implements HandoffClient {
   }
 
   private useHandoff(handoff: Handoff, owned: boolean): void {
-    if (this.options.jobId !== undefined && this.options.jobId !== handoff.jobId) {
-      throw new DataDriverError(
-        ErrorCode.InvalidConfig,
-        `jobId ${this.options.jobId} differs from the handoff's ${handoff.jobId}`,
-      );
-    }
-    this.claimName(handoff.jobId);
-    this.serverId = handoff.jobId;
     this.handoffInstance = handoff;
     this.ownsHandoff = owned;
     handoff.register(this);
@@ -533,7 +520,7 @@ export class DataDriver<T extends object> implements HandoffClient {
   }
 
   private storeKey(key: string): string {
-    return `${this.name}/${key}`;
+    return this.keys.store(key);
   }
 
   private history(): StoreVersions {
@@ -577,17 +564,6 @@ function versionNotFound(key: string, at: number): DataDriverError {
     `no version of ${key} as old as ${new Date(at).toISOString()} is retained`,
     { details: { key, time: at } },
   );
-}
-
-/** Throws `Data.InvalidArgument` unless `key` is a non-empty string of well-formed UTF-16. */
-function checkProfileKey(key: unknown): asserts key is string {
-  checkStoreKey(key, 'a profile key');
-  if (key === '') {
-    throw new DataDriverError(
-      ErrorCode.InvalidArgument,
-      'a profile key must be a non-empty string',
-    );
-  }
 }
 
 function checkSeconds(name: string, value: number): number {

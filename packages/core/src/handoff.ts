@@ -12,7 +12,7 @@ import {
   type EventPayload,
   EventStream,
 } from './events.js';
-import { isWellFormedText } from './ports/key-checks.js';
+import { isWellFormedText } from './keys.js';
 import type { Logger } from './ports/logger.js';
 import type { Messenger, Subscription } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';

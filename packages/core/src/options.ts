@@ -2,12 +2,13 @@
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import type { Handoff } from './handoff.js';
 import { isPlainObject, type JsonObject, jsonClone } from './json.js';
-import { checkMaxRecordBytes, isWellFormedText } from './ports/key-checks.js';
+import { isDriverName, isWellFormedText } from './keys.js';
 import type { Logger } from './ports/logger.js';
 import type { Messenger } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
+import { checkMaxRecordBytes } from './ports/store-checks.js';
 import { describeJsonProblem, findJsonProblem } from './rules/json-problems.js';
 import type { MessageLimits } from './rules/message-budget.js';
 import { checkMigrations, type Migration } from './rules/migrations.js';
@@ -160,7 +161,7 @@ function checkPort(name: string, port: { specificationVersion?: unknown } | unde
 
 export function resolveSettings<T extends object>(options: DataDriverOptions<T>): Settings {
   const { name } = options;
-  if (!isWellFormedText(name) || /[/#]/.test(name)) {
+  if (!isDriverName(name)) {
     throw invalid('name must be a non-empty string of well-formed UTF-16 without "/" or "#"');
   }
   if (options.jobId !== undefined && !isWellFormedText(options.jobId)) {

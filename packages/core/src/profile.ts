@@ -6,8 +6,8 @@
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import type { ProfileEventPayload, SaveReason } from './events.js';
 import type { JsonObject } from './json.js';
+import { checkStoreKey } from './keys.js';
 import type { HostPlayer } from './ports/host.js';
-import { checkStoreKey } from './ports/key-checks.js';
 import type { ScheduledTask, Scheduler } from './ports/scheduler.js';
 import type { Store, StoreRecord } from './ports/store.js';
 import {

@@ -3,7 +3,7 @@
  * a request `{ T: "Q", D, K, R, L? }` and a reply `{ T: "R", D, K }`.
  */
 import { isPlainObject } from './json.js';
-import { isWellFormedText } from './ports/key-checks.js';
+import { isWellFormedText } from './keys.js';
 
 // Type aliases, not interfaces: they must be assignable to the messenger's JsonObject.
 export type HandoffRequest = {

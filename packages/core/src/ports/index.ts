@@ -12,6 +12,17 @@ export {
   toDataDriverError,
 } from '../errors.js';
 export { isPlainObject, type JsonObject, type JsonValue } from '../json.js';
+export {
+  checkStoreKey,
+  isWellFormed,
+  isWellFormedText,
+  journalKeyOf,
+  journalPrefix,
+  parseStoreKey,
+  profilePrefix,
+  type StoreKeyOwner,
+  storeKeyOf,
+} from '../keys.js';
 export { DEFAULTS, defaultLockWaitSeconds } from '../options.js';
 export {
   decideLoad,
@@ -52,12 +63,6 @@ export { SystemScheduler } from '../system-scheduler.js';
 export { DEFAULT_TIMINGS, type HandoffTimings } from '../timings.js';
 export { type HandoffMessage, requestMessage, TOPIC_PREFIX, topicOf } from '../wire.js';
 export type { Host, HostPlayer } from './host.js';
-export {
-  checkMaxRecordBytes,
-  checkStoreKey,
-  isWellFormed,
-  isWellFormedText,
-} from './key-checks.js';
 export type { Logger } from './logger.js';
 export type { MessageHandler, Messenger, Subscription } from './messenger.js';
 export type { Presence, PresenceEntry } from './presence.js';
@@ -72,4 +77,4 @@ export type {
   VersionQuery,
   VersionRetention,
 } from './store.js';
-export { checkVersionQuery, checkVersionRetention } from './version-checks.js';
+export { checkMaxRecordBytes, checkVersionQuery, checkVersionRetention } from './store-checks.js';

@@ -1,6 +1,6 @@
 import { DataDriverError, ErrorCode } from '../errors.js';
 import { isPlainObject, type JsonObject, jsonClone } from '../json.js';
-import { isWellFormedText } from '../ports/key-checks.js';
+import { isWellFormedText } from '../keys.js';
 import type { StoreRecord } from '../ports/store.js';
 import { describeJsonProblem, findJsonProblem, MAX_DATA_DEPTH } from './json-problems.js';
 

@@ -6,7 +6,7 @@
  */
 import { DataDriverError, ErrorCode } from '../errors.js';
 import { isPlainObject, type JsonObject } from '../json.js';
-import { isWellFormedText } from '../ports/key-checks.js';
+import { isWellFormedText } from '../keys.js';
 import type { StoreRecord } from '../ports/store.js';
 import { describeJsonProblem, findJsonProblem } from './json-problems.js';
 import type { ProfileRecord, TradeMarker } from './record.js';

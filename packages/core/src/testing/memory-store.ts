@@ -1,5 +1,5 @@
 import { jsonClone } from '../json.js';
-import { checkMaxRecordBytes, checkStoreKey } from '../ports/key-checks.js';
+import { checkStoreKey } from '../keys.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type {
   Store,
@@ -8,6 +8,7 @@ import type {
   UpdateOptions,
   VersionRetention,
 } from '../ports/store.js';
+import { checkMaxRecordBytes } from '../ports/store-checks.js';
 import { SystemScheduler } from '../system-scheduler.js';
 import { MemoryVersions } from './memory-versions.js';
 

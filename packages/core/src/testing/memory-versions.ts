@@ -1,4 +1,4 @@
-import { checkStoreKey } from '../ports/key-checks.js';
+import { checkStoreKey } from '../keys.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type {
   StoreRecord,
@@ -7,7 +7,7 @@ import type {
   VersionQuery,
   VersionRetention,
 } from '../ports/store.js';
-import { checkVersionQuery, checkVersionRetention } from '../ports/version-checks.js';
+import { checkVersionQuery, checkVersionRetention } from '../ports/store-checks.js';
 
 interface Kept {
   readonly id: string;

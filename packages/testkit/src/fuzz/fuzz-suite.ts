@@ -15,6 +15,7 @@ import {
   type Profile,
   type Store,
 } from '@datadriver/core';
+import { journalKeyOf, storeKeyOf } from '@datadriver/core/ports';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -132,11 +133,11 @@ export function fuzzSuite(
       fc.tuple(hostileRecord, fc.option(hostileJournal)),
       async ([record, journal]) => {
         const key = `r${next()}`;
-        const storeKey = `PlayerData/${key}`;
+        const storeKey = storeKeyOf('PlayerData', key);
         await harness.writeJson(storeKey, JSON.stringify(record));
         const marker = (record.meta as { trade?: { id?: unknown } } | undefined)?.trade;
         const journalKey =
-          typeof marker?.id === 'string' ? `PlayerData#trade/${marker.id}` : undefined;
+          typeof marker?.id === 'string' ? journalKeyOf('PlayerData', marker.id) : undefined;
         if (journal !== null && journalKey !== undefined) {
           await harness.writeJson(journalKey, JSON.stringify(journal));
         }

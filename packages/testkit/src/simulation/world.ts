@@ -4,7 +4,7 @@
  * workload and the fault plan change it.
  */
 import type { Profile } from '@datadriver/core';
-import type { ProfileRecord } from '@datadriver/core/ports';
+import { journalPrefix, type ProfileRecord, parseStoreKey } from '@datadriver/core/ports';
 import type { InjectedFault, VirtualClock } from '@datadriver/core/testing';
 import type { Cluster, TestServer } from '../cluster.js';
 import type { ServerPlan, SimulationConfig } from './config.js';
@@ -164,19 +164,23 @@ export class World {
 
   /** The player key of a profile's store key, or `undefined` for other keys (journals). */
   playerKeyOf(storeKey: string): string | undefined {
-    const prefix = `${this.cluster.driverName}/`;
-    return storeKey.startsWith(prefix) ? storeKey.slice(prefix.length) : undefined;
+    const owner = parseStoreKey(storeKey);
+    return owner?.kind === 'profile' && owner.driver === this.cluster.driverName
+      ? owner.key
+      : undefined;
   }
 
   /** Where core keeps trade journals: this prefix, then the trade id. */
   get journalPrefix(): string {
-    return `${this.cluster.driverName}#trade/`;
+    return journalPrefix(this.cluster.driverName);
   }
 
   /** The trade id of a journal's store key, or `undefined` for other keys (profiles). */
   tradeIdOf(storeKey: string): string | undefined {
-    const prefix = this.journalPrefix;
-    return storeKey.startsWith(prefix) ? storeKey.slice(prefix.length) : undefined;
+    const owner = parseStoreKey(storeKey);
+    return owner?.kind === 'journal' && owner.driver === this.cluster.driverName
+      ? owner.trade
+      : undefined;
   }
 
   record(key: string): ProfileRecord | undefined {

@@ -1,10 +1,24 @@
 /**
- * What a valid `VersionRetention` and `VersionQuery` are, in one place: every store (memory,
- * Redis, DynamoDB) refuses the same input with the same code and words, and is left only the
- * translation into its own terms.
+ * What a store checks, in one place: every store (memory, Redis, DynamoDB) refuses the same
+ * `VersionRetention`, `VersionQuery` and `maxRecordBytes` with the same code and words, and is
+ * left only the translation into its own terms.
  */
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { VersionQuery, VersionRetention } from './store.js';
+
+/**
+ * `maxRecordBytes` when it is a positive integer, else `Data.InvalidConfig`: a store checks
+ * its option at construction, core checks what a store declares.
+ */
+export function checkMaxRecordBytes(value: unknown): number {
+  if (!Number.isSafeInteger(value) || (value as number) < 1) {
+    throw new DataDriverError(
+      ErrorCode.InvalidConfig,
+      `maxRecordBytes must be a positive integer number of bytes, got ${String(value)}`,
+    );
+  }
+  return value as number;
+}
 
 /**
  * Throws `Data.InvalidConfig` unless `keep` is a positive integer and `maxAgeSeconds` a

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import {
+  journalKeyOf,
+  journalPrefix,
+  parseStoreKey,
+  profilePrefix,
+  storeKeyOf,
+} from '../src/ports/index.js';
+
+describe('store keys', () => {
+  it('a profile is <name>/<key>, a journal <name>#trade/<id>', () => {
+    expect(storeKeyOf('PlayerData', 'u1')).toBe('PlayerData/u1');
+    expect(journalKeyOf('PlayerData', 't1')).toBe('PlayerData#trade/t1');
+    expect(profilePrefix('PlayerData')).toBe('PlayerData/');
+    expect(journalPrefix('PlayerData')).toBe('PlayerData#trade/');
+  });
+
+  const rows: Array<[string, ReturnType<typeof parseStoreKey>]> = [
+    ['PlayerData/u1', { kind: 'profile', driver: 'PlayerData', key: 'u1' }],
+    ['PlayerData/a/b', { kind: 'profile', driver: 'PlayerData', key: 'a/b' }],
+    ['PlayerData/#trade/x', { kind: 'profile', driver: 'PlayerData', key: '#trade/x' }],
+    ['PlayerData/__proto__', { kind: 'profile', driver: 'PlayerData', key: '__proto__' }],
+    ['PlayerData#trade/t1', { kind: 'journal', driver: 'PlayerData', trade: 't1' }],
+    ['PlayerData#trade/a/b', { kind: 'journal', driver: 'PlayerData', trade: 'a/b' }],
+    ['PlayerData#trade/', undefined],
+    ['#trade/t1', undefined],
+    ['PlayerData/', undefined],
+    ['/u1', undefined],
+    ['PlayerData', undefined],
+    ['Player#Data/u1', undefined],
+    ['', undefined],
+  ];
+  it.each(rows)('%j is %j', (storeKey, owner) => {
+    expect(parseStoreKey(storeKey)).toEqual(owner);
+  });
+
+  it('reads back what it writes', () => {
+    for (const [driver, key] of [
+      ['PlayerData', 'u1'],
+      ['P', '/'],
+      ['P', '#trade/1'],
+    ] as const) {
+      expect(parseStoreKey(storeKeyOf(driver, key))).toEqual({ kind: 'profile', driver, key });
+      expect(parseStoreKey(journalKeyOf(driver, key))).toEqual({
+        kind: 'journal',
+        driver,
+        trade: key,
+      });
+    }
+  });
+});
