@@ -4,7 +4,7 @@
  * must never sit in a queue for as long as a lock wait.
  */
 import type { Logger } from '@datadriver/core';
-import type { Cluster, Redis, RedisOptions } from 'ioredis';
+import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 
 /** A standalone (or Sentinel) client, or a Cluster client. The adapters never close it. */
 export type RedisClient = Redis | Cluster;
@@ -38,6 +38,23 @@ export const RECOMMENDED_REDIS_OPTIONS = Object.freeze({
   commandTimeout: 5_000,
 } satisfies Partial<RedisOptions>);
 
+/**
+ * The ioredis Cluster options to merge into a Cluster client's own:
+ * `new Cluster(nodes, { ...RECOMMENDED_CLUSTER_OPTIONS })`.
+ *
+ * - `redisOptions: RECOMMENDED_REDIS_OPTIONS` for every node connection. Its `commandTimeout`
+ *   also bounds each adapter call, because the Cluster client's own offline queue (used while
+ *   no node answers) is bounded by neither node option.
+ * - `shardedSubscribers: true`: `new RedisMessenger({ client, sharded: true })` needs it.
+ * - `scaleReads: 'master'` (ioredis's default, kept when options are merged): the store's read
+ *   must see the latest write, which a replica may not have yet.
+ */
+export const RECOMMENDED_CLUSTER_OPTIONS = Object.freeze({
+  redisOptions: RECOMMENDED_REDIS_OPTIONS,
+  shardedSubscribers: true,
+  scaleReads: 'master',
+} satisfies Partial<ClusterOptions>);
+
 /** The connection options of either kind of client. */
 export function connectionOptions(client: RedisClient): Partial<RedisOptions> {
   return client.isCluster
@@ -57,7 +74,12 @@ export function warnOnSlowFailure(client: RedisClient, logger: Logger): void {
   const options = connectionOptions(client);
   if (options.commandTimeout === undefined) {
     logger.warn(
-      'the ioredis client has no commandTimeout: a command on a connection that died silently waits until the OS gives up (minutes). Merge RECOMMENDED_REDIS_OPTIONS from @datadriver/redis into its options.',
+      'the ioredis client has no commandTimeout: a command on a connection that died silently waits until the OS gives up (minutes). Merge RECOMMENDED_REDIS_OPTIONS (RECOMMENDED_CLUSTER_OPTIONS for a Cluster) from @datadriver/redis into its options.',
+    );
+  }
+  if (client.isCluster && (client as Cluster).options.scaleReads !== 'master') {
+    logger.warn(
+      "the ioredis Cluster reads from replicas (scaleReads is not 'master'): the store's reads may miss the latest write and its updates then conflict. Keep scaleReads: 'master' (RECOMMENDED_CLUSTER_OPTIONS).",
     );
   }
   if (options.maxRetriesPerRequest === null) {

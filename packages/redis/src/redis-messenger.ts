@@ -5,7 +5,9 @@
  */
 import {
   consoleLogger,
+  DataDriverError,
   describeError,
+  ErrorCode,
   isPlainObject,
   type JsonObject,
   type Logger,
@@ -14,13 +16,14 @@ import {
   type Messenger,
   type Subscription,
 } from '@datadriver/core';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import {
   DEFAULT_PREFIX,
   type RedisAdapterOptions,
   type RedisClient,
   warnOnSlowFailure,
 } from './client.js';
+import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { channelOf, checkPrefix } from './keys.js';
 
@@ -44,12 +47,24 @@ function parseMessage(payload: string): JsonObject | undefined {
   }
 }
 
-/** A connection of its own for subscriptions, re-subscribing after a reconnect. */
+/**
+ * A connection of its own for subscriptions, re-subscribing after a reconnect. The offline
+ * queue holds SUBSCRIBE until the new connection is ready, whatever the user's client does:
+ * on a standalone client maxRetriesPerRequest still bounds the wait while Redis is down, on a
+ * Cluster the messenger's deadline does.
+ */
 function subscriberOf(client: RedisClient): RedisClient {
-  if (client.isCluster) return client.duplicate();
-  // The offline queue holds SUBSCRIBE until the new connection is ready, whatever the user's
-  // client does; maxRetriesPerRequest still bounds the wait while Redis is down.
+  if (client.isCluster) return (client as Cluster).duplicate([], { enableOfflineQueue: true });
   return (client as Redis).duplicate({ autoResubscribe: true, enableOfflineQueue: true });
+}
+
+/** Refuses `sharded` on a Cluster client that cannot subscribe to shard channels. */
+function checkSharded(client: RedisClient, sharded: boolean): void {
+  if (!sharded || !client.isCluster || (client as Cluster).options.shardedSubscribers) return;
+  throw new DataDriverError(
+    ErrorCode.InvalidConfig,
+    'sharded: true needs an ioredis Cluster made with shardedSubscribers: true (new Cluster(nodes, { shardedSubscribers: true, ... })): without it SSUBSCRIBE reaches no shard and nothing is delivered.',
+  );
 }
 
 /**
@@ -64,14 +79,18 @@ export class RedisMessenger implements Messenger {
   /** True for sharded pub/sub. */
   readonly sharded: boolean;
   private readonly client: RedisClient;
+  /** Each call's bound on a Cluster client (`deadlineOf`). */
+  private readonly deadlineMs: number | undefined;
   private readonly logger: Logger;
   private readonly handlers = new Map<string, Set<MessageHandler>>();
   private subscriber: RedisClient | undefined;
 
   constructor(options: RedisMessengerOptions) {
     this.client = options.client;
+    this.deadlineMs = deadlineOf(this.client);
     this.prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
     this.sharded = options.sharded ?? false;
+    checkSharded(this.client, this.sharded);
     this.logger = options.logger ?? consoleLogger('[DataDriver redis]');
     warnOnSlowFailure(this.client, this.logger);
   }
@@ -86,8 +105,10 @@ export class RedisMessenger implements Messenger {
     const channel = this.channelOf(topic);
     const payload = JSON.stringify(message);
     try {
-      if (this.sharded) await this.client.spublish(channel, payload);
-      else await this.client.publish(channel, payload);
+      const sent = this.sharded
+        ? this.client.spublish(channel, payload)
+        : this.client.publish(channel, payload);
+      await within(this.deadlineMs, sent);
     } catch (error) {
       throw toRedisError(error, 'publish', channel);
     }
@@ -142,8 +163,8 @@ export class RedisMessenger implements Messenger {
 
   private async listen(channel: string): Promise<void> {
     const subscriber = this.connection();
-    if (this.sharded) await subscriber.ssubscribe(channel);
-    else await subscriber.subscribe(channel);
+    const made = this.sharded ? subscriber.ssubscribe(channel) : subscriber.subscribe(channel);
+    await within(this.deadlineMs, made);
   }
 
   /** Removes one handler; the last one of a channel unsubscribes it, the last of all closes. */
@@ -154,8 +175,10 @@ export class RedisMessenger implements Messenger {
     if (this.handlers.size === 0) return this.dropSubscriber();
     const subscriber = this.subscriber;
     try {
-      if (this.sharded) await subscriber?.sunsubscribe(channel);
-      else await subscriber?.unsubscribe(channel);
+      const ended = this.sharded
+        ? subscriber?.sunsubscribe(channel)
+        : subscriber?.unsubscribe(channel);
+      await within(this.deadlineMs, ended ?? Promise.resolve());
     } catch (error) {
       // Nothing is delivered to a channel without handlers, so a failed UNSUBSCRIBE costs
       // only its traffic until the connection next drops.

@@ -24,6 +24,7 @@ import {
   type RedisClient,
   warnOnSlowFailure,
 } from './client.js';
+import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { checkPrefix, recordKey, versionKeys } from './keys.js';
 import { scanKeys } from './redis-scan.js';
@@ -88,12 +89,15 @@ export class RedisStore implements Store {
   /** The largest record core sends to this store, in bytes of JSON. */
   readonly maxRecordBytes: number;
   private readonly client: RedisClient;
+  /** Each call's bound on a Cluster client (`deadlineOf`). */
+  private readonly deadlineMs: number | undefined;
   private readonly retention: RetentionArgs | undefined;
   private readonly maxAttempts: number;
   private readonly logger: Logger;
 
   constructor(options: RedisStoreOptions) {
     this.client = options.client;
+    this.deadlineMs = deadlineOf(this.client);
     this.prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
     this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     this.maxRecordBytes = checkMaxRecordBytes(options.maxRecordBytes ?? REDIS_MAX_RECORD_BYTES);
@@ -108,7 +112,12 @@ export class RedisStore implements Store {
     this.versions =
       this.retention === undefined
         ? undefined
-        : new RedisVersions(this.client, (key) => versionKeys(this.prefix, key), this.retention);
+        : new RedisVersions(
+            this.client,
+            (key) => versionKeys(this.prefix, key),
+            this.retention,
+            this.deadlineMs,
+          );
     warnOnSlowFailure(this.client, this.logger);
   }
 
@@ -173,7 +182,7 @@ export class RedisStore implements Store {
   private async read(redisKey: string): Promise<Snapshot | undefined> {
     let fields: Record<string, string>;
     try {
-      fields = await this.client.hgetall(redisKey);
+      fields = await within(this.deadlineMs, this.client.hgetall(redisKey));
     } catch (error) {
       throw toRedisError(error, 'read', redisKey);
     }
@@ -205,7 +214,7 @@ export class RedisStore implements Store {
     const [redisKey, index] = keys;
     let reply: unknown;
     try {
-      reply = await runScript(this.client, compareAndSet, keys, args);
+      reply = await runScript(this.client, compareAndSet, keys, args, this.deadlineMs);
     } catch (error) {
       throw toRedisError(error, 'update', redisKey);
     }

@@ -1,0 +1,86 @@
+/**
+ * The testkit's ClusterBackend (a fleet of simulated game servers) on the run's Redis or on its
+ * Redis Cluster: each simulated server gets its own client.
+ */
+import type { VersionRetention } from '@datadriver/core';
+import { type ClusterBackend, realTime } from '@datadriver/testkit';
+import {
+  type RedisClient,
+  RedisMessenger,
+  RedisPresence,
+  RedisStore,
+  type RedisStoreOptions,
+} from '../../src/index.js';
+import { recordKey } from '../../src/keys.js';
+import { type ClusterClientOptions, connectCluster, type NodeAddress } from './cluster.js';
+import { Clients, redisUrl, TEST_OPTIONS, uniquePrefix } from './redis.js';
+
+export interface RedisBackendOptions {
+  /** Real seconds per seed second. */
+  readonly scale: number;
+  /** The stores keep versions with this retention (the lifecycle scenarios need them). */
+  readonly versions?: VersionRetention;
+  /** On a Redis Cluster of these nodes instead of the run's redis-server. */
+  readonly cluster?: readonly NodeAddress[];
+  /** Sharded pub/sub for the handoff's messages. */
+  readonly sharded?: boolean;
+  /** More options of every server's store (`replicas`, ...). */
+  readonly store?: Partial<RedisStoreOptions>;
+  /** More options of every server's Cluster client. */
+  readonly clusterClient?: ClusterClientOptions;
+}
+
+/** The adapters' own lines are noise where scenarios assert on the fleet's. */
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+export async function redisFleetBackend(options: RedisBackendOptions): Promise<ClusterBackend> {
+  const clients = new Clients();
+  const messengers: RedisMessenger[] = [];
+  const prefix = uniquePrefix('fleet');
+  const sharded = options.sharded ?? false;
+  const open = async (connectionName?: string): Promise<RedisClient> => {
+    if (!options.cluster) {
+      return clients.open(redisUrl(), { ...TEST_OPTIONS, connectionName });
+    }
+    const client = await connectCluster(options.cluster, {
+      ...options.clusterClient,
+      connectionName,
+    });
+    return clients.add(client);
+  };
+  const reader = await open();
+  return {
+    name: options.cluster ? 'redis-cluster' : 'redis',
+    time: realTime(),
+    scale: options.scale,
+    connect: async (serverId) => {
+      const client = await open(serverId);
+      const messenger = new RedisMessenger({ client, prefix, sharded, logger: quiet });
+      messengers.push(messenger);
+      return {
+        store: new RedisStore({
+          client,
+          prefix,
+          logger: quiet,
+          versions: options.versions,
+          ...options.store,
+        }),
+        messenger,
+        presence: new RedisPresence({ client, prefix, logger: quiet }),
+      };
+    },
+    read: async (storeKey) => {
+      const json = await reader.hget(recordKey(prefix, storeKey), 'record');
+      return json === null ? undefined : JSON.parse(json);
+    },
+    close: async () => {
+      await Promise.all(messengers.map((messenger) => messenger.close()));
+      await clients.quitAll();
+    },
+  };
+}

@@ -1,0 +1,261 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ClusterShard, Env, LaunchOptions, RedisClusterBackend } from './backend.js';
+import { installAdvice } from './ci.js';
+import { readShards, waitUntilSettled } from './cluster-topology.js';
+import { BackendUnavailableError } from './errors.js';
+import { freePort } from './free-port.js';
+import { launchChild } from './launch-child.js';
+import type { ManagedChild } from './managed-child.js';
+import { pingRedis } from './probes.js';
+import { runCli } from './redis-cli.js';
+import { signalProcess } from './stop-process.js';
+
+const HOST = '127.0.0.1';
+const MASTERS = 3;
+const NODE_START_TIMEOUT_MS = 10_000;
+const CREATE_TIMEOUT_MS = 30_000;
+const SETTLE_TIMEOUT_MS = 30_000;
+const INSTALL = 'apt-get install -y redis-server';
+
+export interface RedisClusterOptions extends LaunchOptions {
+  /**
+   * `cluster-node-timeout` (default 2000): how long a master may be silent before its replica
+   * takes over. A killed master is failed over in about twice this.
+   */
+  readonly nodeTimeoutMs?: number;
+}
+
+/** A node's two ports: clients, and the cluster bus between nodes. */
+interface NodePorts {
+  readonly port: number;
+  readonly busPort: number;
+}
+
+/**
+ * A local Redis Cluster of three masters and three replicas on loopback (`redis-server
+ * --cluster-enabled yes`, joined by `redis-cli --cluster create`), no persistence, or the
+ * cluster named by REDIS_CLUSTER_NODES (`host:port,host:port,...`). Resolves once every slot is
+ * served and every replica is in sync. Its nodes are plain children, so none outlives the run.
+ */
+export async function startRedisCluster(
+  options: RedisClusterOptions = {},
+): Promise<RedisClusterBackend> {
+  const env = options.env ?? process.env;
+  if (env.REDIS_CLUSTER_NODES) return externalCluster(env.REDIS_CLUSTER_NODES);
+  const dir = await mkdtemp(join(tmpdir(), 'dd-redis-cluster-'));
+  const cluster = new LocalRedisCluster(dir, env, options.nodeTimeoutMs ?? 2_000);
+  try {
+    await cluster.create();
+    return cluster;
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+}
+
+class LocalRedisCluster implements RedisClusterBackend {
+  readonly name = 'redis-cluster';
+  readonly external = false;
+  private readonly ports: NodePorts[] = [];
+  private readonly children = new Map<number, ManagedChild>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly env: Env,
+    private readonly nodeTimeoutMs: number,
+  ) {}
+
+  get nodes(): ReadonlyArray<{ readonly host: string; readonly port: number }> {
+    return this.ports.map(({ port }) => ({ host: HOST, port }));
+  }
+
+  get url(): string {
+    return `redis://${HOST}:${this.ports[0]?.port ?? 0}`;
+  }
+
+  async create(): Promise<void> {
+    // One at a time: each node takes two free ports, and two launches must not pick the same.
+    for (let node = 0; node < MASTERS * 2; node += 1)
+      this.ports.push(await this.launchOnFreePorts());
+    const addresses = this.ports.map(({ port }) => `${HOST}:${port}`);
+    try {
+      await runCli(
+        ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'],
+        CREATE_TIMEOUT_MS,
+      );
+    } catch (error) {
+      const missing = (error as Error).message.includes('ENOENT');
+      throw new BackendUnavailableError(
+        'redis-cluster',
+        `redis-cluster is unavailable: ${missing ? '`redis-cli` was not found on PATH' : (error as Error).message}.\n${installAdvice(INSTALL, 'REDIS_CLUSTER_NODES', this.env)}`,
+        { cause: error },
+      );
+    }
+    await waitUntilSettled(this.live(), SETTLE_TIMEOUT_MS);
+  }
+
+  shards(): Promise<ClusterShard[]> {
+    return readShards(this.anyLive());
+  }
+
+  async masterOf(slot: number): Promise<number> {
+    const shard = (await this.shards()).find((each) =>
+      each.slots.some(([start, end]) => slot >= start && slot <= end),
+    );
+    if (!shard) throw new Error(`no master serves slot ${slot}`);
+    return shard.master;
+  }
+
+  async failover(master: number): Promise<number> {
+    const shard = await this.shardOf(master);
+    const replica = shard.replicas.find((port) => this.children.has(port));
+    if (replica === undefined) throw new Error(`master ${master} has no live replica to take over`);
+    await runCli(['-h', HOST, '-p', String(replica), 'CLUSTER', 'FAILOVER'], 5_000);
+    await this.settleWith(replica, shard);
+    return replica;
+  }
+
+  async kill(master: number): Promise<number> {
+    const shard = await this.shardOf(master);
+    const child = this.children.get(master);
+    if (!child) throw new Error(`node ${master} is not running`);
+    this.children.delete(master);
+    signalProcess(child.child, 'SIGKILL');
+    await child.stop();
+    const replica = shard.replicas.find((port) => this.children.has(port));
+    if (replica === undefined) return master;
+    await this.settleWith(replica, shard);
+    return replica;
+  }
+
+  async restart(port: number): Promise<void> {
+    const ports = this.ports.find((each) => each.port === port);
+    if (!ports) throw new Error(`${port} is not a node of this cluster`);
+    if (this.children.has(port)) throw new Error(`node ${port} is running`);
+    this.children.set(port, await this.launch(ports));
+    await waitUntilSettled(this.live(), SETTLE_TIMEOUT_MS);
+  }
+
+  async stop(): Promise<void> {
+    const children = [...this.children.values()];
+    this.children.clear();
+    await Promise.all(children.map((child) => child.stop()));
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** Waits until `replica` serves `shard`'s slots and every live node agrees. */
+  private async settleWith(replica: number, shard: ClusterShard): Promise<void> {
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    const [firstSlot] = shard.slots[0] ?? [0];
+    while ((await this.masterOf(firstSlot).catch(() => undefined)) !== replica) {
+      if (Date.now() > deadline)
+        throw new Error(`${replica} did not take over from ${shard.master}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await waitUntilSettled(this.live(), Math.max(1, deadline - Date.now()));
+  }
+
+  private async shardOf(master: number): Promise<ClusterShard> {
+    const shard = (await this.shards()).find((each) => each.master === master);
+    if (!shard) throw new Error(`${master} is not a master of this cluster now`);
+    return shard;
+  }
+
+  private live(): number[] {
+    return [...this.children.keys()];
+  }
+
+  private anyLive(): number {
+    const [port] = this.children.keys();
+    if (port === undefined) throw new Error('no node of the cluster is running');
+    return port;
+  }
+
+  private async launchOnFreePorts(attempts = 3): Promise<NodePorts> {
+    for (let attempt = 1; ; attempt += 1) {
+      const ports = await this.freePorts();
+      try {
+        this.children.set(ports.port, await this.launch(ports));
+        return ports;
+      } catch (error) {
+        const clash = error instanceof Error && /address already in use/i.test(error.message);
+        if (!clash || attempt >= attempts) throw error;
+      }
+    }
+  }
+
+  private async freePorts(): Promise<NodePorts> {
+    const taken = new Set(this.ports.flatMap(({ port, busPort }) => [port, busPort]));
+    const pick = async (): Promise<number> => {
+      for (;;) {
+        const port = await freePort();
+        if (!taken.has(port)) {
+          taken.add(port);
+          return port;
+        }
+      }
+    };
+    return { port: await pick(), busPort: await pick() };
+  }
+
+  private launch({ port, busPort }: NodePorts): Promise<ManagedChild> {
+    const args = [
+      '--port',
+      String(port),
+      '--cluster-enabled',
+      'yes',
+      '--cluster-port',
+      String(busPort),
+      '--cluster-config-file',
+      `nodes-${port}.conf`,
+      '--cluster-node-timeout',
+      String(this.nodeTimeoutMs),
+      '--bind',
+      HOST,
+      '--dir',
+      this.dir,
+      // No persistence, and a replica's first sync starts at once instead of after 5 s.
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--repl-diskless-sync-delay',
+      '0',
+    ];
+    return launchChild({
+      backend: 'redis-cluster',
+      program: 'redis-server',
+      child: spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] }),
+      probe: () => pingRedis(HOST, port),
+      timeoutMs: NODE_START_TIMEOUT_MS,
+      advice: installAdvice(INSTALL, 'REDIS_CLUSTER_NODES', this.env),
+    });
+  }
+}
+
+function externalCluster(list: string): RedisClusterBackend {
+  const nodes = list.split(',').map((address) => {
+    const [host = HOST, port = '6379'] = address.trim().split(':');
+    return { host, port: Number(port) };
+  });
+  const refuse = (what: string) => async (): Promise<never> => {
+    throw new Error(
+      `Cannot ${what} the Redis Cluster: it comes from REDIS_CLUSTER_NODES (${list}) and is not ours. Check \`backend.external\` first.`,
+    );
+  };
+  return {
+    name: 'redis-cluster',
+    external: true,
+    url: `redis://${nodes[0]?.host}:${nodes[0]?.port}`,
+    nodes,
+    stop: async () => {},
+    shards: refuse('read the shards of'),
+    masterOf: refuse('read the masters of'),
+    failover: refuse('fail over'),
+    kill: refuse('kill a node of'),
+    restart: refuse('restart a node of'),
+  };
+}
