@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,15 +6,13 @@ import { installAdvice } from './ci.js';
 import { readShards, waitUntilSettled } from './cluster-topology.js';
 import { BackendUnavailableError } from './errors.js';
 import { freePort } from './free-port.js';
-import { launchChild } from './launch-child.js';
 import type { ManagedChild } from './managed-child.js';
-import { pingRedis } from './probes.js';
+import { launchRedisServer } from './redis.js';
 import { runCli } from './redis-cli.js';
 import { signalProcess } from './stop-process.js';
 
 const HOST = '127.0.0.1';
 const MASTERS = 3;
-const NODE_START_TIMEOUT_MS = 10_000;
 const CREATE_TIMEOUT_MS = 30_000;
 const SETTLE_TIMEOUT_MS = 30_000;
 const INSTALL = 'apt-get install -y redis-server';
@@ -202,36 +199,18 @@ class LocalRedisCluster implements RedisClusterBackend {
   }
 
   private launch({ port, busPort }: NodePorts): Promise<ManagedChild> {
-    const args = [
-      '--port',
-      String(port),
-      '--cluster-enabled',
-      'yes',
-      '--cluster-port',
-      String(busPort),
-      '--cluster-config-file',
-      `nodes-${port}.conf`,
-      '--cluster-node-timeout',
-      String(this.nodeTimeoutMs),
-      '--bind',
-      HOST,
-      '--dir',
-      this.dir,
-      // No persistence, and a replica's first sync starts at once instead of after 5 s.
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--repl-diskless-sync-delay',
-      '0',
-    ];
-    return launchChild({
+    return launchRedisServer({
+      port,
+      env: this.env,
       backend: 'redis-cluster',
-      program: 'redis-server',
-      child: spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] }),
-      probe: () => pingRedis(HOST, port),
-      timeoutMs: NODE_START_TIMEOUT_MS,
-      advice: installAdvice(INSTALL, 'REDIS_CLUSTER_NODES', this.env),
+      envVar: 'REDIS_CLUSTER_NODES',
+      args: [
+        ...['--cluster-enabled', 'yes', '--cluster-port', String(busPort)],
+        ...['--cluster-config-file', `nodes-${port}.conf`, '--dir', this.dir],
+        ...['--cluster-node-timeout', String(this.nodeTimeoutMs)],
+        // A replica's first sync starts at once instead of after 5 s.
+        ...['--repl-diskless-sync-delay', '0'],
+      ],
     });
   }
 }

@@ -7,7 +7,9 @@ const HOST = '127.0.0.1';
 
 /** Slots covered by the shards, counted once each. */
 function covered(shards: Awaited<ReturnType<RedisClusterBackend['shards']>>): number {
-  return shards.flatMap((shard) => shard.slots).reduce((sum, [start, end]) => sum + end - start + 1, 0);
+  return shards
+    .flatMap((shard) => shard.slots)
+    .reduce((sum, [start, end]) => sum + end - start + 1, 0);
 }
 
 describe('startRedisCluster (own cluster)', () => {

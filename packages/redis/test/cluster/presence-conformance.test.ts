@@ -1,19 +1,4 @@
 import { presenceConformance } from '@datadriver/testkit';
-import { RedisPresence } from '../../src/index.js';
-import { ClusterProxies } from '../support/cluster.js';
-import { Clients, uniquePrefix } from '../support/redis.js';
+import { presenceHarness, redisCluster } from '../support/harnesses.js';
 
-presenceConformance('Redis Cluster', async () => {
-  const proxies = await ClusterProxies.start();
-  const clients = new Clients();
-  const prefix = uniquePrefix('presence');
-  return {
-    connect: async () =>
-      new RedisPresence({ client: clients.add(await proxies.connect()), prefix }),
-    outage: proxies,
-    close: async () => {
-      await clients.quitAll();
-      await proxies.close();
-    },
-  };
-});
+presenceConformance('Redis Cluster', presenceHarness(redisCluster), { scan: true });
