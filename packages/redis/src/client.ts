@@ -88,3 +88,28 @@ export function warnOnSlowFailure(client: RedisClient, logger: Logger): void {
     );
   }
 }
+
+/** Clients of stores that wait for replicas, and of presences and messengers (time-bound). */
+const waiting = new WeakSet<RedisClient>();
+const timeBound = new WeakSet<RedisClient>();
+const sharedWarned = new WeakSet<RedisClient>();
+
+function warnShared(client: RedisClient, logger: Logger): void {
+  if (sharedWarned.has(client)) return;
+  sharedWarned.add(client);
+  logger.warn(
+    'a RedisStore with waitForReplicas shares its ioredis client with a RedisPresence or RedisMessenger: each WAIT holds the connection until a replica answers (up to replicaWaitMs), and presence beats and handoff messages queue behind it. Give that store a client of its own.',
+  );
+}
+
+/** Notes a store's client that waits for replicas; warns when presence or messages share it. */
+export function noteReplicaWait(client: RedisClient, logger: Logger): void {
+  waiting.add(client);
+  if (timeBound.has(client)) warnShared(client, logger);
+}
+
+/** Notes a presence's or messenger's client; warns when a replica-waiting store shares it. */
+export function noteTimeBound(client: RedisClient, logger: Logger): void {
+  timeBound.add(client);
+  if (waiting.has(client)) warnShared(client, logger);
+}

@@ -64,6 +64,7 @@ const CONNECTION_MESSAGES = [
   /^Connection is (discarded|aborted)/,
   /^Stream isn't writeable/,
   /^Command timed out/,
+  /^Command aborted due to connection close/,
   /^Reached the max retries per request limit/,
   /^None of startup nodes is available/,
   /^Failed to refresh slots cache/,

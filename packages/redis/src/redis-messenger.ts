@@ -1,7 +1,8 @@
 /**
  * The Messenger port on Redis pub/sub. Publishing uses the user's client; subscriptions live on
  * one dedicated connection per messenger (`client.duplicate()`), because a connection in
- * subscriber mode can run nothing else. ioredis re-subscribes it after every reconnect.
+ * subscriber mode can run nothing else. ioredis re-subscribes it after every reconnect; on a
+ * Cluster with sharded pub/sub, a `ShardWatch` also renews it when a failover drops it.
  */
 import {
   consoleLogger,
@@ -19,6 +20,7 @@ import {
 import type { Cluster, Redis } from 'ioredis';
 import {
   DEFAULT_PREFIX,
+  noteTimeBound,
   type RedisAdapterOptions,
   type RedisClient,
   warnOnSlowFailure,
@@ -26,6 +28,7 @@ import {
 import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { channelOf, checkPrefix } from './keys.js';
+import { SHARD_CHECK_INTERVAL_MS, ShardWatch } from './shard-watch.js';
 
 export interface RedisMessengerOptions extends RedisAdapterOptions {
   /**
@@ -84,6 +87,8 @@ export class RedisMessenger implements Messenger {
   private readonly logger: Logger;
   private readonly handlers = new Map<string, Set<MessageHandler>>();
   private subscriber: RedisClient | undefined;
+  /** Sharded on a Cluster only: renews subscriptions a failover dropped (see shard-watch.ts). */
+  private readonly watch: ShardWatch | undefined;
 
   constructor(options: RedisMessengerOptions) {
     this.client = options.client;
@@ -93,6 +98,18 @@ export class RedisMessenger implements Messenger {
     checkSharded(this.client, this.sharded);
     this.logger = options.logger ?? consoleLogger('[DataDriver redis]');
     warnOnSlowFailure(this.client, this.logger);
+    noteTimeBound(this.client, this.logger);
+    this.watch =
+      this.sharded && this.client.isCluster
+        ? new ShardWatch({
+            channels: () => [...this.handlers.keys()],
+            publish: (channel, payload) =>
+              within(this.deadlineMs, this.client.spublish(channel, payload)),
+            renew: () => this.renew(),
+            logger: this.logger,
+            intervalMs: SHARD_CHECK_INTERVAL_MS,
+          })
+        : undefined;
   }
 
   /** The channel of `topic`. */
@@ -131,6 +148,7 @@ export class RedisMessenger implements Messenger {
       await this.forget(channel, deliver);
       throw toRedisError(error, 'subscribe', channel);
     }
+    this.watch?.start();
     let active = true;
     return {
       unsubscribe: async () => {
@@ -144,15 +162,19 @@ export class RedisMessenger implements Messenger {
   /** Ends every subscription and closes the subscriber connection; the user's client stays open. */
   async close(): Promise<void> {
     this.handlers.clear();
+    this.watch?.stop();
     this.dropSubscriber();
   }
 
   private connection(): RedisClient {
     if (this.subscriber) return this.subscriber;
     const subscriber = subscriberOf(this.client);
-    subscriber.on('error', (error: unknown) =>
-      this.logger.debug(`redis subscriber connection: ${describeError(error)}`),
-    );
+    subscriber.on('error', (error: unknown) => {
+      this.logger.debug(`redis subscriber connection: ${describeError(error)}`);
+      this.watch?.alarm();
+    });
+    // What a Cluster's subscriber reports when a node drops it or leaves (shard-watch.ts).
+    for (const event of ['nodeError', '-node']) subscriber.on(event, () => this.watch?.alarm());
     subscriber.on('ready', () => this.logger.debug('redis subscriber connection ready'));
     subscriber.on(this.sharded ? 'smessage' : 'message', (channel: string, payload: string) =>
       this.dispatch(channel, payload),
@@ -172,7 +194,10 @@ export class RedisMessenger implements Messenger {
     const handlers = this.handlers.get(channel);
     if (!handlers?.delete(deliver) || handlers.size > 0) return;
     this.handlers.delete(channel);
-    if (this.handlers.size === 0) return this.dropSubscriber();
+    if (this.handlers.size === 0) {
+      this.watch?.stop();
+      return this.dropSubscriber();
+    }
     const subscriber = this.subscriber;
     try {
       const ended = this.sharded
@@ -186,6 +211,12 @@ export class RedisMessenger implements Messenger {
     }
   }
 
+  /** A fresh subscriber connection, subscribed to every channel that has handlers. */
+  private async renew(): Promise<void> {
+    this.dropSubscriber();
+    await Promise.all([...this.handlers.keys()].map((channel) => this.listen(channel)));
+  }
+
   private dropSubscriber(): void {
     const subscriber = this.subscriber;
     this.subscriber = undefined;
@@ -193,6 +224,7 @@ export class RedisMessenger implements Messenger {
   }
 
   private dispatch(channel: string, payload: string): void {
+    if (this.watch?.receive(payload)) return;
     const handlers = this.handlers.get(channel);
     if (!handlers) return;
     if (parseMessage(payload) === undefined) {

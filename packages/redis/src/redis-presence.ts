@@ -12,6 +12,7 @@ import {
 } from '@datadriver/core';
 import {
   DEFAULT_PREFIX,
+  noteTimeBound,
   type RedisAdapterOptions,
   type RedisClient,
   warnOnSlowFailure,
@@ -37,7 +38,9 @@ export class RedisPresence implements Presence {
     this.client = options.client;
     this.deadlineMs = deadlineOf(this.client);
     this.prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
-    warnOnSlowFailure(this.client, options.logger ?? consoleLogger('[DataDriver redis]'));
+    const logger = options.logger ?? consoleLogger('[DataDriver redis]');
+    warnOnSlowFailure(this.client, logger);
+    noteTimeBound(this.client, logger);
   }
 
   /** The Redis key that holds presence key `key`. */

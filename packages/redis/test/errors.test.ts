@@ -55,6 +55,7 @@ describe('Redis errors as DataDriver codes', () => {
     ['Connection is closed.', ErrorCode.Unavailable],
     ["Stream isn't writeable and enableOfflineQueue options is false", ErrorCode.Unavailable],
     ['Command timed out', ErrorCode.Unavailable],
+    ['Command aborted due to connection close', ErrorCode.Unavailable],
     // What ioredis's Cluster client throws while a master fails over or no node answers.
     [
       'Too many Cluster redirections. Last error: Error: Connection is closed.',

@@ -40,9 +40,20 @@ export interface RedisClusterBackend extends Backend {
   /** Manual failover (`CLUSTER FAILOVER` on a replica of `master`); resolves to the new master. */
   failover(master: number): Promise<number>;
   /** SIGKILLs `master`; resolves to the replica that took over its slots. */
-  kill(master: number): Promise<number>;
+  kill(master: number, options?: KillOptions): Promise<number>;
+  /**
+   * SIGSTOPs a node: it answers nothing, replicates nothing and keeps its connections, as a
+   * node behind a stalled network does. `resume` (SIGCONT) lets it run again.
+   */
+  pause(port: number): Promise<void>;
+  resume(port: number): Promise<void>;
   /** Starts a killed node again on its port: it rejoins as a replica and syncs. */
   restart(port: number): Promise<void>;
+}
+
+export interface KillOptions {
+  /** Runs once the master's process is gone, before the wait for its replica to take over. */
+  readonly onKilled?: () => Promise<void>;
 }
 
 export interface DynamoLocalBackend extends Backend {

@@ -5,6 +5,7 @@ export type {
   ClusterShard,
   DynamoLocalBackend,
   Env,
+  KillOptions,
   LaunchOptions,
   PubSubBackend,
   RedisBackend,

@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ClusterShard, Env, LaunchOptions, RedisClusterBackend } from './backend.js';
+import type {
+  ClusterShard,
+  Env,
+  KillOptions,
+  LaunchOptions,
+  RedisClusterBackend,
+} from './backend.js';
 import { installAdvice } from './ci.js';
 import { readShards, waitUntilSettled } from './cluster-topology.js';
 import { BackendUnavailableError } from './errors.js';
@@ -15,6 +21,8 @@ const HOST = '127.0.0.1';
 const MASTERS = 3;
 const CREATE_TIMEOUT_MS = 30_000;
 const SETTLE_TIMEOUT_MS = 30_000;
+/** Past Redis's manual failover timeout (5 s): a failover not done by then was aborted. */
+const RETRY_MS = 6_000;
 const INSTALL = 'apt-get install -y redis-server';
 
 export interface RedisClusterOptions extends LaunchOptions {
@@ -58,6 +66,7 @@ class LocalRedisCluster implements RedisClusterBackend {
   readonly external = false;
   private readonly ports: NodePorts[] = [];
   private readonly children = new Map<number, ManagedChild>();
+  private readonly paused = new Set<number>();
 
   constructor(
     private readonly dir: string,
@@ -110,22 +119,41 @@ class LocalRedisCluster implements RedisClusterBackend {
     const shard = await this.shardOf(master);
     const replica = shard.replicas.find((port) => this.children.has(port));
     if (replica === undefined) throw new Error(`master ${master} has no live replica to take over`);
-    await runCli(['-h', HOST, '-p', String(replica), 'CLUSTER', 'FAILOVER'], 5_000);
-    await this.settleWith(replica, shard);
+    // Redis aborts a manual failover that has not completed within its timeout (5 s), as on a
+    // machine too busy for the replica to catch up in time: ask again then.
+    const ask = () => runCli(['-h', HOST, '-p', String(replica), 'CLUSTER', 'FAILOVER'], 5_000);
+    await ask();
+    await this.settleWith(replica, shard, ask);
     return replica;
   }
 
-  async kill(master: number): Promise<number> {
+  async kill(master: number, options: KillOptions = {}): Promise<number> {
     const shard = await this.shardOf(master);
     const child = this.children.get(master);
     if (!child) throw new Error(`node ${master} is not running`);
     this.children.delete(master);
+    this.paused.delete(master);
     signalProcess(child.child, 'SIGKILL');
     await child.stop();
+    await options.onKilled?.();
     const replica = shard.replicas.find((port) => this.children.has(port));
     if (replica === undefined) return master;
     await this.settleWith(replica, shard);
     return replica;
+  }
+
+  async pause(port: number): Promise<void> {
+    const child = this.children.get(port);
+    if (!child) throw new Error(`node ${port} is not running`);
+    signalProcess(child.child, 'SIGSTOP');
+    this.paused.add(port);
+  }
+
+  async resume(port: number): Promise<void> {
+    const child = this.children.get(port);
+    if (!child) throw new Error(`node ${port} is not running`);
+    signalProcess(child.child, 'SIGCONT');
+    this.paused.delete(port);
   }
 
   async restart(port: number): Promise<void> {
@@ -137,19 +165,34 @@ class LocalRedisCluster implements RedisClusterBackend {
   }
 
   async stop(): Promise<void> {
+    // A stopped process ignores SIGTERM until it runs again.
+    for (const port of this.paused) await this.resume(port).catch(() => undefined);
     const children = [...this.children.values()];
     this.children.clear();
     await Promise.all(children.map((child) => child.stop()));
     await rm(this.dir, { recursive: true, force: true });
   }
 
-  /** Waits until `replica` serves `shard`'s slots and every live node agrees. */
-  private async settleWith(replica: number, shard: ClusterShard): Promise<void> {
+  /**
+   * Waits until `replica` serves `shard`'s slots and every live node agrees; `retry` runs
+   * every `RETRY_MS` until the takeover shows.
+   */
+  private async settleWith(
+    replica: number,
+    shard: ClusterShard,
+    retry?: () => Promise<unknown>,
+  ): Promise<void> {
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    let retryAt = Date.now() + RETRY_MS;
     const [firstSlot] = shard.slots[0] ?? [0];
     while ((await this.masterOf(firstSlot).catch(() => undefined)) !== replica) {
-      if (Date.now() > deadline)
+      if (Date.now() > deadline) {
         throw new Error(`${replica} did not take over from ${shard.master}`);
+      }
+      if (retry && Date.now() > retryAt) {
+        retryAt = Date.now() + RETRY_MS;
+        await retry().catch(() => undefined);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await waitUntilSettled(this.live(), Math.max(1, deadline - Date.now()));
@@ -161,8 +204,9 @@ class LocalRedisCluster implements RedisClusterBackend {
     return shard;
   }
 
+  /** The nodes that run and answer. */
   private live(): number[] {
-    return [...this.children.keys()];
+    return [...this.children.keys()].filter((port) => !this.paused.has(port));
   }
 
   private anyLive(): number {
@@ -232,6 +276,8 @@ function externalCluster(list: string): RedisClusterBackend {
     nodes,
     stop: async () => {},
     shards: refuse('read the shards of'),
+    pause: refuse('pause a node of'),
+    resume: refuse('resume a node of'),
     masterOf: refuse('read the masters of'),
     failover: refuse('fail over'),
     kill: refuse('kill a node of'),

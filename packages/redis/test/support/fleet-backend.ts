@@ -62,9 +62,11 @@ export async function redisFleetBackend(options: RedisBackendOptions): Promise<C
       const client = await open(serverId);
       const messenger = new RedisMessenger({ client, prefix, sharded, logger: quiet });
       messengers.push(messenger);
+      // A store that waits for replicas holds its connection on each WAIT: a client of its own.
+      const storeClient = options.store?.waitForReplicas ? await open(`${serverId}-store`) : client;
       return {
         store: new RedisStore({
-          client,
+          client: storeClient,
           prefix,
           logger: quiet,
           versions: options.versions,
