@@ -1,7 +1,9 @@
 /** RedisMessenger on a Redis Cluster client: what it refuses, and what it needs of the client. */
 import { ErrorCode } from '@datadriver/core';
+import { recordingLogger } from '@datadriver/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../../src/index.js';
+import { channelOf } from '../../src/keys.js';
 import { connectCluster } from '../support/cluster.js';
 import { Clients, uniquePrefix } from '../support/redis.js';
 
@@ -28,6 +30,21 @@ describe('RedisMessenger on a Redis Cluster', () => {
     expect(new RedisMessenger({ client, sharded: false }).sharded).toBe(false);
     const able = clients.add(await connectCluster(undefined, { sharded: true }));
     expect(new RedisMessenger({ client: able, sharded: true }).sharded).toBe(true);
+  });
+
+  it("delivers none of the subscription check's probes, and no debug line about them", async () => {
+    const client = clients.add(await connectCluster());
+    const logger = recordingLogger();
+    const prefix = uniquePrefix('probes');
+    const messenger = new RedisMessenger({ client, prefix, sharded: true, logger });
+    const received: unknown[] = [];
+    await messenger.subscribe('t', (message) => void received.push(message));
+    await client.spublish(channelOf(prefix, 't'), 'dd-probe:someone:1');
+    await messenger.publish('t', { n: 1 });
+    await until(() => received.length > 0);
+    expect(received).toEqual([{ n: 1 }]);
+    expect(logger.lines.filter((line) => /probe|not a JSON object/.test(line.message))).toEqual([]);
+    await messenger.close();
   });
 
   for (const sharded of [false, true]) {
