@@ -45,13 +45,13 @@ export const RECOMMENDED_REDIS_OPTIONS = Object.freeze({
  * - `redisOptions: RECOMMENDED_REDIS_OPTIONS` for every node connection. Its `commandTimeout`
  *   also bounds each adapter call, because the Cluster client's own offline queue (used while
  *   no node answers) is bounded by neither node option.
- * - `shardedSubscribers: true`: `new RedisMessenger({ client, sharded: true })` needs it.
  * - `scaleReads: 'master'` (ioredis's default, kept when options are merged): the store's read
  *   must see the latest write, which a replica may not have yet.
+ *
+ * Add `shardedSubscribers: true` for `new RedisMessenger({ client, sharded: true })`.
  */
 export const RECOMMENDED_CLUSTER_OPTIONS = Object.freeze({
   redisOptions: RECOMMENDED_REDIS_OPTIONS,
-  shardedSubscribers: true,
   scaleReads: 'master',
 } satisfies Partial<ClusterOptions>);
 

@@ -1,8 +1,8 @@
 /**
- * The Messenger port on Redis pub/sub. Publishing uses the user's client; subscriptions live on
- * one dedicated connection per messenger (`client.duplicate()`), because a connection in
- * subscriber mode can run nothing else. ioredis re-subscribes it after every reconnect; on a
- * Cluster with sharded pub/sub, a `ShardWatch` also renews it when a failover drops it.
+ * The Messenger port on Redis pub/sub. Publishing uses the user's client; subscriptions live
+ * where `Subscriber` puts them (a connection of their own on a standalone client, the Cluster
+ * client itself on a Cluster). On a Cluster with sharded pub/sub, a `ShardWatch` also renews a
+ * subscription a failover dropped.
  */
 import {
   consoleLogger,
@@ -17,7 +17,7 @@ import {
   type Messenger,
   type Subscription,
 } from '@datadriver/core';
-import type { Cluster, Redis } from 'ioredis';
+import type { Cluster } from 'ioredis';
 import {
   DEFAULT_PREFIX,
   noteTimeBound,
@@ -29,6 +29,7 @@ import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { channelOf, checkPrefix } from './keys.js';
 import { SHARD_CHECK_INTERVAL_MS, ShardWatch } from './shard-watch.js';
+import { Subscriber } from './subscriber.js';
 
 export interface RedisMessengerOptions extends RedisAdapterOptions {
   /**
@@ -48,17 +49,6 @@ function parseMessage(payload: string): JsonObject | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * A connection of its own for subscriptions, re-subscribing after a reconnect. The offline
- * queue holds SUBSCRIBE until the new connection is ready, whatever the user's client does:
- * on a standalone client maxRetriesPerRequest still bounds the wait while Redis is down, on a
- * Cluster the messenger's deadline does.
- */
-function subscriberOf(client: RedisClient): RedisClient {
-  if (client.isCluster) return (client as Cluster).duplicate([], { enableOfflineQueue: true });
-  return (client as Redis).duplicate({ autoResubscribe: true, enableOfflineQueue: true });
 }
 
 /** Refuses `sharded` on a Cluster client that cannot subscribe to shard channels. */
@@ -86,7 +76,7 @@ export class RedisMessenger implements Messenger {
   private readonly deadlineMs: number | undefined;
   private readonly logger: Logger;
   private readonly handlers = new Map<string, Set<MessageHandler>>();
-  private subscriber: RedisClient | undefined;
+  private readonly subscriber: Subscriber;
   /** Sharded on a Cluster only: renews subscriptions a failover dropped (see shard-watch.ts). */
   private readonly watch: ShardWatch | undefined;
 
@@ -99,13 +89,21 @@ export class RedisMessenger implements Messenger {
     this.logger = options.logger ?? consoleLogger('[DataDriver redis]');
     warnOnSlowFailure(this.client, this.logger);
     noteTimeBound(this.client, this.logger);
+    this.subscriber = new Subscriber({
+      client: this.client,
+      sharded: this.sharded,
+      deadlineMs: this.deadlineMs,
+      logger: this.logger,
+      onMessage: (channel, payload) => this.dispatch(channel, payload),
+      onTrouble: () => this.watch?.alarm(),
+    });
     this.watch =
       this.sharded && this.client.isCluster
         ? new ShardWatch({
             channels: () => [...this.handlers.keys()],
             publish: (channel, payload) =>
               within(this.deadlineMs, this.client.spublish(channel, payload)),
-            renew: () => this.renew(),
+            renew: (lost) => this.subscriber.renew(lost),
             logger: this.logger,
             intervalMs: SHARD_CHECK_INTERVAL_MS,
           })
@@ -143,9 +141,11 @@ export class RedisMessenger implements Messenger {
     handlers.add(deliver);
     this.handlers.set(channel, handlers);
     try {
-      await this.listen(channel);
+      await this.subscriber.add(channel);
     } catch (error) {
-      await this.forget(channel, deliver);
+      // Not awaited: ending a subscription the backend may never have made must not hold up
+      // the caller's rejection (during an outage its UNSUBSCRIBE waits out the deadline too).
+      void this.forget(channel, deliver);
       throw toRedisError(error, 'subscribe', channel);
     }
     this.watch?.start();
@@ -159,34 +159,12 @@ export class RedisMessenger implements Messenger {
     };
   }
 
-  /** Ends every subscription and closes the subscriber connection; the user's client stays open. */
+  /** Ends every subscription (and closes the connection of its own, if any); the client stays open. */
   async close(): Promise<void> {
+    const channels = [...this.handlers.keys()];
     this.handlers.clear();
     this.watch?.stop();
-    this.dropSubscriber();
-  }
-
-  private connection(): RedisClient {
-    if (this.subscriber) return this.subscriber;
-    const subscriber = subscriberOf(this.client);
-    subscriber.on('error', (error: unknown) => {
-      this.logger.debug(`redis subscriber connection: ${describeError(error)}`);
-      this.watch?.alarm();
-    });
-    // What a Cluster's subscriber reports when a node drops it or leaves (shard-watch.ts).
-    for (const event of ['nodeError', '-node']) subscriber.on(event, () => this.watch?.alarm());
-    subscriber.on('ready', () => this.logger.debug('redis subscriber connection ready'));
-    subscriber.on(this.sharded ? 'smessage' : 'message', (channel: string, payload: string) =>
-      this.dispatch(channel, payload),
-    );
-    this.subscriber = subscriber;
-    return subscriber;
-  }
-
-  private async listen(channel: string): Promise<void> {
-    const subscriber = this.connection();
-    const made = this.sharded ? subscriber.ssubscribe(channel) : subscriber.subscribe(channel);
-    await within(this.deadlineMs, made);
+    await this.subscriber.close(channels);
   }
 
   /** Removes one handler; the last one of a channel unsubscribes it, the last of all closes. */
@@ -194,33 +172,9 @@ export class RedisMessenger implements Messenger {
     const handlers = this.handlers.get(channel);
     if (!handlers?.delete(deliver) || handlers.size > 0) return;
     this.handlers.delete(channel);
-    if (this.handlers.size === 0) {
-      this.watch?.stop();
-      return this.dropSubscriber();
-    }
-    const subscriber = this.subscriber;
-    try {
-      const ended = this.sharded
-        ? subscriber?.sunsubscribe(channel)
-        : subscriber?.unsubscribe(channel);
-      await within(this.deadlineMs, ended ?? Promise.resolve());
-    } catch (error) {
-      // Nothing is delivered to a channel without handlers, so a failed UNSUBSCRIBE costs
-      // only its traffic until the connection next drops.
-      this.logger.debug(`redis unsubscribe of ${channel} failed: ${describeError(error)}`);
-    }
-  }
-
-  /** A fresh subscriber connection, subscribed to every channel that has handlers. */
-  private async renew(): Promise<void> {
-    this.dropSubscriber();
-    await Promise.all([...this.handlers.keys()].map((channel) => this.listen(channel)));
-  }
-
-  private dropSubscriber(): void {
-    const subscriber = this.subscriber;
-    this.subscriber = undefined;
-    subscriber?.disconnect();
+    if (this.handlers.size > 0) return this.subscriber.remove(channel);
+    this.watch?.stop();
+    await this.subscriber.removeLast(channel);
   }
 
   private dispatch(channel: string, payload: string): void {

@@ -4,15 +4,16 @@
  * When a master fails over (or fails back, or a slot migrates), the node that loses a slot
  * drops its shard channels' subscribers with a SUNSUBSCRIBE push they never asked for. ioredis
  * 5 reads that push as a reply to a command, finds none queued, and reports a "Command queue
- * state error" as the Cluster client's `nodeError`; nothing refreshes the subscriber's slot map
- * (a client that only subscribes sends no command that could meet a MOVED, and
- * `slotsRefreshInterval` is off by default), so its `ClusterSubscriberGroup` never resubscribes
- * and the channel is silent for good, with both nodes counting no subscriber.
+ * state error" as the Cluster client's `nodeError`; its `ClusterSubscriberGroup` resubscribes
+ * only when a refresh of the slot map shows a new topology. A client that only subscribes never
+ * meets the MOVED that would refresh it (nor does a busy one whose commands go to other
+ * shards), `slotsRefreshInterval` is off by default, and after a fail-back the map reads as it
+ * was: the channel stays silent for good, with no subscriber counted on either node.
  *
- * So the watch checks, by echo: it publishes a probe on each channel and expects it back on the
- * subscriber. A channel whose probe does not come back in time gets a fresh subscriber
- * connection, which reads the slot map anew. Checks run at once on a sign of trouble from the
- * subscriber connection (`nodeError`, `-node`, `error`), and every `intervalMs` anyway.
+ * So the watch checks, by echo: it publishes a probe on each channel and expects it back. A
+ * channel whose probe does not come back in time is subscribed again once the client has read
+ * its slot map afresh (`Subscriber.renew`). Checks run at once on a sign of trouble from the
+ * Cluster (`nodeError`, `-node`), and every `intervalMs` anyway.
  */
 import { randomBytes } from 'node:crypto';
 import { describeError, type Logger } from '@datadriver/core';
@@ -34,8 +35,8 @@ export interface ShardWatchPorts {
   channels(): readonly string[];
   /** Publishes `payload` on `channel` (SPUBLISH through the user's client). */
   publish(channel: string, payload: string): Promise<unknown>;
-  /** A fresh subscriber connection, subscribed to every channel. */
-  renew(): Promise<void>;
+  /** Subscribes to `lost` again, on the master that serves each now. */
+  renew(lost: readonly string[]): Promise<void>;
   readonly logger: Logger;
   /** How often to check when nothing signals trouble (ms). */
   readonly intervalMs: number;
@@ -103,10 +104,10 @@ export class ShardWatch {
     );
     if (lost.length === 0 || this.stopped) return this.schedule(this.ports.intervalMs);
     this.ports.logger.info(
-      `sharded subscription${lost.length > 1 ? 's' : ''} to ${lost.join(', ')} stopped delivering (a failover or slot move?); subscribing again on a new connection`,
+      `sharded subscription${lost.length > 1 ? 's' : ''} to ${lost.join(', ')} stopped delivering (a failover or slot move?); subscribing again`,
     );
     try {
-      await this.ports.renew();
+      await this.ports.renew(lost);
     } catch (error) {
       this.ports.logger.debug(`resubscribing failed, checking again: ${describeError(error)}`);
     }

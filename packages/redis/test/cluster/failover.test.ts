@@ -47,7 +47,7 @@ afterAll(async () => {
 
 /** Messengers of both kinds on topics whose channels one master serves. */
 async function listeners(run: number) {
-  const client = clients.add(await connectCluster(redis.nodes));
+  const client = clients.add(await connectCluster(redis.nodes, { sharded: true }));
   const prefix = uniquePrefix(`failover-${run}`);
   const topic = 'CKHandoff_moving';
   return [false, true].map((sharded) => {

@@ -29,7 +29,7 @@ const prefix = uniquePrefix('outage');
 
 beforeAll(async () => {
   proxies = await ClusterProxies.start();
-  client = clients.add(await proxies.connect());
+  client = clients.add(await proxies.connect({ sharded: true }));
 });
 afterAll(async () => {
   await clients.quitAll();
@@ -97,7 +97,7 @@ describe('a full outage of the Redis Cluster', () => {
   for (const sharded of [false, true]) {
     it(`delivers again on a subscription made before the outage (${sharded ? 'sharded' : 'classic'})`, async () => {
       const sender = new RedisMessenger({ client, prefix, sharded, logger: quiet });
-      const other = clients.add(await proxies.connect());
+      const other = clients.add(await proxies.connect({ sharded }));
       const receiver = new RedisMessenger({ client: other, prefix, sharded, logger: quiet });
       const received: unknown[] = [];
       const topic = `CKHandoff_before-${sharded}`;
@@ -115,7 +115,7 @@ describe('a full outage of the Redis Cluster', () => {
   }
 
   it('subscribes on the handoff beat after a subscribe the outage refused', async () => {
-    const other = clients.add(await proxies.connect());
+    const other = clients.add(await proxies.connect({ sharded: true }));
     const messenger = new RedisMessenger({ client: other, prefix, sharded: true, logger: quiet });
     const presence = new RedisPresence({ client: other, prefix, logger: quiet });
     const handoff = new Handoff({

@@ -20,7 +20,7 @@ async function until(condition: () => boolean, limitMs = 5_000): Promise<void> {
 
 describe('RedisMessenger on a Redis Cluster', () => {
   it('refuses sharded: true on a Cluster client without shardedSubscribers, saying what to set', async () => {
-    const client = clients.add(await connectCluster(undefined, { sharded: false }));
+    const client = clients.add(await connectCluster());
     expect(() => new RedisMessenger({ client, sharded: true })).toThrowError(
       expect.objectContaining({
         code: ErrorCode.InvalidConfig,
@@ -33,7 +33,7 @@ describe('RedisMessenger on a Redis Cluster', () => {
   });
 
   it("delivers none of the subscription check's probes, and no debug line about them", async () => {
-    const client = clients.add(await connectCluster());
+    const client = clients.add(await connectCluster(undefined, { sharded: true }));
     const logger = recordingLogger();
     const prefix = uniquePrefix('probes');
     const messenger = new RedisMessenger({ client, prefix, sharded: true, logger });

@@ -28,7 +28,7 @@ export function clusterNodes(): NodeAddress[] {
 }
 
 export interface ClusterClientOptions {
-  /** `shardedSubscribers` (sharded pub/sub needs it): the recommended `true` by default. */
+  /** `shardedSubscribers: true`, which sharded pub/sub needs (default false). */
   readonly sharded?: boolean;
   readonly connectionName?: string;
   /** Node options merged over the test ones (`commandTimeout`, ...). */
@@ -41,7 +41,7 @@ export interface ClusterClientOptions {
 export function clusterOptions(options: ClusterClientOptions = {}): ClusterOptions {
   return {
     ...RECOMMENDED_CLUSTER_OPTIONS,
-    shardedSubscribers: options.sharded ?? true,
+    shardedSubscribers: options.sharded ?? false,
     ...options.cluster,
     redisOptions: {
       ...TEST_OPTIONS,

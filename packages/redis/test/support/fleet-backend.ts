@@ -49,6 +49,7 @@ export async function redisFleetBackend(options: RedisBackendOptions): Promise<C
     }
     const client = await connectCluster(options.cluster, {
       ...options.clusterClient,
+      sharded,
       connectionName,
     });
     return clients.add(client);

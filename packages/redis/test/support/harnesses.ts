@@ -34,13 +34,13 @@ export const singleNode: MakeTarget = async () => {
   };
 };
 
-/** The run's Redis Cluster, through a proxy per node. */
+/** The run's Redis Cluster, through a proxy per node; clients able to use sharded pub/sub. */
 export const redisCluster: MakeTarget = async () => {
   const proxies = await ClusterProxies.start();
   const clients = new Clients();
   return {
-    connect: async () => clients.add(await proxies.connect()),
-    raw: clients.add(await connectCluster()),
+    connect: async () => clients.add(await proxies.connect({ sharded: true })),
+    raw: clients.add(await connectCluster(undefined, { sharded: true })),
     outage: proxies,
     close: async () => {
       await clients.quitAll();
