@@ -4,7 +4,9 @@
  * three replicas, in the same run, and what `waitForReplicas: 1` costs on the cluster. Each
  * measure is WORKERS processes (scripts/throughput-worker.mjs), each keeping PLAYERS players
  * cycling load, one change, save, release for WINDOW_SECONDS; the setups take turns, ROUNDS times,
- * so a change of load on the machine hits each alike.
+ * so a change of load on the machine hits each alike. Beside each rate: the save's latency, and
+ * the CPU each cycle costs the client processes and the Redis servers (every node, replicas
+ * included), which is what tells how far each setup scales once given machines of its own.
  *
  *   pnpm --filter @datadriver/redis measure:cluster   (starts its own redis-server and cluster)
  *   REDIS_URL=redis://a:6379 REDIS_CLUSTER_NODES=b:7000,c:7000 WORKERS=4 node scripts/measure-cluster.mjs
@@ -27,6 +29,7 @@ for (const dist of ['../../core/dist/index.js', '../../../tools/backends/dist/in
 }
 
 const { startRedis, startRedisCluster } = await import('@datadriver/backends');
+const { Redis } = await import('ioredis');
 const { bundleAdapter } = await import('./bundle-adapter.mjs');
 
 const WORKERS = Number(process.env.WORKERS ?? 2);
@@ -54,8 +57,27 @@ function runWorker(env) {
   });
 }
 
-/** One window of one setup: every worker at once; cycles per second and save latencies. */
+/** CPU seconds the servers at `urls` have used so far (INFO), summed for masters and replicas. */
+async function serverCpuSeconds(urls) {
+  const total = { master: 0, replica: 0 };
+  for (const url of urls) {
+    const client = new Redis(url);
+    const info = await client.info();
+    client.disconnect();
+    const role = /role:master/.test(info) ? 'master' : 'replica';
+    for (const field of ['used_cpu_sys', 'used_cpu_user']) {
+      total[role] += Number(new RegExp(`${field}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+    }
+  }
+  return total;
+}
+
+/**
+ * One window of one setup: every worker at once; cycles per second, save latencies, and the
+ * CPU per cycle of the client processes and of every Redis server of the setup.
+ */
 async function window(setup, round, adapterModule) {
+  const serverBefore = await serverCpuSeconds(setup.servers);
   const results = await Promise.all(
     Array.from({ length: WORKERS }, (_, index) =>
       runWorker({
@@ -68,20 +90,36 @@ async function window(setup, round, adapterModule) {
       }),
     ),
   );
+  const serverAfter = await serverCpuSeconds(setup.servers);
   const cycles = results.reduce((sum, each) => sum + each.cycles, 0);
   const failures = results.reduce((sum, each) => sum + each.failures, 0);
-  return { perSecond: cycles / WINDOW_SECONDS, failures, saves: results.flatMap((each) => each.saves) };
+  const clientUs = results.reduce((sum, each) => sum + each.cpuUs, 0);
+  return {
+    perSecond: cycles / WINDOW_SECONDS,
+    failures,
+    saves: results.flatMap((each) => each.saves),
+    clientUsPerCycle: clientUs / cycles,
+    masterUsPerCycle: ((serverAfter.master - serverBefore.master) * 1e6) / cycles,
+    replicaUsPerCycle: ((serverAfter.replica - serverBefore.replica) * 1e6) / cycles,
+  };
 }
 
 async function measure(redisUrl, clusterNodes) {
   const adapterModule = await bundleAdapter('measure-cluster');
+  const nodeUrls = clusterNodes.split(',').map((address) => `redis://${address}`);
   const setups = [
-    { name: 'one redis-server', tag: 'one', env: { REDIS_URL: redisUrl } },
-    { name: 'Redis Cluster, 3 masters', tag: 'cluster', env: { CLUSTER_NODES: clusterNodes } },
+    { name: 'one redis-server', tag: 'one', env: { REDIS_URL: redisUrl }, servers: [redisUrl] },
+    {
+      name: 'Redis Cluster, 3 masters',
+      tag: 'cluster',
+      env: { CLUSTER_NODES: clusterNodes },
+      servers: nodeUrls,
+    },
     {
       name: 'Redis Cluster, waitForReplicas: 1',
       tag: 'wait',
       env: { CLUSTER_NODES: clusterNodes, WAIT_FOR_REPLICAS: '1' },
+      servers: nodeUrls,
     },
   ];
   const windows = new Map(setups.map((setup) => [setup.tag, []]));
@@ -100,8 +138,13 @@ async function measure(redisUrl, clusterNodes) {
     const rates = all.map((each) => each.perSecond).sort((a, b) => a - b);
     const saves = all.flatMap((each) => each.saves).sort((a, b) => a - b);
     const failures = all.reduce((sum, each) => sum + each.failures, 0);
+    const median = (pick) =>
+      percentile(
+        all.map(pick).sort((a, b) => a - b),
+        50,
+      ).toFixed(0);
     console.log(
-      `  ${setup.name.padEnd(34)} ${percentile(rates, 50).toFixed(0).padStart(6)} cycles/s (windows ${rates.map((rate) => rate.toFixed(0)).join(', ')})   save p50 ${percentile(saves, 50).toFixed(2)} ms  p99 ${percentile(saves, 99).toFixed(2)} ms   ${failures} failed`,
+      `  ${setup.name.padEnd(34)} ${percentile(rates, 50).toFixed(0).padStart(6)} cycles/s (windows ${rates.map((rate) => rate.toFixed(0)).join(', ')})   save p50 ${percentile(saves, 50).toFixed(2)} ms  p99 ${percentile(saves, 99).toFixed(2)} ms   CPU per cycle: clients ${median((each) => each.clientUsPerCycle)} µs, masters ${median((each) => each.masterUsPerCycle)} µs, replicas ${median((each) => each.replicaUsPerCycle)} µs   ${failures} failed`,
     );
   }
 }

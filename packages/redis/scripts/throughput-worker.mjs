@@ -41,6 +41,7 @@ const driver = new DataDriver({
 });
 
 const saves = [];
+const cpuBefore = process.cpuUsage();
 let cycles = 0;
 let failures = 0;
 const until = performance.now() + seconds * 1000;
@@ -62,6 +63,7 @@ await Promise.all(
     }
   }),
 );
-process.send?.({ cycles, failures, seconds, saves });
+const cpu = process.cpuUsage(cpuBefore);
+process.send?.({ cycles, failures, seconds, saves, cpuUs: cpu.user + cpu.system });
 await driver.close();
 client.disconnect();
