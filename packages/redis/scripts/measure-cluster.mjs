@@ -15,18 +15,11 @@
  * bundled on the fly.
  */
 import { fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { requireBuilt } from './require-built.mjs';
 
-for (const dist of ['../../core/dist/index.js', '../../../tools/backends/dist/index.js']) {
-  if (!existsSync(fileURLToPath(new URL(dist, import.meta.url)))) {
-    console.error(
-      `missing ${dist.replace(/^[./]+/, '')}: run \`pnpm build\` at the repository root first`,
-    );
-    process.exit(1);
-  }
-}
+requireBuilt();
 
 const { startRedis, startRedisCluster } = await import('@datadriver/backends');
 const { Redis } = await import('ioredis');

@@ -8,35 +8,20 @@
  *
  * `DD_FAILOVER_RUNS=n` (`pnpm --filter @datadriver/redis failover`) runs it n times.
  */
-import { type RedisClusterBackend, startRedisCluster } from '@datadriver/backends';
+import type { RedisClusterBackend } from '@datadriver/backends';
 import { DataDriverError } from '@datadriver/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisStore } from '../../src/index.js';
 import { recordKey } from '../../src/keys.js';
 import { connectCluster } from '../support/cluster.js';
 import { keySlot } from '../support/key-slot.js';
-import { dropReplicaLinks } from '../support/own-cluster.js';
-import { Clients, uniquePrefix } from '../support/redis.js';
+import { dropReplicaLinks, ownCluster } from '../support/own-cluster.js';
+import { quiet, uniquePrefix } from '../support/redis.js';
 
 const RUNS = Number(process.env.DD_FAILOVER_RUNS ?? '1');
 const KEYS = 20;
-const quiet = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
 
-let redis: RedisClusterBackend;
-const clients = new Clients();
-
-beforeAll(async () => {
-  redis = await startRedisCluster();
-}, 60_000);
-afterAll(async () => {
-  await clients.quitAll();
-  await redis?.stop();
-});
+const own = ownCluster();
 
 /** One store's writers: each saves its counter without pause until its master is gone. */
 async function writers(store: RedisStore, keys: readonly string[]) {
@@ -80,7 +65,7 @@ describe.each(Array.from({ length: RUNS }, (_, run) => run + 1))('durability run
   for (const cutOff of [false, true]) {
     it(`a SIGKILL of the master, replica ${cutOff ? 'cut off' : 'in sync'}: no save acknowledged with waitForReplicas: 1 is lost${cutOff ? ', and those acknowledged by default are' : ''}`, async () => {
       const prefix = uniquePrefix(`durability-${run}-${cutOff}`);
-      const [{ master, replicas, slots }] = (await redis.shards()) as [
+      const [{ master, replicas, slots }] = (await own.cluster.shards()) as [
         Awaited<ReturnType<RedisClusterBackend['shards']>>[number],
       ];
       const served = (key: string) => {
@@ -93,7 +78,7 @@ describe.each(Array.from({ length: RUNS }, (_, run) => run + 1))('durability run
       // A client each: a WAIT holds its connection, and the other store must not wait behind it.
       const stores = await Promise.all(
         [0, 1].map(async (waitForReplicas) => {
-          const client = clients.add(await connectCluster(redis.nodes));
+          const client = own.clients.add(await connectCluster(own.cluster.nodes));
           return new RedisStore({ client, prefix, waitForReplicas, logger: quiet });
         }),
       );
@@ -102,17 +87,17 @@ describe.each(Array.from({ length: RUNS }, (_, run) => run + 1))('durability run
         await writers(stores[1]!, keys.slice(KEYS)),
       ];
       if (cutOff) {
-        await redis.pause(replicas[0]!);
+        await own.cluster.pause(replicas[0]!);
         await dropReplicaLinks(master);
       }
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await redis.kill(master, {
+      await own.cluster.kill(master, {
         onKilled: async () => {
-          if (cutOff) await redis.resume(replicas[0]!);
+          if (cutOff) await own.cluster.resume(replicas[0]!);
         },
       });
       await Promise.all(running.map((each) => each.stop()));
-      await redis.restart(master);
+      await own.cluster.restart(master);
       const [byDefault, waited] = await Promise.all(running.map((each) => each.count()));
       for (const [name, result] of [
         ['by default', byDefault!],

@@ -8,10 +8,9 @@
  * Each case runs once; `DD_FAILOVER_RUNS=n` (`pnpm --filter @datadriver/redis failover`) runs
  * them n times in a row on the same cluster, to show they are stable.
  */
-import { type RedisClusterBackend, startRedisCluster } from '@datadriver/backends';
 import { DataDriverError, ErrorCode } from '@datadriver/core';
 import { type Cluster, expectWait, mark, settled, withCluster } from '@datadriver/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../../src/index.js';
 import { channelOf, recordKey } from '../../src/keys.js';
 import { connectCluster } from '../support/cluster.js';
@@ -21,33 +20,28 @@ import {
   deliveredWithin,
   type Move,
   moveMaster,
+  ownCluster,
   shardSubscribers,
 } from '../support/own-cluster.js';
-import { Clients, uniquePrefix } from '../support/redis.js';
+import { quiet, uniquePrefix } from '../support/redis.js';
 
 const RUNS = Number(process.env.DD_FAILOVER_RUNS ?? '1');
 const scale = Number(process.env.DD_SCALE ?? '0.1');
-const quiet = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
 
-let redis: RedisClusterBackend;
-const clients = new Clients();
+const own = ownCluster();
 
-beforeAll(async () => {
-  redis = await startRedisCluster();
-}, 60_000);
-afterAll(async () => {
-  await clients.quitAll();
-  await redis?.stop();
-});
-
-/** Messengers of both kinds on topics whose channels one master serves. */
+/** Messengers of both kinds on topics whose channels one master serves, each delivering. */
 async function listeners(run: number) {
-  const client = clients.add(await connectCluster(redis.nodes, { sharded: true }));
+  const all = makeListeners(run);
+  for (const each of await all) {
+    await each.subscribed;
+    await deliveredWithin(each.publish, each.received, 2_000, 'before');
+  }
+  return all;
+}
+
+async function makeListeners(run: number) {
+  const client = own.clients.add(await connectCluster(own.cluster.nodes, { sharded: true }));
   const prefix = uniquePrefix(`failover-${run}`);
   const topic = 'CKHandoff_moving';
   return [false, true].map((sharded) => {
@@ -61,11 +55,11 @@ async function listeners(run: number) {
 
 /** Moves the master of the channels' slot, then waits for each messenger to deliver again. */
 async function moveAndDeliver(
-  all: Awaited<ReturnType<typeof listeners>>,
+  all: Awaited<ReturnType<typeof makeListeners>>,
   move: Move,
   leg: string,
 ): Promise<void> {
-  const { to } = await moveMaster(redis, move, keySlot(all[0]!.channel));
+  const { to } = await moveMaster(own.cluster, move, keySlot(all[0]!.channel));
   for (const { sharded, received, publish, channel } of all) {
     const kind = sharded ? 'sharded' : 'classic';
     const ms = await deliveredWithin(publish, received, 5_000, `${kind} after ${move} ${leg}`);
@@ -77,10 +71,6 @@ async function moveAndDeliver(
 describe.each(Array.from({ length: RUNS }, (_, run) => run + 1))('failover run %i', (run) => {
   it('classic and sharded pub/sub deliver again after a failover of their master and a fail-back', async () => {
     const all = await listeners(run);
-    for (const each of all) {
-      await each.subscribed;
-      await deliveredWithin(each.publish, each.received, 2_000, 'before');
-    }
     await moveAndDeliver(all, 'failover', 'there');
     await moveAndDeliver(all, 'failover', 'back');
     await Promise.all(all.map(({ messenger }) => messenger.close()));
@@ -88,10 +78,6 @@ describe.each(Array.from({ length: RUNS }, (_, run) => run + 1))('failover run %
 
   it('classic and sharded pub/sub deliver again after a SIGKILL of their master', async () => {
     const all = await listeners(run);
-    for (const each of all) {
-      await each.subscribed;
-      await deliveredWithin(each.publish, each.received, 2_000, 'before');
-    }
     await moveAndDeliver(all, 'kill', 'of the master');
     await Promise.all(all.map(({ messenger }) => messenger.close()));
   }, 60_000);
@@ -100,7 +86,7 @@ describe.each(Array.from({ length: RUNS }, (_, run) => run + 1))('failover run %
     it(`a fleet keeps saving, hands over in milliseconds and takes over a crash through a ${move}, no acknowledged save lost`, async () => {
       const backend = await redisFleetBackend({
         scale,
-        cluster: redis.nodes,
+        cluster: own.cluster.nodes,
         sharded: true,
         // A master SIGKILLed takes what it acknowledged and had not yet replicated with it
         // (durability.test.ts): no-loss through a kill needs each save on the replica too.
@@ -124,11 +110,11 @@ async function fleetThrough(cluster: Cluster, move: Move): Promise<void> {
   for (const player of players) await settled(cluster, 'A', player, onA);
   // The master serving A's channel: the hand-over after the move needs A's subscription.
   const slot = keySlot(channelOf('', a.handoff!.topic));
-  const moving = await redis.masterOf(slot);
+  const moving = await own.cluster.masterOf(slot);
   const servedThere = await Promise.all(
     players.map(async (player) => {
       const name = recordKey('', `${cluster.driverName}/${player}`);
-      return (await redis.masterOf(keySlot(name))) === moving;
+      return (await own.cluster.masterOf(keySlot(name))) === moving;
     }),
   );
   expect(servedThere.some(Boolean)).toBe(true);
@@ -151,7 +137,7 @@ async function fleetThrough(cluster: Cluster, move: Move): Promise<void> {
     }
   });
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const { to } = await moveMaster(redis, move, slot);
+  const { to } = await moveMaster(own.cluster, move, slot);
   expect(to).not.toBe(moving);
   await new Promise((resolve) => setTimeout(resolve, 300));
   saving = false;

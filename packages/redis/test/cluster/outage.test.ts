@@ -10,17 +10,11 @@ import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMessenger, RedisPresence, RedisStore } from '../../src/index.js';
 import { ClusterProxies } from '../support/cluster.js';
-import { Clients, TEST_OPTIONS, uniquePrefix } from '../support/redis.js';
+import { Clients, quiet, TEST_OPTIONS, uniquePrefix } from '../support/redis.js';
 
 const DEADLINE_MS = TEST_OPTIONS.commandTimeout!;
 /** Timer and event-loop jitter on a loaded machine. */
 const SLACK_MS = 750;
-const quiet = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
 
 const clients = new Clients();
 let proxies: ClusterProxies;

@@ -13,7 +13,7 @@ import {
 } from '../../src/index.js';
 import { recordKey } from '../../src/keys.js';
 import { type ClusterClientOptions, connectCluster, type NodeAddress } from './cluster.js';
-import { Clients, redisUrl, TEST_OPTIONS, uniquePrefix } from './redis.js';
+import { Clients, quiet, redisUrl, TEST_OPTIONS, uniquePrefix } from './redis.js';
 
 export interface RedisBackendOptions {
   /** Real seconds per seed second. */
@@ -29,14 +29,6 @@ export interface RedisBackendOptions {
   /** More options of every server's Cluster client. */
   readonly clusterClient?: ClusterClientOptions;
 }
-
-/** The adapters' own lines are noise where scenarios assert on the fleet's. */
-const quiet = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
 
 export async function redisFleetBackend(options: RedisBackendOptions): Promise<ClusterBackend> {
   const clients = new Clients();

@@ -2,8 +2,29 @@
  * Helpers for test files that fail masters over: they start a Redis Cluster of their own
  * (tools/backends' `startRedisCluster`), so the run's shared cluster is never disturbed.
  */
-import type { RedisClusterBackend } from '@datadriver/backends';
-import { connect } from './redis.js';
+import { type RedisClusterBackend, startRedisCluster } from '@datadriver/backends';
+import { afterAll, beforeAll } from 'vitest';
+import { Clients, connect } from './redis.js';
+
+export interface OwnCluster {
+  /** The file's cluster (from its first test on). */
+  readonly cluster: RedisClusterBackend;
+  /** Clients that are quit before the cluster stops. */
+  readonly clients: Clients;
+}
+
+/** Starts a cluster of the calling file's own before its tests, and stops it after them. */
+export function ownCluster(): OwnCluster {
+  const own = { clients: new Clients() } as { cluster: RedisClusterBackend; clients: Clients };
+  beforeAll(async () => {
+    own.cluster = await startRedisCluster();
+  }, 60_000);
+  afterAll(async () => {
+    await own.clients.quitAll();
+    await own.cluster?.stop();
+  });
+  return own;
+}
 
 export type Move = 'failover' | 'kill';
 
