@@ -6,12 +6,15 @@
  */
 import { runHandoffScenarios } from '@datadriver/testkit';
 import { clusterNodes } from '../support/cluster.js';
-import { redisFleetBackend } from '../support/fleet-backend.js';
+import { clusterClientPool, redisFleetBackend } from '../support/fleet-backend.js';
 
 const scale = Number(process.env.DD_SCALE ?? '0.1');
 
+// Every scenario's servers and readers, three at most each, with clients made ahead.
+const pool = clusterClientPool(clusterNodes(), { size: 50 });
+
 runHandoffScenarios(
   'Redis Cluster, classic pub/sub',
-  () => redisFleetBackend({ scale, cluster: clusterNodes() }),
+  () => redisFleetBackend({ scale, cluster: clusterNodes(), pool }),
   { concurrent: true },
 );

@@ -4,6 +4,8 @@
  */
 import type { VersionRetention } from '@datadriver/core';
 import { type ClusterBackend, realTime } from '@datadriver/testkit';
+import type { Cluster } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import {
   type RedisClient,
   RedisMessenger,
@@ -28,6 +30,40 @@ export interface RedisBackendOptions {
   readonly store?: Partial<RedisStoreOptions>;
   /** More options of every server's Cluster client. */
   readonly clusterClient?: ClusterClientOptions;
+  /** Where the servers' Cluster clients come from, made ahead (`clusterClientPool`). */
+  readonly pool?: ClusterClientPool;
+}
+
+/** Cluster clients made before the tests start, handed out one per server. */
+export interface ClusterClientPool {
+  take(): Promise<Cluster>;
+}
+
+/**
+ * Makes `size` ready Cluster clients before the file's tests and quits those left after them.
+ * A Cluster client costs a few ms of CPU to make (its slot map; several times that with
+ * sharded subscribers): a real server pays it once at boot, but a file of concurrent scenarios
+ * would pay it for dozens of simulated servers at once, in the middle of the waits it times.
+ */
+export function clusterClientPool(
+  nodes: readonly NodeAddress[],
+  options: ClusterClientOptions & { readonly size: number },
+): ClusterClientPool {
+  const ready: Cluster[] = [];
+  beforeAll(async () => {
+    for (let made = 0; made < options.size; made += 10) {
+      const batch = Math.min(10, options.size - made);
+      ready.push(
+        ...(await Promise.all(Array.from({ length: batch }, () => connectCluster(nodes, options)))),
+      );
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(
+      ready.splice(0).map((client) => client.quit().catch(() => client.disconnect())),
+    );
+  });
+  return { take: async () => ready.pop() ?? connectCluster(nodes, options) };
 }
 
 export async function redisFleetBackend(options: RedisBackendOptions): Promise<ClusterBackend> {
@@ -39,11 +75,13 @@ export async function redisFleetBackend(options: RedisBackendOptions): Promise<C
     if (!options.cluster) {
       return clients.open(redisUrl(), { ...TEST_OPTIONS, connectionName });
     }
-    const client = await connectCluster(options.cluster, {
-      ...options.clusterClient,
-      sharded,
-      connectionName,
-    });
+    const client = options.pool
+      ? await options.pool.take()
+      : await connectCluster(options.cluster, {
+          ...options.clusterClient,
+          sharded,
+          connectionName,
+        });
     return clients.add(client);
   };
   const reader = await open();
