@@ -10,17 +10,9 @@
  * Needs @datadriver/core and @datadriver/backends built (`pnpm build`); this package's src is
  * bundled on the fly.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { requireBuilt } from './require-built.mjs';
 
-for (const dist of ['../../core/dist/index.js', '../../../tools/backends/dist/index.js']) {
-  if (!existsSync(fileURLToPath(new URL(dist, import.meta.url)))) {
-    console.error(
-      `missing ${dist.replace(/^[./]+/, '')}: run \`pnpm build\` at the repository root first`,
-    );
-    process.exit(1);
-  }
-}
+requireBuilt();
 
 const { startRedis } = await import('@datadriver/backends');
 const { Redis } = await import('ioredis');

@@ -4,7 +4,7 @@
  * must never sit in a queue for as long as a lock wait.
  */
 import type { Logger } from '@datadriver/core';
-import type { Cluster, Redis, RedisOptions } from 'ioredis';
+import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 
 /** A standalone (or Sentinel) client, or a Cluster client. The adapters never close it. */
 export type RedisClient = Redis | Cluster;
@@ -38,6 +38,23 @@ export const RECOMMENDED_REDIS_OPTIONS = Object.freeze({
   commandTimeout: 5_000,
 } satisfies Partial<RedisOptions>);
 
+/**
+ * The ioredis Cluster options to merge into a Cluster client's own:
+ * `new Cluster(nodes, { ...RECOMMENDED_CLUSTER_OPTIONS })`.
+ *
+ * - `redisOptions: RECOMMENDED_REDIS_OPTIONS` for every node connection. Its `commandTimeout`
+ *   also bounds each adapter call, because the Cluster client's own offline queue (used while
+ *   no node answers) is bounded by neither node option.
+ * - `scaleReads: 'master'` (ioredis's default, kept when options are merged): the store's read
+ *   must see the latest write, which a replica may not have yet.
+ *
+ * Add `shardedSubscribers: true` for `new RedisMessenger({ client, sharded: true })`.
+ */
+export const RECOMMENDED_CLUSTER_OPTIONS = Object.freeze({
+  redisOptions: RECOMMENDED_REDIS_OPTIONS,
+  scaleReads: 'master',
+} satisfies Partial<ClusterOptions>);
+
 /** The connection options of either kind of client. */
 export function connectionOptions(client: RedisClient): Partial<RedisOptions> {
   return client.isCluster
@@ -57,7 +74,12 @@ export function warnOnSlowFailure(client: RedisClient, logger: Logger): void {
   const options = connectionOptions(client);
   if (options.commandTimeout === undefined) {
     logger.warn(
-      'the ioredis client has no commandTimeout: a command on a connection that died silently waits until the OS gives up (minutes). Merge RECOMMENDED_REDIS_OPTIONS from @datadriver/redis into its options.',
+      'the ioredis client has no commandTimeout: a command on a connection that died silently waits until the OS gives up (minutes). Merge RECOMMENDED_REDIS_OPTIONS (RECOMMENDED_CLUSTER_OPTIONS for a Cluster) from @datadriver/redis into its options.',
+    );
+  }
+  if (client.isCluster && (client as Cluster).options.scaleReads !== 'master') {
+    logger.warn(
+      "the ioredis Cluster reads from replicas (scaleReads is not 'master'): the store's reads may miss the latest write and its updates then conflict. Keep scaleReads: 'master' (RECOMMENDED_CLUSTER_OPTIONS).",
     );
   }
   if (options.maxRetriesPerRequest === null) {
@@ -65,4 +87,29 @@ export function warnOnSlowFailure(client: RedisClient, logger: Logger): void {
       'the ioredis client has maxRetriesPerRequest: null: while Redis is down, commands queue for ever instead of failing. Set it to 1 (RECOMMENDED_REDIS_OPTIONS).',
     );
   }
+}
+
+/** Clients of stores that wait for replicas, and of presences and messengers (time-bound). */
+const waiting = new WeakSet<RedisClient>();
+const timeBound = new WeakSet<RedisClient>();
+const sharedWarned = new WeakSet<RedisClient>();
+
+function warnShared(client: RedisClient, logger: Logger): void {
+  if (sharedWarned.has(client)) return;
+  sharedWarned.add(client);
+  logger.warn(
+    'a RedisStore with waitForReplicas shares its ioredis client with a RedisPresence or RedisMessenger: each WAIT holds the connection until a replica answers (up to replicaWaitMs), and presence beats and handoff messages queue behind it. Give that store a client of its own.',
+  );
+}
+
+/** Notes a store's client that waits for replicas; warns when presence or messages share it. */
+export function noteReplicaWait(client: RedisClient, logger: Logger): void {
+  waiting.add(client);
+  if (timeBound.has(client)) warnShared(client, logger);
+}
+
+/** Notes a presence's or messenger's client; warns when a replica-waiting store shares it. */
+export function noteTimeBound(client: RedisClient, logger: Logger): void {
+  timeBound.add(client);
+  if (waiting.has(client)) warnShared(client, logger);
 }

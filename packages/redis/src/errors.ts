@@ -3,6 +3,7 @@
  * `cause`. One table, so the store, the messenger and the presence say the same thing.
  */
 import { DataDriverError, describeError, ErrorCode } from '@datadriver/core/ports';
+import { DeadlineError } from './deadline.js';
 
 /** Redis error prefixes (the reply's first word) and what each means for a caller. */
 const REPLY_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -12,6 +13,10 @@ const REPLY_CODES: Readonly<Record<string, ErrorCode>> = {
   MASTERDOWN: ErrorCode.Unavailable,
   CLUSTERDOWN: ErrorCode.Unavailable,
   TRYAGAIN: ErrorCode.Unavailable,
+  // A Cluster redirect that reached the caller: the slot is moving or its master has just
+  // changed (ioredis follows redirects, so one arrives only when it could not follow it).
+  MOVED: ErrorCode.Unavailable,
+  ASK: ErrorCode.Unavailable,
   READONLY: ErrorCode.Unavailable,
   NOREPLICAS: ErrorCode.Unavailable,
   // Out of memory: the server refuses writes for lack of capacity.
@@ -50,14 +55,23 @@ const SOCKET_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/** What ioredis throws when a connection is down, closed or too slow. */
+/**
+ * What ioredis throws when a connection is down, closed or too slow, and what its Cluster
+ * client throws while the cluster is failing over or out of reach: to a caller, an outage.
+ */
 const CONNECTION_MESSAGES = [
   /^Connection is closed/,
+  /^Connection is (discarded|aborted)/,
   /^Stream isn't writeable/,
   /^Command timed out/,
+  /^Command aborted due to connection close/,
   /^Reached the max retries per request limit/,
   /^None of startup nodes is available/,
   /^Failed to refresh slots cache/,
+  /^Too many Cluster redirections/,
+  /^Cluster isn't ready/,
+  /^Cluster is (disconnected|disconnecting|ended)/,
+  /^No (sharded )?subscriber for/,
 ];
 
 function replyCode(error: Error): ErrorCode | undefined {
@@ -71,6 +85,7 @@ function replyCode(error: Error): ErrorCode | undefined {
 export function codeOf(error: unknown): ErrorCode {
   if (!(error instanceof Error)) return ErrorCode.BackendFailed;
   if (error.name === 'ReplyError') return replyCode(error) ?? ErrorCode.BackendFailed;
+  if (error instanceof DeadlineError) return ErrorCode.Unavailable;
   const socketCode = (error as NodeJS.ErrnoException).code;
   if (socketCode !== undefined && SOCKET_CODES.has(socketCode)) return ErrorCode.Unavailable;
   if (CONNECTION_MESSAGES.some((pattern) => pattern.test(error.message))) {

@@ -1,5 +1,6 @@
 export {
   DEFAULT_PREFIX,
+  RECOMMENDED_CLUSTER_OPTIONS,
   RECOMMENDED_REDIS_OPTIONS,
   type RedisAdapterOptions,
   type RedisClient,

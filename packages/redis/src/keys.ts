@@ -39,6 +39,12 @@ export function tagOf(key: string): string {
   return key.replace(/[%}]/g, (char) => (char === '%' ? '%25' : '%7D'));
 }
 
+/** The key whose tag is `tag`: `tagOf` read back. */
+export function keyOfTag(tag: string): string {
+  if (tag === '%') return '';
+  return tag.replace(/%25|%7D/g, (code) => (code === '%25' ? '%' : '}'));
+}
+
 function nameOf(prefix: string, key: string, family: string): string {
   return `${prefix}{${tagOf(key)}}${family}`;
 }

@@ -1,11 +1,14 @@
 /**
- * The Messenger port on Redis pub/sub. Publishing uses the user's client; subscriptions live on
- * one dedicated connection per messenger (`client.duplicate()`), because a connection in
- * subscriber mode can run nothing else. ioredis re-subscribes it after every reconnect.
+ * The Messenger port on Redis pub/sub. Publishing uses the user's client; subscriptions live
+ * where `Subscriber` puts them (a connection of their own on a standalone client, the Cluster
+ * client itself on a Cluster). On a Cluster with sharded pub/sub, a `ShardWatch` also renews a
+ * subscription a failover dropped.
  */
 import {
   consoleLogger,
+  DataDriverError,
   describeError,
+  ErrorCode,
   isPlainObject,
   type JsonObject,
   type Logger,
@@ -14,15 +17,19 @@ import {
   type Messenger,
   type Subscription,
 } from '@datadriver/core/ports';
-import type { Redis } from 'ioredis';
+import type { Cluster } from 'ioredis';
 import {
   DEFAULT_PREFIX,
+  noteTimeBound,
   type RedisAdapterOptions,
   type RedisClient,
   warnOnSlowFailure,
 } from './client.js';
+import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { channelOf, checkPrefix } from './keys.js';
+import { SHARD_CHECK_INTERVAL_MS, ShardWatch } from './shard-watch.js';
+import { Subscriber } from './subscriber.js';
 
 export interface RedisMessengerOptions extends RedisAdapterOptions {
   /**
@@ -44,12 +51,13 @@ function parseMessage(payload: string): JsonObject | undefined {
   }
 }
 
-/** A connection of its own for subscriptions, re-subscribing after a reconnect. */
-function subscriberOf(client: RedisClient): RedisClient {
-  if (client.isCluster) return client.duplicate();
-  // The offline queue holds SUBSCRIBE until the new connection is ready, whatever the user's
-  // client does; maxRetriesPerRequest still bounds the wait while Redis is down.
-  return (client as Redis).duplicate({ autoResubscribe: true, enableOfflineQueue: true });
+/** Refuses `sharded` on a Cluster client that cannot subscribe to shard channels. */
+function checkSharded(client: RedisClient, sharded: boolean): void {
+  if (!sharded || !client.isCluster || (client as Cluster).options.shardedSubscribers) return;
+  throw new DataDriverError(
+    ErrorCode.InvalidConfig,
+    'sharded: true needs an ioredis Cluster made with shardedSubscribers: true (new Cluster(nodes, { shardedSubscribers: true, ... })): without it SSUBSCRIBE reaches no shard and nothing is delivered.',
+  );
 }
 
 /**
@@ -64,16 +72,42 @@ export class RedisMessenger implements Messenger {
   /** True for sharded pub/sub. */
   readonly sharded: boolean;
   private readonly client: RedisClient;
+  /** Each call's bound on a Cluster client (`deadlineOf`). */
+  private readonly deadlineMs: number | undefined;
   private readonly logger: Logger;
   private readonly handlers = new Map<string, Set<MessageHandler>>();
-  private subscriber: RedisClient | undefined;
+  private readonly subscriber: Subscriber;
+  /** Sharded on a Cluster only: renews subscriptions a failover dropped (see shard-watch.ts). */
+  private readonly watch: ShardWatch | undefined;
 
   constructor(options: RedisMessengerOptions) {
     this.client = options.client;
+    this.deadlineMs = deadlineOf(this.client);
     this.prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
     this.sharded = options.sharded ?? false;
+    checkSharded(this.client, this.sharded);
     this.logger = options.logger ?? consoleLogger('[DataDriver redis]');
     warnOnSlowFailure(this.client, this.logger);
+    noteTimeBound(this.client, this.logger);
+    this.subscriber = new Subscriber({
+      client: this.client,
+      sharded: this.sharded,
+      deadlineMs: this.deadlineMs,
+      logger: this.logger,
+      onMessage: (channel, payload) => this.dispatch(channel, payload),
+      onTrouble: () => this.watch?.alarm(),
+    });
+    this.watch =
+      this.sharded && this.client.isCluster
+        ? new ShardWatch({
+            channels: () => [...this.handlers.keys()],
+            publish: (channel, payload) =>
+              within(this.deadlineMs, this.client.spublish(channel, payload)),
+            renew: (lost) => this.subscriber.renew(lost),
+            logger: this.logger,
+            intervalMs: SHARD_CHECK_INTERVAL_MS,
+          })
+        : undefined;
   }
 
   /** The channel of `topic`. */
@@ -86,8 +120,10 @@ export class RedisMessenger implements Messenger {
     const channel = this.channelOf(topic);
     const payload = JSON.stringify(message);
     try {
-      if (this.sharded) await this.client.spublish(channel, payload);
-      else await this.client.publish(channel, payload);
+      const sent = this.sharded
+        ? this.client.spublish(channel, payload)
+        : this.client.publish(channel, payload);
+      await within(this.deadlineMs, sent);
     } catch (error) {
       throw toRedisError(error, 'publish', channel);
     }
@@ -105,11 +141,14 @@ export class RedisMessenger implements Messenger {
     handlers.add(deliver);
     this.handlers.set(channel, handlers);
     try {
-      await this.listen(channel);
+      await this.subscriber.add(channel);
     } catch (error) {
-      await this.forget(channel, deliver);
+      // Not awaited: ending a subscription the backend may never have made must not hold up
+      // the caller's rejection (during an outage its UNSUBSCRIBE waits out the deadline too).
+      void this.forget(channel, deliver);
       throw toRedisError(error, 'subscribe', channel);
     }
+    this.watch?.start();
     let active = true;
     return {
       unsubscribe: async () => {
@@ -120,30 +159,12 @@ export class RedisMessenger implements Messenger {
     };
   }
 
-  /** Ends every subscription and closes the subscriber connection; the user's client stays open. */
+  /** Ends every subscription (and closes the connection of its own, if any); the client stays open. */
   async close(): Promise<void> {
+    const channels = [...this.handlers.keys()];
     this.handlers.clear();
-    this.dropSubscriber();
-  }
-
-  private connection(): RedisClient {
-    if (this.subscriber) return this.subscriber;
-    const subscriber = subscriberOf(this.client);
-    subscriber.on('error', (error: unknown) =>
-      this.logger.debug(`redis subscriber connection: ${describeError(error)}`),
-    );
-    subscriber.on('ready', () => this.logger.debug('redis subscriber connection ready'));
-    subscriber.on(this.sharded ? 'smessage' : 'message', (channel: string, payload: string) =>
-      this.dispatch(channel, payload),
-    );
-    this.subscriber = subscriber;
-    return subscriber;
-  }
-
-  private async listen(channel: string): Promise<void> {
-    const subscriber = this.connection();
-    if (this.sharded) await subscriber.ssubscribe(channel);
-    else await subscriber.subscribe(channel);
+    this.watch?.stop();
+    await this.subscriber.close(channels);
   }
 
   /** Removes one handler; the last one of a channel unsubscribes it, the last of all closes. */
@@ -151,25 +172,13 @@ export class RedisMessenger implements Messenger {
     const handlers = this.handlers.get(channel);
     if (!handlers?.delete(deliver) || handlers.size > 0) return;
     this.handlers.delete(channel);
-    if (this.handlers.size === 0) return this.dropSubscriber();
-    const subscriber = this.subscriber;
-    try {
-      if (this.sharded) await subscriber?.sunsubscribe(channel);
-      else await subscriber?.unsubscribe(channel);
-    } catch (error) {
-      // Nothing is delivered to a channel without handlers, so a failed UNSUBSCRIBE costs
-      // only its traffic until the connection next drops.
-      this.logger.debug(`redis unsubscribe of ${channel} failed: ${describeError(error)}`);
-    }
-  }
-
-  private dropSubscriber(): void {
-    const subscriber = this.subscriber;
-    this.subscriber = undefined;
-    subscriber?.disconnect();
+    if (this.handlers.size > 0) return this.subscriber.remove(channel);
+    this.watch?.stop();
+    await this.subscriber.removeLast(channel);
   }
 
   private dispatch(channel: string, payload: string): void {
+    if (this.watch?.receive(payload)) return;
     const handlers = this.handlers.get(channel);
     if (!handlers) return;
     if (parseMessage(payload) === undefined) {

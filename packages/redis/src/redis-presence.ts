@@ -12,10 +12,12 @@ import {
 } from '@datadriver/core/ports';
 import {
   DEFAULT_PREFIX,
+  noteTimeBound,
   type RedisAdapterOptions,
   type RedisClient,
   warnOnSlowFailure,
 } from './client.js';
+import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { checkPrefix, presenceKey } from './keys.js';
 import { presenceEntryOf, scanKeys } from './redis-scan.js';
@@ -29,11 +31,16 @@ export class RedisPresence implements Presence {
   /** Prepended to `CKPresence:` and the key. */
   readonly prefix: string;
   private readonly client: RedisClient;
+  /** Each call's bound on a Cluster client (`deadlineOf`). */
+  private readonly deadlineMs: number | undefined;
 
   constructor(options: RedisPresenceOptions) {
     this.client = options.client;
+    this.deadlineMs = deadlineOf(this.client);
     this.prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
-    warnOnSlowFailure(this.client, options.logger ?? consoleLogger('[DataDriver redis]'));
+    const logger = options.logger ?? consoleLogger('[DataDriver redis]');
+    warnOnSlowFailure(this.client, logger);
+    noteTimeBound(this.client, logger);
   }
 
   /** The Redis key that holds presence key `key`. */
@@ -52,7 +59,7 @@ export class RedisPresence implements Presence {
     }
     const redisKey = this.keyOf(key);
     try {
-      await this.client.set(redisKey, value, 'PX', ttlMs);
+      await within(this.deadlineMs, this.client.set(redisKey, value, 'PX', ttlMs));
     } catch (error) {
       throw toRedisError(error, 'set', redisKey);
     }
@@ -82,7 +89,7 @@ export class RedisPresence implements Presence {
   async get(key: string): Promise<string | undefined> {
     const redisKey = this.keyOf(key);
     try {
-      return (await this.client.get(redisKey)) ?? undefined;
+      return (await within(this.deadlineMs, this.client.get(redisKey))) ?? undefined;
     } catch (error) {
       throw toRedisError(error, 'get', redisKey);
     }

@@ -9,7 +9,7 @@ import type { PresenceEntry } from '@datadriver/core/ports';
 import type { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './client.js';
 import { toRedisError } from './errors.js';
-import { tagOf } from './keys.js';
+import { keyOfTag, tagOf } from './keys.js';
 
 const SCAN_COUNT = 500;
 
@@ -73,7 +73,7 @@ function keyOfName(name: string, target: ScanTarget): string | undefined {
   const close = name.indexOf('}', open);
   if (name[open] !== '{' || close < 0) return undefined;
   const tag = name.slice(open + 1, close);
-  const key = tag === '%' ? '' : tag.replace(/%25|%7D/g, (code) => (code === '%25' ? '%' : '}'));
+  const key = keyOfTag(tag);
   return target.nameOf(key) === name && key.startsWith(target.keyPrefix) ? key : undefined;
 }
 

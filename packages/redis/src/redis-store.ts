@@ -20,14 +20,22 @@ import {
 } from '@datadriver/core/ports';
 import {
   DEFAULT_PREFIX,
+  noteReplicaWait,
   type RedisAdapterOptions,
   type RedisClient,
   warnOnSlowFailure,
 } from './client.js';
+import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { checkPrefix, recordKey, versionKeys } from './keys.js';
 import { scanKeys } from './redis-scan.js';
 import { RedisVersions } from './redis-versions.js';
+import {
+  type ReplicaWait,
+  replicaWaitOf,
+  runScriptReplicated,
+  underReplicated,
+} from './replication.js';
 import { type RetentionArgs, retentionArgs } from './retention.js';
 import {
   CONFLICT,
@@ -59,6 +67,20 @@ export interface RedisStoreOptions extends RedisAdapterOptions {
    * drops the connection on a larger argument, failing every other command on that client.
    */
   readonly maxRecordBytes?: number;
+  /**
+   * Acknowledge a write only once this many replicas of its master have it too (`WAIT`, in the
+   * same pipeline as the write): Redis replicates asynchronously, so without it a master that
+   * dies right after a save can take that save with it. Each write then waits for a replica's
+   * round trip (see the README's Scaling out). A write that fewer replicas acknowledge within
+   * `replicaWaitMs` rejects with `Data.Unavailable` (it may or may not survive a failover) and
+   * core saves again. Default 0: no wait.
+   */
+  readonly waitForReplicas?: number;
+  /**
+   * How long a write waits for `waitForReplicas` (ms, default 1000). Keep it below the client's
+   * `commandTimeout`.
+   */
+  readonly replicaWaitMs?: number;
 }
 
 /**
@@ -88,12 +110,16 @@ export class RedisStore implements Store {
   /** The largest record core sends to this store, in bytes of JSON. */
   readonly maxRecordBytes: number;
   private readonly client: RedisClient;
+  /** Each call's bound on a Cluster client (`deadlineOf`). */
+  private readonly deadlineMs: number | undefined;
   private readonly retention: RetentionArgs | undefined;
   private readonly maxAttempts: number;
+  private readonly replicaWait: ReplicaWait | undefined;
   private readonly logger: Logger;
 
   constructor(options: RedisStoreOptions) {
     this.client = options.client;
+    this.deadlineMs = deadlineOf(this.client);
     this.prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
     this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     this.maxRecordBytes = checkMaxRecordBytes(options.maxRecordBytes ?? REDIS_MAX_RECORD_BYTES);
@@ -104,12 +130,19 @@ export class RedisStore implements Store {
         `maxAttempts must be a positive integer, got ${String(options.maxAttempts)}`,
       );
     }
+    this.replicaWait = replicaWaitOf(options.waitForReplicas, options.replicaWaitMs);
     this.retention = options.versions === undefined ? undefined : retentionArgs(options.versions);
     this.versions =
       this.retention === undefined
         ? undefined
-        : new RedisVersions(this.client, (key) => versionKeys(this.prefix, key), this.retention);
+        : new RedisVersions(
+            this.client,
+            (key) => versionKeys(this.prefix, key),
+            this.retention,
+            this.deadlineMs,
+          );
     warnOnSlowFailure(this.client, this.logger);
+    if (this.replicaWait) noteReplicaWait(this.client, this.logger);
   }
 
   /** The Redis key that holds store key `key`. */
@@ -173,7 +206,7 @@ export class RedisStore implements Store {
   private async read(redisKey: string): Promise<Snapshot | undefined> {
     let fields: Record<string, string>;
     try {
-      fields = await this.client.hgetall(redisKey);
+      fields = await within(this.deadlineMs, this.client.hgetall(redisKey));
     } catch (error) {
       throw toRedisError(error, 'read', redisKey);
     }
@@ -204,12 +237,29 @@ export class RedisStore implements Store {
   private async compareAndSet({ keys, args }: Write): Promise<boolean> {
     const [redisKey, index] = keys;
     let reply: unknown;
+    let replicas = 0;
     try {
-      reply = await runScript(this.client, compareAndSet, keys, args);
+      if (this.replicaWait) {
+        const wait = this.replicaWait;
+        const sent = runScriptReplicated(
+          this.client,
+          compareAndSet,
+          keys,
+          args,
+          wait,
+          this.deadlineMs,
+        );
+        ({ reply, replicas } = await sent);
+      } else {
+        reply = await runScript(this.client, compareAndSet, keys, args, this.deadlineMs);
+      }
     } catch (error) {
       throw toRedisError(error, 'update', redisKey);
     }
     const status = Array.isArray(reply) ? reply[0] : undefined;
+    if (status === WRITTEN && this.replicaWait && replicas < this.replicaWait.replicas) {
+      throw underReplicated(redisKey, this.replicaWait, replicas);
+    }
     if (status === WRITTEN) return true;
     if (status === CONFLICT) return false;
     if (status === FOREIGN) throw foreign(redisKey, 'a hash without a version');

@@ -12,6 +12,7 @@ import {
   type VersionQuery,
 } from '@datadriver/core/ports';
 import type { RedisClient } from './client.js';
+import { within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import type { VersionKeys } from './keys.js';
 import type { RetentionArgs } from './retention.js';
@@ -58,11 +59,13 @@ export class RedisVersions implements StoreVersions {
   /**
    * @param keysOf the Redis keys of a store key's versions, in its record's slot.
    * @param retention the store's retention, which reads apply as writes do.
+   * @param deadlineMs each call's bound on a Cluster client (`deadlineOf`).
    */
   constructor(
     private readonly client: RedisClient,
     private readonly versionKeysOf: (key: string) => VersionKeys,
     private readonly retention: RetentionArgs,
+    private readonly deadlineMs?: number,
   ) {}
 
   /** The Redis keys that hold the versions of store key `key`. */
@@ -86,6 +89,7 @@ export class RedisVersions implements StoreVersions {
         listVersions,
         [index],
         [...range, limit, ...this.retention],
+        this.deadlineMs,
       );
       return versionsOf(reply, index);
     } catch (error) {
@@ -98,7 +102,13 @@ export class RedisVersions implements StoreVersions {
     const { index, records } = this.keysOf(key);
     let json: unknown;
     try {
-      json = await runScript(this.client, readVersion, [index, records], [id, ...this.retention]);
+      json = await runScript(
+        this.client,
+        readVersion,
+        [index, records],
+        [id, ...this.retention],
+        this.deadlineMs,
+      );
     } catch (error) {
       throw toRedisError(error, 'read', records);
     }
@@ -110,7 +120,7 @@ export class RedisVersions implements StoreVersions {
   async purge(key: string): Promise<void> {
     const { index, records } = this.keysOf(key);
     try {
-      await this.client.del(index, records);
+      await within(this.deadlineMs, this.client.del(index, records));
     } catch (error) {
       throw toRedisError(error, 'purge', index);
     }

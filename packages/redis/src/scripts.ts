@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RedisClient } from './client.js';
+import { within } from './deadline.js';
 import { isNoScript } from './errors.js';
 
 export interface LuaScript {
@@ -125,18 +126,19 @@ return {${WRITTEN}}
 
 /**
  * Runs `script` on the node that owns `keys` (one slot), by SHA, loading it there when it is
- * missing.
+ * missing; each of the two calls within `deadlineMs` (see `deadlineOf`).
  */
 export async function runScript(
   client: RedisClient,
   script: LuaScript,
   keys: readonly string[],
   args: readonly string[],
+  deadlineMs?: number,
 ): Promise<unknown> {
   try {
-    return await client.evalsha(script.sha, keys.length, ...keys, ...args);
+    return await within(deadlineMs, client.evalsha(script.sha, keys.length, ...keys, ...args));
   } catch (error) {
     if (!isNoScript(error)) throw error;
-    return client.eval(script.source, keys.length, ...keys, ...args);
+    return within(deadlineMs, client.eval(script.source, keys.length, ...keys, ...args));
   }
 }

@@ -2,6 +2,7 @@ import { connect as connectSocket } from 'node:net';
 import { DataDriverError, ErrorCode } from '@datadriver/core';
 import { ReplyError } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DeadlineError } from '../src/deadline.js';
 import { codeOf, toRedisError } from '../src/errors.js';
 import { Clients, uniquePrefix } from './support/redis.js';
 
@@ -36,6 +37,8 @@ describe('Redis errors as DataDriver codes', () => {
     ["READONLY You can't write against a read only replica.", ErrorCode.Unavailable],
     ['CLUSTERDOWN The cluster is down', ErrorCode.Unavailable],
     ['TRYAGAIN Multiple keys request during rehashing of slot', ErrorCode.Unavailable],
+    ['MOVED 3999 127.0.0.1:6381', ErrorCode.Unavailable],
+    ['ASK 3999 127.0.0.1:6381', ErrorCode.Unavailable],
     ['MASTERDOWN Link with MASTER is down', ErrorCode.Unavailable],
     ["OOM command not allowed when used memory > 'maxmemory'.", ErrorCode.Throttled],
     ['NOAUTH Authentication required.', ErrorCode.Misconfigured],
@@ -52,9 +55,29 @@ describe('Redis errors as DataDriver codes', () => {
     ['Connection is closed.', ErrorCode.Unavailable],
     ["Stream isn't writeable and enableOfflineQueue options is false", ErrorCode.Unavailable],
     ['Command timed out', ErrorCode.Unavailable],
+    ['Command aborted due to connection close', ErrorCode.Unavailable],
+    // What ioredis's Cluster client throws while a master fails over or no node answers.
+    [
+      'Too many Cluster redirections. Last error: Error: Connection is closed.',
+      ErrorCode.Unavailable,
+    ],
+    [
+      'Too many Cluster redirections. Last error: ReplyError: MOVED 42 127.0.0.1:7001',
+      ErrorCode.Unavailable,
+    ],
+    ["Cluster isn't ready and enableOfflineQueue options is false", ErrorCode.Unavailable],
+    ['Cluster is disconnected.', ErrorCode.Unavailable],
+    ['Cluster is ended.', ErrorCode.Unavailable],
+    ['No sharded subscriber for slot: 42', ErrorCode.Unavailable],
+    ['No subscriber for the cluster', ErrorCode.Unavailable],
+    ['Connection is discarded because a new connection is made', ErrorCode.Unavailable],
     ['something unexpected', ErrorCode.BackendFailed],
   ])('maps the client error %s', (message, code) => {
     expect(codeOf(new Error(message))).toBe(code);
+  });
+
+  it('maps a call past its Cluster deadline to Data.Unavailable', () => {
+    expect(codeOf(new DeadlineError(2_000))).toBe(ErrorCode.Unavailable);
   });
 
   it('keeps the original as cause, and a DataDriverError as it is', () => {

@@ -1,6 +1,7 @@
 /**
- * Once per run: a redis-server on a free loopback port (or REDIS_URL), and the adapter bundle
- * that the server fixture processes import. A Redis that cannot start fails the run.
+ * Once per run: a redis-server on a free loopback port (or REDIS_URL), a Redis Cluster of three
+ * masters and three replicas (or REDIS_CLUSTER_NODES), and the adapter bundle that the server
+ * fixture processes import. A backend that cannot start fails the run.
  */
 import { backendsGlobalSetup } from '@datadriver/backends';
 import type { TestProject } from 'vitest/node';
@@ -13,7 +14,7 @@ declare module 'vitest' {
   }
 }
 
-const startRedis = backendsGlobalSetup('redis');
+const startRedis = backendsGlobalSetup('redis', 'redis-cluster');
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [redis, bundle] = await Promise.allSettled([startRedis(project), bundleAdapter('test')]);

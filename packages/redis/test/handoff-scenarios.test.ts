@@ -4,10 +4,10 @@
  * before a live server read as stopped. DD_SCALE overrides it.
  */
 import { runHandoffScenarios } from '@datadriver/testkit';
-import { redisClusterBackend } from './support/redis-cluster-backend.js';
+import { redisFleetBackend } from './support/fleet-backend.js';
 
 const scale = Number(process.env.DD_SCALE ?? '0.1');
 
-runHandoffScenarios('Redis', () => redisClusterBackend({ scale }), {
+runHandoffScenarios('Redis', () => redisFleetBackend({ scale }), {
   concurrent: true,
 });

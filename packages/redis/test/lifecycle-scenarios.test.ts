@@ -4,10 +4,10 @@
  * same machine's clock here). Same scale as the handoff scenarios; DD_SCALE overrides it.
  */
 import { runLifecycleScenarios } from '@datadriver/testkit';
-import { redisClusterBackend } from './support/redis-cluster-backend.js';
+import { redisFleetBackend } from './support/fleet-backend.js';
 
 const scale = Number(process.env.DD_SCALE ?? '0.1');
 
-runLifecycleScenarios('Redis', () => redisClusterBackend({ scale, versions: { keep: 50 } }), {
+runLifecycleScenarios('Redis', () => redisFleetBackend({ scale, versions: { keep: 50 } }), {
   concurrent: true,
 });

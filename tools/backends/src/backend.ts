@@ -15,6 +15,47 @@ export interface RedisBackend extends Backend {
   restart(): Promise<void>;
 }
 
+/** Who serves which slots of a Redis Cluster (see `RedisClusterBackend.shards`). */
+export interface ClusterShard {
+  /** The master's port. */
+  readonly master: number;
+  /** Ports of its replicas, connected or not. */
+  readonly replicas: readonly number[];
+  /** Inclusive slot ranges. */
+  readonly slots: ReadonlyArray<readonly [number, number]>;
+}
+
+/**
+ * A Redis Cluster. The helpers below work on a cluster we started (they throw for
+ * REDIS_CLUSTER_NODES) and each resolves once the cluster has settled: every slot served, every
+ * live replica in sync, every live node agreeing.
+ */
+export interface RedisClusterBackend extends Backend {
+  /** Every node, masters and replicas: an ioredis `Cluster`'s startup nodes. */
+  readonly nodes: ReadonlyArray<{ readonly host: string; readonly port: number }>;
+  /** Who serves which slots now. */
+  shards(): Promise<ClusterShard[]>;
+  /** The port of the master serving `slot` now. */
+  masterOf(slot: number): Promise<number>;
+  /** Manual failover (`CLUSTER FAILOVER` on a replica of `master`); resolves to the new master. */
+  failover(master: number): Promise<number>;
+  /** SIGKILLs `master`; resolves to the replica that took over its slots. */
+  kill(master: number, options?: KillOptions): Promise<number>;
+  /**
+   * SIGSTOPs a node: it answers nothing, replicates nothing and keeps its connections, as a
+   * node behind a stalled network does. `resume` (SIGCONT) lets it run again.
+   */
+  pause(port: number): Promise<void>;
+  resume(port: number): Promise<void>;
+  /** Starts a killed node again on its port: it rejoins as a replica and syncs. */
+  restart(port: number): Promise<void>;
+}
+
+export interface KillOptions {
+  /** Runs once the master's process is gone, before the wait for its replica to take over. */
+  readonly onKilled?: () => Promise<void>;
+}
+
 export interface DynamoLocalBackend extends Backend {
   /** `http://127.0.0.1:PORT`, ready for the AWS SDK's `endpoint` option. */
   readonly endpoint: string;

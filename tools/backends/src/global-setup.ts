@@ -5,19 +5,25 @@ import { startGooglePubSubEmulator } from './google-pubsub-emulator.js';
 import type { ProvidedKey } from './provided-context.js';
 import { startPubSub } from './pubsub.js';
 import { startRedis } from './redis.js';
+import { startRedisCluster } from './redis-cluster.js';
 
 export type Teardown = () => Promise<void>;
 /** The shape vitest expects of a globalSetup file's default export. */
 export type GlobalSetup = (project: TestProject) => Promise<Teardown>;
 /** `google-pubsub` is optional: where gcloud has no pubsub-emulator, files receive ''. */
-export type BackendKind = 'redis' | 'dynamodb' | 'pubsub' | 'google-pubsub';
+export type BackendKind = 'redis' | 'redis-cluster' | 'dynamodb' | 'pubsub' | 'google-pubsub';
+
+interface Started extends Backend {
+  readonly endpoint?: string;
+  readonly nodes?: ReadonlyArray<{ readonly host: string; readonly port: number }>;
+}
 
 interface Starter {
   readonly key: ProvidedKey;
   /** Undefined: not on this machine, and optional. */
-  readonly start: () => Promise<(Backend & { readonly endpoint?: string }) | undefined>;
+  readonly start: () => Promise<Started | undefined>;
   /** What test files receive: the form each client library takes. */
-  readonly address: (backend: Backend & { readonly endpoint?: string }) => string;
+  readonly address: (backend: Started) => string;
 }
 
 const ABSENT_GOOGLE =
@@ -26,6 +32,11 @@ const ABSENT_GOOGLE =
 
 const STARTERS: Record<BackendKind, Starter> = {
   redis: { key: 'redisUrl', start: startRedis, address: (b) => b.url },
+  'redis-cluster': {
+    key: 'redisClusterNodes',
+    start: startRedisCluster,
+    address: (b) => (b.nodes ?? []).map(({ host, port }) => `${host}:${port}`).join(','),
+  },
   dynamodb: { key: 'dynamoEndpoint', start: startDynamoLocal, address: (b) => b.endpoint ?? b.url },
   pubsub: { key: 'pubsubEmulatorHost', start: startPubSub, address: (b) => b.endpoint ?? b.url },
   'google-pubsub': {

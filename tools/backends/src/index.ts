@@ -2,11 +2,14 @@ import './provided-context.js';
 
 export type {
   Backend,
+  ClusterShard,
   DynamoLocalBackend,
   Env,
+  KillOptions,
   LaunchOptions,
   PubSubBackend,
   RedisBackend,
+  RedisClusterBackend,
 } from './backend.js';
 export { isCi } from './ci.js';
 export { startDynamoLocal } from './dynamodb-local.js';
@@ -28,5 +31,6 @@ export {
 export type { BackendAddresses, ProvidedKey } from './provided-context.js';
 export { startPubSub } from './pubsub.js';
 export { startRedis } from './redis.js';
+export { type RedisClusterOptions, startRedisCluster } from './redis-cluster.js';
 export { hasExited, type StopOptions, stopProcess } from './stop-process.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

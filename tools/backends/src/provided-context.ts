@@ -9,6 +9,8 @@ declare module 'vitest' {
   interface ProvidedContext {
     /** `redis://127.0.0.1:PORT`, or REDIS_URL. */
     redisUrl: string;
+    /** A Redis Cluster's nodes, `127.0.0.1:PORT,127.0.0.1:PORT,...`, or REDIS_CLUSTER_NODES. */
+    redisClusterNodes: string;
     /** `http://127.0.0.1:PORT`, or DDB_ENDPOINT. */
     dynamoEndpoint: string;
     /** `127.0.0.1:PORT`, or PUBSUB_EMULATOR_HOST. */
@@ -20,6 +22,7 @@ declare module 'vitest' {
 
 export type ProvidedKey =
   | 'redisUrl'
+  | 'redisClusterNodes'
   | 'dynamoEndpoint'
   | 'pubsubEmulatorHost'
   | 'googlePubsubEmulatorHost';

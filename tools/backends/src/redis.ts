@@ -24,16 +24,45 @@ export async function startRedis(options: LaunchOptions = {}): Promise<RedisBack
 }
 
 function launchRedis(port: number, env: Env, ownSignals: boolean): Promise<ManagedChild> {
+  return launchRedisServer({
+    port,
+    env,
+    backend: 'redis',
+    envVar: 'REDIS_URL',
+    args: [],
+    ownSignals,
+  });
+}
+
+export interface RedisServerLaunch {
+  readonly port: number;
+  readonly env: Env;
+  /** The backend's name in errors, and the variable that would name a running one instead. */
+  readonly backend: string;
+  readonly envVar: string;
+  /** More `redis-server` options. */
+  readonly args: readonly string[];
+  /** See `LaunchOptions.ownSignals`. */
+  readonly ownSignals?: boolean;
+}
+
+/** One loopback redis-server child without persistence, resolved once it answers PING. */
+export function launchRedisServer(launch: RedisServerLaunch): Promise<ManagedChild> {
+  const { port, env } = launch;
+  const ownSignals = launch.ownSignals ?? false;
   // No persistence: tests must not leave dump.rdb / appendonly files in whatever cwd we run in.
   const args = ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no'];
   return launchChild({
-    backend: 'redis',
+    backend: launch.backend,
     program: 'redis-server',
-    child: spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'], detached: ownSignals }),
+    child: spawn('redis-server', [...args, ...launch.args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: ownSignals,
+    }),
     ownSignals,
     probe: () => pingRedis(HOST, port),
     timeoutMs: START_TIMEOUT_MS,
-    advice: installAdvice(INSTALL, 'REDIS_URL', env),
+    advice: installAdvice(INSTALL, launch.envVar, env),
   });
 }
 

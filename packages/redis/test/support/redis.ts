@@ -2,7 +2,7 @@
 import { startTcpProxy, type TcpProxy } from '@datadriver/backends';
 import { Redis, type RedisOptions } from 'ioredis';
 import { inject } from 'vitest';
-import { RECOMMENDED_REDIS_OPTIONS } from '../../src/index.js';
+import { RECOMMENDED_REDIS_OPTIONS, type RedisClient } from '../../src/index.js';
 
 /** The run's Redis: ours on a loopback port, or REDIS_URL. */
 export function redisUrl(): string {
@@ -48,9 +48,9 @@ export function uniquePrefix(label: string): string {
   return `ddtest:${label}:${process.pid}:${Math.random().toString(36).slice(2, 8)}:`;
 }
 
-/** Collects clients and quits them all at the end. */
+/** Collects clients (standalone or Cluster) and quits them all at the end. */
 export class Clients {
-  private readonly clients: Redis[] = [];
+  private readonly clients: RedisClient[] = [];
 
   async open(url?: string, options?: RedisOptions): Promise<Redis> {
     const client = await connect(url, options);
@@ -59,7 +59,7 @@ export class Clients {
   }
 
   /** Adopts a client made elsewhere. */
-  add<T extends Redis>(client: T): T {
+  add<T extends RedisClient>(client: T): T {
     this.clients.push(client);
     return client;
   }
@@ -69,3 +69,11 @@ export class Clients {
     await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
   }
 }
+
+/** A logger that drops everything: where a test asserts on other lines, the adapters' are noise. */
+export const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};

@@ -1,0 +1,157 @@
+/**
+ * A full outage of the Redis Cluster, as seen by one client (every node's proxy stopped): each
+ * call of each adapter fails typed within its deadline, however many are made, and the
+ * messenger's subscriptions work again once the cluster is back: those made before the outage
+ * deliver again, and one refused during it is made by the handoff's next beat.
+ */
+import { DataDriverError, ErrorCode, Handoff } from '@datadriver/core';
+import { eventually } from '@datadriver/testkit';
+import type { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisMessenger, RedisPresence, RedisStore } from '../../src/index.js';
+import { ClusterProxies } from '../support/cluster.js';
+import { Clients, quiet, TEST_OPTIONS, uniquePrefix } from '../support/redis.js';
+
+const DEADLINE_MS = TEST_OPTIONS.commandTimeout!;
+/** Timer and event-loop jitter on a loaded machine. */
+const SLACK_MS = 750;
+
+const clients = new Clients();
+let proxies: ClusterProxies;
+let client: Cluster;
+const prefix = uniquePrefix('outage');
+
+beforeAll(async () => {
+  proxies = await ClusterProxies.start();
+  client = clients.add(await proxies.connect({ sharded: true }));
+});
+afterAll(async () => {
+  await clients.quitAll();
+  await proxies.close();
+});
+
+/** How `call` ended, and after how long. */
+async function timed(call: () => Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const started = Date.now();
+  const error = await call().then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  return { error, ms: Date.now() - started };
+}
+
+function expectUnavailable({ error, ms }: { error: unknown; ms: number }, what: string): void {
+  expect(DataDriverError.isInstance(error), `${what}: ${String(error)}`).toBe(true);
+  expect((error as DataDriverError).code, what).toBe(ErrorCode.Unavailable);
+  expect(ms, what).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+}
+
+async function until(condition: () => boolean, limitMs: number, what: string): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > limitMs) throw new Error(`${what}: not within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('a full outage of the Redis Cluster', () => {
+  it('fails every call of every adapter typed within its deadline, the later ones too', async () => {
+    const store = new RedisStore({ client, prefix, logger: quiet, versions: { keep: 3 } });
+    const presence = new RedisPresence({ client, prefix, logger: quiet });
+    const messenger = new RedisMessenger({ client, prefix, logger: quiet, sharded: true });
+    await store.update('PlayerData/p', () => ({ n: 1 }), { keepVersion: true });
+    await proxies.stop();
+    try {
+      // Twice each: the first call meets the dropped connections, the later ones the
+      // Cluster client's own offline queue, which its node options do not bound.
+      for (const round of [1, 2]) {
+        const calls: Record<string, () => Promise<unknown>> = {
+          get: () => store.get('PlayerData/p'),
+          update: () => store.update('PlayerData/p', () => ({ n: 2 })),
+          'versions.list': () => store.versions!.list('PlayerData/p'),
+          'versions.read': () => store.versions!.read('PlayerData/p', 'x'),
+          'versions.purge': () => store.versions!.purge('PlayerData/p'),
+          'presence.set': () => presence.set('srv', '1', 10),
+          'presence.get': () => presence.get('srv'),
+          publish: () => messenger.publish('CKHandoff_srv', { n: 1 }),
+          subscribe: () => messenger.subscribe('CKHandoff_down', () => undefined),
+        };
+        const results = await Promise.all(
+          Object.entries(calls).map(async ([what, call]) => [what, await timed(call)] as const),
+        );
+        for (const [what, result] of results) expectUnavailable(result, `${what} (${round})`);
+      }
+    } finally {
+      await proxies.start();
+    }
+    expect(await eventually(() => store.get('PlayerData/p'))).toEqual({ n: 1 });
+    await messenger.close();
+  });
+
+  for (const sharded of [false, true]) {
+    it(`delivers again on a subscription made before the outage (${sharded ? 'sharded' : 'classic'})`, async () => {
+      const sender = new RedisMessenger({ client, prefix, sharded, logger: quiet });
+      const other = clients.add(await proxies.connect({ sharded }));
+      const receiver = new RedisMessenger({ client: other, prefix, sharded, logger: quiet });
+      const received: unknown[] = [];
+      const topic = `CKHandoff_before-${sharded}`;
+      await receiver.subscribe(topic, (message) => void received.push(message));
+      await proxies.stop();
+      await new Promise((resolve) => setTimeout(resolve, DEADLINE_MS));
+      await proxies.start();
+      await eventually(async () => {
+        await sender.publish(topic, { n: received.length });
+        await until(() => received.length > 0, 500, 'a delivery');
+      });
+      expect(received[0]).toMatchObject({ n: 0 });
+      await receiver.close();
+    });
+  }
+
+  it('subscribes on the handoff beat after a subscribe the outage refused', async () => {
+    const other = clients.add(await proxies.connect({ sharded: true }));
+    const messenger = new RedisMessenger({ client: other, prefix, sharded: true, logger: quiet });
+    const presence = new RedisPresence({ client: other, prefix, logger: quiet });
+    const handoff = new Handoff({
+      jobId: `${prefix}refused`,
+      messenger,
+      presence,
+      logger: quiet,
+      timings: { beatSeconds: 0.5, presenceTtlSeconds: 2 },
+    });
+    const events: string[] = [];
+    handoff.on((event) => void events.push(event.type));
+    await proxies.stop();
+    try {
+      handoff.register({
+        name: 'PlayerData',
+        receiveHandoffRequest: () => undefined,
+        receiveHandoffReply: () => undefined,
+      });
+      handoff.start();
+      await until(
+        () => events.includes('handoff.subscribe-failed'),
+        DEADLINE_MS + SLACK_MS,
+        'refusal',
+      );
+      expect(handoff.subscribed).toBe(false);
+    } finally {
+      await proxies.start();
+    }
+    await until(() => handoff.subscribed, 15_000, 'the subscription after the outage');
+    const sender = new RedisMessenger({ client, prefix, sharded: true, logger: quiet });
+    const replies: string[] = [];
+    handoff.register({
+      name: 'Other',
+      receiveHandoffRequest: () => undefined,
+      receiveHandoffReply: (key) => void replies.push(key),
+    });
+    await eventually(async () => {
+      await sender.publish(handoff.topic, { T: 'R', D: 'Other', K: 'k' });
+      await until(() => replies.length > 0, 500, 'a reply');
+    });
+    expect(replies[0]).toBe('k');
+    await handoff.destroy();
+    await messenger.close();
+  });
+});

@@ -1,0 +1,10 @@
+import { storeConformance } from '@datadriver/testkit';
+import { redisCluster, storeHarness } from '../support/harnesses.js';
+
+/** The retention of the suite's stores, which the versions cases are told. */
+const KEEP = 5;
+
+storeConformance('Redis Cluster', storeHarness(redisCluster, KEEP), {
+  versions: { keep: KEEP },
+  scan: true,
+});
