@@ -3,7 +3,7 @@
  * a failed call as "not known to be written" and retries on its own schedule, so a command
  * must never sit in a queue for as long as a lock wait.
  */
-import type { Logger } from '@datadriver/core';
+import type { Logger } from '@datadriver/core/ports';
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 
 /** A standalone (or Sentinel) client, or a Cluster client. The adapters never close it. */

@@ -24,7 +24,7 @@
  * and both versions keys of one store key hash alike, and the compare-and-set script may touch
  * all three. Records, presence keys and channels of different keys spread over every slot.
  */
-import { DataDriverError, ErrorCode } from '@datadriver/core';
+import { DataDriverError, ErrorCode } from '@datadriver/core/ports';
 
 /** The families: what follows a name's tag. */
 const RECORD = '';

@@ -5,7 +5,7 @@
  * a `WAIT` behind it, on the same connection, so `WAIT` counts the replicas that have this very
  * write; the store acknowledges it only once enough do.
  */
-import { DataDriverError, ErrorCode } from '@datadriver/core';
+import { DataDriverError, ErrorCode } from '@datadriver/core/ports';
 import type { RedisClient } from './client.js';
 import { within } from './deadline.js';
 import { isNoScript } from './errors.js';

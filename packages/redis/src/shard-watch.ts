@@ -16,7 +16,7 @@
  * Cluster (`nodeError`, `-node`), and every `intervalMs` anyway.
  */
 import { randomBytes } from 'node:crypto';
-import { describeError, type Logger } from '@datadriver/core';
+import { describeError, type Logger } from '@datadriver/core/ports';
 
 /** How often a sharded messenger on a Cluster checks when nothing signals trouble (ms). */
 export const SHARD_CHECK_INTERVAL_MS = 10_000;

@@ -10,7 +10,7 @@
  * slot map for commands and subscriptions alike, which any MOVED a command meets refreshes. A
  * duplicate would only subscribe, never meet a MOVED, and keep a slot map a failover left stale.
  */
-import { describeError, type Logger } from '@datadriver/core';
+import { describeError, type Logger } from '@datadriver/core/ports';
 import type { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './client.js';
 import { within } from './deadline.js';

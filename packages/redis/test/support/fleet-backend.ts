@@ -2,7 +2,7 @@
  * The testkit's ClusterBackend (a fleet of simulated game servers) on the run's Redis or on its
  * Redis Cluster: each simulated server gets its own client.
  */
-import type { VersionRetention } from '@datadriver/core';
+import type { VersionRetention } from '@datadriver/core/ports';
 import { type ClusterBackend, realTime } from '@datadriver/testkit';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
