@@ -19,12 +19,11 @@ import {
   type Profile,
   type ProfileRecord,
   type Scheduler,
-  scaleTimings,
   VirtualClock,
 } from '@datadriver/core';
 import type { ClusterBackend } from './cluster-backend.js';
 import { type Span, slackOf, TimeLedger, type Unscaled } from './cluster-ledger.js';
-import type { ClusterTime } from './cluster-time.js';
+import { type ClusterTime, scaledTimings } from './cluster-time.js';
 import { timedPorts, timedScheduler, timedTime } from './cluster-timed-ports.js';
 
 export interface PlayerData {
@@ -196,7 +195,7 @@ export class Cluster {
             presence,
             scheduler: serverClock,
             logger,
-            timings: scaleTimings(this.backend.scale),
+            timings: scaledTimings(this.backend.scale),
           });
     const driver = new DataDriver<PlayerData>({
       ...this.driverOptions(options, presence),
@@ -303,7 +302,7 @@ export class Cluster {
       lockTtlSeconds: scaled(options.lockTtlSeconds ?? 180),
       lockSkewSeconds: scaled(options.lockSkewSeconds ?? 60),
       autosaveSeconds: scaled(options.autosaveSeconds ?? 30),
-      timings: scaleTimings(this.backend.scale),
+      timings: scaledTimings(this.backend.scale),
     };
     return Object.fromEntries(Object.entries(seconds).filter(([, value]) => value !== undefined));
   }

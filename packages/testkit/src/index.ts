@@ -23,7 +23,7 @@ export {
   TimeLedger,
   type Unscaled,
 } from './cluster-ledger.js';
-export { type ClusterTime, realTime, virtualTime } from './cluster-time.js';
+export { type ClusterTime, realTime, scaledTimings, virtualTime } from './cluster-time.js';
 export { timedPorts, timedScheduler } from './cluster-timed-ports.js';
 export * from './conformance/index.js';
 export * from './fuzz/index.js';
