@@ -7,7 +7,15 @@
  */
 import { Handoff } from '@datadriver/core';
 import { defaultLockWaitSeconds } from '@datadriver/core/ports';
-import { type Cluster, mark, settled, withCluster } from '@datadriver/testkit';
+import {
+  type Cluster,
+  expectOutcome,
+  expectWait,
+  mark,
+  settled,
+  waitOf,
+  withCluster,
+} from '@datadriver/testkit';
 import { describe, expect, inject, it } from 'vitest';
 import { DynamoPresence } from '../src/index.js';
 import { dynamoClusterBackend } from './support/dynamo-cluster-backend.js';
@@ -62,7 +70,7 @@ describe('handoff with DynamoPresence, at default settings', () => {
       const from = mark(cluster);
       b.join('p1');
       const loaded = await settled(cluster, 'B', 'p1', from);
-      expect(loaded).toMatchObject({ type: 'load.loaded', reason: 'stolen' });
+      expectOutcome(cluster, loaded, { type: 'load.loaded', reason: 'stolen' });
       expect(b.host.kicks).toEqual([]);
       expect(b.profile('p1')?.data.coins).toBe(5);
       expect(await cluster.holder('p1')).toBe('B');
@@ -72,11 +80,11 @@ describe('handoff with DynamoPresence, at default settings', () => {
       );
       // B first sees A's last beat after the crash; a TTL of that, then a second empty read
       // one beat later: at least 13 seed seconds after the beat was sent.
-      expect(loaded.time - beatSent).toBeGreaterThanOrEqual(cluster.ms(13) - 5);
+      expectWait(cluster, { from: beatSent, to: loaded.time }, { atLeastSeedMs: 13_000 });
       // The first sighting comes at B's first wake: one park (0.5 s) and a load after the
       // join, so a TTL from it, a beat, a park and the load come to at most 16.5 s; and well
       // inside the 25 s default wait.
-      expect(waited).toBeLessThanOrEqual(cluster.ms(16.5) + cluster.slackMs);
+      expectWait(cluster, { from: crashedAt, to: loaded.time }, { atMostSeedMs: 16_500 });
     }));
 
   it('counts the TTL from its first sighting: a join long after a crash still waits it out, unkicked', () =>
@@ -87,12 +95,11 @@ describe('handoff with DynamoPresence, at default settings', () => {
       const joinedAt = cluster.time.now();
       b.join('p1');
       const loaded = await settled(cluster, 'B', 'p1', from);
-      expect(loaded).toMatchObject({ type: 'load.loaded', reason: 'stolen' });
+      expectOutcome(cluster, loaded, { type: 'load.loaded', reason: 'stolen' });
       expect(b.host.kicks).toEqual([]);
       const waited = loaded.time - joinedAt;
       console.info(`DynamoPresence late takeover ${seed(cluster, waited)} seed s after the join`);
-      expect(waited).toBeGreaterThanOrEqual(cluster.ms(13) - 5);
-      expect(waited).toBeLessThanOrEqual(cluster.ms(16.5) + cluster.slackMs);
+      expectWait(cluster, waitOf(loaded), { atLeastSeedMs: 13_000, atMostSeedMs: 16_500 });
     }));
 
   it('never reads a live server as stopped, however long the join waits', () =>

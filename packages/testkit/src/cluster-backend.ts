@@ -36,7 +36,8 @@ export interface ClusterBackend {
 }
 
 /**
- * @deprecated Real-time scenarios take their slack from `calibrate()` (see `Calibration`);
+ * @deprecated Real-time scenarios take their slack from the wait itself (`Cluster.slackFor`),
+ * tests of server processes from `probed()`;
  * this fixed figure remains only for callers that time a wait outside a `Cluster`.
  */
 export const REAL_TIME_SLACK_MS = 750;

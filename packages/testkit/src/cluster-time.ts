@@ -1,4 +1,5 @@
-import { type Scheduler, SystemScheduler } from '@datadriver/core/ports';
+import { DEFAULT_TIMINGS, type HandoffTimings, type Scheduler } from '@datadriver/core';
+import { resolveTimings, SystemScheduler } from '@datadriver/core/ports';
 import { VirtualClock } from '@datadriver/core/testing';
 
 /**
@@ -49,4 +50,18 @@ export function realTime(): ClusterTime {
       return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
     },
   };
+}
+
+/**
+ * The seed's handoff constants times `scale`, each rounded to a whole millisecond: in floating
+ * point 3 s × 0.1 is 0.30000000000000004 s, a 300.00000000000006 ms beat, and on real time two
+ * presence reads exactly 300 ms apart (whole milliseconds, as `Date.now()` counts) would then
+ * be one beat short, costing the crash takeover a whole park.
+ */
+export function scaledTimings(scale: number): HandoffTimings {
+  const scaled: Record<string, number> = {};
+  for (const [name, seconds] of Object.entries(DEFAULT_TIMINGS)) {
+    scaled[name] = Math.round(seconds * scale * 1000) / 1000;
+  }
+  return resolveTimings(scaled as Partial<HandoffTimings>);
 }

@@ -8,16 +8,12 @@ import {
   type DataDriverEvent,
   type DataDriverOptions,
   Handoff,
-  type Profile,
-  scaleTimings,
-} from '@datadriver/core';
-import {
-  defaultLockWaitSeconds,
   type Logger,
   type Presence,
-  type ProfileRecord,
+  type Profile,
   type Scheduler,
-} from '@datadriver/core/ports';
+} from '@datadriver/core';
+import { defaultLockWaitSeconds, type ProfileRecord } from '@datadriver/core/ports';
 import {
   FaultyMessenger,
   FaultyPresence,
@@ -26,8 +22,10 @@ import {
   type MemoryPlayer,
   VirtualClock,
 } from '@datadriver/core/testing';
-import { type Calibration, calibrate, describeCalibration } from './calibration.js';
 import type { ClusterBackend } from './cluster-backend.js';
+import { type Span, slackOf, TimeLedger, type Unscaled } from './cluster-ledger.js';
+import { type ClusterTime, scaledTimings } from './cluster-time.js';
+import { timedPorts, timedScheduler, timedTime } from './cluster-timed-ports.js';
 
 export interface PlayerData {
   coins: number;
@@ -111,25 +109,6 @@ export class TestServer {
 
 let clusters = 0;
 
-/**
- * One calibration per backend name and test file (vitest gives each file its own module
- * state): the first cluster of a run measures, every later one reuses the figures.
- */
-const calibrations = new Map<string, Promise<Calibration>>();
-
-async function calibrationOf(backend: ClusterBackend, serverId: string): Promise<Calibration> {
-  let calibration = calibrations.get(backend.name);
-  if (!calibration) {
-    calibration = backend.connect(serverId).then((ports) => calibrate(ports));
-    calibrations.set(backend.name, calibration);
-    calibration.then(
-      (figures) => console.info(describeCalibration(backend.name, figures)),
-      () => calibrations.delete(backend.name),
-    );
-  }
-  return calibration;
-}
-
 /** A server's view of the shared clock, `offsetMs` ahead; timers still fire on the shared clock. */
 function skewed(scheduler: Scheduler, offsetMs: number): Scheduler {
   if (offsetMs === 0) return scheduler;
@@ -148,7 +127,13 @@ export class Cluster {
   /** Prefix of jobIds and driver names: runs on one real backend never collide. */
   readonly namespace: string;
   readonly driverName: string;
-  private calibration: Calibration | undefined;
+  /**
+   * On real time: every round trip, message flight and late timer of this cluster's servers,
+   * which the slack of a wait's upper bound is taken from (see `slackFor`).
+   */
+  readonly ledger: TimeLedger;
+  /** The backend's time; on real time its passes go in the ledger (see `timedTime`). */
+  readonly time: ClusterTime;
 
   /** `title` names this cluster's waits in the log (concurrent tests share one `expect` state). */
   constructor(
@@ -158,27 +143,21 @@ export class Cluster {
     clusters += 1;
     this.namespace = `t${process.pid}x${clusters}x${Math.random().toString(36).slice(2, 8)}`;
     this.driverName = `PlayerData-${this.namespace}`;
+    this.ledger = new TimeLedger(() => backend.time.now());
+    this.time = backend.time.exact ? backend.time : timedTime(backend.time, this.ledger);
   }
 
-  get time() {
-    return this.backend.time;
+  /** What the servers spent during `span` that the scale does not shrink (see `TimeLedger`). */
+  unscaledIn(span: Span): Unscaled {
+    return this.ledger.unscaledIn(span);
   }
 
   /**
-   * Added to upper bounds on real time for jitter (ms), from the run's calibration (see
-   * `Calibration.slackMs`); 0 on the exact virtual clock.
+   * Added to an upper bound on real time (ms): the unscaled time recorded during `span`, at
+   * least `SLACK_FLOOR_MS`; 0 on the exact virtual clock.
    */
-  get slackMs(): number {
-    if (this.time.exact) return 0;
-    if (!this.calibration) {
-      throw new Error('a real-time cluster is calibrated when its first server starts');
-    }
-    return this.calibration.slackMs;
-  }
-
-  /** The run's timer and round-trip figures on real time (after the first `server()`). */
-  get calibrated(): Calibration | undefined {
-    return this.calibration;
+  slackFor(span: Span): number {
+    return this.time.exact ? 0 : slackOf(this.unscaledIn(span));
   }
 
   /** Seed seconds in this backend's milliseconds. */
@@ -187,13 +166,15 @@ export class Cluster {
   }
 
   async server(label: string, options: ServerOptions = {}): Promise<TestServer> {
-    if (!this.time.exact && !this.calibration) {
-      this.calibration = await calibrationOf(this.backend, `${this.namespace}-calibration`);
-    }
     const jobId = `${this.namespace}-${label}`;
-    const ports = await this.backend.connect(jobId);
+    const connected = await this.backend.connect(jobId);
+    const real = !this.time.exact;
+    const ports = real ? timedPorts(connected, this.ledger, label) : connected;
     const scheduler = this.time.scheduler;
-    const serverClock = skewed(scheduler, this.ms(options.clockSkewSeconds ?? 0));
+    const serverClock = skewed(
+      real ? timedScheduler(scheduler, this.ledger, label) : scheduler,
+      this.ms(options.clockSkewSeconds ?? 0),
+    );
     const latency = this.backend.latency;
     const store = new FaultyStore(ports.store, { scheduler, latencyMs: latency?.storeMs ?? 0 });
     const messenger = new FaultyMessenger(ports.messenger, {
@@ -215,7 +196,7 @@ export class Cluster {
             presence,
             scheduler: serverClock,
             logger,
-            timings: scaleTimings(this.backend.scale),
+            timings: scaledTimings(this.backend.scale),
           });
     const driver = new DataDriver<PlayerData>({
       ...this.driverOptions(options, presence),
@@ -267,15 +248,18 @@ export class Cluster {
     limitMs: number,
     what = 'condition',
   ): Promise<number> {
-    const started = this.time.now();
-    // Real backends get their jitter allowance on top of the scenario's limit.
-    const limit = limitMs + this.slackMs;
+    const from = this.time.now();
     while (!(await condition())) {
-      if (this.time.now() - started > limit)
-        throw new Error(`${what} did not happen within ${limit} ms`);
+      const to = this.time.now();
+      // On real time the limit grows by what the wait so far spent unscaled.
+      if (to - from > limitMs) {
+        const slack = this.slackFor({ from, to });
+        if (to - from > limitMs + slack)
+          throw new Error(`${what} did not happen within ${limitMs} ms + ${slack} ms of slack`);
+      }
       await this.time.step();
     }
-    return this.time.now() - started;
+    return this.time.now() - from;
   }
 
   /** The first event of `type` on server `label` after index `from`. */
@@ -319,7 +303,7 @@ export class Cluster {
       lockTtlSeconds: scaled(options.lockTtlSeconds ?? 180),
       lockSkewSeconds: scaled(options.lockSkewSeconds ?? 60),
       autosaveSeconds: scaled(options.autosaveSeconds ?? 30),
-      timings: scaleTimings(this.backend.scale),
+      timings: scaledTimings(this.backend.scale),
     };
     return Object.fromEntries(Object.entries(seconds).filter(([, value]) => value !== undefined));
   }

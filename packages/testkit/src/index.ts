@@ -1,14 +1,4 @@
 export {
-  CALIBRATION_SAMPLES,
-  type Calibration,
-  CHAIN,
-  calibrate,
-  describeCalibration,
-  SLACK_FLOOR_MS,
-  type Spread,
-  slackFrom,
-} from './calibration.js';
-export {
   Cluster,
   type LogLine,
   type PlayerData,
@@ -21,10 +11,35 @@ export {
   REAL_TIME_SLACK_MS,
   type ServerPorts,
 } from './cluster-backend.js';
-export { type ClusterTime, realTime, virtualTime } from './cluster-time.js';
+export {
+  describeUnscaled,
+  LEDGER_KINDS,
+  type LedgerEntry,
+  type LedgerKind,
+  SLACK_FLOOR_MS,
+  type Span,
+  type Spent,
+  slackOf,
+  TimeLedger,
+  type Unscaled,
+} from './cluster-ledger.js';
+export { type ClusterTime, realTime, scaledTimings, virtualTime } from './cluster-time.js';
+export { timedPorts, timedScheduler } from './cluster-timed-ports.js';
 export * from './conformance/index.js';
 export * from './fuzz/index.js';
 export { sendWireSamples, WIRE_SAMPLES } from './handoff-wire.js';
+export {
+  CHAIN,
+  describeProbe,
+  PROBE_MIN_SAMPLES,
+  PROBE_SPACING_MS,
+  type Probe,
+  type ProbeFigures,
+  probe,
+  probed,
+  type Spread,
+  slackFrom,
+} from './lateness-probe.js';
 export { type LoggedLine, recordingLogger } from './recording-logger.js';
 export {
   runHandoffScenarios,

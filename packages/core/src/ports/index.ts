@@ -60,7 +60,7 @@ export {
   type TradeState,
 } from '../rules/trade-rules.js';
 export { SystemScheduler } from '../system-scheduler.js';
-export { DEFAULT_TIMINGS, type HandoffTimings } from '../timings.js';
+export { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings } from '../timings.js';
 export { type HandoffMessage, requestMessage, TOPIC_PREFIX, topicOf } from '../wire.js';
 export type { Host, HostPlayer } from './host.js';
 export type { Logger } from './logger.js';

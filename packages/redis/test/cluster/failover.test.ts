@@ -9,7 +9,7 @@
  * them n times in a row on the same cluster, to show they are stable.
  */
 import { DataDriverError, ErrorCode } from '@datadriver/core';
-import { type Cluster, expectWait, mark, settled, withCluster } from '@datadriver/testkit';
+import { type Cluster, expectWait, mark, settled, waitOf, withCluster } from '@datadriver/testkit';
 import { describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../../src/index.js';
 import { channelOf, recordKey } from '../../src/keys.js';
@@ -165,7 +165,7 @@ async function fleetThrough(cluster: Cluster, move: Move): Promise<void> {
   expect(handed.type).toBe('load.loaded');
   expect(cluster.find('A', 'handoff.request.received', first)).toMatchObject({ action: 'kick' });
   expect(b.profile(first)?.data.coins).toBe(latest);
-  expectWait(cluster, handed.waitedMs, { exactMs: 340, atMostSeedMs: 1500 });
+  expectWait(cluster, waitOf(handed), { exactMs: 340, atMostSeedMs: 1500 });
 
   // A crashes; B takes the next player over once A's presence has expired.
   const saved = (await cluster.record(second))?.data.coins;
@@ -177,5 +177,5 @@ async function fleetThrough(cluster: Cluster, move: Move): Promise<void> {
   const taken = await settled(cluster, 'B', second, onCrash);
   expect(taken).toMatchObject({ type: 'load.loaded', reason: 'stolen' });
   expect(b.profile(second)?.data.coins).toBe(saved);
-  expectWait(cluster, taken.time - crashedAt, { exactMs: 13_270, atMostSeedMs: 16_000 });
+  expectWait(cluster, { from: crashedAt, to: taken.time }, { exactMs: 13_270, atMostSeedMs: 16_000 });
 }

@@ -1,7 +1,9 @@
 /** The seed's cross-server rows: the player arrives on B while A still holds the lock. */
 import { expect } from 'vitest';
 import type { Cluster, TestServer } from '../cluster.js';
-import { expectWait, mark, type Scenario, settled } from './scenario.js';
+import type { Span } from '../cluster-ledger.js';
+import { expectOutcome, expectWait, mark, type Scenario, settled, waitOf } from './scenario.js';
+import { traceOf } from './wait-report.js';
 
 /** Servers A and B, and player p1 playing on A with `coins` unsaved coins. */
 async function playingOnA(cluster: Cluster, coins: number) {
@@ -22,13 +24,17 @@ function kicksOf(server: TestServer): string[] {
  * A hand-over that did not wait out a request repeat: A received B's first request before B
  * sent any repeat (on a slow backend the repeat may still go out while A releases).
  */
-function expectFirstRequestAnswered(cluster: Cluster): void {
+function expectFirstRequestAnswered(cluster: Cluster, wait: Span): void {
   const index = (predicate: (event: Cluster['events'][number]) => boolean) =>
     cluster.events.findIndex(predicate);
   const received = index((e) => e.server === 'A' && e.type === 'handoff.request.received');
   const sent = cluster.events.filter((e) => e.server === 'B' && e.type === 'handoff.request.sent');
-  expect(received).toBeGreaterThanOrEqual(0);
-  if (sent[1] !== undefined) expect(received).toBeLessThan(cluster.events.indexOf(sent[1]));
+  const trace = cluster.time.exact ? '' : `\n${traceOf(cluster, wait)}`;
+  expect(received, `A received no request${trace}`).toBeGreaterThanOrEqual(0);
+  if (sent[1] !== undefined) {
+    const late = `A received B's first request only after B repeated it${trace}`;
+    expect(received, late).toBeLessThan(cluster.events.indexOf(sent[1]));
+  }
 }
 
 function requestsSent(cluster: Cluster, label: string): number {
@@ -44,7 +50,7 @@ export const crossServerScenarios: Scenario[] = [
       const from = mark(cluster);
       b.join('p1'); // still connected on A
       const loaded = await settled(cluster, 'B', 'p1', from);
-      expect(loaded.type).toBe('load.loaded');
+      expectOutcome(cluster, loaded, { type: 'load.loaded' });
       expect(b.profile('p1')?.data.coins).toBe(11);
       expect(kicksOf(a)).toEqual(['You joined another server.']);
       expect(await cluster.holder('p1')).toBe('B');
@@ -58,8 +64,8 @@ export const crossServerScenarios: Scenario[] = [
       // B's load (100) + request (20) + A's release save (100) + reply (20) + B's load (100):
       // exact on the virtual clock only if the reply, not the 0.5 s park, woke B. On any
       // backend, the first request is the one A answered: none waited out the 4 s repeat.
-      expectFirstRequestAnswered(cluster);
-      expectWait(cluster, loaded.waitedMs, { exactMs: 340, atMostSeedMs: 1500 });
+      expectFirstRequestAnswered(cluster, waitOf(loaded));
+      expectWait(cluster, waitOf(loaded), { exactMs: 340, atMostSeedMs: 1500 });
     },
   },
   {
@@ -80,8 +86,8 @@ export const crossServerScenarios: Scenario[] = [
       });
       expect(b.profile('p1')?.data.coins).toBe(12);
       // B's load + request + A's retried release + reply + B's load: about one save.
-      expectFirstRequestAnswered(cluster);
-      expectWait(cluster, loaded.waitedMs, { exactMs: 340, atMostSeedMs: 1500 });
+      expectFirstRequestAnswered(cluster, waitOf(loaded));
+      expectWait(cluster, waitOf(loaded), { exactMs: 340, atMostSeedMs: 1500 });
     },
   },
   {
@@ -197,7 +203,7 @@ export const crossServerScenarios: Scenario[] = [
       expect(a.handoff?.subscribed).toBe(true);
       expect(requestsSent(cluster, 'B')).toBe(2);
       expect(b.profile('p1')?.data.coins).toBe(6);
-      expectWait(cluster, loaded.waitedMs, {
+      expectWait(cluster, waitOf(loaded), {
         exactMs: 6_280,
         atMostSeedMs: 8_000,
         atLeastSeedMs: 4_000,
@@ -226,7 +232,7 @@ export const crossServerScenarios: Scenario[] = [
       expect(requestsSent(cluster, 'B')).toBe(0);
       // Attempts at 0, 0.6, 1.7, 3.8 s then every 2.1 s (park + 100 ms load); the last one
       // starts at the 15 s deadline and ends 100 ms later.
-      expectWait(cluster, failed.waitedMs, {
+      expectWait(cluster, waitOf(failed), {
         exactMs: 15_100,
         atMostSeedMs: 15_500,
         atLeastSeedMs: 15_000,

@@ -14,6 +14,7 @@ export const handoffScenarios: readonly Scenario[] = [
 
 export { lifecycleScenarios } from './lifecycle.js';
 export {
+  expectOutcome,
   expectWait,
   type LoadOutcome,
   mark,
@@ -21,4 +22,6 @@ export {
   type Scenario,
   settled,
   type WaitBounds,
+  waitOf,
 } from './scenario.js';
+export { describeSlack, traceOf } from './wait-report.js';

@@ -1,7 +1,7 @@
 /** The seed's protective rows: a live holder keeps its lock, old builds are never taken early. */
 import { expect } from 'vitest';
 import type { Cluster } from '../cluster.js';
-import { expectWait, mark, type Scenario, settled } from './scenario.js';
+import { expectWait, mark, type Scenario, settled, waitOf } from './scenario.js';
 
 async function holding(cluster: Cluster, label: string, coins: number, options = {}) {
   const server = await cluster.server(label, options);
@@ -44,7 +44,7 @@ export const protectionScenarios: Scenario[] = [
       expect(answers.every((e) => e.type === 'presence.read' && e.answer === 'alive')).toBe(true);
       expect(cluster.events.some((e) => e.type === 'lock.taken')).toBe(false);
       // Each attempt: load (100), presence (10), load again with the answer (100).
-      expectWait(cluster, failed.waitedMs, {
+      expectWait(cluster, waitOf(failed), {
         exactMs: 15_220,
         atMostSeedMs: 15_500,
         atLeastSeedMs: 15_000,
@@ -70,7 +70,7 @@ export const protectionScenarios: Scenario[] = [
       const failed = await settled(cluster, 'B', 'p1', first);
       expect(failed.type).toBe('load.failed'); // no reply, no presence: waits out lockWaitSeconds
       // The whole lockWaitSeconds: the last attempt starts at the 15 s deadline (100 ms load).
-      expectWait(cluster, failed.waitedMs, {
+      expectWait(cluster, waitOf(failed), {
         exactMs: 15_100,
         atMostSeedMs: 15_500,
         atLeastSeedMs: 15_000,

@@ -1,6 +1,8 @@
 import type { DataDriverEvent } from '@datadriver/core';
 import { expect } from 'vitest';
 import type { Cluster } from '../cluster.js';
+import type { Span } from '../cluster-ledger.js';
+import { describeSlack, traceOf } from './wait-report.js';
 
 /** One multi-server case, written once against the ports and run on every backend. */
 export interface Scenario {
@@ -43,8 +45,11 @@ export async function settled(
 }
 
 export interface WaitBounds {
-  /** The wait on the virtual clock, to the millisecond (with the in-memory latencies). */
-  readonly exactMs: number;
+  /**
+   * The wait on the virtual clock, to the millisecond (with the in-memory latencies); needed
+   * there, and printed beside a real wait, scaled.
+   */
+  readonly exactMs?: number;
   /**
    * What the seed promises at most, in seed milliseconds (scaled on real backends). A wait
    * timed from an earlier start than the seed's may have a lower bound alone.
@@ -54,15 +59,27 @@ export interface WaitBounds {
   readonly atLeastSeedMs?: number;
 }
 
-/** The bounds a real-time wait is held to (ms), from the seed's scaled and the cluster's slack. */
-export function realBounds(cluster: Cluster, bounds: WaitBounds): { min?: number; max?: number } {
+/** The span a load waited: from its start to its outcome. */
+export function waitOf(outcome: LoadOutcome): Span {
+  return { from: outcome.time - outcome.waitedMs, to: outcome.time };
+}
+
+/**
+ * The bounds a real-time wait is held to (ms): the seed's, scaled, the upper one plus
+ * `slackMs` (see `Cluster.slackFor`).
+ */
+export function realBounds(
+  cluster: Cluster,
+  bounds: WaitBounds,
+  slackMs: number,
+): { min?: number; max?: number } {
   const { scale } = cluster.backend;
   // Real waits are whole milliseconds; round the scaled bounds so 13_000 * 0.07 is 910, not
   // 910.0000000000001. The 5 ms below allows for the event times' whole milliseconds.
   return {
     ...(bounds.atMostSeedMs === undefined
       ? {}
-      : { max: Math.ceil(bounds.atMostSeedMs * scale) + cluster.slackMs }),
+      : { max: Math.ceil(bounds.atMostSeedMs * scale) + slackMs }),
     ...(bounds.atLeastSeedMs === undefined
       ? {}
       : { min: Math.floor(bounds.atLeastSeedMs * scale) - 5 }),
@@ -70,25 +87,55 @@ export function realBounds(cluster: Cluster, bounds: WaitBounds): { min?: number
 }
 
 /**
- * Exact on the virtual clock; on a real backend within the seed's bounds scaled, plus the
- * slack measured from the machine at the start of the run (`Calibration`).
+ * Exact on the virtual clock. On a real backend within the seed's bounds scaled, the upper
+ * one plus what the servers spent unscaled during this very wait (round trips, message
+ * flights, late timers: `Cluster.slackFor`), so a load that grows during the run moves the
+ * bound with it, and a wait on a scaled timer too many (a request repeat, a missed beat) still
+ * fails. A failure prints those figures and the wait's events and calls.
  */
-export function expectWait(cluster: Cluster, waitedMs: number, bounds: WaitBounds): void {
+export function expectWait(cluster: Cluster, wait: Span, bounds: WaitBounds): void {
+  const waitedMs = wait.to - wait.from;
   if (cluster.time.exact) {
-    expect(waitedMs).toBe(bounds.exactMs);
-    if (bounds.atMostSeedMs !== undefined)
-      expect(bounds.exactMs).toBeLessThanOrEqual(bounds.atMostSeedMs);
+    const { exactMs } = bounds;
+    if (exactMs === undefined) throw new Error('a wait on the virtual clock needs its exactMs');
+    expect(waitedMs).toBe(exactMs);
+    if (bounds.atMostSeedMs !== undefined) expect(exactMs).toBeLessThanOrEqual(bounds.atMostSeedMs);
     if (bounds.atLeastSeedMs !== undefined)
-      expect(bounds.exactMs).toBeGreaterThanOrEqual(bounds.atLeastSeedMs);
+      expect(exactMs).toBeGreaterThanOrEqual(bounds.atLeastSeedMs);
     return;
   }
-  const { min, max } = realBounds(cluster, bounds);
+  const slackMs = cluster.slackFor(wait);
+  const { min, max } = realBounds(cluster, bounds, slackMs);
   const scaled = (seedMs: number) => Math.round(seedMs * cluster.backend.scale);
-  console.info(
-    `${cluster.title ?? expect.getState().currentTestName}: waited ${waitedMs} ms, bounds ${min ?? 0} to ${max ?? '-'} ms (exact ${scaled(bounds.exactMs)}, slack ${cluster.slackMs})`,
+  const title = cluster.title ?? expect.getState().currentTestName;
+  const exact = bounds.exactMs === undefined ? '' : `exact ${scaled(bounds.exactMs)}; `;
+  const line = `${title}: waited ${waitedMs} ms, bounds ${min ?? 0} to ${max ?? '-'} ms (${exact}${describeSlack(cluster, wait)})`;
+  const failed = (max !== undefined && waitedMs > max) || (min !== undefined && waitedMs < min);
+  // A failure's message carries the wait's trace; DD_TRACE_WAITS=1 prints every wait's.
+  const traceAll = process.env.DD_TRACE_WAITS === '1';
+  const explained = failed || traceAll ? `${line}\n${traceOf(cluster, wait)}` : line;
+  console.info(traceAll ? explained : line);
+  if (max !== undefined) expect(waitedMs, explained).toBeLessThanOrEqual(max);
+  if (min !== undefined) expect(waitedMs, explained).toBeGreaterThanOrEqual(min);
+}
+
+/**
+ * Fails unless `outcome` matches `expected`; the message then carries the wait's figures and
+ * trace (a join that failed closed on a loaded machine says how late it ran).
+ */
+export function expectOutcome(
+  cluster: Cluster,
+  outcome: LoadOutcome,
+  expected: Partial<Pick<Extract<LoadOutcome, { type: 'load.loaded' }>, 'type' | 'reason'>>,
+): void {
+  const wait = waitOf(outcome);
+  const matches = Object.entries(expected).every(
+    ([field, value]) => (outcome as unknown as Record<string, unknown>)[field] === value,
   );
-  if (max !== undefined) expect(waitedMs).toBeLessThanOrEqual(max);
-  if (min !== undefined) expect(waitedMs).toBeGreaterThanOrEqual(min);
+  const explained = matches
+    ? ''
+    : `waited ${wait.to - wait.from} ms (${describeSlack(cluster, wait)})\n${traceOf(cluster, wait)}`;
+  expect(outcome, explained).toMatchObject(expected);
 }
 
 /** Index of the next event: pass it to `settled` to find what happens after now. */

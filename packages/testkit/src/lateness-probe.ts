@@ -1,0 +1,175 @@
+/**
+ * How late this machine is during a wait that no `Cluster` records: a test of server processes
+ * (their calls and timers run in other processes) runs a probe beside the wait, from the same
+ * machine to the same backend, and takes the slack of its upper bound from what the probe saw
+ * during that very wait, so a load that grows during the run moves the bound with it.
+ */
+import type { ServerPorts } from './cluster-backend.js';
+import { SLACK_FLOOR_MS } from './cluster-ledger.js';
+
+/** Samples of each measurement a probe takes at least, however short the wait: a p90 of ten. */
+export const PROBE_MIN_SAMPLES = 10;
+
+/** The pause between two samples of one measurement (ms): a probe adds little load. */
+export const PROBE_SPACING_MS = 5;
+
+/**
+ * The calls in the longest bounded wait of the scenarios, the crash takeover: ten load
+ * attempts (a store read and a write each), each after a park timer and with a presence read,
+ * and four requests. Each can be late by a timer's lateness or a slow round trip.
+ */
+export const CHAIN = Object.freeze({ timers: 10, storeCalls: 20, presenceReads: 10, messages: 4 });
+
+export interface Spread {
+  readonly p50: number;
+  readonly p90: number;
+  readonly max: number;
+}
+
+export interface ProbeFigures {
+  /** The fewest samples of one measurement taken during the wait. */
+  readonly samples: number;
+  /** How much later than asked a 5 ms timer fired (ms). */
+  readonly timerLateMs: Spread;
+  /** One call of each port: a store read, a presence read, a message published until delivered (ms). */
+  readonly storeMs: Spread;
+  readonly presenceMs: Spread;
+  readonly messageMs: Spread;
+  /**
+   * `max(SLACK_FLOOR_MS, Σ CHAIN count × p90)`: 10 × timer lateness + 20 × store read + 10 ×
+   * presence read + 4 × message, each at its p90, rounded up to a whole ms.
+   */
+  readonly slackMs: number;
+}
+
+/** A probe running beside a wait; `stop()` when the wait ends. */
+export interface Probe {
+  /** Stops sampling (after `PROBE_MIN_SAMPLES` of each) and returns the figures. */
+  stop(): Promise<ProbeFigures>;
+}
+
+/** Nearest-rank percentile of `values` (sorted here). */
+function percentile(values: readonly number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(fraction * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+function spread(values: readonly number[]): Spread {
+  const round = (value: number) => Math.round(value * 100) / 100;
+  return {
+    p50: round(percentile(values, 0.5)),
+    p90: round(percentile(values, 0.9)),
+    max: round(Math.max(...values)),
+  };
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How much later than `delayMs` one timer fires (ms). */
+async function timerLateness(delayMs: number): Promise<number> {
+  const started = performance.now();
+  await pause(delayMs);
+  return Math.max(0, performance.now() - started - delayMs);
+}
+
+async function timed(call: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await call();
+  return performance.now() - started;
+}
+
+/** The slack that a probe's figures give, by the formula on `ProbeFigures.slackMs`. */
+export function slackFrom(
+  figures: Pick<ProbeFigures, 'timerLateMs' | 'storeMs' | 'presenceMs' | 'messageMs'>,
+): number {
+  const chain =
+    CHAIN.timers * figures.timerLateMs.p90 +
+    CHAIN.storeCalls * figures.storeMs.p90 +
+    CHAIN.presenceReads * figures.presenceMs.p90 +
+    CHAIN.messages * figures.messageMs.p90;
+  return Math.max(SLACK_FLOOR_MS, Math.ceil(chain));
+}
+
+/**
+ * Starts sampling timer lateness and a round trip of each of `ports` (connections of the test
+ * process to the backend the servers use), each measurement `PROBE_SPACING_MS` after the last.
+ * A first call of each port opens its connection and is not a sample. Start it right before
+ * the wait; `stop()` it right after.
+ */
+export async function probe(ports: ServerPorts): Promise<Probe> {
+  const id = `probe-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  let delivered: (() => void) | undefined;
+  const topic = `CKHandoff_${id}`;
+  const subscription = await ports.messenger.subscribe(topic, () => delivered?.());
+  const message = async () => {
+    const arrived = new Promise<void>((resolve) => {
+      delivered = resolve;
+    });
+    await ports.messenger.publish(topic, { T: 'probe' });
+    await arrived;
+  };
+  const store = () => ports.store.get(id);
+  const presence = () => ports.presence.get(id);
+  await Promise.all([store(), presence(), message()]);
+  let stopped = false;
+  const sampling = (once: () => Promise<number>) =>
+    (async () => {
+      const samples: number[] = [];
+      while (!stopped || samples.length < PROBE_MIN_SAMPLES) {
+        samples.push(await once());
+        await pause(PROBE_SPACING_MS);
+      }
+      return samples;
+    })();
+  const loops = [
+    sampling(() => timerLateness(5)),
+    sampling(() => timed(store)),
+    sampling(() => timed(presence)),
+    sampling(() => timed(message)),
+  ];
+  return {
+    async stop() {
+      stopped = true;
+      const [timer, storeMs, presenceMs, messageMs] = await Promise.all(loops);
+      await subscription.unsubscribe();
+      const figures = {
+        timerLateMs: spread(timer!),
+        storeMs: spread(storeMs!),
+        presenceMs: spread(presenceMs!),
+        messageMs: spread(messageMs!),
+      };
+      const samples = Math.min(...[timer, storeMs, presenceMs, messageMs].map((s) => s!.length));
+      return { samples, ...figures, slackMs: slackFrom(figures) };
+    },
+  };
+}
+
+/** Runs `wait` with a probe beside it; returns what it returned and the probe's figures. */
+export async function probed<T>(
+  ports: ServerPorts,
+  wait: () => Promise<T>,
+): Promise<{ value: T; figures: ProbeFigures }> {
+  const running = await probe(ports);
+  try {
+    const value = await wait();
+    return { value, figures: await running.stop() };
+  } catch (error) {
+    await running.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** One line for a test log: the figures and the slack they give. */
+export function describeProbe(name: string, figures: ProbeFigures): string {
+  const show = (label: string, value: Spread) =>
+    `${label} p50 ${value.p50} / p90 ${value.p90} / max ${value.max} ms`;
+  return [
+    `probe during ${name} (at least ${figures.samples} samples each):`,
+    show('timer lateness', figures.timerLateMs),
+    show('store read', figures.storeMs),
+    show('presence read', figures.presenceMs),
+    show('message', figures.messageMs),
+    `=> slack ${figures.slackMs} ms`,
+  ].join('; ');
+}

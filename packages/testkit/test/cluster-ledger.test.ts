@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { describeUnscaled, SLACK_FLOOR_MS, slackOf, TimeLedger } from '../src/index.js';
+
+/** A ledger on a clock the test moves by hand. */
+function ledgerAt(start = 1_000) {
+  const clock = { now: start };
+  return { clock, ledger: new TimeLedger(() => clock.now) };
+}
+
+describe('TimeLedger', () => {
+  it('times each call from its start to when it settles, a failed one too', async () => {
+    const { clock, ledger } = ledgerAt();
+    await ledger.timed('store', 'A', 'update k', async () => {
+      clock.now += 12;
+    });
+    await expect(
+      ledger.timed('presence', 'B', 'get A', async () => {
+        clock.now += 3;
+        throw new Error('down');
+      }),
+    ).rejects.toThrow('down');
+    expect(ledger.during({ from: 1_000, to: 1_015 })).toEqual([
+      { kind: 'store', server: 'A', from: 1_000, to: 1_012, what: 'update k' },
+      { kind: 'presence', server: 'B', from: 1_012, to: 1_015, what: 'get A' },
+    ]);
+  });
+
+  it('counts a call still running as running until now', async () => {
+    const { clock, ledger } = ledgerAt();
+    let settle: () => void = () => undefined;
+    const call = ledger.timed(
+      'store',
+      'B',
+      'update k',
+      () =>
+        new Promise<void>((resolve) => {
+          settle = resolve;
+        }),
+    );
+    clock.now = 1_200;
+    expect(ledger.unscaledIn({ from: 1_100, to: 1_200 }).byKind.store).toEqual({
+      ms: 100,
+      count: 1,
+    });
+    clock.now = 1_300;
+    settle();
+    await call;
+    clock.now = 1_500;
+    expect(ledger.unscaledIn({ from: 1_000, to: 1_500 }).totalMs).toBe(300);
+  });
+
+  it("counts only the part of each entry inside the wait's span", async () => {
+    const { clock, ledger } = ledgerAt();
+    await ledger.timed('store', 'A', 'get k', async () => {
+      clock.now += 40; // 1000 to 1040
+    });
+    const unscaled = ledger.unscaledIn({ from: 1_030, to: 1_100 });
+    expect(unscaled.byKind.store).toEqual({ ms: 10, count: 1 });
+    expect(unscaled.totalMs).toBe(10);
+    expect(ledger.unscaledIn({ from: 1_040, to: 1_100 }).totalMs).toBe(0);
+  });
+
+  it('records a timer only when it fires late, by how late', () => {
+    const { clock, ledger } = ledgerAt();
+    ledger.fired('B', 1_000, 'park');
+    clock.now = 1_025;
+    ledger.fired('B', 1_020, 'park');
+    expect(ledger.during({ from: 0, to: 2_000 })).toEqual([
+      { kind: 'timer', server: 'B', from: 1_020, to: 1_025, what: 'park' },
+    ]);
+  });
+
+  it('times a message from its publish to its delivery, a repeat from the repeat', () => {
+    const { clock, ledger } = ledgerAt();
+    const request = { T: 'Q', D: 'PlayerData', K: 'p1', R: 'B' };
+    ledger.published('CKHandoff_A', request); // lost on the bus
+    clock.now += 400;
+    ledger.published('CKHandoff_A', { ...request }); // the repeat, the same body
+    clock.now += 2;
+    ledger.delivered('A', 'CKHandoff_A', JSON.parse(JSON.stringify(request)));
+    ledger.delivered('A', 'CKHandoff_A', { T: 'R', D: 'PlayerData', K: 'p1' }); // never published
+    expect(ledger.during({ from: 0, to: 2_000 })).toEqual([
+      { kind: 'message', server: 'A', from: 1_400, to: 1_402, what: 'CKHandoff_A' },
+    ]);
+  });
+
+  it('counts two entries at once only once', async () => {
+    const { clock, ledger } = ledgerAt();
+    const release = ledger.timed('store', 'A', 'update k', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      clock.now = 1_030; // 1000 to 1030
+    });
+    await ledger.timed('store', 'B', 'update k', async () => {
+      clock.now = 1_010; // 1000 to 1010, beside A's
+    });
+    await release;
+    clock.now = 1_050;
+    ledger.fired('B', 1_040, 'park'); // 1040 to 1050, after both
+    const unscaled = ledger.unscaledIn({ from: 1_000, to: 1_100 });
+    expect(unscaled.byKind.store).toEqual({ ms: 40, count: 2 });
+    expect(unscaled.totalMs).toBe(40);
+  });
+
+  it('gives a wait all of its unscaled time as slack, and at least the floor', async () => {
+    const { clock, ledger } = ledgerAt();
+    for (const ms of [30, 25, 20.5]) {
+      await ledger.timed('store', 'B', 'update k', async () => {
+        clock.now += ms;
+      });
+    }
+    ledger.published('CKHandoff_A', { T: 'Q' });
+    clock.now += 4;
+    ledger.delivered('A', 'CKHandoff_A', { T: 'Q' });
+    const unscaled = ledger.unscaledIn({ from: 1_000, to: clock.now });
+    expect(unscaled.totalMs).toBe(79.5);
+    expect(slackOf(unscaled)).toBe(80);
+    expect(describeUnscaled(unscaled)).toBe('store 76 ms in 3, message 4 ms in 1');
+    expect(slackOf(ledger.unscaledIn({ from: 1_000, to: 1_010 }))).toBe(SLACK_FLOOR_MS);
+    expect(describeUnscaled(ledger.unscaledIn({ from: 0, to: 500 }))).toBe('nothing recorded');
+  });
+});

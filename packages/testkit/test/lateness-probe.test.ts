@@ -1,0 +1,77 @@
+import type { Store } from '@datadriver/core';
+import { SystemScheduler } from '@datadriver/core/ports';
+import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
+import { describe, expect, it } from 'vitest';
+import { CHAIN, PROBE_MIN_SAMPLES, probed, SLACK_FLOOR_MS, slackFrom } from '../src/index.js';
+
+const spread = (p90: number) => ({ p50: p90 / 2, p90, max: p90 * 2 });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function ports(store: Store) {
+  const scheduler = new SystemScheduler();
+  return { store, messenger: new MemoryMessenger(), presence: new MemoryPresence(scheduler) };
+}
+
+describe('the lateness probe', () => {
+  it('derives the slack as 10 timers, 20 store reads, 10 presence reads and 4 messages at p90, at least the floor', () => {
+    const figures = {
+      timerLateMs: spread(1.5),
+      storeMs: spread(2),
+      presenceMs: spread(0.5),
+      messageMs: spread(3.25),
+    };
+    expect(CHAIN).toEqual({ timers: 10, storeCalls: 20, presenceReads: 10, messages: 4 });
+    expect(slackFrom(figures)).toBe(Math.ceil(10 * 1.5 + 20 * 2 + 10 * 0.5 + 4 * 3.25));
+    const quiet = {
+      ...figures,
+      timerLateMs: spread(0),
+      storeMs: spread(0.1),
+      messageMs: spread(0.1),
+    };
+    expect(slackFrom(quiet)).toBe(SLACK_FLOOR_MS);
+  });
+
+  it('samples beside the wait until it ends, and at least ten of each however short it is', async () => {
+    const store = new MemoryStore();
+    let reads = 0;
+    const counted: Store = {
+      specificationVersion: 'v1',
+      update: (key, transform) => store.update(key, transform),
+      get: (key) => {
+        reads += 1;
+        return store.get(key);
+      },
+    };
+    const short = await probed(ports(counted), async () => 'done');
+    expect(short.value).toBe('done');
+    expect(short.figures.samples).toBe(PROBE_MIN_SAMPLES);
+    expect(reads).toBe(PROBE_MIN_SAMPLES + 1); // one first call opens the connection
+    const long = await probed(ports(counted), () => pause(300));
+    expect(long.figures.samples).toBeGreaterThan(PROBE_MIN_SAMPLES);
+    for (const figure of [long.figures.timerLateMs, long.figures.storeMs, long.figures.messageMs]) {
+      expect(figure.p50).toBeGreaterThanOrEqual(0);
+      expect(figure.p50).toBeLessThanOrEqual(figure.p90);
+      expect(figure.p90).toBeLessThanOrEqual(figure.max);
+    }
+    expect(long.figures.slackMs).toBe(slackFrom(long.figures));
+  });
+
+  it('sees a backend that turns slow during the wait', async () => {
+    const store = new MemoryStore();
+    let delayMs = 0;
+    const slowing: Store = {
+      specificationVersion: 'v1',
+      update: (key, transform) => store.update(key, transform),
+      get: async (key) => {
+        await pause(delayMs);
+        return store.get(key);
+      },
+    };
+    const { figures } = await probed(ports(slowing), async () => {
+      delayMs = 30;
+      await pause(400);
+    });
+    expect(figures.storeMs.p90).toBeGreaterThanOrEqual(30);
+    expect(figures.slackMs).toBeGreaterThanOrEqual(20 * 30);
+  });
+});
