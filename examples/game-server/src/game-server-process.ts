@@ -75,14 +75,38 @@ class Output {
   text = '';
 
   constructor(child: ChildProcess, echo: boolean) {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      this.text += chunk.toString();
-      if (echo) process.stdout.write(chunk);
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      this.text += chunk.toString();
-      if (echo) process.stderr.write(chunk);
-    });
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ] as const) {
+      const lines = echo ? new LineEcho(to) : undefined;
+      from?.on('data', (chunk: Buffer) => {
+        this.text += chunk.toString();
+        lines?.write(chunk.toString());
+      });
+      from?.on('end', () => lines?.flush());
+    }
+  }
+}
+
+/**
+ * Echoes whole lines only: the fleet's servers write at once (every stop line at Ctrl-C), and a
+ * chunk may end mid-line, so echoing chunks as they come would splice two servers' lines.
+ */
+class LineEcho {
+  private pending = '';
+
+  constructor(private readonly to: NodeJS.WriteStream) {}
+
+  write(text: string): void {
+    const lines = (this.pending + text).split('\n');
+    this.pending = lines.pop() ?? '';
+    if (lines.length > 0) this.to.write(`${lines.join('\n')}\n`);
+  }
+
+  flush(): void {
+    if (this.pending !== '') this.to.write(`${this.pending}\n`);
+    this.pending = '';
   }
 }
 
