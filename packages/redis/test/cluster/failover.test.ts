@@ -177,5 +177,9 @@ async function fleetThrough(cluster: Cluster, move: Move): Promise<void> {
   const taken = await settled(cluster, 'B', second, onCrash);
   expect(taken).toMatchObject({ type: 'load.loaded', reason: 'stolen' });
   expect(b.profile(second)?.data.coins).toBe(saved);
-  expectWait(cluster, { from: crashedAt, to: taken.time }, { exactMs: 13_270, atMostSeedMs: 16_000 });
+  expectWait(
+    cluster,
+    { from: crashedAt, to: taken.time },
+    { exactMs: 13_270, atMostSeedMs: 16_000 },
+  );
 }
