@@ -240,14 +240,19 @@ export function describeEvent(
 export class EventStream {
   private readonly listeners = new Set<EventListener>();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    /** The time and the server each event is stamped with as it is emitted. */
+    private readonly stamp: () => { readonly time: number; readonly jobId: string },
+  ) {}
 
   on(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  emit(event: DataDriverEvent): void {
+  emit(payload: EventPayload): void {
+    const event = { ...payload, ...this.stamp() } as DataDriverEvent;
     const line = describeEvent(event);
     if (line) this.logger[line.level](line.message, { event: event.type });
     for (const listener of this.listeners) {

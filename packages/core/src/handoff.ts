@@ -6,12 +6,7 @@
 
 import { consoleLogger } from './console-logger.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
-import {
-  type DataDriverEvent,
-  type EventListener,
-  type EventPayload,
-  EventStream,
-} from './events.js';
+import { type EventListener, type EventPayload, EventStream } from './events.js';
 import { isWellFormedText } from './keys.js';
 import type { Logger } from './ports/logger.js';
 import type { Messenger, Subscription } from './ports/messenger.js';
@@ -108,7 +103,10 @@ export class Handoff {
     this.messenger = options.messenger;
     this.presence = options.presence;
     this.scheduler = options.scheduler ?? new SystemScheduler();
-    this.events = new EventStream(options.logger ?? consoleLogger());
+    this.events = new EventStream(options.logger ?? consoleLogger(), () => ({
+      time: this.scheduler.now(),
+      jobId: this.jobId,
+    }));
     try {
       this.timings = resolveTimings(options.timings);
       this.limits = resolveMessageLimits(options.limits);
@@ -357,11 +355,7 @@ export class Handoff {
   }
 
   private emit(event: EventPayload): void {
-    this.events.emit({
-      ...event,
-      time: this.scheduler.now(),
-      jobId: this.jobId,
-    } as DataDriverEvent);
+    this.events.emit(event);
   }
 
   private assertLive(): void {

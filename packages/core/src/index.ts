@@ -17,6 +17,7 @@ export {
   type WaitReason,
 } from './events.js';
 export { Handoff, type HandoffOptions } from './handoff.js';
+export type { AttachOptions } from './holder/player-sessions.js';
 export type { JsonObject, JsonValue } from './json.js';
 export {
   type DataDriverOptions,
@@ -24,7 +25,6 @@ export {
   DEFAULTS,
   type KickMessages,
 } from './options.js';
-export type { AttachOptions } from './player-sessions.js';
 export type { Host, HostPlayer } from './ports/host.js';
 export type { Logger } from './ports/logger.js';
 export type { Messenger } from './ports/messenger.js';

@@ -3,6 +3,7 @@
  * release); `ProfileSession` holds the lock token, the write queue, autosave, and the
  * retained state of a failed leave save, and is what the driver works with.
  */
+import { Requesters } from './driver/requesters.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import type { ProfileEventPayload, SaveReason } from './events.js';
 import type { JsonObject } from './json.js';
@@ -77,7 +78,7 @@ export class ProfileSession {
   /** The player was kicked so the session ends: more requests just wait for its release. */
   ending = false;
   /** Servers waiting for this key: each gets a reply when the session ends. */
-  readonly requesters = new Set<string>();
+  readonly requesters = new Requesters();
   trade: HeldByTrade | undefined;
   /** Writes queued or running; "no save is running" means zero. */
   writesInFlight = 0;

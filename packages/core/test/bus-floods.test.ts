@@ -3,9 +3,9 @@
  * messages. Two servers with handoff on, over the in-memory backend on a virtual clock.
  */
 import { describe, expect, it } from 'vitest';
+import { MAX_REQUESTERS_PER_KEY } from '../src/driver/requesters.js';
 import { DataDriver, ErrorCode, Handoff, type Store } from '../src/index.js';
 import { DEFAULT_MESSAGE_LIMITS, MAX_MESSAGE_BYTES, topicOf } from '../src/ports/index.js';
-import { MAX_REQUESTERS_PER_KEY } from '../src/release-requests.js';
 import { MessageBudget } from '../src/rules/index.js';
 import {
   FaultyMessenger,

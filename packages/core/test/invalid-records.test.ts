@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RUNS_PER_ATTEMPT } from '../src/acquire.js';
 import { DataDriverError, ErrorCode, type Store } from '../src/index.js';
+import { MAX_RUNS_PER_ATTEMPT } from '../src/load/load-attempt.js';
 import type { StoreRecord } from '../src/ports/index.js';
 import { testBed } from './helpers.js';
 

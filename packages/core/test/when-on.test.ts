@@ -65,7 +65,7 @@ describe('when handoff is on (attach)', () => {
 
   it("the driver's handoffLimits and handoffSigning reach the default handoff", async () => {
     const signing = { key: 'a fleet secret of 32 characters!' };
-    const { driver, clock } = attached({
+    const { driver, clock, messenger } = attached({
       handoffLimits: { receivePerMinute: 6 },
       handoffSigning: signing,
     });
@@ -79,8 +79,6 @@ describe('when handoff is on (attach)', () => {
       if (event.type === 'handoff.rejected') rejected.push(event.reason);
     });
     await clock.advance(0);
-    const messenger = (driver as unknown as { options: { messenger: MemoryMessenger } }).options
-      .messenger;
     await messenger.publish(driver.handoff?.topic ?? '', { T: 'R', D: 'PlayerData', K: 'p1' });
     await clock.advance(0);
     expect(rejected).toEqual(['unsigned']);

@@ -2,7 +2,7 @@
  * `@datadriver/core/testing`: the in-memory backend (one process), fault decorators that
  * work over any port, and a virtual clock on which every wait can be timed to the millisecond.
  */
-export { JOURNAL_DELETE_MAX_MS } from '../trade.js';
+export { JOURNAL_DELETE_MAX_MS } from '../trade/journal.js';
 export { type FaultKind, type FaultSpec, Faults, type InjectedFault } from './faults.js';
 export {
   FaultyMessenger,

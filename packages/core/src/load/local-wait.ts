@@ -3,33 +3,36 @@
  * server or a leaving profile is still saving; then adopt a retained profile whose leave save
  * failed (no save running, no trade holding it).
  */
-import type { DriverState } from './driver-state.js';
-import { DataDriverError, ErrorCode } from './errors.js';
-import type { WaitReason } from './events.js';
-import type { ProfileSession } from './profile.js';
+import type { DriverContext } from '../driver/context.js';
+import type { SessionRegistry } from '../driver/registry.js';
+import { DataDriverError, ErrorCode } from '../errors.js';
+import type { WaitReason } from '../events.js';
+import type { ProfileSession } from '../profile.js';
 
 /**
  * Resolves the adopted session, or `undefined` when the load should go to the store; then it
  * has called `reserve` in the same tick as it found the key free, so no other load slips in.
  */
 export async function waitOnThisServer(
-  state: DriverState,
+  ctx: DriverContext,
+  registry: SessionRegistry,
   key: string,
   waitMs: number,
   reserve: () => void,
 ): Promise<ProfileSession | undefined> {
-  const deadline = state.scheduler.now() + waitMs;
+  const { scheduler } = ctx;
+  const deadline = scheduler.now() + waitMs;
   let reported = false;
   for (;;) {
-    const session = state.sessions.get(key);
-    const loading = state.loads.has(key);
+    const session = registry.session(key);
+    const loading = registry.reservation(key) !== undefined;
     if (!loading && (!session || session.state === 'inactive')) {
       reserve();
       return undefined;
     }
     if (!loading && session?.adoptable) {
       const outcome = await session.adopt();
-      state.emit({ type: 'profile.adopted', key, outcome });
+      ctx.emit({ type: 'profile.adopted', key, outcome });
       if (outcome !== 'lost') return session;
       continue; // deactivated: load the record normally
     }
@@ -38,19 +41,19 @@ export async function waitOnThisServer(
       : session?.leaving
         ? 'local-release'
         : 'local-session';
-    const remaining = deadline - state.scheduler.now();
-    if (remaining <= 0) throw lockedHere(state, key, reason);
-    if (!reported) state.emit({ type: 'load.waiting', key, reason });
+    const remaining = deadline - scheduler.now();
+    if (remaining <= 0) throw lockedHere(ctx, key, reason);
+    if (!reported) ctx.emit({ type: 'load.waiting', key, reason });
     reported = true;
-    await state.local.wait(state.scheduler, remaining);
+    await registry.waitForChange(scheduler, remaining);
   }
 }
 
-function lockedHere(state: DriverState, key: string, reason: WaitReason): DataDriverError {
+function lockedHere(ctx: DriverContext, key: string, reason: WaitReason): DataDriverError {
   const what = reason.replace('local-', '');
   return new DataDriverError(
     ErrorCode.Locked,
-    `profile is locked by this server (key ${key}, server ${state.jobId}, ${what} in progress)`,
+    `profile is locked by this server (key ${key}, server ${ctx.identity.jobId}, ${what} in progress)`,
     { details: { key, reason } },
   );
 }

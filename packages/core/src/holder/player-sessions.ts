@@ -3,11 +3,13 @@
  * loads, or the player is kicked when it cannot; a leaving player's profile runs the game's
  * leave cleanups and is released. A player who leaves while loading cancels the wait.
  */
-import type { DriverState } from './driver-state.js';
-import { DataDriverError, ErrorCode } from './errors.js';
-import type { HostPlayer } from './ports/host.js';
-import type { Profile, ProfileSession } from './profile.js';
-import type { ReleaseRequests } from './release-requests.js';
+import type { DriverContext } from '../driver/context.js';
+import type { HostSlot } from '../driver/host-slot.js';
+import type { SessionRegistry } from '../driver/registry.js';
+import { DataDriverError, ErrorCode } from '../errors.js';
+import type { LoadHow } from '../load/loader.js';
+import type { HostPlayer } from '../ports/host.js';
+import type { Profile, ProfileSession } from '../profile.js';
 
 export interface AttachOptions<T extends object, P extends HostPlayer> {
   /** The profile key of a player; `player.id` by default. */
@@ -19,10 +21,7 @@ export interface AttachOptions<T extends object, P extends HostPlayer> {
 }
 
 /** How a player's load is made: the driver's own load, for a player session. */
-export type SessionLoader = (
-  key: string,
-  how: { localWaitMs: number; player: HostPlayer; cancelled: () => boolean },
-) => Promise<ProfileSession>;
+export type SessionLoader = (key: string, how: LoadHow) => Promise<ProfileSession>;
 
 interface PlayerEntry {
   readonly key: string;
@@ -33,8 +32,9 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
   private readonly players = new Map<P, PlayerEntry>();
 
   constructor(
-    private readonly state: DriverState,
-    private readonly requests: ReleaseRequests,
+    private readonly ctx: DriverContext,
+    private readonly registry: SessionRegistry,
+    private readonly host: HostSlot,
     private readonly load: SessionLoader,
     private readonly options: AttachOptions<T, P>,
   ) {}
@@ -44,17 +44,13 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
     try {
       key = this.options.keyOf ? this.options.keyOf(player) : player.id;
     } catch (error) {
-      this.state.logger.error(`keyOf threw for player ${String(player.id)}: ${String(error)}`);
-      this.requests.kickPlayer(
-        String(player.id),
-        player,
-        this.state.settings.kickMessages.loadFailed,
-      );
+      this.ctx.logger.error(`keyOf threw for player ${String(player.id)}: ${String(error)}`);
+      this.host.kick(String(player.id), player, this.ctx.settings.kickMessages.loadFailed);
       return;
     }
     const entry: PlayerEntry = { key, left: false };
     this.players.set(player, entry);
-    const { settings } = this.state;
+    const { settings } = this.ctx;
     let session: ProfileSession;
     try {
       session = await this.load(key, {
@@ -64,10 +60,10 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
         cancelled: () => entry.left,
       });
     } catch (error) {
-      if (entry.left || this.state.closed) return;
+      if (entry.left || this.registry.closed) return;
       const locked = DataDriverError.is(error, ErrorCode.Locked);
       const messages = settings.kickMessages;
-      this.requests.kickPlayer(key, player, locked ? messages.locked : messages.loadFailed);
+      this.host.kick(key, player, locked ? messages.locked : messages.loadFailed);
       return;
     }
     if (entry.left) {
@@ -82,14 +78,14 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
     if (!entry) return;
     entry.left = true;
     this.players.delete(player);
-    this.state.loads.get(entry.key)?.reply.notify(); // a waiting load notices it is cancelled
-    const session = this.state.sessions.get(entry.key);
+    this.registry.wakeLoad(entry.key); // a waiting load notices it is cancelled
+    const session = this.registry.session(entry.key);
     if (!session || session.player !== player || session.state !== 'active') return;
     session.beginLeave();
     try {
       await this.options.onLeave?.(session.profile as Profile<T>, player);
     } catch (error) {
-      this.state.logger.error(`onLeave threw for ${entry.key}: ${String(error)}`);
+      this.ctx.logger.error(`onLeave threw for ${entry.key}: ${String(error)}`);
     }
     await session.release().catch(() => undefined); // reported as profile.release-failed
   }
@@ -98,7 +94,7 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
     try {
       call();
     } catch (error) {
-      this.state.logger.error(`${name} threw: ${String(error)}`);
+      this.ctx.logger.error(`${name} threw: ${String(error)}`);
     }
   }
 }

@@ -1,0 +1,45 @@
+/**
+ * The parts of one driver, each the one owner of its state: the registry (sessions, loads),
+ * the host slot, the holder's side of handoff, and the loader. Built once, wired here.
+ */
+import { ReleaseRequests } from '../holder/release-requests.js';
+import { Loader } from '../load/loader.js';
+import type { SessionOwner } from '../profile.js';
+import { latestSchema } from '../rules/index.js';
+import type { DriverContext } from './context.js';
+import { HostSlot } from './host-slot.js';
+import { SessionRegistry } from './registry.js';
+
+export interface DriverParts {
+  readonly registry: SessionRegistry;
+  readonly host: HostSlot;
+  readonly requests: ReleaseRequests;
+  readonly loader: Loader;
+}
+
+export function assemble(ctx: DriverContext): DriverParts {
+  const registry = new SessionRegistry();
+  const host = new HostSlot(ctx.emit);
+  const requests = new ReleaseRequests(ctx, registry, host);
+  const owner: SessionOwner = {
+    store: ctx.store,
+    scheduler: ctx.scheduler,
+    get jobId() {
+      return ctx.identity.jobId;
+    },
+    get presenceFlag() {
+      return ctx.link.beatsPresence;
+    },
+    autosaveMs: ctx.settings.autosaveMs,
+    schema: latestSchema(ctx.settings.migrations),
+    storeKey: (key) => ctx.keys.store(key),
+    emit: ctx.emit,
+    changed: () => registry.changed(),
+    deactivated: (session) => {
+      registry.forget(session);
+      requests.answer(session);
+    },
+    lockLost: (session) => requests.kick(session, ctx.settings.kickMessages.lockLost),
+  };
+  return { registry, host, requests, loader: new Loader(ctx, registry, requests, owner) };
+}

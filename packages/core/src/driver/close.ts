@@ -1,0 +1,37 @@
+import { within } from '../signal.js';
+import type { DriverParts } from './assemble.js';
+import type { DriverContext } from './context.js';
+
+export interface CloseResult {
+  /** Keys released by the close. */
+  readonly released: readonly string[];
+  /** Keys still unreleased at the deadline (their locks age out or are handed over). */
+  readonly unreleased: readonly string[];
+}
+
+/**
+ * Shuts a driver down: cancels the loads in flight, releases every profile within
+ * `deadlineMs`, leaves the handoff and frees the driver's name on this server.
+ */
+export async function closeDriver(
+  ctx: DriverContext,
+  { registry }: DriverParts,
+  deadlineMs: number,
+): Promise<CloseResult> {
+  const pending = registry.sessions();
+  const released: string[] = [];
+  const releases = pending.map((session) =>
+    session.release().then(
+      () => void released.push(session.key),
+      () => undefined, // reported as profile.release-failed
+    ),
+  );
+  await within(ctx.scheduler, Promise.all(releases), deadlineMs);
+  const unreleased = pending.map((s) => s.key).filter((key) => !released.includes(key));
+  if (unreleased.length > 0) {
+    ctx.report({ type: 'driver.close-timeout', driver: ctx.name, keys: unreleased });
+  }
+  await ctx.link.leave();
+  ctx.identity.release();
+  return { released, unreleased };
+}

@@ -1,0 +1,85 @@
+/**
+ * A driver's handoff, the one owner of "is handoff on here": a `Handoff` given in the options
+ * (used as given), else the server's shared one, turned on at attach by the seed's rule
+ * (`handoffByDefault`), else none. While it is on, this server beats presence, so its locks
+ * carry the presence flag and it reads other holders' presence.
+ */
+import { Handoff, type HandoffClient } from '../handoff.js';
+import { handoffByDefault } from '../handoff-rule.js';
+import type { DataDriverOptions } from '../options.js';
+import type { Logger } from '../ports/logger.js';
+import type { Scheduler } from '../ports/scheduler.js';
+import type { HandoffTimings } from '../timings.js';
+
+export class HandoffLink {
+  #handoff: Handoff | undefined;
+  #owned = false;
+
+  constructor(
+    private readonly client: HandoffClient,
+    private readonly options: DataDriverOptions<object>,
+    private readonly scheduler: Scheduler,
+    private readonly logger: Logger,
+    /** The driver's own timings, used while it has no handoff. */
+    private readonly ownTimings: HandoffTimings,
+  ) {}
+
+  /** Once the driver is built: a `Handoff` given in the options is used as given. */
+  start(): void {
+    if (Handoff.isInstance(this.options.handoff)) this.use(this.options.handoff, false);
+  }
+
+  /** The handoff in use, or `undefined` when handoff is off. */
+  get handoff(): Handoff | undefined {
+    return this.#handoff;
+  }
+
+  /** True while this server beats presence: its locks carry the flag, and it reads others'. */
+  get beatsPresence(): boolean {
+    return this.#handoff !== undefined;
+  }
+
+  /** The clock constants of the waits: the handoff's, else the driver's own. */
+  get timings(): HandoffTimings {
+    return this.#handoff?.timings ?? this.ownTimings;
+  }
+
+  /** At attach: turns the server's shared handoff on when the seed's rule says so. */
+  attach(hostJobId: string): void {
+    if (this.#handoff) return;
+    const { store, messenger, presence, handoff, jobId } = this.options;
+    const on = handoffByDefault({
+      option: handoff === false ? 'off' : 'default',
+      testJobId: jobId !== undefined,
+      hostJobId,
+      sharedStore: !store.processLocal,
+      sharedMessenger: messenger !== undefined && !messenger.processLocal,
+      sharedPresence: presence !== undefined && !presence.processLocal,
+    });
+    if (!on || !messenger || !presence) return;
+    const shared = Handoff.shared(hostJobId, {
+      messenger,
+      presence,
+      scheduler: this.scheduler,
+      logger: this.logger,
+      ...(this.options.handoffSigning ? { signing: this.options.handoffSigning } : {}),
+      ...(this.options.handoffLimits ? { limits: this.options.handoffLimits } : {}),
+    });
+    this.use(shared, true);
+  }
+
+  /** At close: leaves the handoff, destroying a shared one its last driver leaves. */
+  async leave(): Promise<void> {
+    const handoff = this.#handoff;
+    if (!handoff) return;
+    handoff.unregister(this.client);
+    if (this.#owned && handoff.clientCount === 0) await handoff.destroy();
+  }
+
+  private use(handoff: Handoff, owned: boolean): void {
+    this.#handoff = handoff;
+    this.#owned = owned;
+    handoff.register(this.client);
+    handoff.start(this.scheduler);
+  }
+}

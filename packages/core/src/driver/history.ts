@@ -1,0 +1,74 @@
+/**
+ * A profile's history and erasure: the kept versions (when the store keeps them), a restore
+ * (a load under the usual waits, then the old record written as current), and an erasure (the
+ * record and every version, under the lock).
+ */
+import { DataDriverError, ErrorCode } from '../errors.js';
+import type { StoreVersion, StoreVersions, VersionQuery } from '../ports/store.js';
+import { checkVersionQuery } from '../ports/store-checks.js';
+import type { ProfileSession } from '../profile.js';
+import { migrateData, parseRecord } from '../rules/index.js';
+import type { DriverContext } from './context.js';
+
+export function listVersions(
+  ctx: DriverContext,
+  key: string,
+  query: VersionQuery,
+): Promise<readonly StoreVersion[]> {
+  // Checked here too: a store of another package may not check it.
+  checkVersionQuery(query);
+  return historyOf(ctx).list(ctx.keys.store(key), query);
+}
+
+/**
+ * Writes the version of `key` current at `at` as the new current record, under the lock `load`
+ * takes. Rejects with `Data.VersionNotFound`, touching nothing, when no version that old is
+ * retained.
+ */
+export async function restoreAt(
+  ctx: DriverContext,
+  key: string,
+  at: number,
+  load: () => Promise<ProfileSession>,
+): Promise<ProfileSession> {
+  const history = historyOf(ctx);
+  const storeKey = ctx.keys.store(key);
+  const [version] = await history.list(storeKey, { before: at, limit: 1 });
+  if (!version) throw versionNotFound(key, at);
+  const session = await load();
+  const kept = parseRecord(key, await history.read(storeKey, version.id));
+  if (!kept) {
+    await session.release();
+    throw versionNotFound(key, at);
+  }
+  session.data = migrateData(key, kept.data, kept.meta.schema ?? 0, ctx.settings.migrations);
+  await session.save('restore');
+  ctx.emit({ type: 'profile.restored', key, versionTime: version.time });
+  return session;
+}
+
+/** Deletes the record under `session`'s lock, then every kept version of it. */
+export async function erase(ctx: DriverContext, session: ProfileSession): Promise<void> {
+  await session.erase();
+  await ctx.store.versions?.purge(ctx.keys.store(session.key));
+  ctx.emit({ type: 'profile.erased', key: session.key });
+}
+
+function historyOf(ctx: DriverContext): StoreVersions {
+  const { versions } = ctx.store;
+  if (!versions) {
+    throw new DataDriverError(
+      ErrorCode.Misconfigured,
+      `the store of ${ctx.name} keeps no versions`,
+    );
+  }
+  return versions;
+}
+
+function versionNotFound(key: string, at: number): DataDriverError {
+  return new DataDriverError(
+    ErrorCode.VersionNotFound,
+    `no version of ${key} as old as ${new Date(at).toISOString()} is retained`,
+    { details: { key, time: at } },
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * The server-local state of one driver, with one owner: the sessions it holds or retains by
+ * key, the loads in flight (one reservation per key), the signal same-server waits park on, and
+ * whether the driver is closed. Nothing else writes these; each change has a name.
+ */
+import type { Scheduler } from '../ports/scheduler.js';
+import type { ProfileSession } from '../profile.js';
+import { Signal } from '../signal.js';
+import type { LoadReservation } from './reservation.js';
+
+export class SessionRegistry {
+  readonly #sessions = new Map<string, ProfileSession>();
+  readonly #loads = new Map<string, LoadReservation>();
+  readonly #changed = new Signal();
+  #closed = false;
+
+  /** True once the driver closed: loads in flight are cancelled, new ones refused. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Profiles held or loading here (each adds to this server's publish budget). */
+  get count(): number {
+    return this.#sessions.size + this.#loads.size;
+  }
+
+  /** The session of `key` here (active, leaving, retained), if any. */
+  session(key: string): ProfileSession | undefined {
+    return this.#sessions.get(key);
+  }
+
+  /** The load of `key` in flight here, if any. */
+  reservation(key: string): LoadReservation | undefined {
+    return this.#loads.get(key);
+  }
+
+  sessions(): ProfileSession[] {
+    return [...this.#sessions.values()];
+  }
+
+  /** True when a session here holds the lock of `key` under `token`. */
+  holds(key: string, token: string): boolean {
+    return this.#sessions.get(key)?.token === token;
+  }
+
+  /**
+   * Reserves `key` for a load, in the same tick as the check that found it free: a second load
+   * started meanwhile sees this one and waits for it, rather than racing it to the store.
+   */
+  reserve(key: string, reservation: LoadReservation): void {
+    if (this.#loads.has(key)) throw new Error(`${key} is already reserved by a load`);
+    this.#loads.set(key, reservation);
+  }
+
+  /** A load took the lock: its session holds the key from now on. */
+  hold(session: ProfileSession): void {
+    this.#sessions.set(session.key, session);
+  }
+
+  /** The load under `reservation` settled (loaded or not): the key is no longer reserved. */
+  settle(key: string, reservation: LoadReservation): void {
+    if (this.#loads.get(key) === reservation) this.#loads.delete(key);
+    this.changed();
+  }
+
+  /** `session` stopped holding its lock (released, erased, or lost to another server). */
+  forget(session: ProfileSession): void {
+    if (this.#sessions.get(session.key) === session) this.#sessions.delete(session.key);
+    this.changed();
+  }
+
+  /** A session's write settled or its state changed: same-server waits re-check. */
+  changed(): void {
+    this.#changed.notify();
+  }
+
+  /** Parks a same-server wait until something changes here, or `timeoutMs` passes. */
+  waitForChange(scheduler: Scheduler, timeoutMs: number): Promise<boolean> {
+    return this.#changed.wait(scheduler, timeoutMs);
+  }
+
+  /** Wakes the load of `key` (its holder replied, or its player left). */
+  wakeLoad(key: string): void {
+    this.#loads.get(key)?.reply.notify();
+  }
+
+  /** The driver closes: every load in flight wakes and finds itself cancelled. */
+  close(): void {
+    this.#closed = true;
+    for (const reservation of this.#loads.values()) reservation.reply.notify();
+  }
+}

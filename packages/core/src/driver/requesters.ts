@@ -1,0 +1,32 @@
+/**
+ * The servers waiting for one key, each with the lock it named: every one gets a reply when
+ * the key is let go. Bounded: a key is wanted by a few servers at once, and more are a flood of
+ * spoofed requesters, which must not grow memory. They get no reply, and a real one's repeated
+ * request (every 4 s) is answered once the key is free.
+ */
+export const MAX_REQUESTERS_PER_KEY = 16;
+
+export class Requesters {
+  readonly #servers = new Map<string, string | undefined>();
+
+  /** True when `requester` is new and `MAX_REQUESTERS_PER_KEY` others already wait. */
+  full(requester: string): boolean {
+    return !this.#servers.has(requester) && this.#servers.size >= MAX_REQUESTERS_PER_KEY;
+  }
+
+  /** Records `requester` and the lock token it named (unless full). */
+  note(requester: string, token: string | undefined): void {
+    if (!this.full(requester)) this.#servers.set(requester, token);
+  }
+
+  /** Every requester with the token it named, forgetting them all. */
+  take(): Array<[requester: string, token: string | undefined]> {
+    const all = [...this.#servers];
+    this.#servers.clear();
+    return all;
+  }
+
+  clear(): void {
+    this.#servers.clear();
+  }
+}

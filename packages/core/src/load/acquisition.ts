@@ -1,0 +1,175 @@
+/**
+ * Taking the lock of a key held elsewhere: the cross-server half of a load. Each attempt is
+ * one atomic update that runs the lock rules (`load-attempt.ts`); between attempts the load
+ * parks on the holder's reply (0.5 s doubling to 2 s), repeats its release request every 4 s,
+ * and reads the holder's presence after each wake, until the lock is taken or
+ * `lockWaitSeconds` runs out.
+ */
+import type { DriverContext } from '../driver/context.js';
+import type { LoadReservation } from '../driver/reservation.js';
+import { DataDriverError, ErrorCode } from '../errors.js';
+import type { ProfileEventPayload } from '../events.js';
+import { type LockInfo, type PresenceAnswer, readsPresenceAfterWake } from '../rules/index.js';
+import { Silence } from '../rules/silence.js';
+import { type Acquired, attemptLoad } from './load-attempt.js';
+
+/** Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait). */
+export function acquire(
+  ctx: DriverContext,
+  key: string,
+  reservation: LoadReservation,
+  heldHere: (token: string) => boolean,
+): Promise<Acquired> {
+  return new Acquisition(ctx, key, reservation, heldHere).run();
+}
+
+class Acquisition {
+  private readonly deadline: number;
+  private readonly silence: Silence;
+  private parkMs: number;
+  private stealFrom: string | undefined;
+  private lastRequest: { holder: string; token: string; at: number } | undefined;
+  /** The lock a reply last woke this wait for (its token). */
+  private repliedFor: string | undefined;
+  /** True once an attempt after a reply found that same lock: replies stop skipping reads. */
+  private replyProvedFalse = false;
+  private lastReadAt: number | undefined;
+
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly key: string,
+    private readonly reservation: LoadReservation,
+    private readonly heldHere: (token: string) => boolean,
+  ) {
+    const { timings } = ctx.link;
+    this.deadline = ctx.scheduler.now() + ctx.settings.lockWaitMs;
+    this.silence = new Silence(timings.beatSeconds * 1000);
+    this.parkMs = timings.parkMinSeconds * 1000;
+  }
+
+  async run(): Promise<Acquired> {
+    let waitingOn: string | undefined;
+    for (;;) {
+      this.assertWanted();
+      const attempt = await attemptLoad(this.ctx, {
+        key: this.key,
+        token: this.reservation.token,
+        stealFrom: this.stealFrom,
+        heldHere: this.heldHere,
+        presenceOf: (holder) => this.presenceOf(holder),
+      });
+      if (attempt.kind === 'taken') return attempt.acquired;
+      if (attempt.kind === 'locked') {
+        if (attempt.holder.jobId === this.ctx.identity.jobId) {
+          throw this.lockedError(attempt.holder);
+        }
+        if (waitingOn !== attempt.holder.token) {
+          waitingOn = attempt.holder.token;
+          this.emit({
+            type: 'load.waiting',
+            key: this.key,
+            reason: 'locked',
+            holder: attempt.holder,
+          });
+        }
+      }
+      const now = this.ctx.scheduler.now();
+      if (now >= this.deadline) {
+        throw attempt.kind === 'locked' ? this.lockedError(attempt.holder) : attempt.error;
+      }
+      // Park from now: a slow publish of the request must not stretch the wait.
+      const parked = this.park();
+      if (attempt.kind === 'locked') await this.askHolder(attempt.holder, now);
+      const replied = await parked;
+      // A reply means the holder let go: load again at once. Otherwise read its presence.
+      if (attempt.kind === 'locked' && this.readsAfterWake(attempt.holder, replied)) {
+        await this.readPresence(attempt.holder);
+      }
+    }
+  }
+
+  /** Sends the release request on a new holder, and again every `requestRepeatSeconds`. */
+  private async askHolder(holder: LockInfo, now: number): Promise<void> {
+    const { handoff, timings } = this.ctx.link;
+    if (!handoff) return;
+    const last = this.lastRequest;
+    const repeatMs = timings.requestRepeatSeconds * 1000;
+    const fresh = !last || last.holder !== holder.jobId || last.token !== holder.token;
+    if (!fresh && now - last.at < repeatMs) return;
+    this.lastRequest = { holder: holder.jobId, token: holder.token, at: now };
+    this.emit({
+      type: 'handoff.request.sent',
+      key: this.key,
+      holder: holder.jobId,
+      token: holder.token,
+    });
+    // A lost request costs only time: the wait repeats it and reads presence meanwhile.
+    await handoff
+      .request(this.ctx.name, this.key, holder.jobId, holder.token)
+      .catch(() => undefined);
+  }
+
+  /** Parks on the holder's reply: 0.5 s doubling to 2 s, never past the deadline. */
+  private async park(): Promise<boolean> {
+    const { scheduler, link } = this.ctx;
+    const now = scheduler.now();
+    let wait = Math.min(this.parkMs, this.deadline - now);
+    const untilSecond = this.silence.untilSecondRead(now);
+    if (untilSecond !== undefined && untilSecond > 0) wait = Math.min(wait, untilSecond);
+    this.parkMs = Math.min(this.parkMs * 2, link.timings.parkMaxSeconds * 1000);
+    return this.reservation.reply.wait(scheduler, Math.max(0, wait));
+  }
+
+  /** Whether this wake reads presence (see `readsPresenceAfterWake`), noting the reply. */
+  private readsAfterWake(holder: LockInfo, replied: boolean): boolean {
+    if (replied) {
+      // Woken by a reply for a lock the last reply was for, and found still held.
+      if (this.repliedFor === holder.token) this.replyProvedFalse = true;
+      this.repliedFor = holder.token;
+    }
+    const now = this.ctx.scheduler.now();
+    return readsPresenceAfterWake({
+      replied,
+      replyProvedFalse: this.replyProvedFalse,
+      sinceLastReadMs: this.lastReadAt === undefined ? undefined : now - this.lastReadAt,
+      minSpacingMs: this.ctx.link.timings.parkMinSeconds * 1000,
+    });
+  }
+
+  /** After each wake: a flagged holder's presence; two empty reads a beat apart free its lock. */
+  private async readPresence(holder: LockInfo): Promise<void> {
+    if (!this.ctx.link.beatsPresence || !holder.presence) return;
+    this.lastReadAt = this.ctx.scheduler.now();
+    const answer = await this.presenceOf(holder);
+    if (this.silence.record(holder.jobId, answer.alive, this.ctx.scheduler.now())) {
+      this.stealFrom = holder.jobId;
+    }
+  }
+
+  private async presenceOf(holder: LockInfo): Promise<PresenceAnswer> {
+    const { handoff } = this.ctx.link;
+    const alive = handoff ? await handoff.isAlive(holder.jobId) : undefined;
+    const answer = alive === undefined ? 'unknown' : alive ? 'alive' : 'stopped';
+    this.emit({ type: 'presence.read', key: this.key, holder: holder.jobId, answer });
+    return { jobId: holder.jobId, alive };
+  }
+
+  private assertWanted(): void {
+    if (this.reservation.cancelled()) {
+      throw new DataDriverError(ErrorCode.Closed, `the load of ${this.key} was cancelled`);
+    }
+  }
+
+  private lockedError(holder: LockInfo): DataDriverError {
+    const where = holder.jobId === this.ctx.identity.jobId ? 'this server' : 'another server';
+    return new DataDriverError(
+      ErrorCode.Locked,
+      `profile is locked by ${where} (key ${this.key}, server ${holder.jobId}, token ${holder.token}, presence ${holder.presence})`,
+      { details: { key: this.key, holder } },
+    );
+  }
+
+  private emit(event: ProfileEventPayload): void {
+    this.ctx.emit(event);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * A load, from start to settle: the key is checked, the same-server rules run (wait, adopt, or
+ * reserve the key), then the lock is taken across servers (`acquisition.ts`), and every event
+ * of it is reported (`load.started`, `load.waiting`, `load.loaded` or `load.failed`).
+ */
+import type { DriverContext } from '../driver/context.js';
+import type { SessionRegistry } from '../driver/registry.js';
+import { LoadReservation } from '../driver/reservation.js';
+import { DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
+import type { ReleaseRequests } from '../holder/release-requests.js';
+import { checkProfileKey } from '../keys.js';
+import type { HostPlayer } from '../ports/host.js';
+import { ProfileSession, type SessionOwner } from '../profile.js';
+import { fillDefaults, type TakeReason } from '../rules/index.js';
+import { acquire } from './acquisition.js';
+import type { Acquired } from './load-attempt.js';
+import { waitOnThisServer } from './local-wait.js';
+
+export interface LoadHow {
+  /** How long this load waits for a load or leave save of the same key on this server. */
+  readonly localWaitMs: number;
+  /** The player the profile is loaded for (attach), if any. */
+  readonly player?: HostPlayer;
+  /** True once the load is no longer wanted (the player left). */
+  readonly cancelled: () => boolean;
+}
+
+export class Loader {
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly registry: SessionRegistry,
+    private readonly requests: ReleaseRequests,
+    private readonly owner: SessionOwner,
+  ) {}
+
+  async load(key: string, how: LoadHow): Promise<ProfileSession> {
+    const { ctx, registry } = this;
+    if (registry.closed) throw new DataDriverError(ErrorCode.Closed, `${ctx.name} is closed`);
+    ctx.identity.use();
+    const started = ctx.scheduler.now();
+    ctx.emit({ type: 'load.started', key, session: how.player !== undefined });
+    try {
+      checkProfileKey(key); // inside: a refused key is reported as load.failed, like any other
+      const reservation = new LoadReservation(
+        ctx.createId(),
+        () => !how.cancelled() && !registry.closed,
+      );
+      const reserve = () => registry.reserve(key, reservation);
+      const adopted = await waitOnThisServer(ctx, registry, key, how.localWaitMs, reserve);
+      if (adopted) adopted.player = how.player;
+      const loaded = adopted
+        ? { session: adopted, reason: 'adopted' as const }
+        : await this.fromStore(key, how, reservation);
+      const waitedMs = ctx.scheduler.now() - started;
+      ctx.emit({ type: 'load.loaded', key, reason: loaded.reason, waitedMs });
+      return loaded.session;
+    } catch (error) {
+      const failure = toDataDriverError(error, ErrorCode.BackendFailed, `load of ${key} failed`);
+      ctx.emit({
+        type: 'load.failed',
+        key,
+        waitedMs: ctx.scheduler.now() - started,
+        error: failure,
+      });
+      throw failure;
+    }
+  }
+
+  /** Loads from the store under `reservation`, which the local wait has already put in place. */
+  private async fromStore(
+    key: string,
+    how: LoadHow,
+    reservation: LoadReservation,
+  ): Promise<{ session: ProfileSession; reason: TakeReason }> {
+    const { ctx, registry } = this;
+    try {
+      const heldHere = (token: string) => registry.holds(key, token);
+      const acquired = await acquire(ctx, key, reservation, heldHere);
+      const session = new ProfileSession(this.owner, {
+        key,
+        token: reservation.token,
+        data: fillDefaults(acquired.record.data, ctx.settings.defaults),
+        userIds: acquired.record.meta.userIds ?? [],
+        player: how.player,
+      });
+      registry.hold(session);
+      if (registry.closed) {
+        // The driver closed while this load was landing: give the lock straight back.
+        await session.release().catch(() => undefined); // reported as profile.release-failed
+        throw new DataDriverError(ErrorCode.Closed, `${ctx.name} closed while ${key} was loading`);
+      }
+      this.reportTakeover(key, acquired);
+      return { session, reason: acquired.reason };
+    } finally {
+      registry.settle(key, reservation);
+      // Requests that came during the load are answered now that it has settled.
+      for (const [requester, token] of reservation.requesters.take()) {
+        this.requests.receive(key, requester, token);
+      }
+    }
+  }
+
+  private reportTakeover(key: string, acquired: Acquired): void {
+    if (acquired.from && acquired.reason !== 'own') {
+      this.ctx.emit({ type: 'lock.taken', key, reason: acquired.reason, from: acquired.from });
+    }
+    if (acquired.recovered) {
+      const outcome = acquired.recovered.outcome === 'committed' ? 'committed' : 'aborted';
+      this.ctx.emit({ type: 'trade.recovered', key, trade: acquired.recovered.trade, outcome });
+    }
+  }
+}

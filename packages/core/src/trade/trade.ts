@@ -1,0 +1,189 @@
+/**
+ * Trades: two profiles change together or not at all. The journal is written first
+ * (prepared), then a marker on each participant, then the decision (committed) in the
+ * journal: the one write that makes the trade happen. Each participant is then saved, which
+ * clears its marker. A crash at any point leaves a marker that the next load settles from the
+ * journal (see `recoverTrade`), under the same ownership rule as the load itself.
+ */
+import type { DriverContext } from '../driver/context.js';
+import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../errors.js';
+import type { JsonObject } from '../json.js';
+import type { ProfileSession } from '../profile.js';
+import {
+  checkRecordSize,
+  decideSave,
+  defineOwn,
+  markedRecord,
+  parseRecord,
+  preparedJournal,
+  serializeData,
+  type TradeState,
+} from '../rules/index.js';
+import { decideJournal, deleteJournal } from './journal.js';
+
+type Pair = readonly [ProfileSession, ProfileSession];
+
+/**
+ * Runs a trade between two active sessions of one driver, reporting `trade.committed` or
+ * `trade.aborted`. `apply` changes copies of both datas; they replace the profiles' data only
+ * once the journal says committed. Rejects with `Data.TradeFailed` when it aborts.
+ */
+export async function trade(
+  ctx: DriverContext,
+  sessions: Pair,
+  apply: (a: JsonObject, b: JsonObject) => void,
+): Promise<void> {
+  if (sessions[0] === sessions[1]) {
+    throw new DataDriverError(ErrorCode.InvalidArgument, 'a trade needs two different profiles');
+  }
+  for (const session of sessions) {
+    if (session.state !== 'active') {
+      throw new DataDriverError(ErrorCode.Inactive, `the profile of ${session.key} is not active`);
+    }
+    if (session.trade)
+      throw new DataDriverError(ErrorCode.TradeFailed, `${session.key} is already in a trade`);
+  }
+  const id = ctx.createId();
+  const event = { key: sessions[0].key, trade: id, keys: sessions.map((s) => s.key) };
+  try {
+    await runTrade(ctx, id, sessions, apply);
+    ctx.emit({ type: 'trade.committed', ...event });
+  } catch (error) {
+    ctx.emit({ type: 'trade.aborted', ...event });
+    throw toDataDriverError(error, ErrorCode.TradeFailed, `trade ${id} failed`);
+  }
+}
+
+async function runTrade(
+  ctx: DriverContext,
+  id: string,
+  sessions: Pair,
+  apply: (a: JsonObject, b: JsonObject) => void,
+): Promise<void> {
+  // Checked before the copy: a copy through JSON would silently turn a Date into a string.
+  const copies = sessions.map(
+    (session) => JSON.parse(serializeData(session.key, session.data)) as JsonObject,
+  ) as [JsonObject, JsonObject];
+  try {
+    apply(copies[0], copies[1]);
+  } catch (error) {
+    throw new DataDriverError(ErrorCode.TradeFailed, 'the trade function threw; nothing changed', {
+      cause: error,
+    });
+  }
+  sessions.forEach((session, index) => void serializeData(session.key, copies[index]));
+  const journal = journalOf(ctx, id, sessions, copies);
+  let decide: () => void = () => undefined;
+  const decided = new Promise<void>((resolve) => {
+    decide = resolve;
+  });
+  for (const session of sessions) session.trade = { id, decided };
+  try {
+    const outcome = await prepareAndDecide(ctx, id, sessions, journal);
+    if (outcome !== 'committed') {
+      throw new DataDriverError(
+        ErrorCode.TradeFailed,
+        `trade ${id} was aborted by a recovering server`,
+      );
+    }
+    replaceContents(sessions[0].data, copies[0]);
+    replaceContents(sessions[1].data, copies[1]);
+  } finally {
+    for (const session of sessions) session.trade = undefined;
+    decide();
+    settle(ctx, id, sessions);
+  }
+}
+
+/**
+ * Saves each participant, which clears its marker (a failure is retried by autosave; a
+ * leaving participant's release clears it too). Once both markers are gone the journal is
+ * deleted: nothing can need it, and it holds player data.
+ */
+function settle(ctx: DriverContext, id: string, sessions: Pair): void {
+  const cleared = sessions.map((session) => {
+    const next = session.nextWrite();
+    // A failed save is reported as profile.save-failed; the next write that lands counts.
+    if (session.state === 'active') session.save('trade').catch(() => undefined);
+    return next;
+  });
+  Promise.all(cleared).then(
+    () => deleteJournal(ctx, id),
+    () => undefined, // a lock was taken: the new holder's load settles that marker
+  );
+}
+
+/**
+ * The prepared journal, checked against the store's limit before any write: it holds both
+ * datas, so it can be over the limit when neither record is.
+ */
+function journalOf(
+  ctx: DriverContext,
+  id: string,
+  sessions: Pair,
+  copies: readonly [JsonObject, JsonObject],
+): JsonObject {
+  // Built as own properties: a participant whose key is `__proto__` keeps its entry.
+  const entries: Record<string, JsonObject> = Object.fromEntries(
+    sessions.map((session, index) => [session.key, copies[index]!]),
+  );
+  const journal = preparedJournal(id, entries, ctx.scheduler.now());
+  return checkRecordSize(
+    ctx.keys.journal(id),
+    journal as unknown as JsonObject,
+    ctx.store.maxRecordBytes,
+  );
+}
+
+async function prepareAndDecide(
+  ctx: DriverContext,
+  id: string,
+  sessions: Pair,
+  journal: JsonObject,
+): Promise<TradeState> {
+  try {
+    await ctx.store.update(ctx.keys.journal(id), () => journal);
+    for (const session of sessions) await session.enqueue(() => writeMarker(ctx, id, session));
+  } catch (error) {
+    // Not decided yet: abort, so a marker that did land is settled as nothing happened.
+    await decideJournal(ctx, id, 'aborted');
+    throw new DataDriverError(
+      ErrorCode.TradeFailed,
+      `trade ${id} could not be prepared: ${describeError(error)}`,
+      { cause: error },
+    );
+  }
+  return decideJournal(ctx, id, 'committed');
+}
+
+async function writeMarker(ctx: DriverContext, id: string, session: ProfileSession): Promise<void> {
+  let lost = false;
+  // What an abort leaves this participant with: its data as it is now, earlier trades included.
+  const json = serializeData(session.key, session.data);
+  await ctx.store.update(ctx.keys.store(session.key), (current) => {
+    const record = parseRecord(session.key, current);
+    if (record === undefined || decideSave(record, session.token).kind !== 'write') {
+      lost = true;
+      return undefined;
+    }
+    const data = JSON.parse(json) as JsonObject;
+    const marker = { id, journal: ctx.keys.journal(id) };
+    return session.fitting(markedRecord(record, data, marker, session.writer(), session.extras()));
+  });
+  if (lost) {
+    throw new DataDriverError(
+      ErrorCode.LockLost,
+      `the lock of ${session.key} was taken before the trade`,
+    );
+  }
+}
+
+/**
+ * Replaces an object's contents in place, so references the game holds stay current. Each key
+ * is defined as an own property (never assigned): a key named `__proto__` stays data and the
+ * object's prototype never changes.
+ */
+function replaceContents(target: JsonObject, source: JsonObject): void {
+  for (const key of Object.keys(target)) delete target[key];
+  for (const [key, value] of Object.entries(source)) defineOwn(target, key, value);
+}

@@ -1,0 +1,58 @@
+/** The one owner of a driver's server-local state, and the invariants it keeps. */
+import { describe, expect, it } from 'vitest';
+import { SessionRegistry } from '../src/driver/registry.js';
+import { LoadReservation } from '../src/driver/reservation.js';
+import { VirtualClock } from '../src/testing/index.js';
+
+const reservation = (token: string) => new LoadReservation(token, () => true);
+
+describe('SessionRegistry', () => {
+  it('keeps one reservation per key: a second one is refused until the first settles', () => {
+    const registry = new SessionRegistry();
+    const first = reservation('t1');
+    registry.reserve('p1', first);
+    expect(() => registry.reserve('p1', reservation('t2'))).toThrow(
+      'p1 is already reserved by a load',
+    );
+    expect(registry.reservation('p1')).toBe(first);
+    registry.reserve('p2', reservation('t3'));
+    expect(registry.count).toBe(2);
+    registry.settle('p1', first);
+    expect(registry.reservation('p1')).toBeUndefined();
+    registry.reserve('p1', reservation('t4'));
+    expect(registry.reservation('p1')?.token).toBe('t4');
+  });
+
+  it('a settle of an older reservation leaves the newer one in place', () => {
+    const registry = new SessionRegistry();
+    const old = reservation('t1');
+    registry.reserve('p1', old);
+    registry.settle('p1', old);
+    const newer = reservation('t2');
+    registry.reserve('p1', newer);
+    registry.settle('p1', old);
+    expect(registry.reservation('p1')).toBe(newer);
+  });
+
+  it('wakes same-server waits on each change, and every load on close', async () => {
+    const clock = new VirtualClock();
+    const registry = new SessionRegistry();
+    const waiting = registry.waitForChange(clock, 10_000);
+    registry.changed();
+    expect(await waiting).toBe(true);
+    const load = reservation('t1');
+    registry.reserve('p1', load);
+    const parked = load.reply.wait(clock, 10_000);
+    registry.close();
+    expect(await parked).toBe(true);
+    expect(registry.closed).toBe(true);
+  });
+
+  it('a cancelled load reads as cancelled', () => {
+    let wanted = true;
+    const load = new LoadReservation('t1', () => wanted);
+    expect(load.cancelled()).toBe(false);
+    wanted = false;
+    expect(load.cancelled()).toBe(true);
+  });
+});
