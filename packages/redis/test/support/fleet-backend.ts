@@ -13,7 +13,7 @@ import {
   RedisStore,
   type RedisStoreOptions,
 } from '../../src/index.js';
-import { presenceKey, recordKey } from '../../src/keys.js';
+import { recordKey } from '../../src/keys.js';
 import { type ClusterClientOptions, connectCluster, type NodeAddress } from './cluster.js';
 import { Clients, quiet, redisUrl, TEST_OPTIONS, uniquePrefix } from './redis.js';
 
@@ -66,13 +66,7 @@ export function clusterClientPool(
   return { take: async () => ready.pop() ?? connectCluster(nodes, options) };
 }
 
-/** The fleet's backend, and what a test may read of it past every server. */
-export interface RedisFleetBackend extends ClusterBackend {
-  /** How long until server `jobId`'s presence key expires, by Redis's clock (ms; < 0: none). */
-  presenceTtlMs(jobId: string): Promise<number>;
-}
-
-export async function redisFleetBackend(options: RedisBackendOptions): Promise<RedisFleetBackend> {
+export async function redisFleetBackend(options: RedisBackendOptions): Promise<ClusterBackend> {
   const clients = new Clients();
   const messengers: RedisMessenger[] = [];
   const prefix = uniquePrefix('fleet');
@@ -119,7 +113,6 @@ export async function redisFleetBackend(options: RedisBackendOptions): Promise<R
       const json = await reader.hget(recordKey(prefix, storeKey), 'record');
       return json === null ? undefined : JSON.parse(json);
     },
-    presenceTtlMs: (jobId) => reader.pttl(presenceKey(prefix, jobId)),
     close: async () => {
       await Promise.all(messengers.map((messenger) => messenger.close()));
       await clients.quitAll();
