@@ -237,28 +237,16 @@ export class RedisStore implements Store {
   private async compareAndSet({ keys, args }: Write): Promise<boolean> {
     const [redisKey, index] = keys;
     let reply: unknown;
-    let replicas = 0;
+    let replicas: number | undefined;
     try {
-      if (this.replicaWait) {
-        const wait = this.replicaWait;
-        const sent = runScriptReplicated(
-          this.client,
-          compareAndSet,
-          keys,
-          args,
-          wait,
-          this.deadlineMs,
-        );
-        ({ reply, replicas } = await sent);
-      } else {
-        reply = await runScript(this.client, compareAndSet, keys, args, this.deadlineMs);
-      }
+      ({ reply, replicas } = await this.send(keys, args));
     } catch (error) {
       throw toRedisError(error, 'update', redisKey);
     }
     const status = Array.isArray(reply) ? reply[0] : undefined;
-    if (status === WRITTEN && this.replicaWait && replicas < this.replicaWait.replicas) {
-      throw underReplicated(redisKey, this.replicaWait, replicas);
+    const wait = this.replicaWait;
+    if (status === WRITTEN && wait && (replicas ?? 0) < wait.replicas) {
+      throw underReplicated(redisKey, wait, replicas ?? 0);
     }
     if (status === WRITTEN) return true;
     if (status === CONFLICT) return false;
@@ -271,6 +259,18 @@ export class RedisStore implements Store {
       `redis update of ${redisKey} failed: unexpected script reply ${JSON.stringify(reply)}`,
       { details: { operation: 'update', target: redisKey } },
     );
+  }
+
+  /** The compare-and-set script, with its WAIT behind it when the store waits for replicas. */
+  private async send(
+    keys: readonly string[],
+    args: readonly string[],
+  ): Promise<{ reply: unknown; replicas?: number }> {
+    const { client, replicaWait, deadlineMs } = this;
+    if (replicaWait) {
+      return runScriptReplicated(client, compareAndSet, keys, args, replicaWait, deadlineMs);
+    }
+    return { reply: await runScript(client, compareAndSet, keys, args, deadlineMs) };
   }
 
   private conflict(redisKey: string): DataDriverError {

@@ -167,7 +167,7 @@ async function fleetThrough(cluster: Cluster, move: Move): Promise<void> {
   expect(b.profile(first)?.data.coins).toBe(latest);
   expectWait(cluster, waitOf(handed), { exactMs: 340, atMostSeedMs: 1500 });
 
-  // A crashes; B takes the next player over once A's presence has expired.
+  // A crashes right after a beat, the worst phase; B takes the next player over.
   const saved = (await cluster.record(second))?.data.coins;
   await a.handoff!.beat();
   a.crash();

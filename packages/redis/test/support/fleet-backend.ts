@@ -26,8 +26,8 @@ export interface RedisBackendOptions {
   readonly cluster?: readonly NodeAddress[];
   /** Sharded pub/sub for the handoff's messages. */
   readonly sharded?: boolean;
-  /** More options of every server's store (`replicas`, ...). */
-  readonly store?: Partial<RedisStoreOptions>;
+  /** More options of the servers' stores (`waitForReplicas`, ...), for each server by its id. */
+  readonly store?: Partial<RedisStoreOptions> | ((serverId: string) => Partial<RedisStoreOptions>);
   /** More options of every server's Cluster client. */
   readonly clusterClient?: ClusterClientOptions;
   /** Where the servers' Cluster clients come from, made ahead (`clusterClientPool`). */
@@ -93,15 +93,17 @@ export async function redisFleetBackend(options: RedisBackendOptions): Promise<C
       const client = await open(serverId);
       const messenger = new RedisMessenger({ client, prefix, sharded, logger: quiet });
       messengers.push(messenger);
+      const storeOptions =
+        typeof options.store === 'function' ? options.store(serverId) : (options.store ?? {});
       // A store that waits for replicas holds its connection on each WAIT: a client of its own.
-      const storeClient = options.store?.waitForReplicas ? await open(`${serverId}-store`) : client;
+      const storeClient = storeOptions.waitForReplicas ? await open(`${serverId}-store`) : client;
       return {
         store: new RedisStore({
           client: storeClient,
           prefix,
           logger: quiet,
           versions: options.versions,
-          ...options.store,
+          ...storeOptions,
         }),
         messenger,
         presence: new RedisPresence({ client, prefix, logger: quiet }),
