@@ -165,12 +165,15 @@ class LocalRedisCluster implements RedisClusterBackend {
   }
 
   async stop(): Promise<void> {
-    // A stopped process ignores SIGTERM until it runs again.
-    for (const port of this.paused) await this.resume(port).catch(() => undefined);
-    const children = [...this.children.values()];
-    this.children.clear();
-    await Promise.all(children.map((child) => child.stop()));
-    await rm(this.dir, { recursive: true, force: true });
+    try {
+      // A stopped process ignores SIGTERM until it runs again.
+      for (const port of this.paused) await this.resume(port).catch(() => undefined);
+      const children = [...this.children.values()];
+      this.children.clear();
+      await Promise.all(children.map((child) => child.stop()));
+    } finally {
+      await rm(this.dir, { recursive: true, force: true });
+    }
   }
 
   /**

@@ -20,8 +20,11 @@ export function ownCluster(): OwnCluster {
     own.cluster = await startRedisCluster();
   }, 60_000);
   afterAll(async () => {
-    await own.clients.quitAll();
-    await own.cluster?.stop();
+    try {
+      await own.clients.quitAll();
+    } finally {
+      await own.cluster?.stop();
+    }
   });
   return own;
 }
