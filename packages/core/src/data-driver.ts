@@ -18,7 +18,8 @@ import { checkProfileKey, isWellFormedText } from './keys.js';
 import type { DataDriverOptions } from './options.js';
 import type { Host, HostPlayer } from './ports/host.js';
 import type { StoreVersion, VersionQuery } from './ports/store.js';
-import { type Profile, type ProfileSession, sessionOf } from './profile.js';
+import { type Profile, sessionOf } from './profile.js';
+import type { ProfileSession } from './session/profile-session.js';
 import { trade } from './trade/trade.js';
 
 export type { CloseResult };
@@ -66,7 +67,7 @@ export class DataDriver<T extends object> implements HandoffClient {
   profile(key: string): Profile<T> | undefined {
     checkProfileKey(key);
     const session = this.#parts.registry.session(key);
-    return session?.state === 'active' ? (session.profile as Profile<T>) : undefined;
+    return session?.active ? (session.profile as Profile<T>) : undefined;
   }
 
   /**

@@ -4,8 +4,7 @@
  */
 import { ReleaseRequests } from '../holder/release-requests.js';
 import { Loader } from '../load/loader.js';
-import type { SessionOwner } from '../profile.js';
-import { latestSchema } from '../rules/index.js';
+import type { SessionHooks } from '../session/session-terms.js';
 import type { DriverContext } from './context.js';
 import { HostSlot } from './host-slot.js';
 import { SessionRegistry } from './registry.js';
@@ -21,19 +20,7 @@ export function assemble(ctx: DriverContext): DriverParts {
   const registry = new SessionRegistry();
   const host = new HostSlot(ctx.emit);
   const requests = new ReleaseRequests(ctx, registry, host);
-  const owner: SessionOwner = {
-    store: ctx.store,
-    scheduler: ctx.scheduler,
-    get jobId() {
-      return ctx.identity.jobId;
-    },
-    get presenceFlag() {
-      return ctx.link.beatsPresence;
-    },
-    autosaveMs: ctx.settings.autosaveMs,
-    schema: latestSchema(ctx.settings.migrations),
-    storeKey: (key) => ctx.keys.store(key),
-    emit: ctx.emit,
+  const hooks: SessionHooks = {
     changed: () => registry.changed(),
     deactivated: (session) => {
       registry.forget(session);
@@ -41,5 +28,5 @@ export function assemble(ctx: DriverContext): DriverParts {
     },
     lockLost: (session) => requests.kick(session, ctx.settings.kickMessages.lockLost),
   };
-  return { registry, host, requests, loader: new Loader(ctx, registry, requests, owner) };
+  return { registry, host, requests, loader: new Loader(ctx, registry, requests, hooks) };
 }

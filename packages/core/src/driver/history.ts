@@ -6,8 +6,8 @@
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { StoreVersion, StoreVersions, VersionQuery } from '../ports/store.js';
 import { checkVersionQuery } from '../ports/store-checks.js';
-import type { ProfileSession } from '../profile.js';
 import { migrateData, parseRecord } from '../rules/index.js';
+import type { ProfileSession } from '../session/profile-session.js';
 import type { DriverContext } from './context.js';
 
 export function listVersions(

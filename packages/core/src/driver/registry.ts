@@ -4,7 +4,7 @@
  * whether the driver is closed. Nothing else writes these; each change has a name.
  */
 import type { Scheduler } from '../ports/scheduler.js';
-import type { ProfileSession } from '../profile.js';
+import type { ProfileSession } from '../session/profile-session.js';
 import { Signal } from '../signal.js';
 import type { LoadReservation } from './reservation.js';
 

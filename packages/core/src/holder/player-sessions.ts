@@ -9,7 +9,8 @@ import type { SessionRegistry } from '../driver/registry.js';
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { LoadHow } from '../load/loader.js';
 import type { HostPlayer } from '../ports/host.js';
-import type { Profile, ProfileSession } from '../profile.js';
+import type { Profile } from '../profile.js';
+import type { ProfileSession } from '../session/profile-session.js';
 
 export interface AttachOptions<T extends object, P extends HostPlayer> {
   /** The profile key of a player; `player.id` by default. */
@@ -80,7 +81,7 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
     this.players.delete(player);
     this.registry.wakeLoad(entry.key); // a waiting load notices it is cancelled
     const session = this.registry.session(entry.key);
-    if (!session || session.player !== player || session.state !== 'active') return;
+    if (!session || session.player !== player || !session.active) return;
     session.beginLeave();
     try {
       await this.options.onLeave?.(session.profile as Profile<T>, player);

@@ -5,9 +5,11 @@
 import type { DriverContext } from '../driver/context.js';
 import type { HostSlot } from '../driver/host-slot.js';
 import type { SessionRegistry } from '../driver/registry.js';
+import { describeError } from '../errors.js';
 import type { RequestAction } from '../events.js';
-import type { ProfileSession } from '../profile.js';
-import { parseRecord, releasedRecord, toStoreRecord } from '../rules/index.js';
+import { releasedRecord } from '../rules/index.js';
+import { guardedWrite } from '../session/guarded-write.js';
+import type { ProfileSession } from '../session/profile-session.js';
 
 export class ReleaseRequests {
   constructor(
@@ -61,14 +63,15 @@ export class ReleaseRequests {
   /** Ends a player's session with `message`; the host reports the player leaving. */
   kick(session: ProfileSession, message: string): void {
     if (!session.player) return;
-    session.ending = true;
+    session.kicked();
     this.host.kick(session.key, session.player, message);
   }
 
   private act(session: ProfileSession, requester: string, token: string | undefined): void {
     const { key } = session;
-    if (session.leaving || session.ending) {
-      const retry = session.releaseFailed && session.writesInFlight === 0;
+    if (session.state !== 'active') {
+      // Ending, leaving or retained: on its way out. A failed leave save is retried now.
+      const retry = session.state === 'retained' && !session.writing;
       this.report(key, requester, token, retry ? 'retry-release' : 'await-release');
       if (retry) session.release().catch(() => undefined); // reported as profile.release-failed
     } else if (session.player && this.host.attached) {
@@ -92,19 +95,25 @@ export class ReleaseRequests {
   ): Promise<void> {
     const { ctx } = this;
     if (token !== undefined) {
-      await ctx.store
-        .update(ctx.keys.store(key), (current) => {
-          const record = parseRecord(key, current);
+      const written = await guardedWrite(ctx, {
+        key,
+        what: 'orphaned-lock release',
+        decide: (record) => {
           const lock = record?.meta.lock;
-          if (!record || lock?.jobId !== ctx.identity.jobId || lock.token !== token) {
-            return undefined;
-          }
-          if (this.registry.holds(key, token)) return undefined;
-          return toStoreRecord(releasedRecord(record, record.data, token));
-        })
-        .catch((error) =>
-          ctx.logger.warn(`could not clear an orphaned lock of ${key}: ${String(error)}`),
+          return lock?.jobId === ctx.identity.jobId &&
+            lock.token === token &&
+            !this.registry.holds(key, token)
+            ? 'release'
+            : 'keep';
+        },
+        next: (record, decision) =>
+          decision === 'release' && record ? releasedRecord(record, record.data, token) : undefined,
+      });
+      if (!written.ok) {
+        ctx.logger.warn(
+          `could not clear an orphaned lock of ${key}: ${describeError(written.error)}`,
         );
+      }
     }
     await this.sendReply(key, requester);
   }

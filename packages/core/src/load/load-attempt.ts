@@ -4,25 +4,22 @@
  * more is refused, never looped on.
  */
 import type { DriverContext } from '../driver/context.js';
-import { DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
+import { DataDriverError, ErrorCode } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import {
-  checkRecordSize,
   decideLoad,
-  type LoadDecision,
   type LockInfo,
   latestSchema,
   lockedRecord,
   migrateData,
   type PresenceAnswer,
   type ProfileRecord,
-  parseRecord,
   serializeData,
   settledData,
   type TakeReason,
   type TradeMarker,
-  toStoreRecord,
 } from '../rules/index.js';
+import { guardedWrite } from '../session/guarded-write.js';
 import { type RecoveredTrade, recoverTrade } from '../trade/journal.js';
 
 /**
@@ -63,55 +60,42 @@ export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Prom
   let recovered: RecoveredTrade | undefined;
   for (let run = 1; ; run += 1) {
     if (run > MAX_RUNS_PER_ATTEMPT) throw unsettled(key);
-    let decision: LoadDecision | undefined;
-    let marker: TradeMarker | undefined;
-    let stored: ProfileRecord | undefined;
-    let refusal: unknown;
-    try {
-      const result = await ctx.store.update(ctx.keys.store(key), (current) => {
-        try {
-          const record = parseRecord(key, current);
-          decision = decideLoad(record, loadContext(ctx, input, presence));
-          marker = record?.meta.trade;
-          if (decision.kind !== 'take') return undefined;
-          if (marker && recovered?.trade !== marker.id) return undefined; // settle it first
-          const taken = toStoreRecord(takenRecord(ctx, input, record, marker, recovered));
-          return checkRecordSize(key, taken, ctx.store.maxRecordBytes);
-        } catch (error) {
-          refusal = error;
-          throw error;
-        }
-      });
-      stored = parseRecord(key, result);
-    } catch (error) {
-      // The transform is pure: what it refused (a record this server must not load, a newer
-      // schema, data a migration broke) it would refuse again. Thrown at once, not retried.
-      if (refusal !== undefined && error === refusal) throw refused(key, error);
-      if (DataDriverError.is(error, ErrorCode.InvalidRecord)) throw error;
-      return {
-        kind: 'failed',
-        error: toDataDriverError(error, ErrorCode.BackendFailed, `load of ${key} failed`),
-      };
+    const settledTrade = recovered?.trade;
+    const written = await guardedWrite(ctx, {
+      key,
+      what: 'load',
+      decide: (record) => ({
+        load: decideLoad(record, loadContext(ctx, input, presence)),
+        marker: record?.meta.trade,
+      }),
+      next: (record, { load, marker }) => {
+        if (load.kind !== 'take') return undefined;
+        if (marker && settledTrade !== marker.id) return undefined; // settle it first
+        return takenRecord(ctx, input, record, marker, recovered);
+      },
+    });
+    if (!written.ok) {
+      if (written.final) throw written.error;
+      return { kind: 'failed', error: written.error };
     }
-    const made: LoadDecision | undefined = decision;
-    if (made === undefined) throw new Error('the store did not run the load transform');
-    if (made.kind === 'locked') return { kind: 'locked', holder: made.holder };
-    if (made.kind === 'read-presence') {
-      presence = await input.presenceOf(made.holder);
+    const { load, marker } = written.decision;
+    if (load.kind === 'locked') return { kind: 'locked', holder: load.holder };
+    if (load.kind === 'read-presence') {
+      presence = await input.presenceOf(load.holder);
       continue;
     }
-    const pending: TradeMarker | undefined = marker;
-    if (pending && recovered?.trade !== pending.id) {
+    if (marker && settledTrade !== marker.id) {
       // The journal's key is this driver's, never the one the record names.
-      const journalKey = ctx.keys.journal(pending.id);
-      recovered = await recoverTrade(ctx.store, journalKey, pending, ctx.scheduler.now());
+      const journalKey = ctx.keys.journal(marker.id);
+      recovered = await recoverTrade(ctx.store, journalKey, marker, ctx.scheduler.now());
       continue;
     }
+    const { stored } = written;
     if (stored === undefined) throw new Error('the store returned no record after a load write');
     const acquired: Acquired = {
       record: stored,
-      reason: made.reason,
-      ...(made.from ? { from: made.from } : {}),
+      reason: load.reason,
+      ...(load.from ? { from: load.from } : {}),
       ...(recovered ? { recovered } : {}),
     };
     return { kind: 'taken', acquired };
@@ -160,11 +144,6 @@ function takenRecord(
   const data =
     migrated === settled ? settled : (JSON.parse(serializeData(key, migrated)) as JsonObject);
   return lockedRecord(record, data, writer, schema);
-}
-
-/** A transform's refusal as a typed error (a migration that threw is the record's problem). */
-function refused(key: string, error: unknown): DataDriverError {
-  return toDataDriverError(error, ErrorCode.InvalidRecord, `the record of ${key} cannot be loaded`);
 }
 
 function unsettled(key: string): DataDriverError {

@@ -10,8 +10,9 @@ import { DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
 import type { ReleaseRequests } from '../holder/release-requests.js';
 import { checkProfileKey } from '../keys.js';
 import type { HostPlayer } from '../ports/host.js';
-import { ProfileSession, type SessionOwner } from '../profile.js';
 import { fillDefaults, type TakeReason } from '../rules/index.js';
+import { ProfileSession } from '../session/profile-session.js';
+import type { SessionHooks } from '../session/session-terms.js';
 import { acquire } from './acquisition.js';
 import type { Acquired } from './load-attempt.js';
 import { waitOnThisServer } from './local-wait.js';
@@ -30,7 +31,7 @@ export class Loader {
     private readonly ctx: DriverContext,
     private readonly registry: SessionRegistry,
     private readonly requests: ReleaseRequests,
-    private readonly owner: SessionOwner,
+    private readonly hooks: SessionHooks,
   ) {}
 
   async load(key: string, how: LoadHow): Promise<ProfileSession> {
@@ -46,8 +47,7 @@ export class Loader {
         () => !how.cancelled() && !registry.closed,
       );
       const reserve = () => registry.reserve(key, reservation);
-      const adopted = await waitOnThisServer(ctx, registry, key, how.localWaitMs, reserve);
-      if (adopted) adopted.player = how.player;
+      const adopted = await waitOnThisServer(ctx, registry, key, how, reserve);
       const loaded = adopted
         ? { session: adopted, reason: 'adopted' as const }
         : await this.fromStore(key, how, reservation);
@@ -76,12 +76,14 @@ export class Loader {
     try {
       const heldHere = (token: string) => registry.holds(key, token);
       const acquired = await acquire(ctx, key, reservation, heldHere);
-      const session = new ProfileSession(this.owner, {
+      const { record } = acquired;
+      const session = new ProfileSession(ctx, this.hooks, {
         key,
         token: reservation.token,
-        data: fillDefaults(acquired.record.data, ctx.settings.defaults),
-        userIds: acquired.record.meta.userIds ?? [],
+        data: fillDefaults(record.data, ctx.settings.defaults),
+        userIds: record.meta.userIds ?? [],
         player: how.player,
+        version: record.meta.version,
       });
       registry.hold(session);
       if (registry.closed) {

@@ -7,7 +7,8 @@ import type { DriverContext } from '../driver/context.js';
 import type { SessionRegistry } from '../driver/registry.js';
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { WaitReason } from '../events.js';
-import type { ProfileSession } from '../profile.js';
+import type { ProfileSession } from '../session/profile-session.js';
+import type { LoadHow } from './loader.js';
 
 /**
  * Resolves the adopted session, or `undefined` when the load should go to the store; then it
@@ -17,11 +18,11 @@ export async function waitOnThisServer(
   ctx: DriverContext,
   registry: SessionRegistry,
   key: string,
-  waitMs: number,
+  how: Pick<LoadHow, 'localWaitMs' | 'player'>,
   reserve: () => void,
 ): Promise<ProfileSession | undefined> {
   const { scheduler } = ctx;
-  const deadline = scheduler.now() + waitMs;
+  const deadline = scheduler.now() + how.localWaitMs;
   let reported = false;
   for (;;) {
     const session = registry.session(key);
@@ -30,15 +31,15 @@ export async function waitOnThisServer(
       reserve();
       return undefined;
     }
-    if (!loading && session?.adoptable) {
-      const outcome = await session.adopt();
+    if (!loading && session?.state === 'retained' && !session.writing && !session.trade) {
+      const outcome = await session.adopt(how.player);
       ctx.emit({ type: 'profile.adopted', key, outcome });
       if (outcome !== 'lost') return session;
       continue; // deactivated: load the record normally
     }
     const reason: WaitReason = loading
       ? 'local-load'
-      : session?.leaving
+      : session?.state === 'leaving' || session?.state === 'retained'
         ? 'local-release'
         : 'local-session';
     const remaining = deadline - scheduler.now();

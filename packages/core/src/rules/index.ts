@@ -6,4 +6,6 @@ export * from './presence-reads.js';
 export * from './record.js';
 export * from './record-size.js';
 export * from './record-writes.js';
+export * from './retries.js';
+export * from './session-state.js';
 export * from './trade-rules.js';

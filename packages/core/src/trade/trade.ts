@@ -8,17 +8,14 @@
 import type { DriverContext } from '../driver/context.js';
 import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../errors.js';
 import type { JsonObject } from '../json.js';
-import type { ProfileSession } from '../profile.js';
 import {
   checkRecordSize,
-  decideSave,
   defineOwn,
-  markedRecord,
-  parseRecord,
   preparedJournal,
   serializeData,
   type TradeState,
 } from '../rules/index.js';
+import type { ProfileSession } from '../session/profile-session.js';
 import { decideJournal, deleteJournal } from './journal.js';
 
 type Pair = readonly [ProfileSession, ProfileSession];
@@ -37,7 +34,7 @@ export async function trade(
     throw new DataDriverError(ErrorCode.InvalidArgument, 'a trade needs two different profiles');
   }
   for (const session of sessions) {
-    if (session.state !== 'active') {
+    if (!session.active) {
       throw new DataDriverError(ErrorCode.Inactive, `the profile of ${session.key} is not active`);
     }
     if (session.trade)
@@ -61,9 +58,10 @@ async function runTrade(
   apply: (a: JsonObject, b: JsonObject) => void,
 ): Promise<void> {
   // Checked before the copy: a copy through JSON would silently turn a Date into a string.
-  const copies = sessions.map(
-    (session) => JSON.parse(serializeData(session.key, session.data)) as JsonObject,
-  ) as [JsonObject, JsonObject];
+  const copies = sessions.map((session) => JSON.parse(session.validate()) as JsonObject) as [
+    JsonObject,
+    JsonObject,
+  ];
   try {
     apply(copies[0], copies[1]);
   } catch (error) {
@@ -77,7 +75,7 @@ async function runTrade(
   const decided = new Promise<void>((resolve) => {
     decide = resolve;
   });
-  for (const session of sessions) session.trade = { id, decided };
+  for (const session of sessions) session.joinTrade({ id, decided });
   try {
     const outcome = await prepareAndDecide(ctx, id, sessions, journal);
     if (outcome !== 'committed') {
@@ -89,7 +87,7 @@ async function runTrade(
     replaceContents(sessions[0].data, copies[0]);
     replaceContents(sessions[1].data, copies[1]);
   } finally {
-    for (const session of sessions) session.trade = undefined;
+    for (const session of sessions) session.joinTrade(undefined);
     decide();
     settle(ctx, id, sessions);
   }
@@ -143,7 +141,7 @@ async function prepareAndDecide(
 ): Promise<TradeState> {
   try {
     await ctx.store.update(ctx.keys.journal(id), () => journal);
-    for (const session of sessions) await session.enqueue(() => writeMarker(ctx, id, session));
+    for (const session of sessions) await session.markTrade({ id, journal: ctx.keys.journal(id) });
   } catch (error) {
     // Not decided yet: abort, so a marker that did land is settled as nothing happened.
     await decideJournal(ctx, id, 'aborted');
@@ -154,28 +152,6 @@ async function prepareAndDecide(
     );
   }
   return decideJournal(ctx, id, 'committed');
-}
-
-async function writeMarker(ctx: DriverContext, id: string, session: ProfileSession): Promise<void> {
-  let lost = false;
-  // What an abort leaves this participant with: its data as it is now, earlier trades included.
-  const json = serializeData(session.key, session.data);
-  await ctx.store.update(ctx.keys.store(session.key), (current) => {
-    const record = parseRecord(session.key, current);
-    if (record === undefined || decideSave(record, session.token).kind !== 'write') {
-      lost = true;
-      return undefined;
-    }
-    const data = JSON.parse(json) as JsonObject;
-    const marker = { id, journal: ctx.keys.journal(id) };
-    return session.fitting(markedRecord(record, data, marker, session.writer(), session.extras()));
-  });
-  if (lost) {
-    throw new DataDriverError(
-      ErrorCode.LockLost,
-      `the lock of ${session.key} was taken before the trade`,
-    );
-  }
 }
 
 /**

@@ -1,0 +1,290 @@
+/**
+ * The session behind a loaded profile: its lock token, its state (`rules/session-state.ts`,
+ * moved only here, through named transitions), its player and trade, and autosave. Its writes
+ * run one after another through `SessionIo`. The public `Profile` is a thin view of it.
+ */
+import type { DriverContext } from '../driver/context.js';
+import { Requesters } from '../driver/requesters.js';
+import { DataDriverError, ErrorCode } from '../errors.js';
+import type { SaveReason } from '../events.js';
+import type { JsonObject } from '../json.js';
+import type { HostPlayer } from '../ports/host.js';
+import { Profile, registerSession } from '../profile.js';
+import {
+  isActive,
+  type LockInfo,
+  nextState,
+  type SessionState,
+  type SessionTransition,
+} from '../rules/index.js';
+import { Autosave } from './autosave.js';
+import { SessionIo, type WrittenSnapshot } from './session-io.js';
+import type { HeldByTrade, SessionHooks, SessionStart } from './session-terms.js';
+
+export class ProfileSession {
+  readonly profile: Profile<object>;
+  readonly key: string;
+  readonly token: string;
+  /** Servers waiting for this key: each gets a reply when the session ends. */
+  readonly requesters = new Requesters();
+  /** The data; change it freely, it is written by the next save. */
+  data: JsonObject;
+  #state: SessionState = 'active';
+  #userIds: string[];
+  #player: HostPlayer | undefined;
+  #trade: HeldByTrade | undefined;
+  #releasing: Promise<void> | undefined;
+  readonly #io: SessionIo;
+  readonly #autosave: Autosave;
+
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly hooks: SessionHooks,
+    start: SessionStart,
+  ) {
+    this.key = start.key;
+    this.token = start.token;
+    this.data = start.data;
+    this.#userIds = [...(start.userIds ?? [])];
+    this.#player = start.player;
+    const session = this;
+    this.#io = new SessionIo(
+      ctx,
+      {
+        key: this.key,
+        token: this.token,
+        get data() {
+          return session.data;
+        },
+        get userIds() {
+          return session.#userIds;
+        },
+        settled: () => hooks.changed(),
+        lost: (holder) => this.#lost(holder),
+      },
+      { json: JSON.stringify(start.data), version: start.version },
+    );
+    this.#autosave = new Autosave(ctx.scheduler, ctx.settings.autosaveMs, () => this.#tick());
+    this.profile = new Profile(this);
+    registerSession(this.profile, this);
+    this.#autosave.start();
+  }
+
+  get state(): SessionState {
+    return this.#state;
+  }
+
+  /** True while the profile accepts changes (active, or ending after a kick). */
+  get active(): boolean {
+    return isActive(this.#state);
+  }
+
+  /** The player this session is loaded for (attach), if any. */
+  get player(): HostPlayer | undefined {
+    return this.#player;
+  }
+
+  /** The user ids the record belongs to (for erasure requests); written with every save. */
+  get userIds(): readonly string[] {
+    return this.#userIds;
+  }
+
+  addUserId(id: string): void {
+    if (!this.#userIds.includes(id)) this.#userIds.push(id);
+  }
+
+  removeUserId(id: string): void {
+    this.#userIds = this.#userIds.filter((kept) => kept !== id);
+  }
+
+  /** The trade holding this session, if any. */
+  get trade(): HeldByTrade | undefined {
+    return this.#trade;
+  }
+
+  /** True while a write is queued or running. */
+  get writing(): boolean {
+    return this.#io.busy;
+  }
+
+  /** What this session last wrote. */
+  get lastWritten(): WrittenSnapshot {
+    return this.#io.lastWritten;
+  }
+
+  /** The data's JSON as a write sends it, or `Data.InvalidData` (`SessionIo.validate`). */
+  validate(): string {
+    return this.#io.validate();
+  }
+
+  /** Saves the data under this session's lock; waits for a trade holding it to be decided. */
+  async save(reason: SaveReason = 'manual'): Promise<void> {
+    this.#assertActive();
+    if (this.#trade) await this.#trade.decided;
+    return this.#io.save(reason);
+  }
+
+  /**
+   * Ends the session: saves and clears the lock. A failure retains the profile and rethrows.
+   * An active profile whose data cannot be saved (`Data.InvalidData`) stays active instead:
+   * nothing is written, and a release after fixing the data works.
+   */
+  release(): Promise<void> {
+    if (this.#state === 'inactive') return Promise.resolve();
+    if (this.#releasing) return this.#releasing;
+    if (this.active) {
+      try {
+        this.validate();
+      } catch (error) {
+        const failure = error as DataDriverError;
+        this.ctx.emit({
+          type: 'profile.save-failed',
+          key: this.key,
+          reason: 'release',
+          error: failure,
+        });
+        return Promise.reject(failure);
+      }
+    }
+    this.beginLeave();
+    this.#releasing = this.#release().finally(() => {
+      this.#releasing = undefined;
+    });
+    return this.#releasing;
+  }
+
+  /**
+   * Marks the session as leaving before its release save starts (while the game's leave
+   * cleanups run), so a rejoin here waits for the leave save and a request awaits it.
+   */
+  beginLeave(): void {
+    const wasActive = this.active;
+    if (this.#move('leave') && wasActive)
+      this.ctx.emit({ type: 'profile.releasing', key: this.key });
+  }
+
+  /** Its player was kicked: requests wait for the leave from now on. */
+  kicked(): void {
+    this.#move('kick');
+  }
+
+  /** Holds this session for a trade until `hold.decided` settles (`undefined`: no longer). */
+  joinTrade(hold: HeldByTrade | undefined): void {
+    this.#trade = hold;
+  }
+
+  /**
+   * Takes a retained profile back for `player`: clears the release request and saves at once.
+   * `kept`: the player continues on this profile; `lost`: another server took the lock
+   * (deactivated); `unsaved`: the backend still fails, the player plays on and autosaves retry.
+   */
+  async adopt(player: HostPlayer | undefined): Promise<'kept' | 'lost' | 'unsaved'> {
+    this.#move('adopt');
+    this.requesters.clear();
+    // The player it had has left. A lost lock found by the adoption save must not kick anyone:
+    // a host may kick by player id, which would remove the player rejoining (seed: the profile
+    // deactivates, the record loads normally). The rejoining player is set once it is kept.
+    this.#player = undefined;
+    this.#io.retakeUntilSaved = true;
+    this.#autosave.start();
+    try {
+      await this.#io.save('adopt');
+    } catch (error) {
+      if (DataDriverError.is(error, ErrorCode.LockLost)) return 'lost';
+      this.#player = player;
+      return 'unsaved';
+    }
+    this.#player = player;
+    return 'kept';
+  }
+
+  /**
+   * Resolves when the next save or release of this session lands, which clears any trade
+   * marker it left; rejects if the session ends first without one (its lock was taken: the
+   * new holder's load settles the marker).
+   */
+  nextWrite(): Promise<void> {
+    if (this.#state === 'inactive') return Promise.reject(this.#inactiveError());
+    return this.#io.nextLanding();
+  }
+
+  /** Writes a trade's marker on this participant's record, with its data as it is now. */
+  markTrade(marker: { readonly id: string; readonly journal: string }): Promise<void> {
+    return this.#io.mark(marker);
+  }
+
+  /**
+   * Deletes the record under this session's lock and ends the session (erasure), once a trade
+   * holding it is decided. Rejects with `Data.LockLost` if another server took the lock.
+   */
+  async erase(): Promise<void> {
+    this.#assertActive();
+    if (this.#trade) await this.#trade.decided;
+    await this.#io.erase();
+    this.#deactivate('erased');
+  }
+
+  async #release(): Promise<void> {
+    if (this.#trade) await this.#trade.decided;
+    try {
+      await this.#io.release();
+    } catch (error) {
+      if (this.#move('leave-failed')) {
+        const failure = error as DataDriverError;
+        this.ctx.emit({ type: 'profile.release-failed', key: this.key, error: failure });
+      }
+      throw error;
+    }
+    this.#deactivate('released');
+  }
+
+  /** A write found the lock taken: no more writes, and the player is removed. */
+  #lost(holder: LockInfo | undefined): DataDriverError {
+    if (this.#state !== 'inactive') {
+      const wasActive = this.active;
+      this.ctx.emit({ type: 'lock.lost', key: this.key, ...(holder ? { holder } : {}) });
+      this.#deactivate('lost');
+      if (wasActive) this.hooks.lockLost(this);
+    }
+    return new DataDriverError(
+      ErrorCode.LockLost,
+      `the lock of ${this.key} was taken${holder ? ` by server ${holder.jobId}` : ''}; the profile is deactivated`,
+      { details: { key: this.key, holder } },
+    );
+  }
+
+  #deactivate(transition: 'released' | 'erased' | 'lost'): void {
+    if (!this.#move(transition)) return;
+    this.#autosave.stop();
+    this.#io.abandon(this.#inactiveError());
+    this.hooks.deactivated(this);
+  }
+
+  /** Moves the state by `transition`; false when it does not apply in the current state. */
+  #move(transition: SessionTransition): boolean {
+    const next = nextState(this.#state, transition);
+    if (next === undefined) return false;
+    this.#state = next;
+    this.hooks.changed();
+    return true;
+  }
+
+  #tick(): void {
+    if (this.#io.busy || this.#trade) return;
+    if (this.active) {
+      this.save('autosave').catch(() => undefined); // reported as profile.save-failed
+    } else if (this.#state === 'retained') {
+      this.release().catch(() => undefined); // reported as profile.release-failed
+    }
+  }
+
+  #assertActive(): void {
+    if (!this.active) throw this.#inactiveError();
+  }
+
+  #inactiveError(): DataDriverError {
+    return new DataDriverError(ErrorCode.Inactive, `the profile of ${this.key} is not active`, {
+      details: { key: this.key },
+    });
+  }
+}

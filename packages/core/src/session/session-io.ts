@@ -1,0 +1,152 @@
+/**
+ * A session's writes, one after another, each under its lock (`guarded-write.ts`), with the
+ * one policy of every such write: a failure rejects with the typed error, and a lock taken by
+ * another server rejects with `Data.LockLost` once the session is told (`lost`). A save
+ * reports `profile.saved` or `profile.save-failed`; the release `profile.released`.
+ */
+import type { DriverContext } from '../driver/context.js';
+import { DataDriverError, ErrorCode } from '../errors.js';
+import type { SaveReason } from '../events.js';
+import type { JsonObject } from '../json.js';
+import { type LockInfo, serializeData } from '../rules/index.js';
+import { type GuardedWrite, guardedWrite } from './guarded-write.js';
+import {
+  eraseWrite,
+  markerWrite,
+  releaseWrite,
+  type SessionWriter,
+  saveWrite,
+  sessionWriter,
+} from './session-writes.js';
+import { WriteQueue } from './write-queue.js';
+
+/** What a session last wrote: a save keeps a version only when the data changed. */
+export interface WrittenSnapshot {
+  readonly json: string;
+  /** The record's version after that write, when the store reported it. */
+  readonly version: number | undefined;
+}
+
+/** What the writes need from their session. */
+export interface SessionIoOwner {
+  readonly key: string;
+  readonly token: string;
+  readonly data: JsonObject;
+  readonly userIds: readonly string[];
+  /** A write settled: same-server waits re-check. */
+  settled(): void;
+  /** A write found the lock taken by `holder`: the session is lost. */
+  lost(holder: LockInfo | undefined): DataDriverError;
+}
+
+export class SessionIo {
+  /**
+   * Set by adoption until a save lands: the leave save may have committed with its response
+   * lost, so a save may retake a record whose last write is this session's own release.
+   * Autosaves retrying an adoption save that failed need this as much as the first one.
+   */
+  retakeUntilSaved = false;
+  #lastWritten: WrittenSnapshot;
+  #queuedSave: Promise<void> | undefined;
+  readonly #queue: WriteQueue;
+  readonly #writer: SessionWriter;
+
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly owner: SessionIoOwner,
+    start: WrittenSnapshot,
+  ) {
+    this.#lastWritten = start;
+    this.#queue = new WriteQueue(() => owner.settled());
+    this.#writer = sessionWriter(ctx, owner.key, owner.token, () => owner.userIds);
+  }
+
+  /** True while a write is queued or running. */
+  get busy(): boolean {
+    return this.#queue.busy;
+  }
+
+  get lastWritten(): WrittenSnapshot {
+    return this.#lastWritten;
+  }
+
+  /**
+   * The data's JSON as a write sends it, or `Data.InvalidData` naming the first value JSON
+   * would change: the one check every write of the session's data passes first.
+   */
+  validate(): string {
+    return serializeData(this.owner.key, this.owner.data);
+  }
+
+  /** Saves after every earlier write; a save already queued is shared, not repeated. */
+  save(reason: SaveReason): Promise<void> {
+    if (this.#queuedSave) return this.#queuedSave;
+    const save = this.#queue.run(() => {
+      this.#queuedSave = undefined;
+      return this.#save(reason);
+    });
+    this.#queuedSave = save;
+    return save;
+  }
+
+  /** The leave save: the data written with the lock cleared. */
+  release(): Promise<void> {
+    return this.#queue.run(async () => {
+      const json = this.validate();
+      const keepVersion = json !== this.#lastWritten.json;
+      await this.#guarded(releaseWrite(this.#writer, json, keepVersion), json);
+      this.ctx.emit({ type: 'profile.released', key: this.owner.key });
+    });
+  }
+
+  /** The record deleted under the lock. */
+  erase(): Promise<void> {
+    return this.#queue.run(() => this.#guarded(eraseWrite(this.#writer)));
+  }
+
+  /** A trade's marker, with the data as it is now (what an abort leaves this participant). */
+  mark(marker: { readonly id: string; readonly journal: string }): Promise<void> {
+    return this.#queue.run(() => this.#guarded(markerWrite(this.#writer, this.validate(), marker)));
+  }
+
+  /** Resolves when the next save or release lands; rejects if `abandon` comes first. */
+  nextLanding(): Promise<void> {
+    return this.#queue.nextLanding();
+  }
+
+  /** No write will land any more. */
+  abandon(error: Error): void {
+    this.#queue.abandon(error);
+  }
+
+  async #save(reason: SaveReason): Promise<void> {
+    const { key } = this.owner;
+    try {
+      const json = this.validate();
+      const keepVersion = json !== this.#lastWritten.json;
+      const retake = this.retakeUntilSaved;
+      await this.#guarded(saveWrite(this.#writer, json, { retake, keepVersion }), json);
+    } catch (error) {
+      const failure = error as DataDriverError;
+      if (!DataDriverError.is(failure, ErrorCode.LockLost)) {
+        this.ctx.emit({ type: 'profile.save-failed', key, reason, error: failure });
+      }
+      throw failure;
+    }
+    this.retakeUntilSaved = false;
+    this.ctx.emit({ type: 'profile.saved', key, reason });
+  }
+
+  /** One write under the lock. `json`, for a save or the release: the snapshot it leaves. */
+  async #guarded<D extends { readonly kind: string; readonly holder?: LockInfo }>(
+    write: GuardedWrite<D>,
+    json?: string,
+  ): Promise<void> {
+    const result = await guardedWrite(this.ctx, write);
+    if (!result.ok) throw result.error;
+    if (result.decision.kind === 'lost') throw this.owner.lost(result.decision.holder);
+    if (json === undefined) return;
+    this.#lastWritten = { json, version: result.stored?.meta.version };
+    this.#queue.landed();
+  }
+}

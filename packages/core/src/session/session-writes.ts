@@ -1,0 +1,118 @@
+/**
+ * The writes a session makes under its lock, each as a `GuardedWrite`: its lock rule and the
+ * record it writes. The session runs them (`profile-session.ts`); `guarded-write.ts` runs the
+ * update.
+ */
+import type { DriverContext } from '../driver/context.js';
+import type { JsonObject } from '../json.js';
+import {
+  decideRelease,
+  decideSave,
+  type LockWriter,
+  latestSchema,
+  lockedRecord,
+  type MetaExtras,
+  markedRecord,
+  type ReleaseDecision,
+  releasedRecord,
+  type SaveDecision,
+  type TradeMarker,
+} from '../rules/index.js';
+import type { GuardedWrite } from './guarded-write.js';
+
+/** What each write of a session carries: its key, its lock, and the meta it keeps. */
+export interface SessionWriter {
+  readonly key: string;
+  readonly token: string;
+  writer(): LockWriter;
+  extras(): MetaExtras;
+}
+
+/** The writer of session `token` of `key` on this driver, tagging `userIds()`. */
+export function sessionWriter(
+  ctx: DriverContext,
+  key: string,
+  token: string,
+  userIds: () => readonly string[],
+): SessionWriter {
+  const schema = latestSchema(ctx.settings.migrations);
+  return {
+    key,
+    token,
+    writer: () => ({
+      jobId: ctx.identity.jobId,
+      token,
+      now: ctx.scheduler.now(),
+      presence: ctx.link.beatsPresence,
+    }),
+    extras: () => ({ schema, userIds: userIds() }),
+  };
+}
+
+const dataOf = (json: string) => JSON.parse(json) as JsonObject;
+
+/** A save of `json`; `retake`: an adoption may relock a record its own release left. */
+export function saveWrite(
+  session: SessionWriter,
+  json: string,
+  options: { readonly retake: boolean; readonly keepVersion: boolean },
+): GuardedWrite<SaveDecision> {
+  return {
+    key: session.key,
+    what: 'save',
+    keepVersion: options.keepVersion,
+    decide: (record) => decideSave(record, session.token, { retake: options.retake }),
+    next: (record, decision) =>
+      decision.kind === 'lost'
+        ? undefined
+        : lockedRecord(record, dataOf(json), session.writer(), session.extras()),
+  };
+}
+
+/** The leave save: `json` with the lock cleared. */
+export function releaseWrite(
+  session: SessionWriter,
+  json: string,
+  keepVersion: boolean,
+): GuardedWrite<ReleaseDecision> {
+  return {
+    key: session.key,
+    what: 'release',
+    keepVersion,
+    decide: (record) => decideRelease(record, session.token),
+    next: (record, decision) =>
+      decision.kind === 'write'
+        ? releasedRecord(record, dataOf(json), session.token, session.extras())
+        : undefined,
+  };
+}
+
+/** An erasure: the record deleted under the lock. */
+export function eraseWrite(session: SessionWriter): GuardedWrite<SaveDecision> {
+  return {
+    key: session.key,
+    what: 'erase',
+    decide: (record) => decideSave(record, session.token),
+    next: (_record, decision) => (decision.kind === 'write' ? null : undefined),
+  };
+}
+
+/**
+ * A trade's marker on this participant, with its current data (`json`): what an abort leaves
+ * it with, earlier trades included.
+ */
+export function markerWrite(
+  session: SessionWriter,
+  json: string,
+  marker: Omit<TradeMarker, 'version'>,
+): GuardedWrite<SaveDecision> {
+  return {
+    key: session.key,
+    what: 'trade marker',
+    decide: (record) => decideSave(record, session.token),
+    next: (record, decision) =>
+      record !== undefined && decision.kind === 'write'
+        ? markedRecord(record, dataOf(json), marker, session.writer(), session.extras())
+        : undefined,
+  };
+}

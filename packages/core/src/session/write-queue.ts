@@ -1,0 +1,51 @@
+/** A session's writes, run one after another, and who waits for the next one to land. */
+export class WriteQueue {
+  #tail: Promise<void> = Promise.resolve();
+  #inFlight = 0;
+  #waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+
+  /** `settled` runs after each write, landed or failed. */
+  constructor(private readonly settled: () => void) {}
+
+  /** True while a write is queued or running. */
+  get busy(): boolean {
+    return this.#inFlight > 0;
+  }
+
+  /** Runs `write` after every earlier write. */
+  run<R>(write: () => Promise<R>): Promise<R> {
+    this.#inFlight += 1;
+    const run = this.#tail.then(write);
+    this.#tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run.finally(() => {
+      this.#inFlight -= 1;
+      this.settled();
+    });
+  }
+
+  /** Resolves when `landed` is next called, rejects if `abandon` is called first. */
+  nextLanding(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#waiters.push({ resolve, reject });
+    });
+  }
+
+  /** A write landed: every waiter for the next one resolves. */
+  landed(): void {
+    for (const waiter of this.#take()) waiter.resolve();
+  }
+
+  /** No write will land any more: every waiter rejects with `error`. */
+  abandon(error: Error): void {
+    for (const waiter of this.#take()) waiter.reject(error);
+  }
+
+  #take() {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    return waiters;
+  }
+}
