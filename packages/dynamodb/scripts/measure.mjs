@@ -18,7 +18,11 @@ import { performance } from 'node:perf_hooks';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const { DeleteTableCommand, DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-const core = await import('@datadriver/core');
+const core = {
+  ...(await import('@datadriver/core')),
+  ...(await import('@datadriver/core/ports')),
+  ...(await import('@datadriver/core/testing')),
+};
 const { startDynamoLocal } = await importBuilt('@datadriver/backends');
 const { DynamoStore, ensureTable } = await importBuilt('../dist/index.js');
 
