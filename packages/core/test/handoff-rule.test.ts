@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type HandoffRuleInput, handoffByDefault } from '../src/handoff-rule.js';
+import { type HandoffRuleInput, handoffByDefault } from '../src/rules/handoff-rule.js';
 
 const live: HandoffRuleInput = {
   option: 'default',

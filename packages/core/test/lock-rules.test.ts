@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LockInfo } from '../src/index.js';
 import { decideLoad, type LoadContext, type ProfileRecord } from '../src/ports/index.js';
-import { decideRelease, decideSave } from '../src/rules/index.js';
+import { decideOrphanRelease, decideRelease, decideSave } from '../src/rules/index.js';
 
 const NOW = 1_000_000_000;
 const SECOND = 1000;
@@ -195,5 +195,41 @@ const releaseRows: Array<[string, ProfileRecord | undefined, unknown]> = [
 describe('decideRelease', () => {
   it.each(releaseRows)('%s', (_name, stored, expected) => {
     expect(decideRelease(stored, 'mine')).toEqual(expected);
+  });
+});
+
+// A holder asked for a key it does not hold clears the named lock first only when it is its own
+// orphaned one (`decideLoad`'s orphaned take, seen from the holder).
+const orphanRows: Array<[string, ProfileRecord | undefined, string, boolean, 'release' | 'keep']> =
+  [
+    [
+      'this server, the token named, no profile holds it: release',
+      record({ lock: lock({ jobId: 'B', token: 'tX' }) }),
+      'tX',
+      false,
+      'release',
+    ],
+    [
+      'this server, the token named, a profile holds it: keep',
+      record({ lock: lock({ jobId: 'B', token: 'tX' }) }),
+      'tX',
+      true,
+      'keep',
+    ],
+    [
+      'this server, another token than named: keep',
+      record({ lock: lock({ jobId: 'B', token: 'tY' }) }),
+      'tX',
+      false,
+      'keep',
+    ],
+    ['another server: keep', record({ lock: lock({ token: 'tX' }) }), 'tX', false, 'keep'],
+    ['no lock: keep', record(), 'tX', false, 'keep'],
+    ['no record: keep', undefined, 'tX', false, 'keep'],
+  ];
+
+describe('decideOrphanRelease', () => {
+  it.each(orphanRows)('%s', (_name, stored, token, held, expected) => {
+    expect(decideOrphanRelease(stored, token, { jobId: 'B', heldHere: () => held })).toBe(expected);
   });
 });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   decidedJournal,
+  outcomeOf,
   type ProfileRecord,
   preparedJournal,
   settledData,
 } from '../src/ports/index.js';
+import { markerGate } from '../src/rules/trade-rules.js';
 
 const prepared = preparedJournal('t1', { a: { coins: 0 }, b: { coins: 10 } }, 1);
 
@@ -37,5 +39,57 @@ describe('trade rules', () => {
   it('a missing journal settles as aborted', () => {
     const record: ProfileRecord = { data: { coins: 5 }, meta: { version: 7, trade: marker } };
     expect(settledData(record, 'a', marker, undefined)).toEqual({ coins: 5 });
+  });
+
+  const prepared2 = { ...prepared, state: 'prepared' as const };
+  const settleRows: Array<[string, number, unknown, string, unknown]> = [
+    ['prepared (undecided): keep the data', 7, prepared2, 'a', { coins: 5 }],
+    [
+      'committed, no entry for this key: keep the data',
+      7,
+      { ...prepared, state: 'committed' },
+      'c',
+      { coins: 5 },
+    ],
+    [
+      'committed, a key named __proto__ reads only its own entry',
+      7,
+      { ...prepared, state: 'committed' },
+      '__proto__',
+      { coins: 5 },
+    ],
+  ];
+  it.each(settleRows)('%s', (_name, version, journal, key, expected) => {
+    const record: ProfileRecord = { data: { coins: 5 }, meta: { version, trade: marker } };
+    expect(settledData(record, key, marker, journal as never)).toEqual(expected);
+  });
+
+  it.each([
+    [undefined, 'aborted'],
+    [prepared, 'prepared'],
+    [{ ...prepared, state: 'committed' as const }, 'committed'],
+  ])('the outcome of %j is %s', (journal, outcome) => {
+    expect(outcomeOf(journal)).toBe(outcome);
+  });
+});
+
+// Whether a load's take writes now or settles the record's trade first.
+const gateRows: Array<[string, { id: string } | undefined, string | undefined, string]> = [
+  ['no marker: write', undefined, undefined, 'write'],
+  ['no marker, a trade settled earlier: write', undefined, 't0', 'write'],
+  ['a marker not settled yet: settle it first', { id: 't1' }, undefined, 'settle-first'],
+  [
+    'a marker of another trade than the one settled: settle it first',
+    { id: 't2' },
+    't1',
+    'settle-first',
+  ],
+  ['the marker of the trade just settled: write', { id: 't1' }, 't1', 'write'],
+];
+
+describe('markerGate', () => {
+  it.each(gateRows)('%s', (_name, marker, settled, gate) => {
+    const full = marker && { ...marker, journal: 'J', version: 1 };
+    expect(markerGate(full, settled)).toBe(gate);
   });
 });

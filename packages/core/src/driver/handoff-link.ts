@@ -5,10 +5,10 @@
  * carry the presence flag and it reads other holders' presence.
  */
 import { Handoff, type HandoffClient } from '../handoff.js';
-import { handoffByDefault } from '../handoff-rule.js';
 import type { DataDriverOptions } from '../options.js';
 import type { Logger } from '../ports/logger.js';
 import type { Scheduler } from '../ports/scheduler.js';
+import { handoffByDefault } from '../rules/handoff-rule.js';
 import type { HandoffTimings } from '../timings.js';
 
 export class HandoffLink {

@@ -7,7 +7,7 @@ import type { HostSlot } from '../driver/host-slot.js';
 import type { SessionRegistry } from '../driver/registry.js';
 import { describeError } from '../errors.js';
 import type { RequestAction } from '../events.js';
-import { releasedRecord } from '../rules/index.js';
+import { decideOrphanRelease, decideRequest, releasedRecord } from '../rules/index.js';
 import { guardedWrite } from '../session/guarded-write.js';
 import type { ProfileSession } from '../session/profile-session.js';
 
@@ -18,40 +18,45 @@ export class ReleaseRequests {
     private readonly host: HostSlot,
   ) {}
 
-  /**
-   * Replies at once when this server no longer holds `key` or holds it under another token
-   * (the player came back and holds a newer lock); otherwise records the requester and acts:
-   * retry a failed leave save, kick a live session, or wait for a load in flight.
-   */
+  /** Acts on `decideRequest`: reply, wait for a load or a release, retry it, kick, release. */
   receive(key: string, requester: string, token: string | undefined): void {
     const reservation = this.registry.reservation(key);
-    // A load in flight is awaited only when the request names its lock (an attempt whose
-    // response was lost): a late request naming an older lock is answered at once.
-    if (reservation && (token === undefined || token === reservation.token)) {
-      if (reservation.requesters.full(requester)) {
-        this.report(key, requester, token, 'ignored');
-        return;
-      }
-      reservation.requesters.note(requester, token);
-      this.report(key, requester, token, 'await-load');
-      return;
-    }
     const session = this.registry.session(key);
-    if (
-      !session ||
-      session.state === 'inactive' ||
-      (token !== undefined && token !== session.token)
-    ) {
-      this.report(key, requester, token, 'reply');
-      void this.replyFree(key, requester, token);
-      return;
+    const action = decideRequest({
+      token,
+      ...(reservation
+        ? { load: { token: reservation.token, full: reservation.requesters.full(requester) } }
+        : {}),
+      ...(session
+        ? {
+            session: {
+              token: session.token,
+              state: session.state,
+              writing: session.writing,
+              player: session.player !== undefined,
+              full: session.requesters.full(requester),
+            },
+          }
+        : {}),
+      attached: this.host.attached,
+    });
+    this.report(key, requester, token, action);
+    switch (action) {
+      case 'await-load':
+        reservation?.requesters.note(requester, token);
+        return;
+      case 'reply':
+        void this.replyFree(key, requester, token);
+        return;
+      case 'ignored':
+        return;
     }
-    if (session.requesters.full(requester)) {
-      this.report(key, requester, token, 'ignored');
-      return;
-    }
+    if (!session) return;
     session.requesters.note(requester, token);
-    this.act(session, requester, token);
+    if (action === 'kick') this.kick(session, this.ctx.settings.kickMessages.joinedElsewhere);
+    // Retried or released now; a failure is reported as profile.release-failed.
+    else if (action === 'retry-release' || action === 'release')
+      session.release().catch(() => undefined);
   }
 
   /** A session ended: every server that asked for its key gets its reply. */
@@ -65,22 +70,6 @@ export class ReleaseRequests {
     if (!session.player) return;
     session.kicked();
     this.host.kick(session.key, session.player, message);
-  }
-
-  private act(session: ProfileSession, requester: string, token: string | undefined): void {
-    const { key } = session;
-    if (session.state !== 'active') {
-      // Ending, leaving or retained: on its way out. A failed leave save is retried now.
-      const retry = session.state === 'retained' && !session.writing;
-      this.report(key, requester, token, retry ? 'retry-release' : 'await-release');
-      if (retry) session.release().catch(() => undefined); // reported as profile.release-failed
-    } else if (session.player && this.host.attached) {
-      this.report(key, requester, token, 'kick');
-      this.kick(session, this.ctx.settings.kickMessages.joinedElsewhere);
-    } else {
-      this.report(key, requester, token, 'release');
-      session.release().catch(() => undefined); // reported as profile.release-failed
-    }
   }
 
   /**
@@ -98,14 +87,11 @@ export class ReleaseRequests {
       const written = await guardedWrite(ctx, {
         key,
         what: 'orphaned-lock release',
-        decide: (record) => {
-          const lock = record?.meta.lock;
-          return lock?.jobId === ctx.identity.jobId &&
-            lock.token === token &&
-            !this.registry.holds(key, token)
-            ? 'release'
-            : 'keep';
-        },
+        decide: (record) =>
+          decideOrphanRelease(record, token, {
+            jobId: ctx.identity.jobId,
+            heldHere: (held) => this.registry.holds(key, held),
+          }),
         next: (record, decision) =>
           decision === 'release' && record ? releasedRecord(record, record.data, token) : undefined,
       });

@@ -11,6 +11,7 @@ import {
   type LockInfo,
   latestSchema,
   lockedRecord,
+  markerGate,
   migrateData,
   type PresenceAnswer,
   type ProfileRecord,
@@ -70,7 +71,7 @@ export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Prom
       }),
       next: (record, { load, marker }) => {
         if (load.kind !== 'take') return undefined;
-        if (marker && settledTrade !== marker.id) return undefined; // settle it first
+        if (markerGate(marker, settledTrade) === 'settle-first') return undefined;
         return takenRecord(ctx, input, record, marker, recovered);
       },
     });
@@ -84,7 +85,7 @@ export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Prom
       presence = await input.presenceOf(load.holder);
       continue;
     }
-    if (marker && settledTrade !== marker.id) {
+    if (marker && markerGate(marker, settledTrade) === 'settle-first') {
       // The journal's key is this driver's, never the one the record names.
       const journalKey = ctx.keys.journal(marker.id);
       recovered = await recoverTrade(ctx.store, journalKey, marker, ctx.scheduler.now());

@@ -1,12 +1,12 @@
 /**
- * The same-server rules of a load: wait, event-driven, while the key is still loading on this
- * server or a leaving profile is still saving; then adopt a retained profile whose leave save
- * failed (no save running, no trade holding it).
+ * The same-server half of a load, acting on `decideSameServer`: wait, event-driven (woken by
+ * each change in the registry), adopt a retained profile, or reserve the key.
  */
 import type { DriverContext } from '../driver/context.js';
 import type { SessionRegistry } from '../driver/registry.js';
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { WaitReason } from '../events.js';
+import { decideSameServer } from '../rules/same-server.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import type { LoadHow } from './loader.js';
 
@@ -26,27 +26,31 @@ export async function waitOnThisServer(
   let reported = false;
   for (;;) {
     const session = registry.session(key);
-    const loading = registry.reservation(key) !== undefined;
-    if (!loading && (!session || session.state === 'inactive')) {
-      reserve();
-      return undefined;
+    const decision = decideSameServer({
+      loading: registry.reservation(key) !== undefined,
+      ...(session
+        ? { session: { state: session.state, writing: session.writing, traded: !!session.trade } }
+        : {}),
+      remainingMs: deadline - scheduler.now(),
+    });
+    switch (decision.kind) {
+      case 'reserve':
+        reserve();
+        return undefined;
+      case 'adopt': {
+        const adopted = session!;
+        const outcome = await adopted.adopt(how.player);
+        ctx.emit({ type: 'profile.adopted', key, outcome });
+        if (outcome !== 'lost') return adopted;
+        break; // deactivated: load the record normally
+      }
+      case 'give-up':
+        throw lockedHere(ctx, key, decision.reason);
+      case 'wait':
+        if (!reported) ctx.emit({ type: 'load.waiting', key, reason: decision.reason });
+        reported = true;
+        await registry.waitForChange(scheduler, deadline - scheduler.now());
     }
-    if (!loading && session?.state === 'retained' && !session.writing && !session.trade) {
-      const outcome = await session.adopt(how.player);
-      ctx.emit({ type: 'profile.adopted', key, outcome });
-      if (outcome !== 'lost') return session;
-      continue; // deactivated: load the record normally
-    }
-    const reason: WaitReason = loading
-      ? 'local-load'
-      : session?.state === 'leaving' || session?.state === 'retained'
-        ? 'local-release'
-        : 'local-session';
-    const remaining = deadline - scheduler.now();
-    if (remaining <= 0) throw lockedHere(ctx, key, reason);
-    if (!reported) ctx.emit({ type: 'load.waiting', key, reason });
-    reported = true;
-    await registry.waitForChange(scheduler, remaining);
   }
 }
 

@@ -1,3 +1,4 @@
+export * from './handoff-rule.js';
 export * from './json-problems.js';
 export * from './lock-rules.js';
 export * from './message-budget.js';
@@ -6,6 +7,8 @@ export * from './presence-reads.js';
 export * from './record.js';
 export * from './record-size.js';
 export * from './record-writes.js';
+export * from './request-rules.js';
 export * from './retries.js';
+export * from './same-server.js';
 export * from './session-state.js';
 export * from './trade-rules.js';

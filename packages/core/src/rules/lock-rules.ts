@@ -18,8 +18,7 @@ export interface PresenceAnswer {
   readonly alive: boolean | undefined;
 }
 
-export interface LoadContext extends LockTimes {
-  readonly jobId: string;
+export interface LoadContext extends LockTimes, OwnLocks {
   /** The token this load will write. */
   readonly token: string;
   readonly now: number;
@@ -29,8 +28,6 @@ export interface LoadContext extends LockTimes {
   readonly stealFrom?: string;
   /** The holder's presence, read after a `read-presence` decision. */
   readonly holderPresence?: PresenceAnswer;
-  /** True when a profile or load on this server still holds a lock with that token. */
-  readonly heldHere: (token: string) => boolean;
 }
 
 export type TakeReason =
@@ -57,6 +54,32 @@ export function isStale(lock: LockInfo, now: number, times: LockTimes): boolean 
   return now - lock.time > (times.lockTtlSeconds + times.lockSkewSeconds) * 1000;
 }
 
+/** What tells this server's own locks apart: its id, and the tokens its profiles hold. */
+export interface OwnLocks {
+  readonly jobId: string;
+  /** True when a profile or load on this server still holds a lock with that token. */
+  readonly heldHere: (token: string) => boolean;
+}
+
+/** True for a lock of this server that no profile here holds any more (a lost response). */
+export function isOrphanedHere(lock: LockInfo, own: OwnLocks): boolean {
+  return lock.jobId === own.jobId && !own.heldHere(lock.token);
+}
+
+/**
+ * Whether a holder that is asked for a key it does not hold clears the lock named in the
+ * request first: only this server's own lock under that very token, orphaned here (a load
+ * whose response was lost wrote it); else the requester would find it and wait it out by age.
+ */
+export function decideOrphanRelease(
+  record: ProfileRecord | undefined,
+  token: string,
+  own: OwnLocks,
+): 'release' | 'keep' {
+  const lock = record?.meta.lock;
+  return lock?.token === token && isOrphanedHere(lock, own) ? 'release' : 'keep';
+}
+
 /** Who gets the lock when a load reads `record`. */
 export function decideLoad(record: ProfileRecord | undefined, context: LoadContext): LoadDecision {
   if (record === undefined) return { kind: 'take', reason: 'new' };
@@ -65,9 +88,9 @@ export function decideLoad(record: ProfileRecord | undefined, context: LoadConte
   if (lock.token === context.token) return { kind: 'take', reason: 'own' };
   if (lock.jobId === context.jobId) {
     // Same server: a local profile still holding it is settled by the same-server rules.
-    return context.heldHere(lock.token)
-      ? { kind: 'locked', holder: lock, stale: false }
-      : { kind: 'take', reason: 'orphaned', from: lock };
+    return isOrphanedHere(lock, context)
+      ? { kind: 'take', reason: 'orphaned', from: lock }
+      : { kind: 'locked', holder: lock, stale: false };
   }
   if (lock.presence && context.stealFrom === lock.jobId) {
     return { kind: 'take', reason: 'stolen', from: lock };

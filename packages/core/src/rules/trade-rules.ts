@@ -94,6 +94,18 @@ export function decidedJournal(
     : { ...current, state: decision };
 }
 
+/**
+ * Whether a load that takes a record may write now, or must first settle the trade the record
+ * is marked with (from its journal, then re-run with the outcome): the take writes only over a
+ * record whose marker, if any, is the trade just settled.
+ */
+export function markerGate(
+  marker: TradeMarker | undefined,
+  settledTrade: string | undefined,
+): 'write' | 'settle-first' {
+  return marker !== undefined && marker.id !== settledTrade ? 'settle-first' : 'write';
+}
+
 /** The decision a participant's marker must follow; a journal that never landed is an abort. */
 export function outcomeOf(journal: TradeJournal | undefined): TradeState {
   return journal?.state ?? 'aborted';
