@@ -1,17 +1,26 @@
 /**
  * Throughput on one Redis from one process: many players in flight, each cycling load, one
- * change, save, release. Against a naive lock in the same run: SET NX PX for the lock, GET to
- * load, SET to save, DEL to release, with no handoff, no presence and no lock rules. Windows
- * of the two alternate so that a change of load on the machine hits both alike. Both use the
- * Redis adapter's recommended client options; a second pass adds ioredis's auto-pipelining to
- * both, because the profile shows the cycle bound by one socket write per command.
+ * change, save, release. Against, in the same run, a naive lock (SET NX PX for the lock, GET
+ * to load, SET to save, DEL to release, with no handoff, no presence and no lock rules) and
+ * the same commands DataDriver sends, by hand (same-commands.ts). Windows of the three take
+ * turns, the order rotating each round, so that a change of load on the machine hits them
+ * alike. All use the Redis adapter's recommended client options; a second pass adds ioredis's
+ * auto-pipelining to all, because the profile shows the cycle bound by one socket write per
+ * command.
  */
 import { randomUUID } from 'node:crypto';
-import { RECOMMENDED_REDIS_OPTIONS } from '@datadriver/redis';
+import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { BenchConfig } from '../config.js';
+import { quietLogger } from '../quiet-logger.js';
 import { redisPorts, startServer } from './in-process-server.js';
 import { ADAPTER_COMMANDS, type Calls, per, RedisCommandCounter } from './round-trips.js';
+import {
+  type CycleShape,
+  type RecordSamples,
+  sameCommandsCycle,
+  shapeOf,
+} from './same-commands.js';
 
 export interface Window {
   readonly cyclesPerSecond: number;
@@ -24,8 +33,14 @@ export interface Window {
 
 export interface ThroughputResult {
   readonly driver: Window[];
+  readonly sameCommands: Window[];
   readonly naive: Window[];
+  /** The commands of DataDriver's cycle, as the same-commands floor sent them. */
+  readonly shape: CycleShape;
 }
+
+type Variant = 'driver' | 'sameCommands' | 'naive';
+const VARIANTS: readonly Variant[] = ['driver', 'sameCommands', 'naive'];
 
 type Cycle = (key: string) => Promise<void>;
 
@@ -38,17 +53,26 @@ export async function measureThroughput(
   const server = startServer({ jobId: `bench-throughput-${process.pid}`, ports });
   const naiveClient = new Redis(redisUrl, { ...RECOMMENDED_REDIS_OPTIONS, ...clientOptions });
   const counter = RedisCommandCounter.open(redisUrl);
-  const result: ThroughputResult = { driver: [], naive: [] };
   try {
-    const driverCycle = dataDriverCycle(server.drivers[0]!);
-    const naive = naiveCycle(naiveClient);
+    const driver = server.drivers[0]!;
     const measure = (cycle: Cycle, tag: string, seconds: number) =>
       window(naiveClient, counter, () => run(cycle, tag, config, seconds));
-    await measure(driverCycle, 'warm-d', 0.5); // JIT and connections, not recorded
-    await measure(naive, 'warm-n', 0.5);
+    // JIT and connections, not recorded; DataDriver's tells which commands its cycle sends.
+    const warm = await measure(dataDriverCycle(driver), 'warm-d', 0.5);
+    const shape = shapeOf(warm.callsPerCycle);
+    const cycles: Record<Variant, Cycle> = {
+      driver: dataDriverCycle(driver),
+      sameCommands: await sameCommandsCycle(naiveClient, shape, await recordsOf(driver, redisUrl)),
+      naive: naiveCycle(naiveClient),
+    };
+    await measure(cycles.sameCommands, 'warm-s', 0.5);
+    await measure(cycles.naive, 'warm-n', 0.5);
+    const result: ThroughputResult = { driver: [], sameCommands: [], naive: [], shape };
     for (let index = 0; index < config.throughputWindows; index++) {
-      result.driver.push(await measure(driverCycle, `d${index}`, config.throughputSeconds));
-      result.naive.push(await measure(naive, `n${index}`, config.throughputSeconds));
+      for (const variant of rotated(VARIANTS, index)) {
+        const tag = `${variant}${index}`;
+        result[variant].push(await measure(cycles[variant], tag, config.throughputSeconds));
+      }
     }
     return result;
   } finally {
@@ -66,6 +90,31 @@ function dataDriverCycle(driver: ReturnType<typeof startServer>['drivers'][numbe
     await profile.save();
     await profile.release();
   };
+}
+
+/** `items` starting at `by` (mod length): each round of windows in another order. */
+function rotated<T>(items: readonly T[], by: number): T[] {
+  const start = by % items.length;
+  return [...items.slice(start), ...items.slice(0, start)];
+}
+
+/** A record DataDriver wrote while holding a profile, and once it released it. */
+async function recordsOf(
+  driver: ReturnType<typeof startServer>['drivers'][number],
+  redisUrl: string,
+): Promise<RecordSamples> {
+  const client = new Redis(redisUrl, RECOMMENDED_REDIS_OPTIONS);
+  try {
+    const key = `bench-tp-sample-${process.pid}`;
+    const redisKey = new RedisStore({ client, logger: quietLogger }).keyOf(`${driver.name}/${key}`);
+    const profile = await driver.load(key);
+    const held = (await client.hget(redisKey, 'record')) ?? '';
+    await profile.release();
+    const released = (await client.hget(redisKey, 'record')) ?? '';
+    return { held, released };
+  } finally {
+    client.disconnect();
+  }
 }
 
 function naiveCycle(client: Redis): Cycle {

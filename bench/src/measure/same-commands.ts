@@ -1,0 +1,84 @@
+/**
+ * The same-commands floor of throughput: the Redis commands DataDriver sent per load + save +
+ * release cycle in this very run (counted by Redis during its warm-up window), sent by hand with
+ * no DataDriver around them. Each write is a compare-and-set script on a hash with a version
+ * and the record, shaped as the Redis store's (a conflict check, then HSET), carrying a record
+ * of the size DataDriver writes (copied from one it wrote); a read is HGETALL. Its client work
+ * is only what any client of these commands needs: parse what it read, stringify what it
+ * writes, one counter for versions.
+ *
+ * The shape follows DataDriver: today a read before each of its three writes (6 commands);
+ * once a holder's writes need no read first, one read and three writes (4). Against the naive
+ * lock this is the floor of the design, not of DataDriver's code.
+ */
+import type { Redis } from 'ioredis';
+import { type Calls, total } from './round-trips.js';
+
+/** How many reads (HGETALL) and writes (the compare-and-set script) one cycle sends. */
+export interface CycleShape {
+  readonly reads: number;
+  readonly writes: number;
+}
+
+/** The shape of DataDriver's cycle, from the commands it sent per cycle. */
+export function shapeOf(callsPerCycle: Calls): CycleShape {
+  const reads = Math.round(callsPerCycle.hgetall ?? 0);
+  const writes = Math.round(total(callsPerCycle, ['evalsha', 'eval']));
+  if (writes < 1 || reads < 1) {
+    throw new Error(`DataDriver's cycle sent ${JSON.stringify(callsPerCycle)}: no reads or writes`);
+  }
+  return { reads, writes };
+}
+
+/** The records DataDriver wrote for one profile: while held (load, save) and once released. */
+export interface RecordSamples {
+  readonly held: string;
+  readonly released: string;
+}
+
+const CAS = `
+local version = redis.call('HGET', KEYS[1], 'version')
+if version == ARGV[2] then return 1 end
+if not version and redis.call('EXISTS', KEYS[1]) == 1 then return 2 end
+if (version or '') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
+return 1`;
+
+interface JsonRecord {
+  data: { coins: number };
+  [field: string]: unknown;
+}
+
+/** A cycle of `shape` by hand on `client`, its keys apart from DataDriver's. */
+export async function sameCommandsCycle(
+  client: Redis,
+  shape: CycleShape,
+  samples: RecordSamples,
+): Promise<(key: string) => Promise<void>> {
+  const sha = String(await client.script('LOAD', CAS));
+  const [held, released] = [samples.held, samples.released].map((json) => {
+    return JSON.parse(json) as JsonRecord;
+  }) as [JsonRecord, JsonRecord];
+  const prefix = `${process.pid.toString(36)}-`;
+  let versions = 0;
+  return async (key) => {
+    const redisKey = `bench-same:${key}`;
+    let version = '';
+    let coins = 0;
+    for (let write = 0; write < shape.writes; write++) {
+      if (write < shape.reads) {
+        const fields = await client.hgetall(redisKey);
+        version = fields.version ?? '';
+        if (fields.record) coins = (JSON.parse(fields.record) as JsonRecord).data.coins;
+      }
+      if (write === 1) coins += 1; // the save carries the change
+      const record = write === shape.writes - 1 ? released : held;
+      const next = `${prefix}${(versions++).toString(36)}`;
+      const json = JSON.stringify({ ...record, data: { ...record.data, coins } });
+      if ((await client.evalsha(sha, 1, redisKey, version, next, json)) !== 1) {
+        throw new Error(`compare-and-set of ${redisKey} failed`); // never: one player per key
+      }
+      version = next;
+    }
+  };
+}
