@@ -54,7 +54,7 @@ export const FULL: BenchConfig = {
   crashes: 24,
   crashesInParallel: 8,
   throughputPlayers: 200,
-  throughputSeconds: 10,
+  throughputSeconds: 7,
   throughputWindows: 3,
   idleSeconds: 60,
   peerLeaseMs: 10_000,
