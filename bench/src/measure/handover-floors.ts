@@ -77,13 +77,12 @@ async function interleave(
   const blocks = Math.ceil(config.handovers / config.hopsPerBlock);
   const backToBackPerBlock = Math.ceil(config.limitSamples / blocks);
   let calls: Calls = {};
-  let lastEnd = performance.now();
   for (let block = 0; block < blocks; block++) {
     const size = Math.min(config.hopsPerBlock, config.handovers - block * config.hopsPerBlock);
     const gaps: number[] = [];
     // Only the hops' commands: the floor's own go to the same Redis.
     const before = await redis.snapshot();
-    lastEnd = performance.now();
+    let lastEnd = performance.now();
     for (let n = 0; n < size; n++) {
       const hop = await hops.hop(true);
       gaps.push(hop.startedAt - lastEnd);
