@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // Class names as written: an uncaught error prints as DataDriverError, not _DataDriverError.
+  keepNames: true,
 });

@@ -80,7 +80,8 @@ export function startServer(options: ServerOptions): InProcessServer {
   const { scheduler } = options;
   const handoff = new Handoff({
     jobId,
-    ...ports,
+    messenger: ports.messenger,
+    presence: ports.presence,
     logger: quietLogger,
     timings: options.timings,
     scheduler,
@@ -91,7 +92,9 @@ export function startServer(options: ServerOptions): InProcessServer {
     const driver = new DataDriver<Coins>({
       name: index === 0 ? 'PlayerData' : `PlayerData${index + 1}`,
       defaults: { coins: 0 },
-      ...ports,
+      store: ports.store,
+      messenger: ports.messenger,
+      presence: ports.presence,
       logger: quietLogger,
       jobId,
       handoff,

@@ -1,19 +1,14 @@
-/** The driver's options, checked once at construction: bad config fails early and clearly. */
-import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
+/** The driver's options and their defaults (checked once, by `settings.ts`). */
 import type { Handoff } from './handoff.js';
-import { isPlainObject, type JsonObject, jsonClone } from './json.js';
-import { isDriverName, isWellFormedText } from './keys.js';
 import type { Logger } from './ports/logger.js';
 import type { Messenger } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
-import { checkMaxRecordBytes } from './ports/store-checks.js';
-import { describeJsonProblem, findJsonProblem } from './rules/json-problems.js';
 import type { MessageLimits } from './rules/message-budget.js';
-import { checkMigrations, type Migration } from './rules/migrations.js';
+import type { Migration } from './rules/migrations.js';
 import type { HandoffSigning } from './signing.js';
-import { type HandoffTimings, resolveTimings } from './timings.js';
+import type { HandoffTimings } from './timings.js';
 
 /** The messages a player sees when removed; each can be replaced. */
 export interface KickMessages {
@@ -23,8 +18,10 @@ export interface KickMessages {
   readonly locked: string;
   /** A save found the lock taken by another server. */
   readonly lockLost: string;
-  /** The backend failed while loading. */
+  /** The backend failed while loading, or the game's `onLoad` threw. */
   readonly loadFailed: string;
+  /** The same player connected again to this server: the newer connection takes the profile. */
+  readonly rejoined: string;
 }
 
 export const DEFAULT_KICK_MESSAGES: KickMessages = Object.freeze({
@@ -32,6 +29,7 @@ export const DEFAULT_KICK_MESSAGES: KickMessages = Object.freeze({
   locked: 'Your data is still in use on another server. Please rejoin in a moment.',
   lockLost: 'Your data was loaded on another server.',
   loadFailed: 'Your data could not be loaded. Please rejoin.',
+  rejoined: 'You joined again from another connection.',
 });
 
 export interface DataDriverOptions<T extends object> {
@@ -91,19 +89,6 @@ export interface DataDriverOptions<T extends object> {
   readonly createId?: () => string;
 }
 
-export interface Settings {
-  readonly name: string;
-  readonly defaults: JsonObject;
-  readonly lockWaitMs: number;
-  readonly localHandoffMs: number | undefined;
-  readonly lockTtlSeconds: number;
-  readonly lockSkewSeconds: number;
-  readonly autosaveMs: number;
-  readonly timings: HandoffTimings;
-  readonly kickMessages: KickMessages;
-  readonly migrations: readonly Migration[];
-}
-
 export const DEFAULTS = Object.freeze({
   lockWaitSeconds: 15,
   lockTtlSeconds: 180,
@@ -125,97 +110,4 @@ export function defaultLockWaitSeconds(
 ): number {
   const late = presence?.expiryCountedFrom === 'first-read';
   return DEFAULTS.lockWaitSeconds + (late ? presenceTtlSeconds : 0);
-}
-
-function invalid(message: string): DataDriverError {
-  return new DataDriverError(ErrorCode.InvalidConfig, message);
-}
-
-function seconds(
-  name: string,
-  value: number | undefined,
-  fallback: number,
-  positive = false,
-): number {
-  const chosen = value ?? fallback;
-  if (
-    typeof chosen !== 'number' ||
-    !Number.isFinite(chosen) ||
-    chosen < 0 ||
-    (positive && chosen === 0)
-  ) {
-    throw invalid(
-      `${name} must be a ${positive ? 'positive' : 'non-negative'} number of seconds, got ${String(value)}`,
-    );
-  }
-  return chosen;
-}
-
-function checkPort(name: string, port: { specificationVersion?: unknown } | undefined): void {
-  if (port !== undefined && port.specificationVersion !== 'v1') {
-    throw invalid(
-      `${name} implements port version ${String(port.specificationVersion)}; this core needs v1`,
-    );
-  }
-}
-
-export function resolveSettings<T extends object>(options: DataDriverOptions<T>): Settings {
-  const { name } = options;
-  if (!isDriverName(name)) {
-    throw invalid('name must be a non-empty string of well-formed UTF-16 without "/" or "#"');
-  }
-  if (options.jobId !== undefined && !isWellFormedText(options.jobId)) {
-    throw invalid('jobId must be a non-empty string of well-formed UTF-16 (no lone surrogates)');
-  }
-  if (!options.store) throw invalid('store is required');
-  checkPort('store', options.store);
-  if (options.store.maxRecordBytes !== undefined) {
-    checkMaxRecordBytes(options.store.maxRecordBytes);
-  }
-  checkPort('messenger', options.messenger);
-  checkPort('presence', options.presence);
-  if (!isPlainObject(options.defaults)) throw invalid('defaults must be a plain object');
-  const problem = findJsonProblem(options.defaults, 'defaults');
-  if (problem) throw invalid(`defaults cannot be saved: ${describeJsonProblem(problem)}`);
-  const lockTtlSeconds = seconds(
-    'lockTtlSeconds',
-    options.lockTtlSeconds,
-    DEFAULTS.lockTtlSeconds,
-    true,
-  );
-  const autosaveSeconds = seconds(
-    'autosaveSeconds',
-    options.autosaveSeconds,
-    DEFAULTS.autosaveSeconds,
-    true,
-  );
-  if (autosaveSeconds > lockTtlSeconds / 2) {
-    throw invalid(
-      'autosaveSeconds must be at most half of lockTtlSeconds, so a live lock never ages out',
-    );
-  }
-  const local = options.localHandoffSeconds;
-  let timings: HandoffTimings;
-  try {
-    timings = resolveTimings(options.timings);
-  } catch (error) {
-    throw toDataDriverError(error, ErrorCode.InvalidConfig, 'invalid timings');
-  }
-  // The TTL the beats are written with: the given handoff's, or the driver's own timings'.
-  const presenceTtlSeconds =
-    (options.handoff || undefined)?.timings?.presenceTtlSeconds ?? timings.presenceTtlSeconds;
-  const lockWaitFallback = defaultLockWaitSeconds(options.presence, presenceTtlSeconds);
-  return {
-    name,
-    defaults: jsonClone(options.defaults as unknown as JsonObject),
-    lockWaitMs: seconds('lockWaitSeconds', options.lockWaitSeconds, lockWaitFallback) * 1000,
-    localHandoffMs:
-      local === undefined ? undefined : seconds('localHandoffSeconds', local, 0) * 1000,
-    lockTtlSeconds,
-    lockSkewSeconds: seconds('lockSkewSeconds', options.lockSkewSeconds, DEFAULTS.lockSkewSeconds),
-    autosaveMs: autosaveSeconds * 1000,
-    timings,
-    kickMessages: { ...DEFAULT_KICK_MESSAGES, ...options.kickMessages },
-    migrations: checkMigrations(options.migrations),
-  };
 }

@@ -1,3 +1,5 @@
+import { checkKnownKeys, describeValue } from './config-checks.js';
+
 /**
  * The handoff's clock constants. The seed's values are the defaults; real-backend tests and
  * the demo scale them down so a crash takeover can be watched in seconds.
@@ -29,13 +31,17 @@ export const DEFAULT_TIMINGS: HandoffTimings = Object.freeze({
   presenceRetrySeconds: 0.25,
 });
 
-/** `DEFAULT_TIMINGS` with every field of `overrides` checked and applied. */
+/**
+ * `DEFAULT_TIMINGS` with every field of `overrides` checked and applied: `Data.InvalidConfig`
+ * for a key it does not know, a RangeError for a value that is not a positive number.
+ */
 export function resolveTimings(overrides: Partial<HandoffTimings> = {}): HandoffTimings {
+  checkKnownKeys(overrides, Object.keys(DEFAULT_TIMINGS), 'timings.');
   const timings = { ...DEFAULT_TIMINGS, ...overrides };
   for (const [name, value] of Object.entries(timings)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
       throw new RangeError(
-        `timings.${name} must be a positive number of seconds, got ${String(value)}`,
+        `timings.${name} must be a positive number of seconds, got ${describeValue(value)}`,
       );
     }
   }

@@ -87,13 +87,19 @@ describe("DataDriver: waiting for another server's lock (handoff off)", () => {
   it('retries at 0.5, 1.5, 3.5 s then every 2 s, and fails closed at exactly lockWaitSeconds', async () => {
     const bed = testBed();
     const a = bed.driver('A');
-    const b = bed.driver('B');
+    const b = bed.server('B');
     const held = await bed.clock.run(a.load('p1'));
     held.data.coins = 5;
     await bed.clock.run(held.save());
     const before = stored(bed.store, 'p1');
     const started = bed.clock.now();
-    const failure = b.load('p1').catch((error: unknown) => error);
+    const attempts: number[] = [];
+    const update = b.store.update.bind(b.store);
+    b.store.update = (key, transform, options) => {
+      attempts.push(bed.clock.now() - started);
+      return update(key, transform, options);
+    };
+    const failure = b.driver.load('p1').catch((error: unknown) => error);
     const error = await bed.clock.run(failure);
     expect(DataDriverError.is(error, ErrorCode.Locked)).toBe(true);
     expect(String((error as Error).message)).toContain('profile is locked by another server');
@@ -103,6 +109,8 @@ describe("DataDriver: waiting for another server's lock (handoff off)", () => {
       presence: false,
     });
     expect(bed.clock.now() - started).toBe(15_000);
+    // Parks of 0.5, 1 and 2 s, then 2 s apart; the last attempt is at the 15 s deadline.
+    expect(attempts).toEqual([0, 500, 1_500, 3_500, 5_500, 7_500, 9_500, 11_500, 13_500, 15_000]);
     expect(stored(bed.store, 'p1')).toEqual(before);
     const failed = bed.events.find((event) => event.type === 'load.failed');
     expect(failed).toMatchObject({ key: 'p1', waitedMs: 15_000 });

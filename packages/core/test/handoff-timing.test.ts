@@ -3,13 +3,21 @@
  * TTL, one presence retry after 0.25 s, one message retry after 0.5 s.
  */
 import { describe, expect, it } from 'vitest';
-import { Handoff, type JsonObject, type Messenger, type Presence } from '../src/index.js';
+import {
+  DataDriver,
+  Handoff,
+  type JsonObject,
+  type Messenger,
+  type Presence,
+  type Scheduler,
+} from '../src/index.js';
 import type { MessageHandler, Subscription } from '../src/ports/index.js';
 import {
   FaultyMessenger,
   FaultyPresence,
   MemoryMessenger,
   MemoryPresence,
+  MemoryStore,
   VirtualClock,
 } from '../src/testing/index.js';
 import { recordingLogger } from './helpers.js';
@@ -124,5 +132,50 @@ describe('handoff timings', () => {
       [0, 'publish', 'CKHandoff_B'],
       [500, 'publish', 'CKHandoff_B'],
     ]);
+  });
+
+  it("beats at background priority (a beat never keeps a process alive), as each profile's autosave does", async () => {
+    const clock = new VirtualClock();
+    const priorities: Array<[string, number, string | undefined]> = [];
+    const recording: Scheduler = {
+      now: () => clock.now(),
+      schedule: (ms, callback, priority) => clock.schedule(ms, callback, priority),
+      repeat: (ms, callback, priority) => {
+        priorities.push(['repeat', ms, priority]);
+        return clock.repeat(ms, callback, priority);
+      },
+    };
+    const presence = new MemoryPresence(clock);
+    const handoff = new Handoff({
+      jobId: 'A',
+      messenger: new MemoryMessenger(),
+      presence,
+      scheduler: recording,
+    });
+    const startedAt = clock.now();
+    handoff.start();
+    const driver = new DataDriver({
+      name: 'PlayerData',
+      defaults: {},
+      store: new MemoryStore(),
+      scheduler: recording,
+      jobId: 'A',
+      handoff,
+    });
+    await clock.run(driver.load('p1'));
+    expect(priorities).toEqual([
+      ['repeat', 3_000, 'background'],
+      ['repeat', 30_000, 'background'],
+    ]);
+    // Background work falls due after normal work of the same instant.
+    const order: string[] = [];
+    clock.schedule(startedAt + 3_000 - clock.now(), () => order.push('normal'));
+    handoff.on((event) => {
+      if (event.type === 'presence.beat') order.push('beat');
+    });
+    await clock.advance(3_000);
+    expect(order.slice(0, 2)).toEqual(['normal', 'beat']);
+    await clock.run(driver.close());
+    await handoff.destroy();
   });
 });

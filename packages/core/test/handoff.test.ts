@@ -76,16 +76,22 @@ describe('Handoff', () => {
   it('beats once at start and every 3 s with a 10 s TTL; start is idempotent', async () => {
     const { clock, map, handoff } = setup();
     const started = clock.now();
+    const beats: number[] = [];
+    handoff.on((event) => {
+      if (event.type === 'presence.beat') beats.push(event.time - started);
+    });
     handoff.start();
-    handoff.start();
-    await clock.advance(0);
-    expect(map.peek('A')).toBe('1');
+    handoff.start(); // a second start adds no second beat
     await clock.advance(9_999);
-    expect(map.peek('A')).toBe('1'); // refreshed at 3, 6 and 9 s
+    expect(beats).toEqual([0, 3_000, 6_000, 9_000]);
     await handoff.destroy();
+    // The last beat, at 9 s, lives its 10 s TTL: present at 18.999 s, gone at 19 s.
+    await clock.advanceTo(started + 18_999);
+    expect(map.peek('A')).toBe('1');
+    await clock.advanceTo(started + 19_000);
+    expect(map.peek('A')).toBeUndefined();
     await clock.advance(10_000);
-    expect(map.peek('A')).toBeUndefined(); // last beat at 9 s, expired at 19 s
-    expect(clock.now() - started).toBe(19_999);
+    expect(beats).toHaveLength(4); // destroyed: no more beats
   });
 
   it('retries a failed beat once after 0.25 s, and warns only on the first failure after a success', async () => {

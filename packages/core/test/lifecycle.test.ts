@@ -123,6 +123,58 @@ describe('restoreAt', () => {
   });
 });
 
+describe('restoreAt and erase with handoffSeconds', () => {
+  /** p1 has a kept version, and A's next load of it is in flight (its write stalls). */
+  async function loadingOnA() {
+    const { clock, driver, connections } = versioned();
+    const a = driver('A');
+    const profile = await clock.run(a.load('p1'));
+    profile.data.coins = 4;
+    await clock.run(profile.save());
+    await clock.run(profile.release());
+    connections.get('A')!.faults.inject({ kind: 'stall', operation: 'update' });
+    void a.load('p1').catch(() => undefined);
+    await clock.advance(0);
+    return { clock, a, started: clock.now() };
+  }
+
+  it.each([
+    [
+      'restoreAt',
+      (a: DataDriver<{ coins: number }>, at: number, options: object) =>
+        a.restoreAt('p1', at, options),
+    ],
+    [
+      'erase',
+      (a: DataDriver<{ coins: number }>, _at: number, options: object): Promise<unknown> =>
+        a.erase('p1', options),
+    ],
+  ] as const)(
+    '%s waits handoffSeconds for a load of the key on this server, like load',
+    async (_name, call) => {
+      const { clock, a, started } = await loadingOnA();
+      const waited = await clock.run(
+        call(a, started, { handoffSeconds: 2 }).catch((error: unknown) => ({
+          error,
+          at: clock.now(),
+        })),
+      );
+      expect(waited).toMatchObject({
+        error: {
+          code: ErrorCode.Locked,
+          message:
+            'Data.Locked: profile is locked by this server (key p1, server A, load in progress)',
+        },
+        at: started + 2_000,
+      });
+      const atOnce = await clock.run(
+        call(a, clock.now(), {}).catch((error: unknown) => ({ error, at: clock.now() })),
+      );
+      expect(atOnce).toMatchObject({ error: { code: ErrorCode.Locked }, at: started + 2_000 });
+    },
+  );
+});
+
 describe('erase', () => {
   it('deletes the record and its versions; a later load starts from the defaults', async () => {
     const { clock, store, driver } = versioned();

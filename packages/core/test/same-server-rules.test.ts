@@ -10,6 +10,7 @@ const session = (overrides: Partial<Session> = {}): Session => ({
   state: 'active',
   writing: false,
   traded: false,
+  otherPlayer: false,
   ...overrides,
 });
 
@@ -75,6 +76,26 @@ const rows: Array<[string, SameServerFacts, SameServerDecision]> = [
     'retained, a trade holds it: wait for the trade',
     { loading: false, session: session({ state: 'retained', traded: true }), remainingMs: 1_000 },
     { kind: 'wait', reason: 'local-release' },
+  ],
+  [
+    'the same player connected again, the older connection plays on: replace it',
+    { loading: false, session: session({ otherPlayer: true }), remainingMs: 1_000 },
+    { kind: 'replace' },
+  ],
+  [
+    'the older connection already kicked: wait for its leave',
+    { loading: false, session: session({ state: 'ending', otherPlayer: true }), remainingMs: 1 },
+    { kind: 'wait', reason: 'local-session' },
+  ],
+  [
+    'the older connection leaving: wait for its leave save',
+    { loading: false, session: session({ state: 'leaving', otherPlayer: true }), remainingMs: 1 },
+    { kind: 'wait', reason: 'local-release' },
+  ],
+  [
+    'the same player connected again, no same-server wait left: give up',
+    { loading: false, session: session({ otherPlayer: true }), remainingMs: 0 },
+    { kind: 'give-up', reason: 'local-session' },
   ],
 ];
 

@@ -63,6 +63,33 @@ describe('when handoff is on (attach)', () => {
     expect(driver.handoff?.subscribed).toBe(false); // the last driver closed: the shared handoff stops
   });
 
+  it('two drivers attached on one server share its one handoff, which stops with the last of them', async () => {
+    const clock = new VirtualClock();
+    const messenger = shared(new MemoryMessenger());
+    const ports = {
+      defaults: { coins: 0 },
+      store: shared(new MemoryStore()),
+      messenger,
+      presence: shared(new MemoryPresence(clock)),
+      scheduler: clock,
+      logger: recordingLogger().logger,
+    };
+    const host = new MemoryHost('shared-server');
+    const players = new DataDriver({ name: 'PlayerData', ...ports });
+    const inventory = new DataDriver({ name: 'Inventory', ...ports });
+    players.attach(host);
+    inventory.attach(host);
+    await clock.advance(0);
+    expect(players.handoff).toBeDefined();
+    expect(inventory.handoff).toBe(players.handoff);
+    expect(messenger.subscriberCount('CKHandoff_shared-server')).toBe(1);
+    await clock.run(players.close());
+    expect(inventory.handoff?.subscribed).toBe(true); // Inventory still uses it
+    await clock.run(inventory.close());
+    expect(inventory.handoff?.subscribed).toBe(false);
+    expect(messenger.subscriberCount('CKHandoff_shared-server')).toBe(0);
+  });
+
   it("the driver's handoffLimits and handoffSigning reach the default handoff", async () => {
     const signing = { key: 'a fleet secret of 32 characters!' };
     const { driver, clock, messenger } = attached({

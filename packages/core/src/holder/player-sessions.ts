@@ -6,7 +6,7 @@
 import type { DriverContext } from '../driver/context.js';
 import type { HostSlot } from '../driver/host-slot.js';
 import type { SessionRegistry } from '../driver/registry.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
+import { DataDriverError, describeError, ErrorCode } from '../errors.js';
 import type { LoadHow } from '../load/loader.js';
 import type { HostPlayer } from '../ports/host.js';
 import type { Profile } from '../profile.js';
@@ -15,7 +15,10 @@ import type { ProfileSession } from '../session/profile-session.js';
 export interface AttachOptions<T extends object, P extends HostPlayer> {
   /** The profile key of a player; `player.id` by default. */
   readonly keyOf?: (player: P) => string;
-  /** Called once a joining player's profile is loaded. */
+  /**
+   * Called once a joining player's profile is loaded. If it throws, the player is kicked with
+   * the load-failed message and the profile released.
+   */
   readonly onLoad?: (profile: Profile<T>, player: P) => void;
   /** The game's leave cleanups, run before the release save (also after a kick). */
   readonly onLeave?: (profile: Profile<T>, player: P) => void | Promise<void>;
@@ -71,7 +74,16 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
       await session.release().catch(() => undefined); // reported as profile.release-failed
       return;
     }
-    this.hook('onLoad', () => this.options.onLoad?.(session.profile as Profile<T>, player));
+    try {
+      this.options.onLoad?.(session.profile as Profile<T>, player);
+    } catch (error) {
+      // The game could not set the player up: they must not play on without it. Marked as
+      // leaving first, so their removal runs no leave cleanups for a session never set up.
+      this.ctx.logger.error(`onLoad threw for ${key}: ${describeError(error)}`);
+      session.beginLeave();
+      this.host.kick(key, player, settings.kickMessages.loadFailed);
+      await session.release().catch(() => undefined); // reported as profile.release-failed
+    }
   }
 
   async leave(player: P): Promise<void> {
@@ -89,13 +101,5 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
       this.ctx.logger.error(`onLeave threw for ${entry.key}: ${String(error)}`);
     }
     await session.release().catch(() => undefined); // reported as profile.release-failed
-  }
-
-  private hook(name: string, call: () => void): void {
-    try {
-      call();
-    } catch (error) {
-      this.ctx.logger.error(`${name} threw: ${String(error)}`);
-    }
   }
 }

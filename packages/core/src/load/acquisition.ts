@@ -11,6 +11,7 @@ import { DataDriverError, ErrorCode } from '../errors.js';
 import type { ProfileEventPayload } from '../events.js';
 import { type LockInfo, type PresenceAnswer, readsPresenceAfterWake } from '../rules/index.js';
 import { Silence } from '../rules/silence.js';
+import { HolderRequests } from './holder-requests.js';
 import { type Acquired, attemptLoad } from './load-attempt.js';
 
 /** Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait). */
@@ -28,7 +29,7 @@ class Acquisition {
   private readonly silence: Silence;
   private parkMs: number;
   private stealFrom: string | undefined;
-  private lastRequest: { holder: string; token: string; at: number } | undefined;
+  private readonly requests: HolderRequests;
   /** The lock a reply last woke this wait for (its token). */
   private repliedFor: string | undefined;
   /** True once an attempt after a reply found that same lock: replies stop skipping reads. */
@@ -45,9 +46,18 @@ class Acquisition {
     this.deadline = ctx.scheduler.now() + ctx.settings.lockWaitMs;
     this.silence = new Silence(timings.beatSeconds * 1000);
     this.parkMs = timings.parkMinSeconds * 1000;
+    this.requests = new HolderRequests(ctx, key);
   }
 
   async run(): Promise<Acquired> {
+    try {
+      return await this.wait();
+    } finally {
+      this.requests.stop();
+    }
+  }
+
+  private async wait(): Promise<Acquired> {
     let waitingOn: string | undefined;
     for (;;) {
       this.assertWanted();
@@ -79,34 +89,13 @@ class Acquisition {
       }
       // Park from now: a slow publish of the request must not stretch the wait.
       const parked = this.park();
-      if (attempt.kind === 'locked') await this.askHolder(attempt.holder, now);
+      if (attempt.kind === 'locked') await this.requests.ask(attempt.holder);
       const replied = await parked;
       // A reply means the holder let go: load again at once. Otherwise read its presence.
       if (attempt.kind === 'locked' && this.readsAfterWake(attempt.holder, replied)) {
         await this.readPresence(attempt.holder);
       }
     }
-  }
-
-  /** Sends the release request on a new holder, and again every `requestRepeatSeconds`. */
-  private async askHolder(holder: LockInfo, now: number): Promise<void> {
-    const { handoff, timings } = this.ctx.link;
-    if (!handoff) return;
-    const last = this.lastRequest;
-    const repeatMs = timings.requestRepeatSeconds * 1000;
-    const fresh = !last || last.holder !== holder.jobId || last.token !== holder.token;
-    if (!fresh && now - last.at < repeatMs) return;
-    this.lastRequest = { holder: holder.jobId, token: holder.token, at: now };
-    this.emit({
-      type: 'handoff.request.sent',
-      key: this.key,
-      holder: holder.jobId,
-      token: holder.token,
-    });
-    // A lost request costs only time: the wait repeats it and reads presence meanwhile.
-    await handoff
-      .request(this.ctx.name, this.key, holder.jobId, holder.token)
-      .catch(() => undefined);
   }
 
   /** Parks on the holder's reply: 0.5 s doubling to 2 s, never past the deadline. */

@@ -47,7 +47,9 @@ export class Loader {
         () => !how.cancelled() && !registry.closed,
       );
       const reserve = () => registry.reserve(key, reservation);
-      const adopted = await waitOnThisServer(ctx, registry, key, how, reserve);
+      const replace = (older: ProfileSession) =>
+        this.requests.kick(older, ctx.settings.kickMessages.rejoined);
+      const adopted = await waitOnThisServer(ctx, registry, key, how, reserve, replace);
       const loaded = adopted
         ? { session: adopted, reason: 'adopted' as const }
         : await this.fromStore(key, how, reservation);

@@ -20,6 +20,8 @@ export async function waitOnThisServer(
   key: string,
   how: Pick<LoadHow, 'localWaitMs' | 'player'>,
   reserve: () => void,
+  /** Ends an older connection's session of the same player (the newer one wins). */
+  replace: (session: ProfileSession) => void,
 ): Promise<ProfileSession | undefined> {
   const { scheduler } = ctx;
   const deadline = scheduler.now() + how.localWaitMs;
@@ -29,7 +31,17 @@ export async function waitOnThisServer(
     const decision = decideSameServer({
       loading: registry.reservation(key) !== undefined,
       ...(session
-        ? { session: { state: session.state, writing: session.writing, traded: !!session.trade } }
+        ? {
+            session: {
+              state: session.state,
+              writing: session.writing,
+              traded: session.trade !== undefined,
+              otherPlayer:
+                how.player !== undefined &&
+                session.player !== undefined &&
+                session.player !== how.player,
+            },
+          }
         : {}),
       remainingMs: deadline - scheduler.now(),
     });
@@ -46,6 +58,9 @@ export async function waitOnThisServer(
       }
       case 'give-up':
         throw lockedHere(ctx, key, decision.reason);
+      case 'replace':
+        replace(session!);
+        break; // then wait for its leave save
       case 'wait':
         if (!reported) ctx.emit({ type: 'load.waiting', key, reason: decision.reason });
         reported = true;

@@ -1,3 +1,5 @@
+import { checkKnownKeys, describeValue } from '../config-checks.js';
+
 /**
  * The seed's "MessageDriver applies MessagingService's own limits to the requests": how many
  * handoff messages one server publishes and accepts. Roblox's MessagingService takes messages
@@ -45,12 +47,21 @@ export class MessageBudget {
   }
 }
 
-/** `limits` with defaults applied, or a RangeError for a rate that is not a positive number. */
-export function resolveMessageLimits(limits: Partial<MessageLimits> = {}): MessageLimits {
+/**
+ * `limits` with defaults applied, or a refusal: `Data.InvalidConfig` for a key it does not
+ * know, a RangeError for a rate that is not a non-negative number. `name` is the option's.
+ */
+export function resolveMessageLimits(
+  limits: Partial<MessageLimits> = {},
+  name = 'limits',
+): MessageLimits {
+  checkKnownKeys(limits, Object.keys(DEFAULT_MESSAGE_LIMITS), `${name}.`);
   const resolved = { ...DEFAULT_MESSAGE_LIMITS, ...limits };
-  for (const [name, value] of Object.entries(resolved)) {
+  for (const [key, value] of Object.entries(resolved)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new RangeError(`limits.${name} must be a non-negative number, got ${String(value)}`);
+      throw new RangeError(
+        `${name}.${key} must be a non-negative number, got ${describeValue(value)}`,
+      );
     }
   }
   return Object.freeze(resolved);

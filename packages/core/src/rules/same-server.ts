@@ -2,7 +2,8 @@
  * The same-server rules of a load (the seed's same-server rejoin): while the key is still
  * loading here, or its profile is still active or saving its leave, the load waits, up to its
  * same-server wait; a retained profile (its leave save failed) is adopted, unless a write or a
- * trade still holds it; a key free here is reserved. Pure: the facts in, the decision out;
+ * trade still holds it; a key free here is reserved. A player who connects again while their
+ * older connection still plays here takes the profile over: the older one is kicked. Pure: the facts in, the decision out;
  * `load/local-wait.ts` acts on it.
  */
 import type { WaitReason } from '../events.js';
@@ -18,6 +19,8 @@ export interface SameServerFacts {
     readonly writing: boolean;
     /** A trade holds it. */
     readonly traded: boolean;
+    /** It is loaded for another player of the host than the one this load is for. */
+    readonly otherPlayer: boolean;
   };
   /** What is left of this load's same-server wait. */
   readonly remainingMs: number;
@@ -28,6 +31,11 @@ export type SameServerDecision =
   | { readonly kind: 'reserve' }
   /** Take the retained profile back. */
   | { readonly kind: 'adopt' }
+  /**
+   * The same player connected again: the newer connection wins. Kick the session's older one
+   * (its leave save runs), then wait for that leave like any same-server rejoin.
+   */
+  | { readonly kind: 'replace' }
   /** Park until something changes here, or the wait runs out. */
   | { readonly kind: 'wait'; readonly reason: WaitReason }
   /** The wait ran out: `Data.Locked` (this server). */
@@ -40,7 +48,9 @@ export function decideSameServer(facts: SameServerFacts): SameServerDecision {
     return { kind: 'adopt' };
   }
   const reason = waitReason(loading, session?.state);
-  return facts.remainingMs <= 0 ? { kind: 'give-up', reason } : { kind: 'wait', reason };
+  if (facts.remainingMs <= 0) return { kind: 'give-up', reason };
+  if (!loading && session?.state === 'active' && session.otherPlayer) return { kind: 'replace' };
+  return { kind: 'wait', reason };
 }
 
 function waitReason(loading: boolean, state: SessionState | undefined): WaitReason {

@@ -10,10 +10,13 @@ type Listener = (player: MemoryPlayer) => void;
 /**
  * A game server in memory: tests and single-process setups call `join` and `leave`;
  * `kick` records the message and then reports the player as removing, as a real host must.
+ * Each `join` is a connection of its own: a player who joins again while still connected (a
+ * second tab, a reconnect before the old socket timed out) has two, and a kick ends only the
+ * one it names.
  */
 export class MemoryHost implements Host<MemoryPlayer> {
   readonly kicks: Array<{ readonly player: string; readonly message: string }> = [];
-  private readonly connected = new Map<string, MemoryPlayer>();
+  private readonly connected: MemoryPlayer[] = [];
   private readonly added = new Set<Listener>();
   private readonly removing = new Set<Listener>();
 
@@ -30,33 +33,35 @@ export class MemoryHost implements Host<MemoryPlayer> {
   }
 
   players(): Iterable<MemoryPlayer> {
-    return [...this.connected.values()];
+    return [...this.connected];
   }
 
   /** A player connects. */
   join(id: string): MemoryPlayer {
     const player: MemoryPlayer = { id };
-    this.connected.set(id, player);
+    this.connected.push(player);
     for (const listener of this.added) listener(player);
     return player;
   }
 
-  /** A player disconnects. */
-  leave(id: string): void {
-    const player = this.connected.get(id);
-    if (!player) return;
-    this.connected.delete(id);
-    for (const listener of this.removing) listener(player);
+  /** A player disconnects: that connection, or the oldest one of that id. */
+  leave(player: string | MemoryPlayer): void {
+    const leaving =
+      typeof player === 'string' ? this.connected.find((p) => p.id === player) : player;
+    const index = leaving === undefined ? -1 : this.connected.indexOf(leaving);
+    if (index < 0) return;
+    this.connected.splice(index, 1);
+    for (const listener of this.removing) listener(leaving!);
   }
 
   kick(player: MemoryPlayer, message: string): void {
     player.kickedWith = message;
     this.kicks.push({ player: player.id, message });
-    queueMicrotask(() => this.leave(player.id));
+    queueMicrotask(() => this.leave(player));
   }
 
-  /** True while the player is connected. */
+  /** True while a player of that id is connected. */
   has(id: string): boolean {
-    return this.connected.has(id);
+    return this.connected.some((player) => player.id === id);
   }
 }

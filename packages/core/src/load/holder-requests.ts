@@ -1,0 +1,56 @@
+/**
+ * The release requests of one waiting load (the seed: "it publishes a request and repeats it
+ * every 4 s while it waits"): a new holder is asked at once, then every
+ * `requestRepeatSeconds` on a timer of its own (0, 4, 8, 12 s), whatever the load's attempts
+ * and parks do, until the load ends or finds another holder.
+ */
+import type { DriverContext } from '../driver/context.js';
+import type { ScheduledTask } from '../ports/scheduler.js';
+import type { LockInfo } from '../rules/index.js';
+
+export class HolderRequests {
+  #asked: LockInfo | undefined;
+  #repeat: ScheduledTask | undefined;
+
+  constructor(
+    private readonly ctx: DriverContext,
+    private readonly key: string,
+  ) {}
+
+  /** The load found `holder`'s lock: a new holder (or lock) is asked now, then repeatedly. */
+  ask(holder: LockInfo): Promise<void> {
+    const { handoff, timings } = this.ctx.link;
+    if (!handoff) return Promise.resolve();
+    const asked = this.#asked;
+    if (asked && asked.jobId === holder.jobId && asked.token === holder.token) {
+      return Promise.resolve();
+    }
+    this.stop();
+    this.#asked = holder;
+    this.#repeat = this.ctx.scheduler.repeat(timings.requestRepeatSeconds * 1000, () => {
+      void this.#send(holder);
+    });
+    return this.#send(holder);
+  }
+
+  /** The load ended: no more requests. */
+  stop(): void {
+    this.#repeat?.cancel();
+    this.#repeat = undefined;
+  }
+
+  async #send(holder: LockInfo): Promise<void> {
+    const { handoff } = this.ctx.link;
+    if (!handoff) return;
+    this.ctx.emit({
+      type: 'handoff.request.sent',
+      key: this.key,
+      holder: holder.jobId,
+      token: holder.token,
+    });
+    // A lost request costs only time: the wait repeats it and reads presence meanwhile.
+    await handoff
+      .request(this.ctx.name, this.key, holder.jobId, holder.token)
+      .catch(() => undefined);
+  }
+}
