@@ -5,8 +5,13 @@
  * server run them.
  */
 import { freePort, startTcpProxy, type TcpProxy } from '@datadriver/backends';
-import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
-import { REAL_TIME_SLACK_MS } from '@datadriver/testkit';
+import {
+  RECOMMENDED_REDIS_OPTIONS,
+  RedisMessenger,
+  RedisPresence,
+  RedisStore,
+} from '@datadriver/redis';
+import { describeProbe, probed, type ServerPorts } from '@datadriver/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ColyseusProcess } from '../src/colyseus-process.js';
@@ -14,13 +19,18 @@ import { earn, joinRoom, leftWith } from '../src/player.js';
 
 const SCALE = 0.1;
 const seedMs = (ms: number) => ms * SCALE;
-/** The seed's live hand-over is "about one save"; 1.5 s (scaled) is the fail-closed wait. */
-const HANDOVER_BOUND_MS = seedMs(1_500) + REAL_TIME_SLACK_MS;
 const KICK = { code: 4100, reason: 'You joined another server.' };
 
 const redisUrl = inject('redisUrl');
 const redis = new Redis(redisUrl, RECOMMENDED_REDIS_OPTIONS);
 const store = new RedisStore({ client: redis });
+const probeMessenger = new RedisMessenger({ client: redis });
+/** This process's own connections to the run's Redis: a probe times the machine beside a wait. */
+const probePorts: ServerPorts = {
+  store,
+  presence: new RedisPresence({ client: redis }),
+  messenger: probeMessenger,
+};
 let a: ColyseusProcess;
 let b: ColyseusProcess;
 let toA: TcpProxy;
@@ -31,6 +41,17 @@ let next = 0;
 function user(label: string): string {
   next += 1;
   return `${label}-${process.pid}-${next}`;
+}
+
+/**
+ * Joins through `join`, a hand-over, and holds its load to the seed's live hand-over bound ("about
+ * one save"; 1.5 s, scaled, is the fail-closed wait) plus the slack a probe measured beside it.
+ */
+async function handedOver<T extends { loadMs: number }>(join: () => Promise<T>): Promise<T> {
+  const { value, figures } = await probed(probePorts, join);
+  const bound = seedMs(1_500) + figures.slackMs;
+  expect(value.loadMs, describeProbe('the hand-over', figures)).toBeLessThanOrEqual(bound);
+  return value;
 }
 
 async function lockHolder(id: string): Promise<string | undefined> {
@@ -56,6 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
   await toA?.close();
+  await probeMessenger.close();
   await redis.quit();
 });
 
@@ -68,10 +90,9 @@ describe('a player moving between two Colyseus processes on one Redis', () => {
     for (const to of [b.url, aUrl, b.url, aUrl, b.url]) {
       coins = await earn(held.room, 7); // unsaved where it is: the hand-over must carry it
       const kicked = leftWith(held.room);
-      const moved = await joinRoom(to, id);
+      const moved = await handedOver(() => joinRoom(to, id));
       expect(moved.coins).toBe(coins);
       expect(await kicked).toEqual(KICK);
-      expect(moved.loadMs).toBeLessThanOrEqual(HANDOVER_BOUND_MS);
       expect(await lockHolder(id)).toBe(to === b.url ? b.processId : a.processId);
       loadsMs.push(moved.loadMs);
       held = moved;
@@ -85,9 +106,8 @@ describe('a player moving between two Colyseus processes on one Redis', () => {
     const onA = await joinRoom(aUrl, id);
     expect(await earn(onA.room, 9)).toBe(9);
     toA.freeze(); // the network dropped: no FIN, no RST; A still sees an open socket
-    const onB = await joinRoom(b.url, id);
+    const onB = await handedOver(() => joinRoom(b.url, id));
     expect(onB.coins).toBe(9);
-    expect(onB.loadMs).toBeLessThanOrEqual(HANDOVER_BOUND_MS);
     expect(await lockHolder(id)).toBe(b.processId);
     console.log(`stale-socket hand-over load: ${onB.loadMs.toFixed(1)} ms`);
     await onB.room.leave();
@@ -123,13 +143,17 @@ describe('a Colyseus process that stops', () => {
       await earn(there.room, 7); // unsaved when it dies
       await crashing.stop('SIGKILL');
       const killedAt = performance.now();
-      const after = await joinRoom(a.url, id);
-      const takeoverMs = performance.now() - killedAt;
+      const { value, figures } = await probed(probePorts, async () => {
+        const joined = await joinRoom(a.url, id);
+        return { after: joined, takeoverMs: performance.now() - killedAt };
+      });
+      const { after, takeoverMs } = value;
       expect(after.coins).toBe(5);
       // Presence expires 7 to 10 s after the kill (the last beat was at most 3 s before it),
       // and the silence must then last one more beat.
       expect(takeoverMs).toBeGreaterThanOrEqual(seedMs(10_000));
-      expect(takeoverMs).toBeLessThanOrEqual(seedMs(15_000) + REAL_TIME_SLACK_MS);
+      const bound = seedMs(15_000) + figures.slackMs;
+      expect(takeoverMs, describeProbe('the takeover', figures)).toBeLessThanOrEqual(bound);
       expect(a.output()).toContain(
         `took the lock of ${id} from server ${crashing.processId}, which stopped beating presence.`,
       );

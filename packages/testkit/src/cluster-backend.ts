@@ -36,13 +36,6 @@ export interface ClusterBackend {
 }
 
 /**
- * @deprecated Real-time scenarios take their slack from the wait itself (`Cluster.slackFor`),
- * tests of server processes from `probed()`;
- * this fixed figure remains only for callers that time a wait outside a `Cluster`.
- */
-export const REAL_TIME_SLACK_MS = 750;
-
-/**
  * The in-memory backend on a virtual clock, with latencies that make waits worth measuring:
  * each store call 100 ms, each publish 20 ms, each presence call 10 ms.
  */

@@ -8,7 +8,6 @@ export {
 export {
   type ClusterBackend,
   memoryBackend,
-  REAL_TIME_SLACK_MS,
   type ServerPorts,
 } from './cluster-backend.js';
 export {
