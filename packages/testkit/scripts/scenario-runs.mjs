@@ -3,13 +3,14 @@
  * Runs real-backend scenario files again and again, without and with an artificial CPU load,
  * and prints how many passed and the slack each bounded wait got (what it spent unscaled).
  *
- *   node packages/testkit/scripts/scenario-runs.mjs [--runs 5] [--load 3] [--modes quiet,loaded] \
+ *   node packages/testkit/scripts/scenario-runs.mjs [--runs 5] [--load 3] [--modes quiet,loaded] [--traces] \
  *     redis:test/handoff-scenarios.test.ts dynamodb:test/dynamo-stack-scenarios.test.ts ...
  *
  * Each file is `<package dir under packages/>:<test file>`, run as
  * `pnpm --filter @datadriver/<package> exec vitest run <file>`; build the packages first. The load is
  * `--load` busy loops (`nice -n 5 sh -c 'while :; do :; done'`) for the duration of the loaded
- * runs, each ended by its pid afterwards.
+ * runs, each ended by its pid afterwards. `--traces` prints each failure's whole message (a
+ * failed bound's carries the wait's trace).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +28,7 @@ const option = (name, fallback) => {
 const runs = Number(option('runs', '5'));
 const loops = Number(option('load', '3'));
 const modes = option('modes', 'quiet,loaded').split(',');
+const traces = args.includes('--traces') && args.splice(args.indexOf('--traces'), 1).length > 0;
 const files = args;
 if (files.length === 0 || !files.every((file) => file.includes(':'))) {
   console.error(
@@ -49,6 +51,9 @@ function stopLoad(children) {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 }
 
+/** The vitest run under way, ended with the load on an interrupt. */
+let running;
+
 function runFile(spec, scratch, index) {
   const [pkg, file] = spec.split(':');
   const report = join(scratch, `report-${index}.json`);
@@ -65,6 +70,7 @@ function runFile(spec, scratch, index) {
   ];
   return new Promise((resolve) => {
     const child = spawn('pnpm', command, { stdio: ['ignore', 'pipe', 'pipe'] });
+    running = child;
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -85,6 +91,14 @@ function runFile(spec, scratch, index) {
   });
 }
 
+/** A failure's message: its first line, and with `--traces` the wait's whole trace. */
+function failureText(message) {
+  const lines = strip(message).split('\n');
+  if (!traces) return lines[0];
+  const end = lines.findIndex((line) => /^\s+at /.test(line));
+  return lines.slice(0, end === -1 ? 80 : Math.min(end, 80)).join('\n    ');
+}
+
 function summarize(spec, mode, results) {
   const waits = new Map();
   const failures = [];
@@ -97,7 +111,8 @@ function summarize(spec, mode, results) {
       if (!match) continue;
       const [, name, waited, , max, slack, unscaled] = match;
       const key = `${name.slice(0, 60)}${max === '-' ? ' (lower bound)' : ''}`;
-      const entry = waits.get(key) ?? { slack: [], unscaled: [], margin: [] };
+      const entry = waits.get(key) ?? { waited: [], slack: [], unscaled: [], margin: [] };
+      entry.waited.push(Number(waited));
       entry.slack.push(Number(slack));
       entry.unscaled.push(Number(unscaled));
       if (max !== '-') entry.margin.push(Number(max) - Number(waited));
@@ -113,7 +128,7 @@ function summarize(spec, mode, results) {
     for (const result of json.testResults ?? [])
       for (const test of result.assertionResults ?? [])
         if (test.status === 'failed')
-          failures.push(`${test.title}: ${strip(test.failureMessages?.[0] ?? '').split('\n')[0]}`);
+          failures.push(`${test.title}: ${failureText(test.failureMessages?.[0] ?? '')}`);
   }
   const seconds = results.map((result) => result.seconds.toFixed(0)).join(', ');
   console.log(
@@ -139,6 +154,7 @@ const cleanUp = () => {
   rmSync(scratch, { recursive: true, force: true });
 };
 process.on('SIGINT', () => {
+  running?.kill('SIGINT');
   cleanUp();
   process.exit(130);
 });

@@ -68,6 +68,7 @@ export function slackOf(unscaled: Unscaled): number {
 }
 
 interface Flight {
+  readonly topic: string;
   readonly at: number;
   landed: boolean;
 }
@@ -102,7 +103,7 @@ export class TimeLedger {
   published(topic: string, message: unknown): void {
     const key = flightKey(topic, message);
     const flights = this.flights.get(key) ?? [];
-    flights.push({ at: this.now(), landed: false });
+    flights.push({ topic, at: this.now(), landed: false });
     this.flights.set(key, flights);
   }
 
@@ -121,24 +122,41 @@ export class TimeLedger {
 
   /**
    * The entries that overlap `span`, in the order they started; a call still running counts
-   * as running until now (a wait still going on has spent that much on it already).
+   * as running until now (a wait still going on has spent that much on it already). With
+   * `inFlight`, so does each message published and not delivered yet: for a wait still going
+   * on, never for a bound (a message to no subscriber would stay in flight for ever).
    */
-  during(span: Span): LedgerEntry[] {
+  during(span: Span, options: { readonly inFlight?: boolean } = {}): LedgerEntry[] {
     const now = this.now();
     const running = [...this.running].map((entry) => ({ ...entry, to: now }));
-    return [...this.entries, ...running]
+    const flying = options.inFlight ? this.flying(now) : [];
+    return [...this.entries, ...running, ...flying]
       .filter((entry) => entry.to > span.from && entry.from < span.to)
       .sort((a, b) => a.from - b.from);
   }
 
+  private flying(now: number): LedgerEntry[] {
+    return [...this.flights.values()].flatMap((flights) =>
+      flights
+        .filter((flight) => !flight.landed)
+        .map((flight) => ({
+          kind: 'message' as const,
+          server: '-',
+          from: flight.at,
+          to: now,
+          what: `${flight.topic} (in flight)`,
+        })),
+    );
+  }
+
   /** The unscaled time inside `span`: its entries' union, and each kind's sum. */
-  unscaledIn(span: Span): Unscaled {
+  unscaledIn(span: Span, options: { readonly inFlight?: boolean } = {}): Unscaled {
     const byKind = Object.fromEntries(
       LEDGER_KINDS.map((kind) => [kind, { ms: 0, count: 0 }]),
     ) as Record<LedgerKind, { ms: number; count: number }>;
     let totalMs = 0;
     let coveredTo = span.from;
-    for (const entry of this.during(span)) {
+    for (const entry of this.during(span, options)) {
       const from = Math.max(entry.from, span.from);
       const to = Math.min(entry.to, span.to);
       byKind[entry.kind].ms += to - from;

@@ -49,6 +49,18 @@ describe('TimeLedger', () => {
     expect(ledger.unscaledIn({ from: 1_000, to: 1_500 }).totalMs).toBe(300);
   });
 
+  it('counts a message not delivered yet only when asked, as in flight until now', () => {
+    const { clock, ledger } = ledgerAt();
+    ledger.published('CKHandoff_B', { T: 'R' });
+    clock.now = 1_250;
+    const span = { from: 1_000, to: 1_250 };
+    expect(ledger.unscaledIn(span).totalMs).toBe(0);
+    expect(ledger.unscaledIn(span, { inFlight: true }).byKind.message).toEqual({
+      ms: 250,
+      count: 1,
+    });
+  });
+
   it("counts only the part of each entry inside the wait's span", async () => {
     const { clock, ledger } = ledgerAt();
     await ledger.timed('store', 'A', 'get k', async () => {

@@ -95,8 +95,8 @@ export const crossServerScenarios: Scenario[] = [
     async run(cluster) {
       const { a, b } = await playingOnA(cluster, 5);
       const oldToken = a.profile('p1')!.lockToken;
-      // B's first request reaches A 5 s late.
-      a.messenger.faults.inject({ kind: 'delay', operation: 'deliver', ms: cluster.ms(5) });
+      // B's first request is held up on the way: lost now, delivered at the end.
+      a.messenger.faults.inject({ kind: 'drop', operation: 'deliver' });
       const onB = mark(cluster);
       b.join('p1');
       await cluster.until(
@@ -115,14 +115,23 @@ export const crossServerScenarios: Scenario[] = [
       await settled(cluster, 'A', 'p1', backOnA);
       const newer = a.profile('p1')!;
       expect(newer.lockToken).not.toBe(oldToken);
-      await cluster.time.pass(cluster.ms(6)); // the late request arrives
-      const late = cluster.events.find(
-        (event) =>
-          event.server === 'A' &&
-          event.type === 'handoff.request.received' &&
-          event.token === oldToken,
-      );
-      expect(late).toMatchObject({ action: 'reply' });
+      // The late request arrives: B's first, byte for byte (the bus delivers it only now).
+      const sent = cluster.find('B', 'handoff.request.sent', 'p1')!;
+      expect(sent.token).toBe(oldToken);
+      const arrives = mark(cluster);
+      await cluster.time.until(b.handoff!.request(cluster.driverName, 'p1', a.jobId, oldToken));
+      const late = () =>
+        cluster.events
+          .slice(arrives)
+          .find(
+            (event) =>
+              event.server === 'A' &&
+              event.type === 'handoff.request.received' &&
+              event.token === oldToken,
+          );
+      await cluster.until(() => late() !== undefined, cluster.ms(1), 'the late request');
+      expect(late()).toMatchObject({ action: 'reply' });
+      await cluster.time.pass(cluster.ms(1)); // what the reply could have set off
       expect(newer.active).toBe(true);
       expect(kicksOf(a)).toEqual([]);
       expect(await cluster.holder('p1')).toBe('A');
@@ -192,12 +201,23 @@ export const crossServerScenarios: Scenario[] = [
       expect(cluster.warnings('A')).toEqual([
         `handoff could not subscribe to CKHandoff_${a.jobId}; falling back to polling: Data.BackendFailed: injected failure of subscribe CKHandoff_${a.jobId}`,
       ]);
+      // A retries on its next beat; that retry lands only once B's first request is gone, as
+      // it would on the virtual clock, however slow the loads before it are on a real backend.
+      const retry = a.messenger.faults.inject({ kind: 'stall', operation: 'subscribe' });
       const onA = mark(cluster);
       a.join('p1');
       await settled(cluster, 'A', 'p1', onA);
       a.profile('p1')!.data.coins = 6;
       const from = mark(cluster);
       b.join('p1');
+      // B reads A's presence after its first park, so its first request's publish has returned.
+      await cluster.until(
+        () =>
+          cluster.events.slice(from).some((e) => e.server === 'B' && e.type === 'presence.read'),
+        cluster.ms(2),
+        "B's first wake",
+      );
+      retry.release();
       const loaded = await settled(cluster, 'B', 'p1', from);
       // A resubscribed on its next beat; B's request, repeated 4 s after the first (on its own
       // timer, not the attempts'), then got through.
