@@ -7,23 +7,40 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Fleet, startFleet } from '@datadriver/example-game-server/fleet';
+import {
+  RECOMMENDED_REDIS_OPTIONS,
+  RedisMessenger,
+  RedisPresence,
+  RedisStore,
+} from '@datadriver/redis';
+import { describeProbe, type Probe, presenceExpiry, probe } from '@datadriver/testkit';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 // The seed's constants a tenth as long: 0.3 s beats, a 1 s presence TTL, 1.5 s lockWait.
 const SCALE = 0.1;
-const SLACK_MS = 1_000;
 const BOT_CLI = fileURLToPath(new URL('../dist/bot-cli.js', import.meta.url));
 const KILL_AT_HOP = 2;
 const HOPS = 6;
 
 describe('pnpm bot when the server it plays on is killed', () => {
   let fleet: Fleet;
+  /** This process's own connections to the fleet's Redis (the servers' default prefix). */
+  const redis = new Redis(inject('redisUrl'), RECOMMENDED_REDIS_OPTIONS);
+  const probeMessenger = new RedisMessenger({ client: redis });
+  const ports = {
+    store: new RedisStore({ client: redis }),
+    presence: new RedisPresence({ client: redis }),
+    messenger: probeMessenger,
+  };
 
   beforeAll(async () => {
     fleet = await startFleet({ firstPort: 0, scale: SCALE, redisUrl: inject('redisUrl') });
   });
   afterAll(async () => {
     await fleet.stop();
+    await probeMessenger.close();
+    await redis.quit();
   });
 
   it('rejoins the next server and reports the takeover time, within the seed’s bounds', async () => {
@@ -48,17 +65,27 @@ describe('pnpm bot when the server it plays on is killed', () => {
     let killedAt = 0;
     let takeoverSeenAt = 0;
     let victim = '';
+    /** The victim's presence expiry on Redis's clock, and a probe beside the takeover. */
+    let killed: Promise<{ expiresAt: number; probing: Probe }> | undefined;
+    let stopped: Promise<Awaited<ReturnType<Probe['stop']>>> | undefined;
     bot.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
     bot.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (!takeoverSeenAt && / takeover /.test(stdout)) takeoverSeenAt = performance.now();
+      if (!takeoverSeenAt && / takeover /.test(stdout)) {
+        takeoverSeenAt = performance.now();
+        stopped = killed?.then(({ probing }) => probing.stop());
+      }
       const arrival = new RegExp(`^ +${KILL_AT_HOP} \\S+ hop +-> (ws://\\S+) `, 'm').exec(stdout);
       if (!arrival || victim) return;
       victim = arrival[1]!;
+      const server = fleet.servers.find((candidate) => candidate.url === victim)!;
       killedAt = performance.now();
-      void fleet.servers.find((server) => server.url === victim)!.stop('SIGKILL');
+      killed = server.stop('SIGKILL').then(async () => {
+        const expiresAt = await presenceExpiry(ports.presence, server.jobId);
+        return { expiresAt, probing: await probe(ports) };
+      });
     });
     const code = await new Promise<number | null>((resolve) => bot.once('exit', resolve));
     expect(stderr).toBe('');
@@ -78,14 +105,18 @@ describe('pnpm bot when the server it plays on is killed', () => {
     // The profile loads as the dead server's last save: what loaded there on arrival.
     expect(coins).toBe(before[1]);
     expect([0, KILL_AT_HOP + 1]).toContain(Number(lost));
-    // Presence expires at most 10 s after the last beat (at most 3 s before the kill), and the
-    // silence must last one more beat: 10 to 16 seed seconds after the kill. The bot counts from
-    // the moment its connection dropped, just after the kill, to the load.
+    // Two empty presence reads a beat apart, the first no sooner than the victim's last beat
+    // expired on Redis; and 16 seed seconds after the kill at most (expiry within 10 s, the
+    // beat, the retry spacing), plus the slack a probe measured beside the wait. The bot counts
+    // from the moment its connection dropped, just after the kill, to the load.
+    const { expiresAt } = await killed!;
+    const figures = await stopped!;
     const sinceKillMs = takeoverSeenAt - killedAt;
-    expect(sinceKillMs).toBeGreaterThanOrEqual(10_000 * SCALE);
-    expect(sinceKillMs).toBeLessThanOrEqual(16_000 * SCALE + SLACK_MS);
+    expect(takeoverSeenAt).toBeGreaterThanOrEqual(expiresAt + 3_000 * SCALE - 5);
+    const bound = 16_000 * SCALE + figures.slackMs;
+    expect(sinceKillMs, describeProbe('the takeover', figures)).toBeLessThanOrEqual(bound);
     expect(Number(waitMs)).toBeLessThanOrEqual(sinceKillMs);
-    expect(Number(waitMs)).toBeGreaterThan(sinceKillMs - SLACK_MS);
+    expect(Number(waitMs)).toBeGreaterThan(sinceKillMs - figures.slackMs);
     // The rest of the run hops between the two servers left, keeping every coin from there.
     for (const line of lines.slice(KILL_AT_HOP + 2, -1)) expect(line).not.toContain(victim);
     expect(lines.at(-1)).toMatch(

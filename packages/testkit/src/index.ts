@@ -39,6 +39,7 @@ export {
   type Spread,
   slackFrom,
 } from './lateness-probe.js';
+export { presenceExpiry } from './presence-expiry.js';
 export { type LoggedLine, recordingLogger } from './recording-logger.js';
 export {
   runHandoffScenarios,
