@@ -66,7 +66,9 @@ describe('on the emulator', () => {
   });
 
   /** A fail-fast messenger reaching the emulator through the proxy. */
-  function throughProxy(options: { createTopic?: boolean; topicName?: string } = {}) {
+  function throughProxy(
+    options: { createTopic?: boolean; topicName?: string; timeoutSeconds?: number } = {},
+  ) {
     const client = emulatorClient(`127.0.0.1:${proxy.port}`);
     const messenger = new PubSubMessenger({
       client,
@@ -81,7 +83,13 @@ describe('on the emulator', () => {
   }
 
   it('a missing topic with createTopic off: publish and subscribe reject with Data.Misconfigured', async () => {
-    const messenger = throughProxy({ createTopic: false, topicName: uniqueId('missing') });
+    // Nothing is down here: a fresh client's first calls get the time a loaded machine needs
+    // to answer NOT_FOUND, so the code seen is the topic's, never a deadline's.
+    const messenger = throughProxy({
+      createTopic: false,
+      topicName: uniqueId('missing'),
+      timeoutSeconds: 30,
+    });
     const failures = await Promise.all([
       messenger.publish('CKHandoff_x', { n: 1 }).catch((failure: unknown) => failure),
       messenger.subscribe('CKHandoff_x', () => undefined).catch((failure: unknown) => failure),
