@@ -10,7 +10,6 @@ import {
   Handoff,
   type Logger,
   type Presence,
-  type Profile,
   type Scheduler,
 } from '@datadriver/core';
 import { defaultLockWaitSeconds, type ProfileRecord } from '@datadriver/core/ports';
@@ -19,93 +18,13 @@ import {
   FaultyPresence,
   FaultyStore,
   MemoryHost,
-  type MemoryPlayer,
   VirtualClock,
 } from '@datadriver/core/testing';
 import type { ClusterBackend } from './cluster-backend.js';
 import { type Span, slackOf, TimeLedger, type Unscaled } from './cluster-ledger.js';
+import { type LogLine, type PlayerData, type ServerOptions, TestServer } from './cluster-server.js';
 import { type ClusterTime, scaledTimings } from './cluster-time.js';
 import { timedPorts, timedScheduler, timedTime } from './cluster-timed-ports.js';
-
-export interface PlayerData {
-  coins: number;
-}
-
-/** Driver options in seed seconds; the cluster scales them to the backend. */
-export interface ServerOptions {
-  /** Handoff on (default) or off: a server of an older build, or `handoff: false`. */
-  readonly handoff?: boolean;
-  /** Default: core's for the server's presence (`defaultLockWaitSeconds`), scaled. */
-  readonly lockWaitSeconds?: number;
-  readonly localHandoffSeconds?: number;
-  readonly lockTtlSeconds?: number;
-  readonly lockSkewSeconds?: number;
-  readonly autosaveSeconds?: number;
-  /**
-   * This server's clock reads this many seed seconds ahead (negative: behind). The store and
-   * presence keep the backend's own clock, as real ones do.
-   */
-  readonly clockSkewSeconds?: number;
-  /** Makes the driver's lock tokens and trade ids (random UUIDs by default): replays read the same. */
-  readonly createId?: () => string;
-  /** Injects faults into the server's connections before its driver starts. */
-  readonly prepare?: (ports: {
-    readonly store: FaultyStore;
-    readonly messenger: FaultyMessenger;
-    readonly presence: FaultyPresence;
-  }) => void;
-}
-
-export interface LogLine {
-  readonly jobId: string;
-  readonly level: keyof Logger;
-  readonly message: string;
-}
-
-export class TestServer {
-  private crashed = false;
-
-  constructor(
-    /** The label the scenario uses ("A", "B"). */
-    readonly label: string,
-    readonly jobId: string,
-    readonly host: MemoryHost,
-    readonly driver: DataDriver<PlayerData>,
-    readonly store: FaultyStore,
-    readonly messenger: FaultyMessenger,
-    readonly presence: FaultyPresence,
-    readonly handoff: Handoff | undefined,
-  ) {}
-
-  /** A player connects to this server (its profile starts loading). */
-  join(playerId: string): MemoryPlayer {
-    return this.host.join(playerId);
-  }
-
-  /** A player disconnects (its profile starts its leave save). */
-  leave(playerId: string): void {
-    this.host.leave(playerId);
-  }
-
-  profile(key: string): Profile<PlayerData> | undefined {
-    return this.driver.profile(key);
-  }
-
-  /** The server stops dead: no write, beat, message or reply ever leaves it again. */
-  crash(): void {
-    this.crashed = true;
-    const forever = { kind: 'stall', times: Number.POSITIVE_INFINITY } as const;
-    this.store.faults.inject(forever);
-    this.presence.faults.inject(forever);
-    this.messenger.faults.inject(forever);
-  }
-
-  /** Shuts the server down (a crashed one only stops its timers). */
-  async stop(): Promise<void> {
-    if (!this.crashed) await this.driver.close({ deadlineSeconds: 1 });
-    await this.handoff?.destroy();
-  }
-}
 
 let clusters = 0;
 

@@ -1,10 +1,4 @@
-export {
-  Cluster,
-  type LogLine,
-  type PlayerData,
-  type ServerOptions,
-  TestServer,
-} from './cluster.js';
+export { Cluster } from './cluster.js';
 export {
   type ClusterBackend,
   memoryBackend,
@@ -22,6 +16,12 @@ export {
   TimeLedger,
   type Unscaled,
 } from './cluster-ledger.js';
+export {
+  type LogLine,
+  type PlayerData,
+  type ServerOptions,
+  TestServer,
+} from './cluster-server.js';
 export { type ClusterTime, realTime, scaledTimings, virtualTime } from './cluster-time.js';
 export { timedPorts, timedScheduler } from './cluster-timed-ports.js';
 export * from './conformance/index.js';

@@ -1,6 +1,7 @@
 /** The seed's crash rows: presence expiry, two empty reads a beat apart, then stealFrom. */
 import { expect } from 'vitest';
-import type { Cluster, TestServer } from '../cluster.js';
+import type { Cluster } from '../cluster.js';
+import type { TestServer } from '../cluster-server.js';
 import { expectOutcome, expectWait, mark, type Scenario, settled } from './scenario.js';
 
 /**

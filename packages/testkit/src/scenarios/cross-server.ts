@@ -1,7 +1,8 @@
 /** The seed's cross-server rows: the player arrives on B while A still holds the lock. */
 import { expect } from 'vitest';
-import type { Cluster, TestServer } from '../cluster.js';
+import type { Cluster } from '../cluster.js';
 import type { Span } from '../cluster-ledger.js';
+import type { TestServer } from '../cluster-server.js';
 import { expectOutcome, expectWait, mark, type Scenario, settled, waitOf } from './scenario.js';
 import { traceOf } from './wait-report.js';
 

@@ -6,7 +6,8 @@
 import type { Profile } from '@datadriver/core';
 import { journalPrefix, type ProfileRecord, parseStoreKey } from '@datadriver/core/ports';
 import type { InjectedFault, VirtualClock } from '@datadriver/core/testing';
-import type { Cluster, TestServer } from '../cluster.js';
+import type { Cluster } from '../cluster.js';
+import type { TestServer } from '../cluster-server.js';
 import type { ServerPlan, SimulationConfig } from './config.js';
 import type { SimData, TradeTerms } from './player-data.js';
 import type { Random } from './prng.js';

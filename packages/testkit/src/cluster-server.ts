@@ -1,0 +1,92 @@
+/**
+ * One simulated game server of a `Cluster`: its jobId, host, driver, handoff and
+ * fault-injecting connections, and the options a scenario gives it (in seed seconds).
+ */
+import type { DataDriver, Handoff, Logger, Profile } from '@datadriver/core';
+import type {
+  FaultyMessenger,
+  FaultyPresence,
+  FaultyStore,
+  MemoryHost,
+  MemoryPlayer,
+} from '@datadriver/core/testing';
+
+export interface PlayerData {
+  coins: number;
+}
+
+/** Driver options in seed seconds; the cluster scales them to the backend. */
+export interface ServerOptions {
+  /** Handoff on (default) or off: a server of an older build, or `handoff: false`. */
+  readonly handoff?: boolean;
+  /** Default: core's for the server's presence (`defaultLockWaitSeconds`), scaled. */
+  readonly lockWaitSeconds?: number;
+  readonly localHandoffSeconds?: number;
+  readonly lockTtlSeconds?: number;
+  readonly lockSkewSeconds?: number;
+  readonly autosaveSeconds?: number;
+  /**
+   * This server's clock reads this many seed seconds ahead (negative: behind). The store and
+   * presence keep the backend's own clock, as real ones do.
+   */
+  readonly clockSkewSeconds?: number;
+  /** Makes the driver's lock tokens and trade ids (random UUIDs by default): replays read the same. */
+  readonly createId?: () => string;
+  /** Injects faults into the server's connections before its driver starts. */
+  readonly prepare?: (ports: {
+    readonly store: FaultyStore;
+    readonly messenger: FaultyMessenger;
+    readonly presence: FaultyPresence;
+  }) => void;
+}
+
+export interface LogLine {
+  readonly jobId: string;
+  readonly level: keyof Logger;
+  readonly message: string;
+}
+
+export class TestServer {
+  private crashed = false;
+
+  constructor(
+    /** The label the scenario uses ("A", "B"). */
+    readonly label: string,
+    readonly jobId: string,
+    readonly host: MemoryHost,
+    readonly driver: DataDriver<PlayerData>,
+    readonly store: FaultyStore,
+    readonly messenger: FaultyMessenger,
+    readonly presence: FaultyPresence,
+    readonly handoff: Handoff | undefined,
+  ) {}
+
+  /** A player connects to this server (its profile starts loading). */
+  join(playerId: string): MemoryPlayer {
+    return this.host.join(playerId);
+  }
+
+  /** A player disconnects (its profile starts its leave save). */
+  leave(playerId: string): void {
+    this.host.leave(playerId);
+  }
+
+  profile(key: string): Profile<PlayerData> | undefined {
+    return this.driver.profile(key);
+  }
+
+  /** The server stops dead: no write, beat, message or reply ever leaves it again. */
+  crash(): void {
+    this.crashed = true;
+    const forever = { kind: 'stall', times: Number.POSITIVE_INFINITY } as const;
+    this.store.faults.inject(forever);
+    this.presence.faults.inject(forever);
+    this.messenger.faults.inject(forever);
+  }
+
+  /** Shuts the server down (a crashed one only stops its timers). */
+  async stop(): Promise<void> {
+    if (!this.crashed) await this.driver.close({ deadlineSeconds: 1 });
+    await this.handoff?.destroy();
+  }
+}
