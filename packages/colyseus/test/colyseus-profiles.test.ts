@@ -15,6 +15,7 @@ import {
   joinArena,
   leftWith,
   otherServer,
+  refusalOf,
   SCALE,
   until,
 } from './support/colyseus-world.js';
@@ -39,14 +40,6 @@ afterAll(async () => {
 function eventsOf(key: string, type?: string) {
   return colyseus.events.filter(
     (e) => (type === undefined || e.type === type) && 'key' in e && e.key === key,
-  );
-}
-
-/** What a join failed with: the rejection, or an Error saying that it joined. */
-async function refusalOf(join: Promise<unknown>): Promise<unknown> {
-  return join.then(
-    () => new Error('joined'),
-    (error: unknown) => error,
   );
 }
 

@@ -11,7 +11,7 @@ import {
   userIdFromAuth,
 } from '../src/index.js';
 import { world } from './support/arena.js';
-import { ColyseusWorld, otherServer } from './support/colyseus-world.js';
+import { ColyseusWorld, otherServer, refusalOf } from './support/colyseus-world.js';
 
 const prefix = `ddtest:colyseus-refusals:${process.pid}:`;
 /** 161 bytes: a close frame's reason holds at most 123. */
@@ -35,13 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await colyseus.stop();
 });
-
-async function refusalOf(join: Promise<unknown>): Promise<unknown> {
-  return join.then(
-    () => new Error('joined'),
-    (error: unknown) => error,
-  );
-}
 
 it('a join that fails closed with a kick message over 123 bytes gets the whole message and the code', async () => {
   expect(Buffer.byteLength(LOCKED)).toBeGreaterThan(123);

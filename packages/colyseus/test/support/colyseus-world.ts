@@ -175,6 +175,14 @@ export function nextMessage<T>(room: Room, type: string, timeoutMs = 10_000): Pr
   });
 }
 
+/** What a join failed with: the rejection, or an Error saying that it joined. */
+export async function refusalOf(join: Promise<unknown>): Promise<unknown> {
+  return join.then(
+    () => new Error('joined'),
+    (error: unknown) => error,
+  );
+}
+
 /** Resolves with the code and reason `room` was left with. */
 export function leftWith(room: Room): Promise<{ code: number; reason: string | undefined }> {
   return new Promise((resolve) => room.onLeave.once((code, reason) => resolve({ code, reason })));
