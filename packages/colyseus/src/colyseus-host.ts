@@ -2,19 +2,26 @@
  * One Colyseus server process as DataDriver's Host: a player is added when their client joins
  * a room of this process (`enter`, called from the room's onJoin) and removed once they have
  * left every room of it, whatever the number of rooms; `kick` makes each of their clients
- * leave with the message and reports the player removing at once.
+ * leave with the message (a client still in onJoin has its join fail with it instead) and
+ * reports the player removing at once.
  */
 import { type Client, matchMaker, type Room } from '@colyseus/core';
 import { DataDriverError, ErrorCode, type Host, type HostPlayer } from '@datadriver/core';
 import { checkKickCode, closeReason, KICK_CLOSE_CODE } from './kick.js';
 import { cancelReconnection, onClientClosed, watchRoom } from './room-lifecycle.js';
 
+/** A kick's close code and message. */
+interface Kick {
+  readonly code: number;
+  readonly message: string;
+}
+
 /** A player of this process: one per user id, whatever the number of rooms they are in. */
 export interface ColyseusPlayer extends HostPlayer {
   /** Their user id (by default also their profile key). */
   readonly id: string;
   /** The close code and message of their kick, once they were kicked. */
-  readonly kicked?: { readonly code: number; readonly message: string };
+  readonly kicked?: Kick;
   /** The rooms of this process they are in now, by room id. */
   rooms(): string[];
 }
@@ -39,12 +46,14 @@ interface Membership {
   readonly client: Client;
   readonly player: Player;
   joining: boolean;
+  /** The kick that came while joining: the client leaves with it should onJoin succeed. */
+  leaveOnJoin?: Kick;
   stopWatchingClose: () => void;
 }
 
 class Player implements ColyseusPlayer {
   readonly memberships = new Set<Membership>();
-  kicked?: { code: number; message: string };
+  kicked?: Kick;
 
   constructor(readonly id: string) {}
 
@@ -57,6 +66,14 @@ class Player implements ColyseusPlayer {
 interface WatchedRoom {
   readonly members: Map<string, Membership>;
   readonly unwatch: () => void;
+}
+
+/** Closes a kicked client's connection to its room with the kick's code and message. */
+function leaveKicked({ room, client }: Membership, { code, message }: Kick): void {
+  // A room whose onLeave offers the kicked client a reconnection must not hold its seat.
+  onClientClosed(client, () => cancelReconnection(room, client.sessionId, message));
+  cancelReconnection(room, client.sessionId, message);
+  client.leave(code, closeReason(message));
 }
 
 export class ColyseusHost implements Host<ColyseusPlayer> {
@@ -155,16 +172,18 @@ export class ColyseusHost implements Host<ColyseusPlayer> {
   kick(player: ColyseusPlayer, message: string): void {
     const kicked = this.current.get(player.id);
     if (kicked !== player) return; // already gone: it was reported removing then
-    const code = this.kickCode;
-    kicked.kicked = { code, message };
-    const reason = closeReason(message);
+    kicked.kicked = { code: this.kickCode, message };
     for (const membership of [...kicked.memberships]) {
-      const { room, client } = membership;
+      if (membership.joining) {
+        // Its onJoin awaits the profile: the join fails with the code and the whole message,
+        // which a close frame would cut to 123 bytes. Should onJoin succeed all the same (the
+        // profile had loaded), the client leaves once it has joined.
+        kicked.memberships.delete(membership);
+        membership.leaveOnJoin = kicked.kicked;
+        continue;
+      }
       this.forget(membership);
-      // A room whose onLeave offers the kicked client a reconnection must not hold its seat.
-      onClientClosed(client, () => cancelReconnection(room, client.sessionId, message));
-      cancelReconnection(room, client.sessionId, message);
-      client.leave(code, reason);
+      leaveKicked(membership, kicked.kicked);
     }
     // Removing at once: the kicked connection may be a stale one that never answers, and
     // another server's join waits on this player's release save.
@@ -181,6 +200,9 @@ export class ColyseusHost implements Host<ColyseusPlayer> {
         if (!membership) return;
         membership.joining = false;
         membership.stopWatchingClose();
+        if (!membership.leaveOnJoin) return;
+        members.delete(sessionId);
+        leaveKicked(membership, membership.leaveOnJoin);
       },
       left: (sessionId) => {
         const membership = members.get(sessionId);

@@ -7,13 +7,20 @@
 import type { Client, Room } from '@colyseus/core';
 import {
   type AttachOptions,
+  consoleLogger,
   type DataDriver,
   DataDriverError,
   ErrorCode,
+  type Logger,
   type Profile,
 } from '@datadriver/core';
 import { ColyseusHost, type ColyseusHostOptions, type ColyseusPlayer } from './colyseus-host.js';
-import { AUTH_FAILED_CODE, ColyseusJoinError, KICK_CLOSE_CODE } from './kick.js';
+import {
+  AUTH_FAILED_CODE,
+  AUTH_FAILED_MESSAGE,
+  ColyseusJoinError,
+  KICK_CLOSE_CODE,
+} from './kick.js';
 import { checkClient, checkRoom } from './room-lifecycle.js';
 import { checkedUserId, type UserIdOf, userIdFromAuth } from './user-id.js';
 
@@ -22,6 +29,8 @@ export interface ColyseusProfilesOptions<T extends object>
     AttachOptions<T, ColyseusPlayer> {
   /** The user id of a client; by default from the room's `onAuth` result (`userIdFromAuth`). */
   readonly userIdOf?: UserIdOf;
+  /** Where a refused join's reason goes (default `consoleLogger()`): the client is not told it. */
+  readonly logger?: Logger;
 }
 
 /** A player's load: settled once, by the driver's onLoad or by the player's removal. */
@@ -48,6 +57,7 @@ export class ColyseusProfiles<T extends object> {
   /** Settles once the driver is attached (rejects when attaching failed). */
   readonly ready: Promise<void>;
   private readonly userIdOf: UserIdOf;
+  private readonly logger: Logger;
   private readonly keyOf: (player: ColyseusPlayer) => string;
   private readonly loads = new Map<ColyseusPlayer, LoadWait<T>>();
   private readonly loaded = new Map<ColyseusPlayer, Profile<T>>();
@@ -63,6 +73,7 @@ export class ColyseusProfiles<T extends object> {
   ) {
     this.host = new ColyseusHost(options);
     this.userIdOf = options.userIdOf ?? userIdFromAuth;
+    this.logger = options.logger ?? consoleLogger();
     this.keyOf = options.keyOf ?? ((player) => player.id);
     // Subscribed before the driver attaches, so a player's wait exists before their load starts.
     this.unsubscribe = [
@@ -85,18 +96,15 @@ export class ColyseusProfiles<T extends object> {
    * Call in the room's onJoin: `client` joins `room`. Resolves with the player's profile once it
    * is loaded (at once when they are already in another room here). Rejects with a
    * `ColyseusJoinError` (which fails the join with its code and message) when the load fails
-   * closed, the player is kicked meanwhile, or the client has no user id.
+   * closed or the player is kicked meanwhile (the kick's code and whole message), or when the
+   * client has no usable user id (`AUTH_FAILED_CODE` and `AUTH_FAILED_MESSAGE`; the reason goes
+   * to the logger).
    */
   async join(room: Room, client: Client): Promise<Profile<T>> {
     checkRoom(room);
     checkClient(client);
     await this.ready;
-    let userId: string;
-    try {
-      userId = checkedUserId(this.userIdOf, client);
-    } catch (error) {
-      throw new ColyseusJoinError(AUTH_FAILED_CODE, (error as Error).message, { cause: error });
-    }
+    const userId = this.userIdFor(room, client);
     const player = this.host.enter(room, client, userId);
     const profile = this.loaded.get(player);
     if (profile?.active) return profile;
@@ -115,6 +123,20 @@ export class ColyseusProfiles<T extends object> {
   /** Detaches the driver; its profiles stay loaded until released (`driver.close()` does both). */
   detach(): void {
     for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  /** The client's checked user id, else a logged refusal that tells the client only 4215. */
+  private userIdFor(room: Room, client: Client): string {
+    try {
+      return checkedUserId(this.userIdOf, client);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : `userIdOf threw a ${typeof error}`;
+      this.logger.warn(
+        `refused client ${client.sessionId} joining room ${room.roomId} (${AUTH_FAILED_CODE}): ${reason}`,
+        { roomId: room.roomId, sessionId: client.sessionId, error },
+      );
+      throw new ColyseusJoinError(AUTH_FAILED_CODE, AUTH_FAILED_MESSAGE, { cause: error });
+    }
   }
 
   private attach(): void {

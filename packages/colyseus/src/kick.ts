@@ -11,8 +11,14 @@ import { DataDriverError, ErrorCode } from '@datadriver/core';
  */
 export const KICK_CLOSE_CODE = 4100;
 
-/** Colyseus's own code for a refused authentication, used when a client has no user id. */
+/** Colyseus's own code for a refused authentication, used when a client has no usable user id. */
 export const AUTH_FAILED_CODE = 4215;
+
+/**
+ * What a client refused for its user id is told. The reason (a thrown `userIdOf`'s text among
+ * them) goes to the server's logger only: it may hold what no client should see.
+ */
+export const AUTH_FAILED_MESSAGE = 'Authentication failed.';
 
 /** A WebSocket close reason is at most 123 bytes of UTF-8. */
 const MAX_REASON_BYTES = 123;

@@ -4,8 +4,10 @@
  */
 import { matchMaker } from '@colyseus/core';
 import { describeProbe, probed } from '@datadriver/testkit';
+import * as colyseusJs from 'colyseus.js';
+import { MatchMakeError, ServerError } from 'colyseus.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KICK_CLOSE_CODE } from '../src/index.js';
+import { AUTH_FAILED_CODE, AUTH_FAILED_MESSAGE, KICK_CLOSE_CODE } from '../src/index.js';
 import { world } from './support/arena.js';
 import {
   ColyseusWorld,
@@ -13,9 +15,11 @@ import {
   joinArena,
   leftWith,
   otherServer,
+  refusalOf,
   SCALE,
   until,
 } from './support/colyseus-world.js';
+import { readmeBlock, runSnippet } from './support/readme-snippet.js';
 
 const prefix = `ddtest:colyseus:${process.pid}:`;
 let colyseus: ColyseusWorld;
@@ -33,8 +37,26 @@ afterAll(async () => {
   await colyseus.stop();
 });
 
-function eventsOf(key: string, type: string) {
-  return colyseus.events.filter((e) => e.type === type && 'key' in e && e.key === key);
+function eventsOf(key: string, type?: string) {
+  return colyseus.events.filter(
+    (e) => (type === undefined || e.type === type) && 'key' in e && e.key === key,
+  );
+}
+
+/**
+ * Joins `arena` with `options` and expects the join refused as a bad user id: AUTH_FAILED and
+ * the fixed message, no game code run, no player, nothing loaded; returns what was logged.
+ */
+async function expectAuthRefused(options: object, key: string) {
+  const played = world.played.length;
+  const logged = colyseus.logger.lines.length;
+  const error = await refusalOf(colyseus.client().create('arena', options));
+  expect(error).toBeInstanceOf(ServerError);
+  expect(error).toMatchObject({ code: AUTH_FAILED_CODE, message: AUTH_FAILED_MESSAGE });
+  expect(world.played.length).toBe(played);
+  expect(colyseus.profiles.host.player(key)).toBeUndefined();
+  expect(eventsOf(key)).toEqual([]);
+  return colyseus.logger.lines.slice(logged);
 }
 
 describe('a player joining rooms of one Colyseus process', () => {
@@ -81,14 +103,43 @@ describe('a player joining rooms of one Colyseus process', () => {
     await room.leave();
   });
 
-  it('a client without a user id from onAuth fails to join with AUTH_FAILED, and no game code runs', async () => {
-    const played = world.played.length;
-    const join = colyseus.client().create('arena', {});
-    await expect(join).rejects.toMatchObject({
-      code: 4215,
-      message: expect.stringContaining('no user id'),
-    });
-    expect(world.played.length).toBe(played);
+  it("a client without a user id from onAuth fails to join with AUTH_FAILED and 'Authentication failed.', the reason logged, no game code run", async () => {
+    const logged = await expectAuthRefused({}, '');
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 'warn', message: expect.stringContaining('is missing') }),
+    ]);
+  });
+});
+
+describe('user ids a client could send', () => {
+  it.each([
+    ['a lone surrogate', 'a\uD800b', 'lone surrogate'],
+    ['257 UTF-8 bytes', `${'é'.repeat(128)}x`, 'is 257 UTF-8 bytes, over the 256 allowed'],
+    ['1 MB', 'x'.repeat(1_000_000), 'is 1000000 UTF-8 bytes, over the 256 allowed'],
+  ])(
+    '%s is refused with AUTH_FAILED before any load, the reason logged without the id',
+    async (_, id, reason) => {
+      const logged = await expectAuthRefused({ user: id }, id);
+      expect(logged).toEqual([
+        expect.objectContaining({ level: 'warn', message: expect.stringContaining(reason) }),
+      ]);
+      expect(logged[0]?.message).not.toContain(id);
+    },
+  );
+
+  it('256 UTF-8 bytes is a user id like any other', async () => {
+    const id = 'é'.repeat(128);
+    const { room, coins } = await joinArena(colyseus.client(), id);
+    expect(coins).toBe(0);
+    expect((await colyseus.record(id)).meta.lock?.jobId).toBe(matchMaker.processId);
+    await room.leave();
+  });
+
+  it('an auth whose own userId is null is refused, not read as its id', async () => {
+    const logged = await expectAuthRefused({ auth: { userId: null, id: 'fallback' } }, 'fallback');
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 'warn', message: expect.stringContaining('is missing') }),
+    ]);
   });
 });
 
@@ -130,8 +181,11 @@ describe('another server asks for the player', () => {
     try {
       await old.driver.load(id);
       const started = performance.now();
-      const join = colyseus.client().create('arena', { user: id });
-      await expect(join).rejects.toMatchObject({
+      const error = await refusalOf(colyseus.client().create('arena', { user: id }));
+      // colyseus.js rejects a join that onJoin refused with a ServerError, not a MatchMakeError.
+      expect(error).toBeInstanceOf(ServerError);
+      expect(error).not.toBeInstanceOf(MatchMakeError);
+      expect(error).toMatchObject({
         code: KICK_CLOSE_CODE,
         message: 'Your data is still in use on another server. Please rejoin in a moment.',
       });
@@ -141,6 +195,71 @@ describe('another server asks for the player', () => {
       expect((await colyseus.record(id)).meta.lock?.jobId).toBe(`old-${id}`);
     } finally {
       await old.stop();
+    }
+  });
+});
+
+describe("the README's client snippet", () => {
+  it('shows the reason of a kick and the message of a join that failed closed', async () => {
+    const kicked = user('readme-kicked');
+    const locked = user('readme-locked');
+    const { room } = await joinArena(colyseus.client(), kicked);
+    const old = await otherServer(prefix, `old-${locked}`, {
+      handoff: false,
+      jobId: `old-${locked}`,
+    });
+    const elsewhere = await otherServer(prefix, `elsewhere-${kicked}`);
+    try {
+      await old.driver.load(locked);
+      const shown: string[] = [];
+      const snippet = runSnippet(
+        readmeBlock('**The client**'),
+        { 'colyseus.js': colyseusJs },
+        {
+          client: colyseus.client(),
+          room,
+          token: locked,
+          showMessage: (m: string) => shown.push(m),
+        },
+      );
+      await elsewhere.join(kicked); // kicks `room` while the snippet's join waits for the lock
+      await snippet;
+      expect(shown).toHaveLength(2);
+      expect(shown).toEqual(
+        expect.arrayContaining([
+          'You joined another server.',
+          'Your data is still in use on another server. Please rejoin in a moment.',
+        ]),
+      );
+    } finally {
+      await Promise.all([old.stop(), elsewhere.stop()]);
+    }
+  });
+});
+
+describe('a kick while onJoin still runs', () => {
+  it('after the profile loaded: the client is made to leave with the kick once it has joined', async () => {
+    const id = user('gated');
+    let open = () => {};
+    world.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const joining = refusalOf(colyseus.client().create('arena-gated', { user: id }));
+    await until(() => world.gated.includes(id));
+    const elsewhere = await otherServer(prefix, `elsewhere-${id}`);
+    try {
+      expect((await elsewhere.join(id)).coins).toBe(0);
+      expect(colyseus.profiles.host.player(id)).toBeUndefined();
+      open(); // onJoin goes on past its profile and succeeds
+      expect(await joining).toMatchObject({
+        code: KICK_CLOSE_CODE,
+        message: 'You joined another server.',
+      });
+      expect(colyseus.profiles.host.player(id)).toBeUndefined();
+      expect((await colyseus.record(id)).meta.lock?.jobId).toBe(`elsewhere-${id}`);
+    } finally {
+      world.gate = Promise.resolve();
+      await elsewhere.stop();
     }
   });
 });

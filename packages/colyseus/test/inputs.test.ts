@@ -1,7 +1,7 @@
 /** What the package refuses or reshapes before Colyseus or the driver sees it. */
 import { DataDriverError, ErrorCode } from '@datadriver/core';
 import { describe, expect, it } from 'vitest';
-import { ColyseusHost, closeReason, userIdFromAuth } from '../src/index.js';
+import { ColyseusHost, closeReason, MAX_USER_ID_BYTES, userIdFromAuth } from '../src/index.js';
 import { checkClient, checkRoom } from '../src/room-lifecycle.js';
 import { checkedUserId } from '../src/user-id.js';
 
@@ -69,12 +69,46 @@ describe('userIdFromAuth', () => {
     }
   });
 
+  it('reads id only when the auth has no own userId: a userId of null or 1.5 is refused', () => {
+    for (const userId of [null, undefined, 1.5, '', false]) {
+      expect(userIdFromAuth(client({ userId, id: 'fallback' }))).toBe('');
+    }
+    const inherited = Object.assign(Object.create({ userId: 'inherited' }), { id: 'own' });
+    expect(userIdFromAuth(client(inherited))).toBe('own');
+  });
+
   it('a custom userIdOf must return a non-empty string', () => {
     const returns = (value: unknown) => () => value as string;
     for (const value of ['', 7, undefined, {}]) {
       expect(() => checkedUserId(returns(value), client({}))).toThrow(DataDriverError);
     }
     expect(checkedUserId(returns('steam:7656'), client({}))).toBe('steam:7656');
+  });
+});
+
+describe('checked user ids', () => {
+  const id = (value: string) => checkedUserId(() => value, client({}));
+  const refused = expect.objectContaining({ code: ErrorCode.InvalidArgument });
+
+  it('takes up to 256 UTF-8 bytes, surrogate pairs included', () => {
+    expect(MAX_USER_ID_BYTES).toBe(256);
+    for (const value of ['x'.repeat(256), 'é'.repeat(128), '🎮'.repeat(64)]) {
+      expect(id(value)).toBe(value);
+    }
+  });
+
+  it('refuses 257 bytes and more, without quoting the id', () => {
+    for (const value of ['x'.repeat(257), `${'é'.repeat(128)}x`, 'y'.repeat(4_000_000)]) {
+      expect(() => id(value)).toThrow(refused);
+      expect(() => id(value)).toThrow(/UTF-8 bytes, over the 256 allowed$/);
+    }
+  });
+
+  it('refuses a lone surrogate, high or low, anywhere', () => {
+    for (const value of ['\uD800', 'a\uDFFFb', 'ok\uD83C', '\uDFAE\uD83C']) {
+      expect(() => id(value)).toThrow(refused);
+      expect(() => id(value)).toThrow(/lone surrogate/);
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The test rooms: `arena` loads the joining player's profile before any game code runs, earns
  * coins on `earn`, and (with `reconnectSeconds` in its create options) holds a dropped client's
- * seat for a reconnection, as the Colyseus docs' pattern does.
+ * seat for a reconnection, as the Colyseus docs' pattern does; with `gated`, its onJoin goes on
+ * past the loaded profile only once the test opens `world.gate`.
  */
 import { type Client, Room } from '@colyseus/core';
 import type { ColyseusProfiles } from '../../src/index.js';
@@ -17,7 +18,11 @@ export const world: {
   played: string[];
   /** Reconnection waits by session id: the seat is held, then its outcome. */
   reconnections: Map<string, 'held' | 'reconnected' | 'gave up'>;
-} = { played: [], reconnections: new Map() };
+  /** The users whose profile a gated room's onJoin has, waiting for `gate`. */
+  gated: string[];
+  /** What a gated room's onJoin awaits after the profile loaded. */
+  gate: Promise<void>;
+} = { played: [], reconnections: new Map(), gated: [], gate: Promise.resolve() };
 
 function profiles(): ColyseusProfiles<PlayerData> {
   if (!world.profiles) throw new Error('world.profiles is not set');
@@ -26,13 +31,24 @@ function profiles(): ColyseusProfiles<PlayerData> {
 
 interface ArenaOptions {
   readonly reconnectSeconds?: number;
+  readonly gated?: boolean;
+}
+
+interface JoinOptions {
+  readonly user?: unknown;
+  /** What the README's client snippet sends: taken as the user id, as `user` is. */
+  readonly token?: unknown;
+  /** Returned by onAuth as it is, for tests of what `userIdFromAuth` reads. */
+  readonly auth?: unknown;
 }
 
 export class Arena extends Room {
   private reconnectSeconds = 0;
+  private gated = false;
 
   override onCreate(options: ArenaOptions): void {
     this.reconnectSeconds = options.reconnectSeconds ?? 0;
+    this.gated = options.gated ?? false;
     this.onMessage('earn', (client, coins: number) => {
       const profile = profiles().profileOf(this, client);
       if (profile) profile.data.coins += coins;
@@ -41,12 +57,18 @@ export class Arena extends Room {
   }
 
   // Tests only: the user id comes from the join options here; a real server verifies a token.
-  override onAuth(_client: Client, options: { user?: unknown }): unknown {
-    return options.user === undefined ? { anonymous: true } : { userId: options.user };
+  override onAuth(_client: Client, options: JoinOptions): unknown {
+    if (options.auth !== undefined) return options.auth;
+    const user = options.user ?? options.token;
+    return user === undefined ? { anonymous: true } : { userId: user };
   }
 
   override async onJoin(client: Client): Promise<void> {
     const profile = await profiles().join(this, client);
+    if (this.gated) {
+      world.gated.push(profile.key);
+      await world.gate;
+    }
     world.played.push(profile.key);
     client.send('loaded', { coins: profile.data.coins, roomId: this.roomId });
   }

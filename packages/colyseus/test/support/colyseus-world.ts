@@ -19,6 +19,7 @@ import {
   RedisPresence,
   RedisStore,
 } from '@datadriver/redis';
+import { recordingLogger } from '@datadriver/testkit';
 import { Client, type Room } from 'colyseus.js';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
@@ -74,6 +75,8 @@ export function driverOptions(
 
 export class ColyseusWorld {
   readonly events: DataDriverEvent[] = [];
+  /** What ColyseusProfiles logged (unless the test gave its own logger). */
+  readonly logger: ReturnType<typeof recordingLogger>;
 
   private constructor(
     readonly server: Server,
@@ -81,14 +84,20 @@ export class ColyseusWorld {
     readonly ports: RedisPorts,
     readonly driver: DataDriver<PlayerData>,
     readonly profiles: ColyseusProfiles<PlayerData>,
+    logger: ReturnType<typeof recordingLogger>,
   ) {
+    this.logger = logger;
     driver.on((event) => this.events.push(event));
   }
 
-  /** A Colyseus server with the `arena` room, and a driver attached through ColyseusProfiles. */
+  /**
+   * A Colyseus server with the `arena` rooms, and a driver (`driver` on top of the scaled
+   * options) attached through ColyseusProfiles.
+   */
   static async start(
     prefix: string,
     options: ColyseusProfilesOptions<PlayerData> = {},
+    driver: Partial<DataDriverOptions<PlayerData>> = {},
   ): Promise<ColyseusWorld> {
     const port = await freePort();
     const server = new Server({
@@ -99,6 +108,7 @@ export class ColyseusWorld {
     server.define('arena', Arena);
     // A seat held far longer than any test waits: only a cancellation gives it up in time.
     server.define('arena-reconnect', Arena, { reconnectSeconds: 60 });
+    server.define('arena-gated', Arena, { gated: true });
     await server.listen(port, '127.0.0.1');
     const ports = await redisPorts(prefix);
     // Made first, so the handoff of this process runs on the scaled constants.
@@ -107,10 +117,11 @@ export class ColyseusWorld {
       presence: ports.presence,
       timings: scaleTimings(SCALE),
     });
-    const driver = new DataDriver<PlayerData>(driverOptions(ports));
-    const profiles = new ColyseusProfiles(driver, options);
+    const dataDriver = new DataDriver<PlayerData>(driverOptions(ports, driver));
+    const logger = recordingLogger();
+    const profiles = new ColyseusProfiles(dataDriver, { logger, ...options });
     world.profiles = profiles;
-    return new ColyseusWorld(server, port, ports, driver, profiles);
+    return new ColyseusWorld(server, port, ports, dataDriver, profiles, logger);
   }
 
   get url(): string {
@@ -162,6 +173,14 @@ export function nextMessage<T>(room: Room, type: string, timeoutMs = 10_000): Pr
       resolve(message);
     });
   });
+}
+
+/** What a join failed with: the rejection, or an Error saying that it joined. */
+export async function refusalOf(join: Promise<unknown>): Promise<unknown> {
+  return join.then(
+    () => new Error('joined'),
+    (error: unknown) => error,
+  );
 }
 
 /** Resolves with the code and reason `room` was left with. */
