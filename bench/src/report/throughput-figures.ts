@@ -1,0 +1,129 @@
+import type { Figure } from '../figure.js';
+import { type Calls, describeCalls, STORE_COMMANDS, sum, total } from '../measure/round-trips.js';
+import type { ThroughputResult, Window } from '../measure/throughput.js';
+import type { RunResults } from '../run.js';
+import { type Summary, summarize } from '../stats.js';
+
+export function throughputFigures(results: RunResults): Figure[] {
+  return [
+    ...throughputPass(results, results.throughput, ''),
+    ...cycleRoundTrips(results),
+    ...throughputPass(results, results.throughputPipelined, 'auto-pipelining'),
+  ];
+}
+
+/** Issue 21's target: store round trips per load + save + release. */
+const CYCLE_ROUND_TRIPS_GOAL = 4;
+
+function cycleRoundTrips(results: RunResults): Figure[] {
+  const throughput = results.throughput;
+  if (!throughput) return [];
+  const driver = meanCalls(throughput.driver);
+  const store = total(driver, STORE_COMMANDS);
+  return [
+    {
+      id: 'roundtrips.cycle',
+      section: `Throughput (one Redis, one process, ${results.config.throughputPlayers} players in flight)`,
+      label: 'store round trips per load + save + release (DataDriver)',
+      unit: 'round trips',
+      value: store,
+      goal: `<= ${CYCLE_ROUND_TRIPS_GOAL} (issue 21)`,
+      meetsGoal: store <= CYCLE_ROUND_TRIPS_GOAL + 0.005,
+      note: `commands per cycle, counted by Redis (INFO commandstats, every window): ${describeCalls(driver)}; the same commands by hand: ${describeCalls(meanCalls(throughput.sameCommands))}; the naive lock: ${describeCalls(meanCalls(throughput.naive))}`,
+    },
+  ];
+}
+
+/** The commands per cycle of `windows`, averaged. */
+function meanCalls(windows: readonly Window[]): Calls {
+  const all = sum(...windows.map((w) => w.callsPerCycle));
+  return Object.fromEntries(Object.entries(all).map(([name, n]) => [name, n / windows.length]));
+}
+
+/** Issue 21's targets: throughput against the naive lock, redis-server's CPU against its. */
+const THROUGHPUT_GOAL = 0.5;
+const REDIS_CPU_GOAL = 2;
+
+/** One pass of DataDriver against its floors; `variant` names its client options. */
+function throughputPass(
+  results: RunResults,
+  throughput: ThroughputResult | undefined,
+  variant: string,
+): Figure[] {
+  if (!throughput) return [];
+  const section = `Throughput (one Redis, one process, ${results.config.throughputPlayers} players in flight)`;
+  const rate = (windows: readonly Window[]) => summarize(windows.map((w) => w.cyclesPerSecond));
+  const redisCpu = (windows: readonly Window[]) =>
+    summarize(windows.map((w) => w.redisCpuUsPerCycle)).median;
+  const cpu = (windows: readonly Window[]) => {
+    const node = summarize(windows.map((w) => w.nodeCpuUsPerCycle)).median;
+    return `CPU per cycle: node ${node.toFixed(0)} µs, redis-server ${redisCpu(windows).toFixed(0)} µs; commands per cycle: ${describeCalls(meanCalls(windows))}`;
+  };
+  const [driver, same, naive] = [throughput.driver, throughput.sameCommands, throughput.naive].map(
+    rate,
+  ) as [Summary, Summary, Summary];
+  const windows = `${throughput.driver.length} windows of ${results.config.throughputSeconds} s each, the three taking turns`;
+  const suffix = variant ? `.${variant}` : '';
+  const label = (what: string) => (variant ? `${what}, with ${variant}` : what);
+  const { reads, writes } = throughput.shape;
+  const cpuRatio = redisCpu(throughput.driver) / redisCpu(throughput.naive);
+  return [
+    {
+      id: `throughput.datadriver${suffix}`,
+      section,
+      label: label('DataDriver: load + save + release'),
+      unit: 'cycles/s',
+      summary: driver,
+      note: `${windows}; ${cpu(throughput.driver)}`,
+      detail: { windows: throughput.driver },
+    },
+    {
+      id: `throughput.same-commands${suffix}`,
+      section,
+      label: label(
+        `the same commands by hand: ${reads} HGETALL + ${writes} compare-and-set scripts`,
+      ),
+      unit: 'cycles/s',
+      summary: same,
+      note: `${windows}; the commands DataDriver sent per cycle in this run, with no DataDriver around them; ${cpu(throughput.sameCommands)}`,
+      detail: { windows: throughput.sameCommands, shape: throughput.shape },
+    },
+    {
+      id: `throughput.naive${suffix}`,
+      section,
+      label: label('naive lock: SET NX + GET + SET + DEL'),
+      unit: 'cycles/s',
+      summary: naive,
+      note: `${windows}; ${cpu(throughput.naive)}`,
+      detail: { windows: throughput.naive },
+    },
+    {
+      id: `throughput.ratio${suffix}`,
+      section,
+      label: label('DataDriver / naive'),
+      unit: 'ratio',
+      value: driver.median / naive.median,
+      goal: `>= ${THROUGHPUT_GOAL} (issue 21)`,
+      meetsGoal: driver.median / naive.median >= THROUGHPUT_GOAL,
+      note: `medians; the same commands by hand / naive: ${(same.median / naive.median).toFixed(2)}`,
+    },
+    {
+      id: `throughput.ratio.same-commands${suffix}`,
+      section,
+      label: label('DataDriver / the same commands by hand'),
+      unit: 'ratio',
+      value: driver.median / same.median,
+      note: "medians: what DataDriver's own code costs over the commands it sends",
+    },
+    {
+      id: `throughput.redis-cpu.ratio${suffix}`,
+      section,
+      label: label('redis-server CPU per cycle, DataDriver / naive'),
+      unit: 'ratio',
+      value: cpuRatio,
+      goal: `<= ${REDIS_CPU_GOAL} (issue 21)`,
+      meetsGoal: cpuRatio <= REDIS_CPU_GOAL,
+      note: `medians of the windows: ${redisCpu(throughput.driver).toFixed(1)} µs against ${redisCpu(throughput.naive).toFixed(1)} µs (the same commands by hand: ${redisCpu(throughput.sameCommands).toFixed(1)} µs)`,
+    },
+  ];
+}
