@@ -131,7 +131,7 @@ const lock = fc.record({
 const marker = fc.record({
   id: fc.oneof(fc.constantFrom('t1', 't2'), hostileText),
   journal: fc.constant('journal'),
-  version: fc.nat({ max: 5 }),
+  version: fc.oneof(fc.nat({ max: 5 }), fc.constant(Number.MAX_SAFE_INTEGER)),
 });
 
 /** A record that is valid, then has up to two of its fields replaced by odd values. */
@@ -142,7 +142,11 @@ export const hostileRecord: fc.Arbitrary<Record<string, unknown>> = fc
         data: objectOf(fc.jsonValue({ maxDepth: 3 })),
         meta: fc.record(
           {
-            version: fc.nat({ max: 9 }),
+            // The top of the safe range too: a write past it must be refused, writing nothing.
+            version: fc.oneof(
+              fc.nat({ max: 9 }),
+              fc.constantFrom(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER - 1),
+            ),
             lock,
             releasedToken: fc.oneof(fc.constant('t'), hostileText),
             trade: marker,
