@@ -76,7 +76,7 @@ export class Loader {
   ): Promise<{ session: ProfileSession; reason: TakeReason }> {
     const { ctx, registry } = this;
     try {
-      const heldHere = (token: string) => registry.holds(key, token);
+      const heldHere = (token: string) => registry.holdsToken(token);
       const acquired = await acquire(ctx, key, reservation, heldHere);
       const { record } = acquired;
       const session = new ProfileSession(ctx, this.hooks, {
