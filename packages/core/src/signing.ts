@@ -32,6 +32,11 @@ export class Signer {
     this.acceptUnsigned = signing.acceptUnsigned === true;
   }
 
+  /** True when `other` signs and checks exactly as this signer does. */
+  sameAs(other: Signer): boolean {
+    return this.acceptUnsigned === other.acceptUnsigned && Buffer.from(this.key).equals(other.key);
+  }
+
   /** The message with its signature `S`. */
   sign<M extends HandoffMessage>(message: M): M & { readonly S: string } {
     return { ...message, S: this.signatureOf(message) };

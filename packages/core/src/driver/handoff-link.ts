@@ -1,7 +1,8 @@
 /**
  * A driver's handoff, the one owner of "is handoff on here": a `Handoff` given in the options
  * (used as given), else the server's shared one, turned on at attach by the seed's rule
- * (`handoffByDefault`), else none. While it is on, this server beats presence, so its locks
+ * (`handoffByDefault`) and made with the driver's signing, limits and timings (a shared one
+ * already running with others refuses the attach), else none. While it is on, this server beats presence, so its locks
  * carry the presence flag and it reads other holders' presence.
  */
 import { Handoff, type HandoffClient } from '../handoff.js';
@@ -64,6 +65,7 @@ export class HandoffLink {
       logger: this.logger,
       ...(this.options.handoffSigning ? { signing: this.options.handoffSigning } : {}),
       ...(this.options.handoffLimits ? { limits: this.options.handoffLimits } : {}),
+      ...(this.options.timings ? { timings: this.options.timings } : {}),
     });
     this.use(shared, true);
   }
