@@ -14,7 +14,7 @@ import type { EventListener } from './events.js';
 import type { Handoff, HandoffClient } from './handoff.js';
 import { type AttachOptions, PlayerSessions } from './holder/player-sessions.js';
 import type { JsonObject } from './json.js';
-import { checkProfileKey, isWellFormedText } from './keys.js';
+import { checkProfileKey, isWellFormedText, tooLong } from './keys.js';
 import type { DataDriverOptions } from './options.js';
 import type { Host, HostPlayer } from './ports/host.js';
 import type { StoreVersion, VersionQuery } from './ports/store.js';
@@ -96,6 +96,13 @@ export class DataDriver<T extends object> implements HandoffClient {
       throw new DataDriverError(
         ErrorCode.InvalidConfig,
         `the host's jobId ${JSON.stringify(host.jobId)} is not well-formed UTF-16; give each server an id without lone surrogates`,
+      );
+    }
+    const long = tooLong(host.jobId);
+    if (long) {
+      throw new DataDriverError(
+        ErrorCode.InvalidConfig,
+        `the host's jobId ${long} (MAX_NAME_BYTES)`,
       );
     }
     ctx.identity.attachTo(host.jobId);

@@ -11,7 +11,7 @@ import { type EventListener, type EventPayload, EventStream } from './events.js'
 import { MessageGate } from './handoff-gate.js';
 import type { HandoffClient, HandoffOptions } from './handoff-options.js';
 import { TopicSubscription } from './handoff-subscription.js';
-import { isWellFormedText } from './keys.js';
+import { isWellFormedText, tooLong } from './keys.js';
 import type { Messenger } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
 import type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
@@ -61,6 +61,8 @@ export class Handoff {
         'a handoff needs a non-empty jobId of well-formed UTF-16 (no lone surrogates)',
       );
     }
+    const long = tooLong(options.jobId);
+    if (long) throw new DataDriverError(ErrorCode.InvalidConfig, `a handoff's jobId ${long}`);
     this.jobId = options.jobId;
     this.topic = topicOf(options.jobId);
     this.messenger = options.messenger;

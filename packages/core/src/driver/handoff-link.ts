@@ -15,6 +15,7 @@ import type { HandoffTimings } from '../timings.js';
 export class HandoffLink {
   #handoff: Handoff | undefined;
   #owned = false;
+  #requestsFailing = false;
 
   constructor(
     private readonly client: HandoffClient,
@@ -68,6 +69,18 @@ export class HandoffLink {
       ...(this.options.timings ? { timings: this.options.timings } : {}),
     });
     this.use(shared, true);
+  }
+
+  /** A release request went out: the next failure warns again. */
+  requestSent(): void {
+    this.#requestsFailing = false;
+  }
+
+  /** A release request failed: true for the first since one went out (the one that warns). */
+  requestFailed(): boolean {
+    const first = !this.#requestsFailing;
+    this.#requestsFailing = true;
+    return first;
   }
 
   /** At close: leaves the handoff, destroying a shared one its last driver leaves. */

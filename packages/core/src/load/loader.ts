@@ -8,7 +8,7 @@ import type { SessionRegistry } from '../driver/registry.js';
 import { LoadReservation } from '../driver/reservation.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
 import type { ReleaseRequests } from '../holder/release-requests.js';
-import { checkProfileKey } from '../keys.js';
+import { checkCreatedId, checkProfileKey } from '../keys.js';
 import type { HostPlayer } from '../ports/host.js';
 import { fillDefaults, type TakeReason } from '../rules/index.js';
 import { ProfileSession } from '../session/profile-session.js';
@@ -43,7 +43,7 @@ export class Loader {
     try {
       checkProfileKey(key); // inside: a refused key is reported as load.failed, like any other
       const reservation = new LoadReservation(
-        ctx.createId(),
+        checkCreatedId(ctx.createId()),
         () => !how.cancelled() && !registry.closed,
       );
       const reserve = () => registry.reserve(key, reservation);

@@ -8,6 +8,7 @@
 import type { DriverContext } from '../driver/context.js';
 import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../errors.js';
 import type { JsonObject } from '../json.js';
+import { checkCreatedId } from '../keys.js';
 import {
   checkRecordSize,
   defineOwn,
@@ -40,7 +41,7 @@ export async function trade(
     if (session.trade)
       throw new DataDriverError(ErrorCode.TradeFailed, `${session.key} is already in a trade`);
   }
-  const id = ctx.createId();
+  const id = checkCreatedId(ctx.createId());
   const event = { key: sessions[0].key, trade: id, keys: sessions.map((s) => s.key) };
   try {
     await runTrade(ctx, id, sessions, apply);

@@ -42,6 +42,14 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: loneSurrogate, weight: 1 },
   { arbitrary: fc.string({ unit: codeUnit, maxLength: 12 }), weight: 1 },
   { arbitrary: fc.string({ maxLength: 12 }), weight: 1 },
+  // Around the 256-byte cap on keys, names and jobIds, counted as JSON: 'x' at 256/257,
+  // 'é' at 128/129 (2 bytes each), a control character at 42/43 (6 bytes as \u0001).
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom('x', 'é', '\u0001'), fc.integer({ min: 40, max: 262 }))
+      .map(([fill, count]) => fill.repeat(count)),
+    weight: 1,
+  },
 );
 
 class Item {
