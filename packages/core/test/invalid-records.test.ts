@@ -122,6 +122,27 @@ describe('records that are not what core expects', () => {
     expect(profile.active).toBe(true);
   });
 
+  it('a store that resolves no record after a load wrote one fails the load with a typed error', async () => {
+    const bed = testBed();
+    const forgetful: Store = {
+      specificationVersion: 'v1',
+      update: async (key, transform, options) => {
+        await bed.store.update(key, transform, options);
+        return undefined;
+      },
+      get: (key) => bed.store.get(key),
+    };
+    const driver = bed.driver('A', { store: forgetful });
+    const error = await bed.clock.run(driver.load('p1').catch((e: unknown) => e));
+    expect(error).toMatchObject({
+      code: ErrorCode.BackendFailed,
+      message: expect.stringContaining(
+        'the store resolved no record after the load of p1 wrote one',
+      ),
+    });
+    expect((error as Error).cause).toBeUndefined(); // no raw Error inside
+  });
+
   it('a marker whose id is an object costs one store call, not a flood', async () => {
     const bed = testBed();
     bed.store.put(KEY, {
