@@ -172,8 +172,12 @@ export class DataDriver<T extends object> implements HandoffClient {
   async trade(a: Profile<T>, b: Profile<T>, apply: (a: T, b: T) => void): Promise<void> {
     this.#assertOpen();
     const sessions = [this.#own(a), this.#own(b)] as const;
-    await trade(this.#ctx, sessions, (x: JsonObject, y: JsonObject) =>
-      apply(x as unknown as T, y as unknown as T),
+    const { registry } = this.#parts;
+    await trade(
+      this.#ctx,
+      sessions,
+      (x: JsonObject, y: JsonObject) => apply(x as unknown as T, y as unknown as T),
+      () => registry.ended,
     );
   }
 

@@ -22,10 +22,21 @@ export class SessionRegistry {
   readonly #loads = new Map<string, LoadReservation>();
   readonly #changed = new Signal();
   #closed = false;
+  #ended = false;
 
   /** True once the driver closed: loads in flight are cancelled, new ones refused. */
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** True once `close()` has resolved: work still retrying (a trade's decision) gives up. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** The close has finished (its deadline passed or every profile was released). */
+  end(): void {
+    this.#ended = true;
   }
 
   /** Profiles held or loading here (each adds to this server's publish budget). */

@@ -6,13 +6,14 @@
 import type { DriverContext } from '../driver/context.js';
 import type { SessionRegistry } from '../driver/registry.js';
 import { LoadReservation } from '../driver/reservation.js';
-import { DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
+import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../errors.js';
 import type { ReleaseRequests } from '../holder/release-requests.js';
 import { checkCreatedId, checkProfileKey } from '../keys.js';
 import type { HostPlayer } from '../ports/host.js';
 import { fillDefaults, type TakeReason } from '../rules/index.js';
 import { ProfileSession } from '../session/profile-session.js';
 import type { SessionHooks } from '../session/session-terms.js';
+import { forgetParticipant } from '../trade/journal.js';
 import { acquire } from './acquisition.js';
 import type { Acquired } from './load-attempt.js';
 import { waitOnThisServer } from './local-wait.js';
@@ -109,8 +110,15 @@ export class Loader {
       this.ctx.emit({ type: 'lock.taken', key, reason: acquired.reason, from: acquired.from });
     }
     if (acquired.recovered) {
+      const { trade } = acquired.recovered;
       const outcome = acquired.recovered.outcome === 'committed' ? 'committed' : 'aborted';
-      this.ctx.emit({ type: 'trade.recovered', key, trade: acquired.recovered.trade, outcome });
+      this.ctx.emit({ type: 'trade.recovered', key, trade, outcome });
+      // This record no longer carries the marker: its journal keeps only what others need.
+      forgetParticipant(this.ctx, trade, key).catch((error) => {
+        this.ctx.logger.warn(
+          `could not clear ${key} from the journal of trade ${trade}: ${describeError(error)}`,
+        );
+      });
     }
   }
 }
