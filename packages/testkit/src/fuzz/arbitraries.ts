@@ -192,6 +192,29 @@ export const hostileRecord: fc.Arbitrary<Record<string, unknown>> = fc
     return copy;
   });
 
+/** Stored JSON nested `depth` levels deep in the record's `data` or `meta`. */
+function deepRecordJson(depth: number, where: 'data' | 'meta'): string {
+  const deep = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  return where === 'data'
+    ? `{"data":${deep},"meta":{"version":1}}`
+    : `{"data":{},"meta":{"version":1,"x":${deep}}}`;
+}
+
+/**
+ * A record as stored JSON: a hostile record, or one nested past the 64 levels core reads
+ * (65, 1,000 or 10,000 deep, in its data or its meta), which no `JSON.stringify` of an object
+ * nested that deep could write.
+ */
+export const hostileRecordJson: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: hostileRecord.map((record) => JSON.stringify(record)), weight: 4 },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom(65, 1_000, 10_000), fc.constantFrom('data' as const, 'meta' as const))
+      .map(([depth, where]) => deepRecordJson(depth, where)),
+    weight: 1,
+  },
+);
+
 function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
   const [head, ...rest] = path;
   if (head === undefined) return;
