@@ -104,3 +104,8 @@ function editDistance(a: string, b: string): number {
   }
   return row[b.length]!;
 }
+
+/** True when `a` and `b` hold the same value under every key of `a` (resolved settings). */
+export function sameFields<T extends object>(a: T, b: T): boolean {
+  return (Object.keys(a) as Array<keyof T>).every((key) => a[key] === b[key]);
+}

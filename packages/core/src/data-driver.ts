@@ -14,7 +14,7 @@ import type { EventListener } from './events.js';
 import type { Handoff, HandoffClient } from './handoff.js';
 import { type AttachOptions, PlayerSessions } from './holder/player-sessions.js';
 import type { JsonObject } from './json.js';
-import { checkProfileKey, isWellFormedText } from './keys.js';
+import { checkProfileKey, isWellFormedText, tooLong } from './keys.js';
 import type { DataDriverOptions } from './options.js';
 import type { Host, HostPlayer } from './ports/host.js';
 import type { StoreVersion, VersionQuery } from './ports/store.js';
@@ -98,6 +98,13 @@ export class DataDriver<T extends object> implements HandoffClient {
         `the host's jobId ${JSON.stringify(host.jobId)} is not well-formed UTF-16; give each server an id without lone surrogates`,
       );
     }
+    const long = tooLong(host.jobId);
+    if (long) {
+      throw new DataDriverError(
+        ErrorCode.InvalidConfig,
+        `the host's jobId ${long} (MAX_NAME_BYTES)`,
+      );
+    }
     ctx.identity.attachTo(host.jobId);
     slot.set(host as unknown as Host<HostPlayer>);
     ctx.link.attach(host.jobId);
@@ -165,8 +172,12 @@ export class DataDriver<T extends object> implements HandoffClient {
   async trade(a: Profile<T>, b: Profile<T>, apply: (a: T, b: T) => void): Promise<void> {
     this.#assertOpen();
     const sessions = [this.#own(a), this.#own(b)] as const;
-    await trade(this.#ctx, sessions, (x: JsonObject, y: JsonObject) =>
-      apply(x as unknown as T, y as unknown as T),
+    const { registry } = this.#parts;
+    await trade(
+      this.#ctx,
+      sessions,
+      (x: JsonObject, y: JsonObject) => apply(x as unknown as T, y as unknown as T),
+      () => registry.ended,
     );
   }
 

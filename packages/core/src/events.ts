@@ -67,6 +67,14 @@ export type DataDriverEvent =
       readonly token?: string;
     })
   | (KeyEvent & {
+      /** A release request could not be sent (a bus failure, or too large); not `Throttled`. */
+      readonly type: 'handoff.request.failed';
+      readonly holder: string;
+      readonly error: DataDriverError;
+      /** The first failure since a request last went out: the one that warns. */
+      readonly first: boolean;
+    })
+  | (KeyEvent & {
       readonly type: 'handoff.request.received';
       readonly requester: string;
       readonly token?: string;
@@ -188,6 +196,13 @@ export function describeEvent(
         ? {
             level: 'warn',
             message: `adopted the retained profile of ${event.key}, but could not save it yet; autosaves keep retrying.`,
+          }
+        : undefined;
+    case 'handoff.request.failed':
+      return event.first
+        ? {
+            level: 'warn',
+            message: `a release request for ${event.key} to server ${event.holder} failed; the load waits and reads presence meanwhile, and more failures are not logged until one goes out: ${describeError(event.error)}`,
           }
         : undefined;
     case 'presence.beat-failed':

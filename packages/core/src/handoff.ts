@@ -4,23 +4,19 @@
  * tells other servers this one is alive. Shared by every driver on the server.
  */
 
+import { sameFields } from './config-checks.js';
 import { consoleLogger } from './console-logger.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import { type EventListener, type EventPayload, EventStream } from './events.js';
-import { isWellFormedText } from './keys.js';
-import type { Logger } from './ports/logger.js';
-import type { Messenger, Subscription } from './ports/messenger.js';
+import { MessageGate } from './handoff-gate.js';
+import type { HandoffClient, HandoffOptions } from './handoff-options.js';
+import { TopicSubscription } from './handoff-subscription.js';
+import { isWellFormedText, tooLong } from './keys.js';
+import type { Messenger } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
 import type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
-import {
-  MAX_MESSAGE_BYTES,
-  MessageBudget,
-  type MessageLimits,
-  resolveMessageLimits,
-  utf8Bytes,
-} from './rules/index.js';
-import { sleep } from './signal.js';
-import { type HandoffSigning, Signer } from './signing.js';
+import type { MessageLimits } from './rules/index.js';
+import { retryOnce } from './signal.js';
 import { SystemScheduler } from './system-scheduler.js';
 import { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings } from './timings.js';
 import {
@@ -31,34 +27,7 @@ import {
   topicOf,
 } from './wire.js';
 
-/** What a handoff routes messages to: a DataDriver, by its name. */
-export interface HandoffClient {
-  readonly name: string;
-  /** Another server asks this driver to release `key`; `token` names the lock it saw. */
-  receiveHandoffRequest(key: string, requester: string, token: string | undefined): void;
-  /** The server this driver asked no longer holds `key`. */
-  receiveHandoffReply(key: string): void;
-  /** Profiles this driver holds or is loading: each adds to the server's publish budget. */
-  readonly profileCount?: number;
-}
-
-export interface HandoffOptions {
-  /** This server's id. */
-  readonly jobId: string;
-  readonly messenger: Messenger;
-  readonly presence: Presence;
-  readonly scheduler?: Scheduler;
-  readonly logger?: Logger;
-  /** The seed's constants by default; scale them down for fast tests and demos. */
-  readonly timings?: Partial<HandoffTimings>;
-  /** How many messages this server publishes and accepts (MessagingService's by default). */
-  readonly limits?: Partial<MessageLimits>;
-  /** Sign every message with the fleet's key and drop unsigned ones (off by default). */
-  readonly signing?: HandoffSigning;
-}
-
-/** A dropped message warns at most this often per direction: a flood must not flood the log. */
-const LIMIT_WARNING_MS = 60_000;
+export type { HandoffClient, HandoffOptions } from './handoff-options.js';
 
 const marker = Symbol.for('datadriver.handoff');
 
@@ -71,7 +40,6 @@ export class Handoff {
 
   readonly jobId: string;
   readonly timings: HandoffTimings;
-  readonly limits: MessageLimits;
   /** The topic this server listens on. */
   readonly topic: string;
   private readonly messenger: Messenger;
@@ -79,16 +47,11 @@ export class Handoff {
   private scheduler: Scheduler;
   private readonly events: EventStream;
   private readonly clients = new Map<string, HandoffClient>();
-  private subscription: Subscription | undefined;
-  private subscribing: Promise<void> | undefined;
-  private subscribeWarned = false;
+  private readonly subscription: TopicSubscription;
   private beatTask: ScheduledTask | undefined;
   private beatHealthy = true;
   private destroyed = false;
-  private readonly publishBudget = new MessageBudget();
-  private readonly receiveBudget = new MessageBudget();
-  private readonly limitWarnedAt = new Map<string, number>();
-  private readonly signer: Signer | undefined;
+  private readonly gate: MessageGate;
   readonly [marker] = true;
 
   constructor(options: HandoffOptions) {
@@ -98,6 +61,8 @@ export class Handoff {
         'a handoff needs a non-empty jobId of well-formed UTF-16 (no lone surrogates)',
       );
     }
+    const long = tooLong(options.jobId);
+    if (long) throw new DataDriverError(ErrorCode.InvalidConfig, `a handoff's jobId ${long}`);
     this.jobId = options.jobId;
     this.topic = topicOf(options.jobId);
     this.messenger = options.messenger;
@@ -109,20 +74,40 @@ export class Handoff {
     }));
     try {
       this.timings = resolveTimings(options.timings);
-      this.limits = resolveMessageLimits(options.limits);
-      this.signer = options.signing === undefined ? undefined : new Signer(options.signing);
     } catch (error) {
       throw toDataDriverError(error, ErrorCode.InvalidConfig, 'invalid handoff options');
     }
+    this.subscription = new TopicSubscription(
+      options.messenger,
+      this.topic,
+      (message) => this.route(message),
+      (event) => this.emit(event),
+    );
+    this.gate = new MessageGate(
+      options.limits,
+      options.signing,
+      () => this.scheduler.now(),
+      (event) => this.emit(event),
+    );
+  }
+
+  /** How many messages this server publishes and accepts. */
+  get limits(): MessageLimits {
+    return this.gate.limits;
   }
 
   /**
-   * The one handoff of server `jobId`, made on first use with these ports; later calls get
-   * the same instance whatever ports they pass.
+   * The one handoff of server `jobId`, made on first use with these options; later calls get
+   * the same instance whatever ports they pass. Signing, limits or timings given that differ
+   * from the existing handoff's are refused (`Data.InvalidConfig`): dropping them silently
+   * would leave a driver that asked for signing unsigned.
    */
   static shared(jobId: string, options: Omit<HandoffOptions, 'jobId'>): Handoff {
     const existing = Handoff.servers.get(jobId);
-    if (existing) return existing;
+    if (existing) {
+      existing.assertSameAs(options);
+      return existing;
+    }
     const handoff = new Handoff({ ...options, jobId });
     Handoff.servers.set(jobId, handoff);
     return handoff;
@@ -149,7 +134,7 @@ export class Handoff {
       );
     }
     this.clients.set(client.name, client);
-    void this.ensureSubscribed();
+    void this.subscription.ensure();
   }
 
   unregister(client: HandoffClient): void {
@@ -177,7 +162,7 @@ export class Handoff {
   /** Writes one presence beat. The first failure after a success warns. */
   async beat(): Promise<void> {
     try {
-      await this.retryOnce(this.timings.presenceRetrySeconds, () =>
+      await retryOnce(this.scheduler, this.timings.presenceRetrySeconds * 1000, () =>
         this.presence.set(this.jobId, '1', this.timings.presenceTtlSeconds),
       );
       this.beatHealthy = true;
@@ -196,7 +181,7 @@ export class Handoff {
   async isAlive(jobId: string): Promise<boolean | undefined> {
     if (jobId === this.jobId) return true;
     try {
-      const value = await this.retryOnce(this.timings.presenceRetrySeconds, () =>
+      const value = await retryOnce(this.scheduler, this.timings.presenceRetrySeconds * 1000, () =>
         this.presence.get(jobId),
       );
       return value !== undefined;
@@ -217,7 +202,7 @@ export class Handoff {
 
   /** True while this server receives requests (false: subscribe failed, polling). */
   get subscribed(): boolean {
-    return this.subscription !== undefined;
+    return this.subscription.active;
   }
 
   /** Stops the beat, disconnects the subscription and forgets the drivers. */
@@ -228,54 +213,37 @@ export class Handoff {
     this.beatTask = undefined;
     this.clients.clear();
     if (Handoff.servers.get(this.jobId) === this) Handoff.servers.delete(this.jobId);
-    await this.subscribing;
-    const subscription = this.subscription;
-    this.subscription = undefined;
-    await subscription?.unsubscribe();
+    await this.subscription.end();
   }
 
   private async tick(): Promise<void> {
     // A failed subscription is retried with each beat: handoff polls until it is back.
-    if (!this.subscription && this.clients.size > 0) void this.ensureSubscribed();
+    if (!this.subscription.active && this.clients.size > 0) void this.subscription.ensure();
     await this.beat();
   }
 
-  private ensureSubscribed(): Promise<void> {
-    if (this.subscription || this.destroyed) return Promise.resolve();
-    this.subscribing ??= this.subscribe().finally(() => {
-      this.subscribing = undefined;
-    });
-    return this.subscribing;
-  }
-
-  private async subscribe(): Promise<void> {
-    try {
-      const subscription = await this.messenger.subscribe(this.topic, (message) =>
-        this.route(message),
-      );
-      if (this.destroyed) {
-        await subscription.unsubscribe();
-        return;
-      }
-      this.subscription = subscription;
-      this.subscribeWarned = false;
-      this.emit({ type: 'handoff.subscribed', topic: this.topic });
-    } catch (error) {
-      if (this.subscribeWarned) return;
-      this.subscribeWarned = true;
-      const failure = toDataDriverError(error, ErrorCode.BackendFailed, 'subscribe failed');
-      this.emit({ type: 'handoff.subscribe-failed', topic: this.topic, error: failure });
+  /** Refuses options a shared handoff would otherwise silently ignore. */
+  private assertSameAs(options: Omit<HandoffOptions, 'jobId'>): void {
+    const differs = this.gate.differences(options.limits, options.signing);
+    if (
+      options.timings !== undefined &&
+      !sameFields(resolveTimings(options.timings), this.timings)
+    ) {
+      differs.push('timings');
     }
+    if (differs.length === 0) return;
+    throw new DataDriverError(
+      ErrorCode.InvalidConfig,
+      `the handoff of server ${this.jobId} already runs with other ${differs.join(', ')} (set by the first driver attached, or Handoff.shared); give every driver of this server the same handoffSigning, handoffLimits and timings, or make the Handoff first and pass it as the handoff option`,
+      { details: { jobId: this.jobId, differs } },
+    );
   }
 
   private route(raw: unknown): void {
     // Counted before it is read: a flood costs this server the budget, never more.
-    if (!this.receiveBudget.take(this.scheduler.now(), this.limits.receivePerMinute)) {
-      this.limited('receive');
-      return;
-    }
+    if (!this.gate.admit()) return;
     const message = parseHandoffMessage(raw);
-    if (!message || !this.signedEnough(message, raw)) return;
+    if (!message || !this.gate.trusted(message, raw)) return;
     const client = this.clients.get(message.D);
     if (!client) return;
     if (message.T === 'Q') client.receiveHandoffRequest(message.K, message.R, message.L);
@@ -283,25 +251,10 @@ export class Handoff {
   }
 
   private async publish(jobId: string, message: HandoffMessage): Promise<void> {
-    const bytes = utf8Bytes(JSON.stringify(this.signer ? this.signer.sign(message) : message));
-    if (bytes > MAX_MESSAGE_BYTES) {
-      throw new DataDriverError(
-        ErrorCode.TooLarge,
-        `a handoff message to ${topicOf(jobId)} would be ${bytes} bytes, over the ${MAX_MESSAGE_BYTES} a message may carry; it was not sent`,
-        { details: { bytes, maxBytes: MAX_MESSAGE_BYTES } },
-      );
-    }
-    if (!this.publishBudget.take(this.scheduler.now(), this.publishPerMinute())) {
-      this.limited('publish');
-      throw new DataDriverError(
-        ErrorCode.Throttled,
-        `handoff publishes over ${this.publishPerMinute()} messages a minute; the message to ${topicOf(jobId)} was not sent`,
-      );
-    }
+    const sent = this.gate.outgoing(message, jobId, this.publishPerMinute());
     try {
-      const signed = this.signer ? this.signer.sign(message) : message;
-      await this.retryOnce(this.timings.messageRetrySeconds, () =>
-        this.messenger.publish(topicOf(jobId), signed),
+      await retryOnce(this.scheduler, this.timings.messageRetrySeconds * 1000, () =>
+        this.messenger.publish(topicOf(jobId), sent),
       );
     } catch (error) {
       throw toDataDriverError(
@@ -312,46 +265,11 @@ export class Handoff {
     }
   }
 
-  /** True when `message` may be acted on: no signing here, or a valid (or allowed) signature. */
-  private signedEnough(message: HandoffMessage, raw: unknown): boolean {
-    if (!this.signer) return true;
-    const check = this.signer.check(message, (raw as { S?: unknown }).S);
-    if (check === 'valid' || (check === 'unsigned' && this.signer.acceptUnsigned)) return true;
-    const first = this.firstInAMinute(`rejected:${check}`);
-    this.emit({ type: 'handoff.rejected', reason: check, first });
-    return false;
-  }
-
-  /** True the first time `what` happens in a minute: the one occurrence that warns. */
-  private firstInAMinute(what: string): boolean {
-    const now = this.scheduler.now();
-    const warnedAt = this.limitWarnedAt.get(what);
-    const first = warnedAt === undefined || now - warnedAt >= LIMIT_WARNING_MS;
-    if (first) this.limitWarnedAt.set(what, now);
-    return first;
-  }
-
   /** This server's publish budget: a base, and more for each profile its drivers hold. */
   private publishPerMinute(): number {
     let profiles = 0;
     for (const client of this.clients.values()) profiles += client.profileCount ?? 0;
     return this.limits.publishPerMinute + this.limits.publishPerPlayerPerMinute * profiles;
-  }
-
-  private limited(direction: 'publish' | 'receive'): void {
-    const first = this.firstInAMinute(direction);
-    const perMinute =
-      direction === 'publish' ? this.publishPerMinute() : this.limits.receivePerMinute;
-    this.emit({ type: 'handoff.limited', direction, perMinute, first });
-  }
-
-  private async retryOnce<T>(delaySeconds: number, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch {
-      await sleep(this.scheduler, delaySeconds * 1000);
-      return call();
-    }
   }
 
   private emit(event: EventPayload): void {

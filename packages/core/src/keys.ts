@@ -6,6 +6,30 @@
  * `"\uFFFD"` would name one record.
  */
 import { DataDriverError, ErrorCode } from './errors.js';
+import { utf8Bytes } from './rules/record-size.js';
+
+/**
+ * The most a profile key, driver name or server id may take on the wire, in bytes of its JSON
+ * string (UTF-8, escapes counted): a signed request carries all three and a lock token
+ * (`MAX_TOKEN_BYTES`), and must fit MessagingService's 1 kB.
+ */
+export const MAX_NAME_BYTES = 256;
+
+/** The most a lock token or trade id (what `createId` returns) may take on the wire. */
+export const MAX_TOKEN_BYTES = 128;
+
+/** The bytes `text` takes inside a JSON message: its JSON string's UTF-8, without the quotes. */
+export function wireBytes(text: string): number {
+  return utf8Bytes(JSON.stringify(text)) - 2;
+}
+
+/** Why `text` cannot name a key, driver or server (too long), or `undefined`. */
+export function tooLong(text: string, max = MAX_NAME_BYTES): string | undefined {
+  const bytes = wireBytes(text);
+  return bytes > max
+    ? `is ${bytes} bytes as JSON (UTF-8), over the ${max} a handoff message leaves it`
+    : undefined;
+}
 
 /** Between a driver's name and a trade id in a journal's store key. */
 const JOURNAL_MARK = '#trade/';
@@ -98,6 +122,38 @@ export function checkProfileKey(key: unknown): asserts key is string {
       'a profile key must be a non-empty string',
     );
   }
+  const long = tooLong(key);
+  if (long) {
+    throw new DataDriverError(
+      ErrorCode.InvalidArgument,
+      `a profile key ${long} (MAX_NAME_BYTES); nothing was read or written`,
+      { details: { maxBytes: MAX_NAME_BYTES } },
+    );
+  }
+}
+
+/**
+ * `id` (a lock token or trade id from `createId`), or `Data.InvalidConfig` unless it is a
+ * non-empty string of well-formed UTF-16 of at most `MAX_TOKEN_BYTES` on the wire.
+ */
+export function checkCreatedId(id: unknown): string {
+  if (!isWellFormedText(id)) {
+    throw new DataDriverError(
+      ErrorCode.InvalidConfig,
+      'createId must return a non-empty string of well-formed UTF-16',
+    );
+  }
+  const long = tooLong(id, MAX_TOKEN_BYTES);
+  if (long) {
+    throw new DataDriverError(
+      ErrorCode.InvalidConfig,
+      `an id from createId ${long} (MAX_TOKEN_BYTES)`,
+      {
+        details: { maxBytes: MAX_TOKEN_BYTES },
+      },
+    );
+  }
+  return id;
 }
 
 /** True when `name` can name a driver: its store keys start with it, so no "/" or "#". */

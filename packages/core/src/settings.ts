@@ -12,7 +12,7 @@ import {
 import { ErrorCode, toDataDriverError } from './errors.js';
 import { Handoff } from './handoff.js';
 import { isPlainObject, type JsonObject, jsonClone } from './json.js';
-import { isDriverName, isWellFormedText } from './keys.js';
+import { isDriverName, isWellFormedText, tooLong } from './keys.js';
 import {
   type DataDriverOptions,
   DEFAULT_KICK_MESSAGES,
@@ -79,6 +79,13 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
     throw invalidConfig(
       `jobId must be a non-empty string of well-formed UTF-16 (no lone surrogates), got ${describeValue(options.jobId)}`,
     );
+  }
+  for (const [what, text] of [
+    ['name', name],
+    ['jobId', options.jobId],
+  ] as const) {
+    const long = text === undefined ? undefined : tooLong(text);
+    if (long) throw invalidConfig(`${what} ${long} (MAX_NAME_BYTES)`);
   }
   if (!isPlainObject(options.defaults)) {
     throw invalidConfig(`defaults must be a plain object, got ${describeValue(options.defaults)}`);

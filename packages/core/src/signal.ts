@@ -68,3 +68,17 @@ export function within(
     work.then(done, done);
   });
 }
+
+/** `call()`, and once more after `delayMs` if it rejects (a blip of the backend). */
+export async function retryOnce<T>(
+  scheduler: Scheduler,
+  delayMs: number,
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch {
+    await sleep(scheduler, delayMs);
+    return call();
+  }
+}

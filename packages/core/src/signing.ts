@@ -1,8 +1,10 @@
 /**
  * Signed handoff messages, off by default: with a key shared by the fleet, every message
  * carries `S`, an HMAC-SHA256 of its fields, and a server that requires signatures drops a
- * message without a valid one. Access to the bus alone then cannot end a player's session
- * (a request without `L` kicks any live player by key) or wake a waiting load. Older builds
+ * message without a valid one. Access to the bus alone then cannot forge a request (one
+ * without `L` kicks any live player by key) nor a reply. The signature covers the fields only
+ * (not the topic, the time, or a nonce): a captured message can be replayed, a reply waking
+ * the loads of its key on any server (one store read each). Older builds
  * ignore `S`, so a fleet can turn signing on in two deploys: first sign and accept unsigned
  * messages (`acceptUnsigned: true`), then require them.
  */
@@ -30,6 +32,11 @@ export class Signer {
     }
     this.key = key;
     this.acceptUnsigned = signing.acceptUnsigned === true;
+  }
+
+  /** True when `other` signs and checks exactly as this signer does. */
+  sameAs(other: Signer): boolean {
+    return this.acceptUnsigned === other.acceptUnsigned && Buffer.from(this.key).equals(other.key);
   }
 
   /** The message with its signature `S`. */

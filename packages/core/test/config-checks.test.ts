@@ -92,6 +92,11 @@ const rows: Array<[string, Record<string, unknown>, string]> = [
     'migrations must be an array of steps, got an object',
   ],
   [
+    'a migration whose version is not a safe integer',
+    { migrations: [{ version: 2 ** 53, migrate: (data: object) => data }] },
+    'migrations must be { version, migrate } steps with ascending positive integer versions',
+  ],
+  [
     'createId that is not a function',
     { createId: 'uuid' },
     'createId must be a function, got a string ("uuid")',

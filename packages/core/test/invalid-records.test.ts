@@ -52,6 +52,9 @@ const HOSTILE: ReadonlyArray<readonly [string, StoreRecord]> = [
   ['no meta.version', { data: {}, meta: {} }],
   ['a fractional meta.version', { data: {}, meta: { version: 1.5 } }],
   ['a negative meta.version', { data: {}, meta: { version: -1 } }],
+  ['a meta.version of 2**53', { data: {}, meta: { version: 2 ** 53 } }],
+  // Readable, but the lock's write would make it 2**53: refused inside the transform.
+  ['a meta.version of 2**53-1', { data: {}, meta: { version: Number.MAX_SAFE_INTEGER } }],
   [
     'a lock without a token',
     { data: {}, meta: { ...meta, lock: { jobId: 'Z', time: 0, presence: false } } },
@@ -103,6 +106,42 @@ describe('records that are not what core expects', () => {
       expect(bed.clock.now() - Date.UTC(2026, 0, 1)).toBe(0); // refused at once: no wait
     },
   );
+
+  it('a save whose version would pass Number.MAX_SAFE_INTEGER writes nothing and keeps the profile', async () => {
+    const bed = testBed();
+    bed.store.put(KEY, { data: { coins: 1 }, meta: { version: Number.MAX_SAFE_INTEGER - 1 } });
+    const a = bed.driver('A');
+    const profile = await bed.clock.run(a.load('p1'));
+    const stored = JSON.stringify(bed.store.peek(KEY));
+    expect(bed.store.peek(KEY)).toMatchObject({ meta: { version: Number.MAX_SAFE_INTEGER } });
+    profile.data.coins = 2;
+    const error = await bed.clock.run(profile.save().catch((e: unknown) => e));
+    expect(error).toMatchObject({ code: ErrorCode.InvalidRecord });
+    expect((error as Error).message).toContain('a meta.version past Number.MAX_SAFE_INTEGER');
+    expect(JSON.stringify(bed.store.peek(KEY))).toBe(stored);
+    expect(profile.active).toBe(true);
+  });
+
+  it('a store that resolves no record after a load wrote one fails the load with a typed error', async () => {
+    const bed = testBed();
+    const forgetful: Store = {
+      specificationVersion: 'v1',
+      update: async (key, transform, options) => {
+        await bed.store.update(key, transform, options);
+        return undefined;
+      },
+      get: (key) => bed.store.get(key),
+    };
+    const driver = bed.driver('A', { store: forgetful });
+    const error = await bed.clock.run(driver.load('p1').catch((e: unknown) => e));
+    expect(error).toMatchObject({
+      code: ErrorCode.BackendFailed,
+      message: expect.stringContaining(
+        'the store resolved no record after the load of p1 wrote one',
+      ),
+    });
+    expect((error as Error).cause).toBeUndefined(); // no raw Error inside
+  });
 
   it('a marker whose id is an object costs one store call, not a flood', async () => {
     const bed = testBed();

@@ -43,6 +43,23 @@ function listener(handoff: Handoff) {
 }
 
 describe('signed handoff messages', () => {
+  it('a captured signed reply replayed to another server is taken (README: the signature covers the fields, not the topic or time)', async () => {
+    const { clock, messenger, handoff } = bus();
+    const b = handoff('B', { key: KEY });
+    const c = handoff('C', { key: KEY });
+    const heardByC = listener(c);
+    let captured: unknown;
+    await messenger.subscribe(topicOf('Z'), (message) => {
+      captured = message;
+    });
+    await clock.advance(0);
+    await clock.run(b.reply('PlayerData', 'p1', 'Z'));
+    await clock.advance(60_000);
+    await messenger.publish(topicOf('C'), captured as never);
+    await clock.advance(0);
+    expect(heardByC).toEqual(['R p1']);
+  });
+
   it('a signed request and reply between two signing servers are routed', async () => {
     const { clock, handoff } = bus();
     const a = handoff('A', { key: KEY });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../src/index.js';
+import { ErrorCode, type Store } from '../src/index.js';
 import type { MemoryStore } from '../src/testing/index.js';
 import { stored, testBed } from './helpers.js';
 
@@ -139,8 +139,10 @@ describe('trades', () => {
     const bobOnB = await bed.clock.run(b.load('bob'));
     expect(aliceOnB.data).toEqual({ coins: 10 });
     expect(bobOnB.data).toEqual({ coins: 0 });
-    // The recovering server aborted it, keeping no player data in the journal.
-    expect(journals(bed.store)).toMatchObject([{ state: 'aborted', entries: {} }]);
+    // The recovering server aborted it; once neither record carries the marker, the journal
+    // is deleted.
+    await bed.clock.advance(0);
+    expect(journals(bed.store)).toEqual([]);
   });
 
   it('an aborted trade keeps an earlier committed trade whose settle save failed', async () => {
@@ -267,5 +269,133 @@ describe('trades', () => {
     await expect(a.trade(alice, alice, () => undefined)).rejects.toMatchObject({
       code: ErrorCode.InvalidArgument,
     });
+  });
+});
+
+/** A's trade of alice and bob committed, then A died before its settle saves landed. */
+async function committedThenCrashed() {
+  const bed = testBed();
+  const a = bed.server('A');
+  const alice = await bed.clock.run(a.driver.load('alice'));
+  const bob = await bed.clock.run(a.driver.load('bob'));
+  const original = a.store.update.bind(a.store);
+  a.store.update = async (key, transform) => {
+    const result = await original(key, transform);
+    if (key.includes('#trade/') && (result as { state?: string })?.state === 'committed') {
+      a.store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
+    }
+    return result;
+  };
+  void a.driver.trade(alice, bob, (x, y) => {
+    x.coins = 3;
+    y.coins = 7;
+  });
+  await bed.clock.advance(0);
+  expect(journals(bed.store)).toMatchObject([{ state: 'committed' }]);
+  return { bed, b: bed.driver('B', WAITS_OUT_A_DEAD_LOCK) };
+}
+
+describe('journals a recovery settled', () => {
+  it('keeps only the entries of participants still marked, and is deleted once none is', async () => {
+    const { bed, b } = await committedThenCrashed();
+    const aliceOnB = await bed.clock.run(b.load('alice'));
+    expect(aliceOnB.data).toEqual({ coins: 3 });
+    await bed.clock.advance(0);
+    // Bob's record still carries the marker: the journal keeps his entry, and only his.
+    expect(journals(bed.store)).toMatchObject([
+      { state: 'committed', entries: { bob: { coins: 7 } } },
+    ]);
+    expect(Object.keys((journals(bed.store)[0] as { entries: object }).entries)).toEqual(['bob']);
+    const bobOnB = await bed.clock.run(b.load('bob'));
+    expect(bobOnB.data).toEqual({ coins: 7 });
+    await bed.clock.advance(0);
+    expect(journals(bed.store)).toEqual([]);
+  });
+
+  it("erase leaves no journal holding the erased player's data", async () => {
+    const { bed, b } = await committedThenCrashed();
+    await bed.clock.run(b.erase('alice'));
+    await bed.clock.advance(0);
+    expect(bed.store.peek('PlayerData/alice')).toBeUndefined();
+    expect(JSON.stringify(journals(bed.store))).not.toContain('alice');
+    const bobOnB = await bed.clock.run(b.load('bob'));
+    expect(bobOnB.data).toEqual({ coins: 7 }); // bob's side of the trade is kept
+  });
+
+  it('erase, through a store that scans, deletes a settled journal naming the key that no record marks', async () => {
+    const bed = testBed();
+    const journal = {
+      kind: 'datadriver.trade',
+      id: 't9',
+      state: 'committed',
+      entries: { alice: { coins: 5 }, bob: { coins: 1 } },
+      time: 0,
+    };
+    bed.store.put('PlayerData#trade/t9', journal);
+    bed.store.put('PlayerData#trade/t8', {
+      ...journal,
+      id: 't8',
+      entries: { carol: { coins: 2 } },
+    });
+    const scanning: Store = {
+      specificationVersion: 'v1',
+      update: (key, transform, options) => bed.store.update(key, transform, options),
+      get: (key) => bed.store.get(key),
+      async *scan(prefix) {
+        for (const key of bed.store.keys()) if (key.startsWith(prefix)) yield key;
+      },
+    };
+    const driver = bed.driver('A', { store: scanning });
+    await bed.clock.run(driver.erase('alice'));
+    expect(bed.store.peek('PlayerData#trade/t9')).toBeUndefined();
+    expect(bed.store.peek('PlayerData#trade/t8')).toMatchObject({
+      entries: { carol: { coins: 2 } },
+    });
+  });
+});
+
+describe('a trade whose decision cannot be written', () => {
+  it('warns on the first failure, and stops retrying once the driver has closed, leaving the markers', async () => {
+    const bed = testBed();
+    const a = bed.server('A');
+    const alice = await bed.clock.run(a.driver.load('alice'));
+    const bob = await bed.clock.run(a.driver.load('bob'));
+    let journalWrites = 0;
+    const original = a.store.update.bind(a.store);
+    a.store.update = (key, transform, options) => {
+      if (key.includes('#trade/')) journalWrites += 1;
+      return original(key, transform, options);
+    };
+    // The prepare lands; every later journal write (the decision) fails.
+    a.store.faults.inject({
+      kind: 'fail',
+      operation: 'update',
+      matches: (key) => key.includes('#trade/'),
+      skip: 1,
+      times: Number.POSITIVE_INFINITY,
+    });
+    const trading = a.driver
+      .trade(alice, bob, (x) => {
+        x.coins = 9;
+      })
+      .catch((e: unknown) => e);
+    await bed.clock.advance(10_000);
+    const warnings = bed.log.warnings().filter((line) => line.includes('decision of trade'));
+    expect(warnings).toEqual([expect.stringContaining('could not write the decision of trade')]);
+    await bed.clock.run(a.driver.close());
+    const afterClose = journalWrites;
+    await bed.clock.advance(60_000);
+    expect(journalWrites - afterClose).toBeLessThanOrEqual(1); // the retry in flight, no more
+    await bed.clock.advance(60_000);
+    expect(journalWrites - afterClose).toBeLessThanOrEqual(1);
+    expect(await trading).toMatchObject({
+      message: expect.stringContaining('closed before the decision'),
+    });
+    // Nothing cleared the markers over data the journal might have committed.
+    expect(stored(bed.store, 'alice')?.meta.trade).toBeDefined();
+    expect(stored(bed.store, 'bob')?.meta.trade).toBeDefined();
+    const b = bed.driver('B', WAITS_OUT_A_DEAD_LOCK);
+    const aliceOnB = await bed.clock.run(b.load('alice'));
+    expect(aliceOnB.data).toEqual({ coins: 0 }); // the prepared trade is aborted by the load
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriver, ErrorCode, Handoff } from '../src/index.js';
 import {
+  FaultyStore,
   MemoryHost,
   MemoryMessenger,
   MemoryPresence,
@@ -94,5 +95,35 @@ describe('two drivers with one name over one store on one server', () => {
     make({ jobId: 'A' });
     const other = make({ jobId: 'A', store: new MemoryStore() });
     await expect(clock.run(other.load('p1'))).resolves.toMatchObject({ key: 'p1' });
+  });
+
+  it("a second driver through another store object over the same backend never takes the first one's lock", async () => {
+    const { clock, store, make } = setup();
+    // Two connections to one backend, as two RedisStores over one Redis would be.
+    const first = make({ jobId: 'A', handoff: false, store: new FaultyStore(store) });
+    const second = make({ jobId: 'A', handoff: false, store: new FaultyStore(store) });
+    const profile = await clock.run(first.load('p1'));
+    const lock = (store.peek('PlayerData/p1') as { meta: { lock: unknown } }).meta.lock;
+    const started = clock.now();
+    await expect(clock.run(second.load('p1'))).rejects.toMatchObject({
+      code: ErrorCode.Locked,
+      message: expect.stringContaining('profile is locked by this server'),
+    });
+    expect(clock.now() - started).toBe(0); // refused at once, no wait
+    expect(store.peek('PlayerData/p1')).toMatchObject({ meta: { lock } });
+    profile.data.coins = 7;
+    await clock.run(profile.save());
+    expect(store.peek('PlayerData/p1')).toMatchObject({ data: { coins: 7 }, meta: { lock } });
+  });
+
+  it('a lock of this server that no driver here holds is still taken as orphaned', async () => {
+    const { clock, store, make } = setup();
+    store.put('PlayerData/p1', {
+      data: { coins: 4 },
+      meta: { version: 1, lock: { jobId: 'A', token: 'lost', time: clock.now(), presence: false } },
+    });
+    const driver = make({ jobId: 'A', handoff: false });
+    const profile = await clock.run(driver.load('p1'));
+    expect(profile.data).toEqual({ coins: 4 });
   });
 });

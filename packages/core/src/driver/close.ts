@@ -31,6 +31,7 @@ export async function closeDriver(
   if (unreleased.length > 0) {
     ctx.report({ type: 'driver.close-timeout', driver: ctx.name, keys: unreleased });
   }
+  registry.end();
   await ctx.link.leave();
   ctx.identity.release();
   return { released, unreleased };

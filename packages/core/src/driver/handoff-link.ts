@@ -1,7 +1,8 @@
 /**
  * A driver's handoff, the one owner of "is handoff on here": a `Handoff` given in the options
  * (used as given), else the server's shared one, turned on at attach by the seed's rule
- * (`handoffByDefault`), else none. While it is on, this server beats presence, so its locks
+ * (`handoffByDefault`) and made with the driver's signing, limits and timings (a shared one
+ * already running with others refuses the attach), else none. While it is on, this server beats presence, so its locks
  * carry the presence flag and it reads other holders' presence.
  */
 import { Handoff, type HandoffClient } from '../handoff.js';
@@ -14,6 +15,7 @@ import type { HandoffTimings } from '../timings.js';
 export class HandoffLink {
   #handoff: Handoff | undefined;
   #owned = false;
+  #requestsFailing = false;
 
   constructor(
     private readonly client: HandoffClient,
@@ -64,8 +66,21 @@ export class HandoffLink {
       logger: this.logger,
       ...(this.options.handoffSigning ? { signing: this.options.handoffSigning } : {}),
       ...(this.options.handoffLimits ? { limits: this.options.handoffLimits } : {}),
+      ...(this.options.timings ? { timings: this.options.timings } : {}),
     });
     this.use(shared, true);
+  }
+
+  /** A release request went out: the next failure warns again. */
+  requestSent(): void {
+    this.#requestsFailing = false;
+  }
+
+  /** A release request failed: true for the first since one went out (the one that warns). */
+  requestFailed(): boolean {
+    const first = !this.#requestsFailing;
+    this.#requestsFailing = true;
+    return first;
   }
 
   /** At close: leaves the handoff, destroying a shared one its last driver leaves. */

@@ -8,6 +8,7 @@ import type { StoreVersion, StoreVersions, VersionQuery } from '../ports/store.j
 import { checkVersionQuery } from '../ports/store-checks.js';
 import { migrateData, parseRecord } from '../rules/index.js';
 import type { ProfileSession } from '../session/profile-session.js';
+import { forgetInJournals } from '../trade/journal.js';
 import type { DriverContext } from './context.js';
 
 export function listVersions(
@@ -51,6 +52,7 @@ export async function restoreAt(
 export async function erase(ctx: DriverContext, session: ProfileSession): Promise<void> {
   await session.erase();
   await ctx.store.versions?.purge(ctx.keys.store(session.key));
+  await forgetInJournals(ctx, session.key);
   ctx.emit({ type: 'profile.erased', key: session.key });
 }
 

@@ -5,7 +5,9 @@
  * would find its own lock as another server's, so attaching a host of another id after the
  * first load is refused. The driver also holds its name over its store under this id: two
  * drivers of one name over one store on one server would each read the other's lock as this
- * server's orphaned lock and take it, so the second refuses (the seed says they collide).
+ * server's orphaned lock and take it, so the second refuses (the seed says they collide). Two
+ * store objects over one backend are not told apart here; the registry's process-wide lock
+ * tokens keep the second from taking the first's locks (`SessionRegistry.holdsToken`).
  */
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { Store } from '../ports/store.js';

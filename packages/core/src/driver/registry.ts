@@ -8,15 +8,35 @@ import type { ProfileSession } from '../session/profile-session.js';
 import { Signal } from '../signal.js';
 import type { LoadReservation } from './reservation.js';
 
+/**
+ * The lock tokens every driver in this process holds or is loading under. A lock of this
+ * server's id is orphaned (a lost response, free to take) only when no driver here holds its
+ * token: a second driver of one name and jobId through another store object over the same
+ * backend (two `RedisStore`s over one Redis) would otherwise take the first's locks. Tokens
+ * are random per load, so drivers over other backends never match.
+ */
+const TOKENS_HERE = new Set<string>();
+
 export class SessionRegistry {
   readonly #sessions = new Map<string, ProfileSession>();
   readonly #loads = new Map<string, LoadReservation>();
   readonly #changed = new Signal();
   #closed = false;
+  #ended = false;
 
   /** True once the driver closed: loads in flight are cancelled, new ones refused. */
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** True once `close()` has resolved: work still retrying (a trade's decision) gives up. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** The close has finished (its deadline passed or every profile was released). */
+  end(): void {
+    this.#ended = true;
   }
 
   /** Profiles held or loading here (each adds to this server's publish budget). */
@@ -38,9 +58,9 @@ export class SessionRegistry {
     return [...this.#sessions.values()];
   }
 
-  /** True when a session here holds the lock of `key` under `token`. */
-  holds(key: string, token: string): boolean {
-    return this.#sessions.get(key)?.token === token;
+  /** True when a driver in this process holds, or is loading under, a lock with `token`. */
+  holdsToken(token: string): boolean {
+    return TOKENS_HERE.has(token);
   }
 
   /**
@@ -50,22 +70,26 @@ export class SessionRegistry {
   reserve(key: string, reservation: LoadReservation): void {
     if (this.#loads.has(key)) throw new Error(`${key} is already reserved by a load`);
     this.#loads.set(key, reservation);
+    TOKENS_HERE.add(reservation.token);
   }
 
   /** A load took the lock: its session holds the key from now on. */
   hold(session: ProfileSession): void {
     this.#sessions.set(session.key, session);
+    TOKENS_HERE.add(session.token);
   }
 
   /** The load under `reservation` settled (loaded or not): the key is no longer reserved. */
   settle(key: string, reservation: LoadReservation): void {
     if (this.#loads.get(key) === reservation) this.#loads.delete(key);
+    if (this.#sessions.get(key)?.token !== reservation.token) TOKENS_HERE.delete(reservation.token);
     this.changed();
   }
 
   /** `session` stopped holding its lock (released, erased, or lost to another server). */
   forget(session: ProfileSession): void {
     if (this.#sessions.get(session.key) === session) this.#sessions.delete(session.key);
+    TOKENS_HERE.delete(session.token);
     this.changed();
   }
 

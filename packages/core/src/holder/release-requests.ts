@@ -90,7 +90,7 @@ export class ReleaseRequests {
         decide: (record) =>
           decideOrphanRelease(record, token, {
             jobId: ctx.identity.jobId,
-            heldHere: (held) => this.registry.holds(key, held),
+            heldHere: (held) => this.registry.holdsToken(held),
           }),
         next: (record, decision) =>
           decision === 'release' && record ? releasedRecord(record, record.data, token) : undefined,

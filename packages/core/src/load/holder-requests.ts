@@ -5,6 +5,7 @@
  * and parks do, until the load ends or finds another holder.
  */
 import type { DriverContext } from '../driver/context.js';
+import { DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
 import type { ScheduledTask } from '../ports/scheduler.js';
 import type { LockInfo } from '../rules/index.js';
 
@@ -49,8 +50,20 @@ export class HolderRequests {
       token: holder.token,
     });
     // A lost request costs only time: the wait repeats it and reads presence meanwhile.
-    await handoff
-      .request(this.ctx.name, this.key, holder.jobId, holder.token)
-      .catch(() => undefined);
+    try {
+      await handoff.request(this.ctx.name, this.key, holder.jobId, holder.token);
+      this.ctx.link.requestSent();
+    } catch (error) {
+      // Throttled already warned, as handoff.limited.
+      if (DataDriverError.is(error, ErrorCode.Throttled)) return;
+      const failure = toDataDriverError(error, ErrorCode.BackendFailed, 'release request failed');
+      this.ctx.emit({
+        type: 'handoff.request.failed',
+        key: this.key,
+        holder: holder.jobId,
+        error: failure,
+        first: this.ctx.link.requestFailed(),
+      });
+    }
   }
 }

@@ -92,7 +92,7 @@ export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Prom
       continue;
     }
     const { stored } = written;
-    if (stored === undefined) throw new Error('the store returned no record after a load write');
+    if (stored === undefined) throw noRecord(key);
     const acquired: Acquired = {
       record: stored,
       reason: load.reason,
@@ -151,6 +151,15 @@ function unsettled(key: string): DataDriverError {
   return new DataDriverError(
     ErrorCode.Conflict,
     `the load of ${key} re-read its record ${MAX_RUNS_PER_ATTEMPT} times without settling it (presence reads, trade recoveries); nothing was written`,
+    { details: { key } },
+  );
+}
+
+/** A store that resolved without the record its update just wrote: not one to load from. */
+function noRecord(key: string): DataDriverError {
+  return new DataDriverError(
+    ErrorCode.BackendFailed,
+    `the store resolved no record after the load of ${key} wrote one; the store does not return what it stored`,
     { details: { key } },
   );
 }

@@ -6,13 +6,14 @@
 import type { DriverContext } from '../driver/context.js';
 import type { SessionRegistry } from '../driver/registry.js';
 import { LoadReservation } from '../driver/reservation.js';
-import { DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
+import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../errors.js';
 import type { ReleaseRequests } from '../holder/release-requests.js';
-import { checkProfileKey } from '../keys.js';
+import { checkCreatedId, checkProfileKey } from '../keys.js';
 import type { HostPlayer } from '../ports/host.js';
 import { fillDefaults, type TakeReason } from '../rules/index.js';
 import { ProfileSession } from '../session/profile-session.js';
 import type { SessionHooks } from '../session/session-terms.js';
+import { forgetParticipant } from '../trade/journal.js';
 import { acquire } from './acquisition.js';
 import type { Acquired } from './load-attempt.js';
 import { waitOnThisServer } from './local-wait.js';
@@ -43,7 +44,7 @@ export class Loader {
     try {
       checkProfileKey(key); // inside: a refused key is reported as load.failed, like any other
       const reservation = new LoadReservation(
-        ctx.createId(),
+        checkCreatedId(ctx.createId()),
         () => !how.cancelled() && !registry.closed,
       );
       const reserve = () => registry.reserve(key, reservation);
@@ -76,7 +77,7 @@ export class Loader {
   ): Promise<{ session: ProfileSession; reason: TakeReason }> {
     const { ctx, registry } = this;
     try {
-      const heldHere = (token: string) => registry.holds(key, token);
+      const heldHere = (token: string) => registry.holdsToken(token);
       const acquired = await acquire(ctx, key, reservation, heldHere);
       const { record } = acquired;
       const session = new ProfileSession(ctx, this.hooks, {
@@ -109,8 +110,15 @@ export class Loader {
       this.ctx.emit({ type: 'lock.taken', key, reason: acquired.reason, from: acquired.from });
     }
     if (acquired.recovered) {
+      const { trade } = acquired.recovered;
       const outcome = acquired.recovered.outcome === 'committed' ? 'committed' : 'aborted';
-      this.ctx.emit({ type: 'trade.recovered', key, trade: acquired.recovered.trade, outcome });
+      this.ctx.emit({ type: 'trade.recovered', key, trade, outcome });
+      // This record no longer carries the marker: its journal keeps only what others need.
+      forgetParticipant(this.ctx, trade, key).catch((error) => {
+        this.ctx.logger.warn(
+          `could not clear ${key} from the journal of trade ${trade}: ${describeError(error)}`,
+        );
+      });
     }
   }
 }

@@ -18,7 +18,7 @@ export function checkMigrations(steps: readonly Migration[] = []): readonly Migr
   steps.forEach((step, index) => {
     const previous = index === 0 ? 0 : steps[index - 1]!.version;
     if (
-      !Number.isInteger(step.version) ||
+      !Number.isSafeInteger(step.version) ||
       step.version <= previous ||
       typeof step.migrate !== 'function'
     ) {

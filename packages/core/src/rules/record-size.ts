@@ -8,20 +8,8 @@ import type { StoreRecord } from '../ports/store.js';
 
 /** The UTF-8 bytes of `text` (a lone surrogate counts as the 3 bytes of U+FFFD). */
 export function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && isLow(text.charCodeAt(index + 1))) {
-      bytes += 4;
-      index += 1;
-    } else bytes += 3;
-  }
-  return bytes;
+  return Buffer.byteLength(text, 'utf8');
 }
-
-const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
 /** `record`, or `Data.TooLarge` when its JSON is over `maxBytes` (no limit when undefined). */
 export function checkRecordSize<R extends StoreRecord>(

@@ -65,6 +65,9 @@ export function parseRecord(
 
 /** What is wrong with a stored record's meta, or `undefined`. */
 function metaProblem(meta: Record<string, unknown>): string | undefined {
+  if (Number.isInteger(meta.version) && (meta.version as number) > Number.MAX_SAFE_INTEGER) {
+    return 'a meta.version past Number.MAX_SAFE_INTEGER';
+  }
   if (!isCount(meta.version)) return 'no meta.version (a non-negative integer)';
   if (meta.lock !== undefined && !isLock(meta.lock)) return 'a malformed meta.lock';
   if (meta.releasedToken !== undefined && !isText(meta.releasedToken)) {
@@ -78,6 +81,23 @@ function metaProblem(meta: Record<string, unknown>): string | undefined {
     return 'a meta.userIds that is not a list of strings';
   }
   return undefined;
+}
+
+/**
+ * `record`, or `Data.InvalidRecord` when it is not a record `parseRecord` would read back: run
+ * on every record a write builds, inside its transform, so a write that would leave an
+ * unreadable record (a version past `Number.MAX_SAFE_INTEGER`) writes nothing.
+ */
+export function checkWritable(key: string, record: ProfileRecord): ProfileRecord {
+  const wrong = metaProblem(record.meta as unknown as Record<string, unknown>);
+  if (wrong) {
+    throw new DataDriverError(
+      ErrorCode.InvalidRecord,
+      `the record of ${key} would have ${wrong}; nothing was written`,
+      { details: { key } },
+    );
+  }
+  return record;
 }
 
 function invalidRecord(key: string, what: string): DataDriverError {

@@ -18,6 +18,7 @@ import type { DriverContext } from '../driver/context.js';
 import { type DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
 import {
   checkRecordSize,
+  checkWritable,
   endsRetries,
   type ProfileRecord,
   parseRecord,
@@ -70,7 +71,11 @@ export async function guardedWrite<D>(
       made = { decision };
       const next = write.next(record, decision);
       if (next === null || next === undefined) return next;
-      return checkRecordSize(key, toStoreRecord(next), ctx.store.maxRecordBytes);
+      return checkRecordSize(
+        key,
+        toStoreRecord(checkWritable(key, next)),
+        ctx.store.maxRecordBytes,
+      );
     } catch (error) {
       refusal = error;
       throw error;

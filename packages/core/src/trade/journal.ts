@@ -5,10 +5,13 @@
 import type { DriverContext } from '../driver/context.js';
 import { DataDriverError, describeError, ErrorCode } from '../errors.js';
 import type { JsonObject } from '../json.js';
+import { journalPrefix, parseStoreKey } from '../keys.js';
 import type { Store } from '../ports/store.js';
 import {
   decidedJournal,
+  defineOwn,
   parseJournal,
+  parseRecord,
   type TradeJournal,
   type TradeMarker,
   type TradeState,
@@ -45,6 +48,72 @@ export async function recoverTrade(
   return { trade: marker.id, outcome: journal?.state ?? 'aborted', journal };
 }
 
+/**
+ * Drops what a decided journal keeps for `key` once `key`'s record no longer carries the
+ * trade's marker (its load settled it, or it was erased): the journal keeps only the entries
+ * of participants whose records still carry the marker, and is deleted when none does. A
+ * journal that does not name `key` (but names others) is left alone, as is a prepared one.
+ */
+export async function forgetParticipant(
+  ctx: DriverContext,
+  tradeId: string,
+  key: string,
+): Promise<void> {
+  const journalKey = ctx.keys.journal(tradeId);
+  const current = parseJournal(await ctx.store.get(journalKey), journalKey);
+  if (!decidedFor(current, tradeId, key)) return;
+  const needed: string[] = [];
+  for (const other of Object.keys(current.entries)) {
+    if (other !== key && (await carriesMarker(ctx, other, tradeId))) needed.push(other);
+  }
+  await ctx.store.update(journalKey, (value) => {
+    const journal = parseJournal(value, journalKey);
+    if (!decidedFor(journal, tradeId, key)) return undefined;
+    if (needed.length === 0) return null;
+    const entries: Record<string, JsonObject> = {};
+    for (const other of needed) {
+      if (Object.hasOwn(journal.entries, other)) defineOwn(entries, other, journal.entries[other]);
+    }
+    return { ...journal, entries } as unknown as JsonObject;
+  });
+}
+
+/**
+ * After an erasure: every decided journal of this driver that names `key` forgets it, found
+ * through the store's `scan` (a store without one leaves those the erasing load did not
+ * settle). Journals are few: those of trades still settling, or whose owner stopped first.
+ */
+export async function forgetInJournals(ctx: DriverContext, key: string): Promise<void> {
+  const scan = ctx.store.scan?.bind(ctx.store);
+  if (!scan) return;
+  for await (const storeKey of scan(journalPrefix(ctx.name))) {
+    const owner = parseStoreKey(storeKey);
+    if (owner?.kind === 'journal' && owner.driver === ctx.name) {
+      await forgetParticipant(ctx, owner.trade, key);
+    }
+  }
+}
+
+function decidedFor(
+  journal: TradeJournal | undefined,
+  tradeId: string,
+  key: string,
+): journal is TradeJournal {
+  if (journal === undefined || journal.id !== tradeId || journal.state === 'prepared') return false;
+  const named = Object.keys(journal.entries);
+  return named.length === 0 || Object.hasOwn(journal.entries, key);
+}
+
+/** True when `key`'s record carries trade `tradeId`'s marker (or cannot be read as a record). */
+async function carriesMarker(ctx: DriverContext, key: string, tradeId: string): Promise<boolean> {
+  try {
+    return parseRecord(key, await ctx.store.get(ctx.keys.store(key)))?.meta.trade?.id === tradeId;
+  } catch (error) {
+    if (DataDriverError.is(error, ErrorCode.InvalidRecord)) return true; // keep what it may need
+    throw error;
+  }
+}
+
 /** The spacing of a trade's journal retries while the store fails (the longest park). */
 function retryMs(ctx: DriverContext): number {
   return ctx.link.timings.parkMaxSeconds * 1000;
@@ -58,9 +127,11 @@ export async function decideJournal(
   ctx: DriverContext,
   id: string,
   decision: 'committed' | 'aborted',
+  /** True once the driver has closed: the participants' next loads settle the trade. */
+  closed: () => boolean,
 ): Promise<TradeState> {
   const journalKey = ctx.keys.journal(id);
-  for (;;) {
+  for (let failures = 1; ; failures += 1) {
     try {
       const stored = await ctx.store.update(journalKey, (current) => {
         const journal = parseJournal(current, journalKey);
@@ -72,7 +143,13 @@ export async function decideJournal(
       // A value at the journal key that is not this trade's journal never becomes one: the
       // trade fails undecided, and each participant's next save clears its marker.
       if (DataDriverError.is(error, ErrorCode.InvalidRecord)) throw error;
+      if (failures === 1) {
+        ctx.logger.warn(
+          `could not write the decision of trade ${id} yet; retrying every ${retryMs(ctx) / 1000} s until it lands or the driver closes: ${describeError(error)}`,
+        );
+      }
       await sleep(ctx.scheduler, retryMs(ctx));
+      if (closed()) throw undecided(ctx, id, error);
     }
   }
 }
@@ -103,4 +180,12 @@ export async function deleteJournal(ctx: DriverContext, id: string): Promise<voi
 function deleteSpacingMs(retry: number, failures: number): number {
   // 2 ** failures overflows to Infinity after ~1000 failures, which the cap absorbs.
   return Math.min(retry * 2 ** (failures - 1), JOURNAL_DELETE_MAX_MS);
+}
+
+function undecided(ctx: DriverContext, id: string, error: unknown): DataDriverError {
+  return new DataDriverError(
+    ErrorCode.Closed,
+    `${ctx.name} closed before the decision of trade ${id} could be written; each participant keeps its marker, and its next load settles the trade from the journal`,
+    { cause: error },
+  );
 }

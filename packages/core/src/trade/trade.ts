@@ -8,6 +8,7 @@
 import type { DriverContext } from '../driver/context.js';
 import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../errors.js';
 import type { JsonObject } from '../json.js';
+import { checkCreatedId } from '../keys.js';
 import {
   checkRecordSize,
   defineOwn,
@@ -29,6 +30,8 @@ export async function trade(
   ctx: DriverContext,
   sessions: Pair,
   apply: (a: JsonObject, b: JsonObject) => void,
+  /** True once the driver has closed: an undecided trade stops retrying its decision. */
+  closed: () => boolean,
 ): Promise<void> {
   if (sessions[0] === sessions[1]) {
     throw new DataDriverError(ErrorCode.InvalidArgument, 'a trade needs two different profiles');
@@ -40,10 +43,10 @@ export async function trade(
     if (session.trade)
       throw new DataDriverError(ErrorCode.TradeFailed, `${session.key} is already in a trade`);
   }
-  const id = ctx.createId();
+  const id = checkCreatedId(ctx.createId());
   const event = { key: sessions[0].key, trade: id, keys: sessions.map((s) => s.key) };
   try {
-    await runTrade(ctx, id, sessions, apply);
+    await runTrade(ctx, id, sessions, apply, closed);
     ctx.emit({ type: 'trade.committed', ...event });
   } catch (error) {
     ctx.emit({ type: 'trade.aborted', ...event });
@@ -56,6 +59,7 @@ async function runTrade(
   id: string,
   sessions: Pair,
   apply: (a: JsonObject, b: JsonObject) => void,
+  closed: () => boolean,
 ): Promise<void> {
   // Checked before the copy: a copy through JSON would silently turn a Date into a string.
   const copies = sessions.map((session) => JSON.parse(session.validate()) as JsonObject) as [
@@ -76,8 +80,9 @@ async function runTrade(
     decide = resolve;
   });
   for (const session of sessions) session.joinTrade({ id, decided });
+  let undecided = false;
   try {
-    const outcome = await prepareAndDecide(ctx, id, sessions, journal);
+    const outcome = await prepareAndDecide(ctx, id, sessions, journal, closed);
     if (outcome !== 'committed') {
       throw new DataDriverError(
         ErrorCode.TradeFailed,
@@ -86,11 +91,21 @@ async function runTrade(
     }
     replaceContents(sessions[0].data, copies[0]);
     replaceContents(sessions[1].data, copies[1]);
+  } catch (error) {
+    // The driver closed with the outcome unknown: a write now could clear a marker over data
+    // the journal may have committed. The markers stay; each participant's next load settles.
+    undecided = DataDriverError.is(error, ErrorCode.Closed);
+    throw error;
   } finally {
-    for (const session of sessions) session.joinTrade(undefined);
-    decide();
-    settle(ctx, id, sessions);
+    if (!undecided) release(ctx, id, sessions, decide);
   }
+}
+
+/** The trade is decided: its participants go on, and are saved with their markers cleared. */
+function release(ctx: DriverContext, id: string, sessions: Pair, decide: () => void): void {
+  for (const session of sessions) session.joinTrade(undefined);
+  decide();
+  settle(ctx, id, sessions);
 }
 
 /**
@@ -138,20 +153,21 @@ async function prepareAndDecide(
   id: string,
   sessions: Pair,
   journal: JsonObject,
+  closed: () => boolean,
 ): Promise<TradeState> {
   try {
     await ctx.store.update(ctx.keys.journal(id), () => journal);
     for (const session of sessions) await session.markTrade({ id, journal: ctx.keys.journal(id) });
   } catch (error) {
     // Not decided yet: abort, so a marker that did land is settled as nothing happened.
-    await decideJournal(ctx, id, 'aborted');
+    await decideJournal(ctx, id, 'aborted', closed);
     throw new DataDriverError(
       ErrorCode.TradeFailed,
       `trade ${id} could not be prepared: ${describeError(error)}`,
       { cause: error },
     );
   }
-  return decideJournal(ctx, id, 'committed');
+  return decideJournal(ctx, id, 'committed', closed);
 }
 
 /**

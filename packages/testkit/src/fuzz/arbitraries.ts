@@ -42,6 +42,14 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: loneSurrogate, weight: 1 },
   { arbitrary: fc.string({ unit: codeUnit, maxLength: 12 }), weight: 1 },
   { arbitrary: fc.string({ maxLength: 12 }), weight: 1 },
+  // Around the 256-byte cap on keys, names and jobIds, counted as JSON: 'x' at 256/257,
+  // 'é' at 128/129 (2 bytes each), a control character at 42/43 (6 bytes as \u0001).
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom('x', 'é', '\u0001'), fc.integer({ min: 40, max: 262 }))
+      .map(([fill, count]) => fill.repeat(count)),
+    weight: 1,
+  },
 );
 
 class Item {
@@ -131,7 +139,7 @@ const lock = fc.record({
 const marker = fc.record({
   id: fc.oneof(fc.constantFrom('t1', 't2'), hostileText),
   journal: fc.constant('journal'),
-  version: fc.nat({ max: 5 }),
+  version: fc.oneof(fc.nat({ max: 5 }), fc.constant(Number.MAX_SAFE_INTEGER)),
 });
 
 /** A record that is valid, then has up to two of its fields replaced by odd values. */
@@ -142,7 +150,11 @@ export const hostileRecord: fc.Arbitrary<Record<string, unknown>> = fc
         data: objectOf(fc.jsonValue({ maxDepth: 3 })),
         meta: fc.record(
           {
-            version: fc.nat({ max: 9 }),
+            // The top of the safe range too: a write past it must be refused, writing nothing.
+            version: fc.oneof(
+              fc.nat({ max: 9 }),
+              fc.constantFrom(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER - 1),
+            ),
             lock,
             releasedToken: fc.oneof(fc.constant('t'), hostileText),
             trade: marker,
@@ -179,6 +191,29 @@ export const hostileRecord: fc.Arbitrary<Record<string, unknown>> = fc
     for (const [path, value] of changes) setPath(copy, path.split('.'), value);
     return copy;
   });
+
+/** Stored JSON nested `depth` levels deep in the record's `data` or `meta`. */
+function deepRecordJson(depth: number, where: 'data' | 'meta'): string {
+  const deep = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  return where === 'data'
+    ? `{"data":${deep},"meta":{"version":1}}`
+    : `{"data":{},"meta":{"version":1,"x":${deep}}}`;
+}
+
+/**
+ * A record as stored JSON: a hostile record, or one nested past the 64 levels core reads
+ * (65, 1,000 or 10,000 deep, in its data or its meta), which no `JSON.stringify` of an object
+ * nested that deep could write.
+ */
+export const hostileRecordJson: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: hostileRecord.map((record) => JSON.stringify(record)), weight: 4 },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom(65, 1_000, 10_000), fc.constantFrom('data' as const, 'meta' as const))
+      .map(([depth, where]) => deepRecordJson(depth, where)),
+    weight: 1,
+  },
+);
 
 function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
   const [head, ...rest] = path;

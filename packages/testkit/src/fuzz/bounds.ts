@@ -26,16 +26,28 @@ export function countedStore(inner: Store): { store: Store; calls: () => number 
   return { store, calls: () => calls };
 }
 
-/** The shape of the built-in prototypes: a run that changed one fails. */
-export function globalsSnapshot(): readonly string[] {
-  const names = (target: object) => Reflect.ownKeys(target).map(String).sort().join(',');
-  return [
-    names(Object.prototype),
-    names(Array.prototype),
-    names(String.prototype),
-    String(Object.getPrototypeOf({}) === Object.prototype),
-    String(Object.getPrototypeOf([]) === Array.prototype),
-  ];
+/**
+ * The built-in prototypes as they are: every own member's name with its value (or getter and
+ * setter), compared by identity, so a run that added, removed or replaced one (a new
+ * `Object.prototype.toString`) fails.
+ */
+export function globalsSnapshot(): ReadonlyArray<readonly [string, unknown, unknown, unknown]> {
+  const prototypes = {
+    Object: Object.prototype,
+    Array: Array.prototype,
+    String: String.prototype,
+    Function: Function.prototype,
+  };
+  const members: Array<readonly [string, unknown, unknown, unknown]> = [];
+  for (const [owner, target] of Object.entries(prototypes)) {
+    for (const name of Reflect.ownKeys(target)) {
+      const { value, get, set } = Object.getOwnPropertyDescriptor(target, name) ?? {};
+      members.push([`${owner}.prototype.${String(name)}`, value, get, set]);
+    }
+  }
+  members.push(['{} inherits Object.prototype', Object.getPrototypeOf({}), undefined, undefined]);
+  members.push(['[] inherits Array.prototype', Object.getPrototypeOf([]), undefined, undefined]);
+  return members;
 }
 
 /** The fuzz runs' drivers warn a lot, on purpose; none of it is news. */

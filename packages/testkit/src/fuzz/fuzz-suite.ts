@@ -24,7 +24,7 @@ import {
   hostileData,
   hostileJournal,
   hostileMessage,
-  hostileRecord,
+  hostileRecordJson,
   hostileText,
 } from './arbitraries.js';
 import { countedStore, globalsSnapshot, LOAD_BOUND, silentLogger } from './bounds.js';
@@ -130,12 +130,13 @@ export function fuzzSuite(
 
     property(
       'hostile records: loaded, or refused with a typed error and left byte for byte; nothing else changes; each load ends within its bound',
-      fc.tuple(hostileRecord, fc.option(hostileJournal)),
-      async ([record, journal]) => {
+      fc.tuple(hostileRecordJson, fc.option(hostileJournal)),
+      async ([json, journal]) => {
         const key = `r${next()}`;
         const storeKey = storeKeyOf('PlayerData', key);
-        await harness.writeJson(storeKey, JSON.stringify(record));
-        const marker = (record.meta as { trade?: { id?: unknown } } | undefined)?.trade;
+        await harness.writeJson(storeKey, json);
+        const record = JSON.parse(json) as { meta?: { trade?: { id?: unknown } } };
+        const marker = record.meta?.trade;
         const journalKey =
           typeof marker?.id === 'string' ? journalKeyOf('PlayerData', marker.id) : undefined;
         if (journal !== null && journalKey !== undefined) {

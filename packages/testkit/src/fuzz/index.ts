@@ -4,6 +4,7 @@ export {
   hostileJournal,
   hostileMessage,
   hostileRecord,
+  hostileRecordJson,
   hostileText,
   unsavable,
 } from './arbitraries.js';

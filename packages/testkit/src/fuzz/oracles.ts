@@ -62,12 +62,23 @@ export function wellFormed(text: string): boolean {
 
 /** True when core must take `key` as a profile key. */
 export function validProfileKey(key: string): boolean {
-  return key !== '' && wellFormed(key);
+  return key !== '' && wellFormed(key) && withinNameCap(key);
+}
+
+/** Keys, names and jobIds take at most 256 bytes as JSON strings (UTF-8, escapes counted). */
+function withinNameCap(text: string): boolean {
+  return Buffer.byteLength(JSON.stringify(text), 'utf8') - 2 <= 256;
 }
 
 /** True when core must take `name` as a driver name. */
 export function validDriverName(name: string): boolean {
-  return name !== '' && wellFormed(name) && !name.includes('/') && !name.includes('#');
+  return (
+    name !== '' &&
+    wellFormed(name) &&
+    !name.includes('/') &&
+    !name.includes('#') &&
+    withinNameCap(name)
+  );
 }
 
 /**

@@ -1,0 +1,34 @@
+/** What a `Handoff` is made with, and what it routes messages to. */
+import type { Logger } from './ports/logger.js';
+import type { Messenger } from './ports/messenger.js';
+import type { Presence } from './ports/presence.js';
+import type { Scheduler } from './ports/scheduler.js';
+import type { MessageLimits } from './rules/index.js';
+import type { HandoffSigning } from './signing.js';
+import type { HandoffTimings } from './timings.js';
+
+/** What a handoff routes messages to: a DataDriver, by its name. */
+export interface HandoffClient {
+  readonly name: string;
+  /** Another server asks this driver to release `key`; `token` names the lock it saw. */
+  receiveHandoffRequest(key: string, requester: string, token: string | undefined): void;
+  /** The server this driver asked no longer holds `key`. */
+  receiveHandoffReply(key: string): void;
+  /** Profiles this driver holds or is loading: each adds to the server's publish budget. */
+  readonly profileCount?: number;
+}
+
+export interface HandoffOptions {
+  /** This server's id. */
+  readonly jobId: string;
+  readonly messenger: Messenger;
+  readonly presence: Presence;
+  readonly scheduler?: Scheduler;
+  readonly logger?: Logger;
+  /** The seed's constants by default; scale them down for fast tests and demos. */
+  readonly timings?: Partial<HandoffTimings>;
+  /** How many messages this server publishes and accepts (MessagingService's by default). */
+  readonly limits?: Partial<MessageLimits>;
+  /** Sign every message with the fleet's key and drop unsigned ones (off by default). */
+  readonly signing?: HandoffSigning;
+}
