@@ -145,6 +145,31 @@ describe('a full outage of the Redis Cluster', () => {
     await heard.close();
   });
 
+  it('fails a presence scan that loses the cluster midway typed within its deadline', async () => {
+    const presence = new RedisPresence({ client, prefix: `${prefix}scan:`, logger: quiet });
+    await Promise.all(Array.from({ length: 30 }, (_, n) => presence.set(`srv-${n}`, '1', 600)));
+    const entries = presence.scan()[Symbol.asyncIterator]();
+    expect((await entries.next()).done).toBe(false);
+    await proxies.stop();
+    // Past the moment the client notices: its next commands go to its own offline queue.
+    await until(() => client.status !== 'ready', 5_000, 'the client losing the cluster');
+    let result: { error: unknown; ms: number };
+    try {
+      const rest = timed(async () => {
+        while (!(await entries.next()).done);
+      });
+      const limit = DEADLINE_MS + SLACK_MS + 1_000;
+      const hung = new Promise<{ error: unknown; ms: number }>((resolve) =>
+        setTimeout(() => resolve({ error: 'still waiting', ms: limit }), limit),
+      );
+      result = await Promise.race([rest, hung]);
+    } finally {
+      await proxies.start();
+    }
+    expectUnavailable(result, 'the rest of the scan');
+    await backAgain(client);
+  });
+
   for (const sharded of [false, true]) {
     it(`delivers again on a subscription made before the outage (${sharded ? 'sharded' : 'classic'})`, async () => {
       const sender = new RedisMessenger({ client, prefix, sharded, logger: quiet });
