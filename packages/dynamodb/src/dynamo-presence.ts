@@ -6,14 +6,21 @@ import {
   type Presence,
   type PresenceEntry,
 } from '@datadriver/core/ports';
-import { translateDynamoError } from './errors.js';
-import type { Item } from './item-codec.js';
+import { classifyDynamoError, translateDynamoError } from './errors.js';
+import { type Item, RECORD_ATTRIBUTE } from './item-codec.js';
 import { PresenceSightings } from './presence-sightings.js';
 import { checkTableOptions, type TableOptions } from './table-options.js';
 import { scanTable } from './table-scan.js';
 
 /** The attribute that `ensureTable({ timeToLiveAttribute })` should name for a presence table. */
 export const PRESENCE_EXPIRY_ATTRIBUTE = 'expiresAt';
+
+/**
+ * A beat replaces only nothing or a beat: on a table shared with the store (or anything else),
+ * a key that names a record (a jobId such as `PlayerData/x`) must not overwrite it.
+ */
+const ONLY_OVER_A_BEAT =
+  'attribute_not_exists(#record) AND (attribute_not_exists(#key) OR attribute_exists(#beat))';
 
 export interface DynamoPresenceOptions extends TableOptions {
   /**
@@ -56,7 +63,10 @@ export class DynamoPresence implements Presence {
     this.sightings = new PresenceSightings(options.monotonicNow);
   }
 
-  /** Writes `value` under `key` with a fresh beat id; readers see it expire `ttlSeconds` on. */
+  /**
+   * Writes `value` under `key` with a fresh beat id; readers see it expire `ttlSeconds` on.
+   * Refuses (`Data.InvalidRecord`) to replace an item that is not a beat, leaving it as it was.
+   */
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     const cleanupAt = Math.ceil(Date.now() / 1000 + ttlSeconds + this.cleanupAfterSeconds);
     const item: Item = {
@@ -67,8 +77,26 @@ export class DynamoPresence implements Presence {
       [PRESENCE_EXPIRY_ATTRIBUTE]: { N: String(cleanupAt) },
     };
     try {
-      await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item }));
+      await this.client.send(
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: item,
+          ConditionExpression: ONLY_OVER_A_BEAT,
+          ExpressionAttributeNames: {
+            '#record': RECORD_ATTRIBUTE,
+            '#key': this.keyAttribute,
+            '#beat': 'beat',
+          },
+        }),
+      );
     } catch (error) {
+      if (classifyDynamoError(error) === 'conflict') {
+        throw new DataDriverError(
+          ErrorCode.InvalidRecord,
+          `the DynamoDB item under ${key} in ${this.tableName} is not a presence beat (a record?), so the presence write left it as it was: give presence a table of its own, or a jobId that is no record's key`,
+          { cause: error, details: { key, tableName: this.tableName } },
+        );
+      }
       throw translateDynamoError(error, {
         operation: 'presence write',
         key,

@@ -3,7 +3,7 @@ import { startTcpProxy } from '@datadriver/backends';
 import { DataDriverError, ErrorCode } from '@datadriver/core';
 import { presenceConformance } from '@datadriver/testkit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DynamoPresence, PRESENCE_EXPIRY_ATTRIBUTE } from '../src/index.js';
+import { DynamoPresence, DynamoStore, PRESENCE_EXPIRY_ATTRIBUTE } from '../src/index.js';
 import { PresenceSightings } from '../src/presence-sightings.js';
 import { freshTable, makeClient } from './support/dynamo-client.js';
 
@@ -153,6 +153,41 @@ describe('DynamoPresence', () => {
     expect(second?.ttlSeconds).toEqual({ N: '10' });
     const cleanupAt = Number(second?.[PRESENCE_EXPIRY_ATTRIBUTE]?.N);
     expect(cleanupAt).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 86_400);
+  });
+
+  it('refuses to write a beat over a record of a store on the same table, leaving it as it was', async () => {
+    const store = new DynamoStore({ client: direct, tableName: table.tableName });
+    const key = `PlayerData/${freshKey()}`;
+    await store.update(key, () => ({ coins: 5 }));
+    const raw = () =>
+      direct.send(
+        new GetItemCommand({
+          TableName: table.tableName,
+          Key: { pk: { S: key } },
+          ConsistentRead: true,
+        }),
+      );
+    const before = (await raw()).Item;
+    const failure = await writer()
+      .set(key, 'server-a', 10)
+      .catch((error: unknown) => error);
+    expect(DataDriverError.is(failure, ErrorCode.InvalidRecord)).toBe(true);
+    expect((await raw()).Item).toEqual(before);
+    expect(await store.get(key)).toEqual({ coins: 5 });
+  });
+
+  it('refuses to write a beat over an item that is neither a beat nor a record', async () => {
+    const key = freshKey();
+    const item = { pk: { S: key }, other: { S: 'x' } };
+    await direct.send(new PutItemCommand({ TableName: table.tableName, Item: item }));
+    const failure = await writer()
+      .set(key, 'v', 10)
+      .catch((error: unknown) => error);
+    expect(DataDriverError.is(failure, ErrorCode.InvalidRecord)).toBe(true);
+    const { Item } = await direct.send(
+      new GetItemCommand({ TableName: table.tableName, Key: { pk: { S: key } } }),
+    );
+    expect(Item).toEqual(item);
   });
 
   it('rejects (the caller\'s "unknown") on an item that is not a beat, rather than answer', async () => {

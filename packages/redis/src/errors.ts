@@ -3,7 +3,7 @@
  * `cause`. One table, so the store, the messenger and the presence say the same thing.
  */
 import { DataDriverError, describeError, ErrorCode } from '@datadriver/core/ports';
-import { DeadlineError } from './deadline.js';
+import { DeadlineError, OfflineError } from './deadline.js';
 
 /** Redis error prefixes (the reply's first word) and what each means for a caller. */
 const REPLY_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -85,7 +85,7 @@ function replyCode(error: Error): ErrorCode | undefined {
 export function codeOf(error: unknown): ErrorCode {
   if (!(error instanceof Error)) return ErrorCode.BackendFailed;
   if (error.name === 'ReplyError') return replyCode(error) ?? ErrorCode.BackendFailed;
-  if (error instanceof DeadlineError) return ErrorCode.Unavailable;
+  if (error instanceof DeadlineError || error instanceof OfflineError) return ErrorCode.Unavailable;
   const socketCode = (error as NodeJS.ErrnoException).code;
   if (socketCode !== undefined && SOCKET_CODES.has(socketCode)) return ErrorCode.Unavailable;
   if (CONNECTION_MESSAGES.some((pattern) => pattern.test(error.message))) {

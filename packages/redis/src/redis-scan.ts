@@ -3,11 +3,12 @@
  * names of one family of the key layout (keys.ts) and a `TYPE` (records are hashes, presence
  * keys strings), on every master of a Cluster. Each name found is read back into its key and
  * kept only if the layout names that key so. Read-only; for tools such as the CLI, never for
- * lock decisions.
+ * lock decisions. Each call is bounded on a Cluster as every adapter call is (deadline.ts).
  */
 import type { PresenceEntry } from '@datadriver/core/ports';
 import type { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './client.js';
+import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { keyOfTag, tagOf } from './keys.js';
 
@@ -41,19 +42,15 @@ export async function* scanKeys(client: RedisClient, target: ScanTarget): AsyncG
   const sample = target.nameOf('k');
   const family = sample.slice(sample.indexOf('}', target.prefix.length) + 1);
   const pattern = `${literalPattern(start)}*${literalPattern(`}${family}`)}`;
+  const deadlineMs = deadlineOf(client);
   for (const shard of shards(client)) {
     let cursor = '0';
     do {
       let reply: [string, string[]];
       try {
-        reply = await shard.scan(
-          cursor,
-          'MATCH',
-          pattern,
-          'COUNT',
-          SCAN_COUNT,
-          'TYPE',
-          target.type,
+        reply = await within(
+          deadlineMs,
+          shard.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT, 'TYPE', target.type),
         );
       } catch (error) {
         throw toRedisError(error, 'scan', pattern);
@@ -86,7 +83,11 @@ export async function presenceEntryOf(
   let value: string | null;
   let ttlMs: number;
   try {
-    [value, ttlMs] = await Promise.all([client.get(redisKey), client.pttl(redisKey)]);
+    const deadlineMs = deadlineOf(client);
+    [value, ttlMs] = await Promise.all([
+      within(deadlineMs, client.get(redisKey)),
+      within(deadlineMs, client.pttl(redisKey)),
+    ]);
   } catch (error) {
     throw toRedisError(error, 'scan', redisKey);
   }

@@ -13,7 +13,8 @@
  * So the watch checks, by echo: it publishes a probe on each channel and expects it back. A
  * channel whose probe does not come back in time is subscribed again once the client has read
  * its slot map afresh (`Subscriber.renew`). Checks run at once on a sign of trouble from the
- * Cluster (`nodeError`, `-node`), and every `intervalMs` anyway.
+ * Cluster (`nodeError`, `-node`), and every `intervalMs` anyway. While renewals do not bring
+ * the probes back, checks come at doubling waits (up to 10 s), and one warning says so.
  */
 import { randomBytes } from 'node:crypto';
 import { describeError, type Logger } from '@datadriver/core/ports';
@@ -22,8 +23,10 @@ import { describeError, type Logger } from '@datadriver/core/ports';
 export const SHARD_CHECK_INTERVAL_MS = 10_000;
 /** How long a probe may take to come back before its channel counts as lost (ms). */
 export const PROBE_TIMEOUT_MS = 500;
-/** How soon a check follows a renewal, to see it deliver (ms). */
-const RECHECK_MS = 250;
+/** How soon a check follows a first renewal, to see it deliver (ms); doubled after each one more. */
+export const RECHECK_MS = 250;
+/** The longest wait between checks while renewals do not bring the probes back (ms). */
+export const MAX_RECHECK_MS = 10_000;
 /**
  * Payloads of probes start with this; not JSON, so any other messenger on the channel drops
  * them as it drops every payload that is not a JSON object.
@@ -50,6 +53,8 @@ export class ShardWatch {
   private checking: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /** Checks in a row that found a channel lost: each renewal since the last good check. */
+  private failures = 0;
 
   constructor(private readonly ports: ShardWatchPorts) {}
 
@@ -68,9 +73,9 @@ export class ShardWatch {
     this.waiting.clear();
   }
 
-  /** A sign that a subscription may be lost: check now. */
+  /** A sign that a subscription may be lost: check now, unless renewals are backing off. */
   alarm(): void {
-    if (!this.stopped) void this.check();
+    if (!this.stopped && this.failures === 0) void this.check();
   }
 
   /** True when `payload` is a probe (this watch's or another's): not a message to deliver. */
@@ -80,18 +85,21 @@ export class ShardWatch {
     return true;
   }
 
-  /** One check at a time; an alarm during a check runs one more after it. */
+  /**
+   * One check at a time, which schedules the next; an alarm during a check runs one more after
+   * it, unless that check found a channel lost (its renewal's recheck is scheduled).
+   */
   check(): Promise<void> {
     if (this.checking) {
       this.again = true;
       return this.checking;
     }
+    clearTimeout(this.timer);
     this.checking = this.checkOnce().finally(() => {
       this.checking = undefined;
-      if (this.again && !this.stopped) {
-        this.again = false;
-        void this.check();
-      }
+      const again = this.again;
+      this.again = false;
+      if (again && !this.stopped && this.failures === 0) void this.check();
     });
     return this.checking;
   }
@@ -102,16 +110,34 @@ export class ShardWatch {
     const lost = (await Promise.all(channels.map((channel) => this.probe(channel)))).filter(
       (channel): channel is string => channel !== undefined,
     );
-    if (lost.length === 0 || this.stopped) return this.schedule(this.ports.intervalMs);
-    this.ports.logger.info(
-      `sharded subscription${lost.length > 1 ? 's' : ''} to ${lost.join(', ')} stopped delivering (a failover or slot move?); subscribing again`,
-    );
+    if (this.stopped) return;
+    if (lost.length === 0) {
+      if (this.failures > 1) this.ports.logger.info('sharded subscriptions deliver again');
+      this.failures = 0;
+      return this.schedule(this.ports.intervalMs);
+    }
+    this.failures += 1;
+    this.report(lost);
     try {
       await this.ports.renew(lost);
     } catch (error) {
       this.ports.logger.debug(`resubscribing failed, checking again: ${describeError(error)}`);
     }
-    this.schedule(RECHECK_MS);
+    this.schedule(Math.min(RECHECK_MS * 2 ** (this.failures - 1), MAX_RECHECK_MS));
+  }
+
+  /** One line when channels go silent, one warning when renewing them did not help. */
+  private report(lost: readonly string[]): void {
+    const which = `sharded subscription${lost.length > 1 ? 's' : ''} to ${lost.join(', ')}`;
+    if (this.failures === 1) {
+      this.ports.logger.info(
+        `${which} stopped delivering (a failover or slot move?); subscribing again`,
+      );
+    } else if (this.failures === 2) {
+      this.ports.logger.warn(
+        `${which} still not delivering after subscribing again; retrying at doubling waits up to ${MAX_RECHECK_MS / 1000} s (handoff messages to this server are lost meanwhile)`,
+      );
+    }
   }
 
   /**

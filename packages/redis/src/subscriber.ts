@@ -36,9 +36,11 @@ export class Subscriber {
   async add(channel: string): Promise<void> {
     const connection = this.open();
     const { sharded, deadlineMs } = this.options;
+    // Kept queued past the deadline: the Cluster client subscribes once the cluster is back.
     await within(
       deadlineMs,
       sharded ? connection.ssubscribe(channel) : connection.subscribe(channel),
+      'keep',
     );
   }
 
@@ -51,7 +53,7 @@ export class Subscriber {
     const { sharded, deadlineMs, logger } = this.options;
     try {
       const ended = sharded ? connection.sunsubscribe(channel) : connection.unsubscribe(channel);
-      await within(deadlineMs, ended);
+      await within(deadlineMs, ended, 'keep');
     } catch (error) {
       // Nothing is delivered to a channel without handlers, so a failed UNSUBSCRIBE costs
       // only its traffic until the connection next drops.

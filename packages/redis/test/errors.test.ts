@@ -2,7 +2,7 @@ import { connect as connectSocket } from 'node:net';
 import { DataDriverError, ErrorCode } from '@datadriver/core';
 import { ReplyError } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DeadlineError } from '../src/deadline.js';
+import { DeadlineError, OfflineError } from '../src/deadline.js';
 import { codeOf, toRedisError } from '../src/errors.js';
 import { Clients, uniquePrefix } from './support/redis.js';
 
@@ -78,6 +78,10 @@ describe('Redis errors as DataDriver codes', () => {
 
   it('maps a call past its Cluster deadline to Data.Unavailable', () => {
     expect(codeOf(new DeadlineError(2_000))).toBe(ErrorCode.Unavailable);
+  });
+
+  it('maps a call refused while the Cluster client is offline to Data.Unavailable', () => {
+    expect(codeOf(new OfflineError('reconnecting'))).toBe(ErrorCode.Unavailable);
   });
 
   it('keeps the original as cause, and a DataDriverError as it is', () => {

@@ -5,7 +5,8 @@
  * with plain npm into a project outside the workspace, where a small TypeScript program
  * type-checks, compiles, and loads, saves and releases a profile, and README's two-server
  * program (its `ts run file=two-servers.ts` block, as written there) hands a player over
- * between two processes.
+ * between two processes; and core plus the Redis adapter once more with ioredis 6, the top of
+ * the adapter's peer range (the first project has 5.11.1, its bottom).
  */
 import { freePort } from '@datadriver/backends';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -40,6 +41,24 @@ describe('the packages installed from their tarballs with npm into a fresh proje
       active: true,
       refused: 'Data.InvalidConfig',
       entries: { sameErrorClass: true, inMemoryCoins: 1 },
+    });
+  });
+
+  it("with ioredis 6, the top of the Redis adapter's peer range: installs, type-checks, loads, saves and releases a profile", async () => {
+    const dir = await consumerProject(
+      scratch,
+      { ...(await tarballs(scratch, ['core', 'redis'])), ioredis: '6.0.0' },
+      CONSUMER_PROGRAM,
+    );
+    // Every peer within its range: npm reports an invalid peer here.
+    await run('npm', ['ls', '--all'], { cwd: dir });
+    const { stdout } = await run('node', ['out/main.js'], {
+      cwd: dir,
+      env: { ...process.env, REDIS_URL: inject('redisUrl') },
+    });
+    expect(JSON.parse(stdout.trim())).toMatchObject({
+      data: { coins: 25, badges: ['first-login'] },
+      active: true,
     });
   });
 

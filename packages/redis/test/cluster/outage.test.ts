@@ -1,15 +1,17 @@
 /**
  * A full outage of the Redis Cluster, as seen by one client (every node's proxy stopped): each
- * call of each adapter fails typed within its deadline, however many are made, and the
- * messenger's subscriptions work again once the cluster is back: those made before the outage
- * deliver again, and one refused during it is made by the handoff's next beat.
+ * call of each adapter fails typed within its deadline, however many are made; none of the
+ * calls that failed stays in the Cluster client's offline queue or runs once the cluster is
+ * back; and the messenger's subscriptions work again: those made before the outage deliver
+ * again, and one refused during it is made by the handoff's next beat.
  */
 import { DataDriverError, ErrorCode, Handoff } from '@datadriver/core';
 import { eventually } from '@datadriver/testkit';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMessenger, RedisPresence, RedisStore } from '../../src/index.js';
-import { ClusterProxies } from '../support/cluster.js';
+import { queuedCommands } from '../../src/offline-queue.js';
+import { ClusterProxies, connectCluster } from '../support/cluster.js';
 import { Clients, quiet, TEST_OPTIONS, uniquePrefix } from '../support/redis.js';
 
 const DEADLINE_MS = TEST_OPTIONS.commandTimeout!;
@@ -46,6 +48,19 @@ function expectUnavailable({ error, ms }: { error: unknown; ms: number }, what: 
   expect(ms, what).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
 }
 
+/** The commands other than (un)subscriptions that `cluster` holds in its offline queue. */
+function queuedCalls(cluster: Cluster): string[] {
+  return queuedCommands(cluster).filter((name) => !/subscribe$/.test(name));
+}
+
+/** Resolves once `cluster` answers again and has sent whatever its offline queue held. */
+async function backAgain(cluster: Cluster): Promise<void> {
+  await eventually(() => cluster.ping());
+  await until(() => queuedCommands(cluster).length === 0, 5_000, 'the offline queue sent');
+  // What was sent on the way back has had time to run on its node.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
 async function until(condition: () => boolean, limitMs: number, what: string): Promise<void> {
   const started = Date.now();
   while (!condition()) {
@@ -80,12 +95,79 @@ describe('a full outage of the Redis Cluster', () => {
           Object.entries(calls).map(async ([what, call]) => [what, await timed(call)] as const),
         );
         for (const [what, result] of results) expectUnavailable(result, `${what} (${round})`);
+        expect(queuedCalls(client), `queued after round ${round}`).toEqual([]);
       }
     } finally {
       await proxies.start();
     }
-    expect(await eventually(() => store.get('PlayerData/p'))).toEqual({ n: 1 });
+    await backAgain(client);
+    expect(await store.get('PlayerData/p')).toEqual({ n: 1 });
+    // The refused purge did not run on the way back, nor the refused beat.
+    expect(await store.versions!.list('PlayerData/p')).toHaveLength(1);
+    expect(await presence.get('srv')).toBeUndefined();
     await messenger.close();
+  });
+
+  it('runs none of a flood of refused writes and publishes once the cluster is back', async () => {
+    const presence = new RedisPresence({ client, prefix, logger: quiet });
+    const messenger = new RedisMessenger({ client, prefix, logger: quiet });
+    // A listener that never loses the cluster: it would see a refused publish sent late.
+    const listener = clients.add(await connectCluster());
+    const heard = new RedisMessenger({ client: listener, prefix, logger: quiet });
+    const late: unknown[] = [];
+    await heard.subscribe('CKHandoff_flood', (message) => void late.push(message));
+    const N = 200;
+    await proxies.stop();
+    try {
+      const started = Date.now();
+      const results = await Promise.allSettled([
+        ...Array.from({ length: N }, (_, n) => presence.set(`flood-${n}`, '1', 600)),
+        ...Array.from({ length: 20 }, (_, n) => messenger.publish('CKHandoff_flood', { n })),
+      ]);
+      expect(Date.now() - started).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+      const codes = new Set(
+        results.map((result) =>
+          result.status === 'rejected' ? (result.reason as DataDriverError).code : 'resolved',
+        ),
+      );
+      expect([...codes]).toEqual([ErrorCode.Unavailable]);
+      expect(queuedCalls(client)).toEqual([]);
+    } finally {
+      await proxies.start();
+    }
+    await backAgain(client);
+    const landed: string[] = [];
+    for (let n = 0; n < N; n += 1) {
+      if ((await presence.get(`flood-${n}`)) !== undefined) landed.push(`flood-${n}`);
+    }
+    expect(landed).toEqual([]);
+    expect(late).toEqual([]);
+    await heard.close();
+  });
+
+  it('fails a presence scan that loses the cluster midway typed within its deadline', async () => {
+    const presence = new RedisPresence({ client, prefix: `${prefix}scan:`, logger: quiet });
+    await Promise.all(Array.from({ length: 30 }, (_, n) => presence.set(`srv-${n}`, '1', 600)));
+    const entries = presence.scan()[Symbol.asyncIterator]();
+    expect((await entries.next()).done).toBe(false);
+    await proxies.stop();
+    // Past the moment the client notices: its next commands go to its own offline queue.
+    await until(() => client.status !== 'ready', 5_000, 'the client losing the cluster');
+    let result: { error: unknown; ms: number };
+    try {
+      const rest = timed(async () => {
+        while (!(await entries.next()).done);
+      });
+      const limit = DEADLINE_MS + SLACK_MS + 1_000;
+      const hung = new Promise<{ error: unknown; ms: number }>((resolve) =>
+        setTimeout(() => resolve({ error: 'still waiting', ms: limit }), limit),
+      );
+      result = await Promise.race([rest, hung]);
+    } finally {
+      await proxies.start();
+    }
+    expectUnavailable(result, 'the rest of the scan');
+    await backAgain(client);
   });
 
   for (const sharded of [false, true]) {
