@@ -97,6 +97,8 @@ describe('a full outage of the Redis Cluster', () => {
         for (const [what, result] of results) expectUnavailable(result, `${what} (${round})`);
         expect(queuedCalls(client), `queued after round ${round}`).toEqual([]);
       }
+      // The queue is read for real: the subscription, kept on purpose, is in it.
+      expect(queuedCommands(client)).toContain('ssubscribe');
     } finally {
       await proxies.start();
     }
