@@ -46,7 +46,10 @@ afterAll(async () => {
 describe('the sharded subscription check when renewing cannot help', () => {
   it('backs off to 10 s between checks, with one info line and one warning', async () => {
     const client = clients.add(
-      await connectCluster(undefined, { sharded: true, redisOptions: { username: user, password } }),
+      await connectCluster(undefined, {
+        sharded: true,
+        redisOptions: { username: user, password },
+      }),
     );
     const logger = recordingLogger();
     const prefix = uniquePrefix('watch');
