@@ -68,6 +68,8 @@ export class ShardWatch {
   /** Stops checking; probes in flight count as delivered. */
   stop(): void {
     this.stopped = true;
+    // A later start (a new first subscription) begins afresh: alarms check at once again.
+    this.failures = 0;
     clearTimeout(this.timer);
     for (const arrived of this.waiting.values()) arrived();
     this.waiting.clear();

@@ -104,6 +104,19 @@ describe('ShardWatch', () => {
     expect(levels).toEqual(['info', 'warn', 'info']);
   });
 
+  it('answers alarms at once again after a stop and a start that followed a backoff', async () => {
+    const { watch, renewedAt } = watchOf(['a'], new Set(), false, false);
+    watch.start();
+    await pass(50 + PROBE_TIMEOUT_MS + RECHECK_MS + PROBE_TIMEOUT_MS); // backing off
+    expect(renewedAt).toHaveLength(2);
+    watch.stop();
+    watch.start();
+    watch.alarm();
+    await pass(1 + PROBE_TIMEOUT_MS);
+    watch.stop();
+    expect(renewedAt).toHaveLength(3);
+  });
+
   it('renews nothing while it cannot publish its probes (the cluster is out of reach)', async () => {
     const { watch, renewals } = watchOf(['a'], new Set(), true);
     watch.start();
