@@ -17,7 +17,7 @@ import {
   type TradeState,
 } from '../rules/index.js';
 import type { ProfileSession } from '../session/profile-session.js';
-import { decideJournal, deleteJournal } from './journal.js';
+import { decideJournal, deleteJournal, forgetParticipant } from './journal.js';
 
 type Pair = readonly [ProfileSession, ProfileSession];
 
@@ -120,10 +120,18 @@ function settle(ctx: DriverContext, id: string, sessions: Pair): void {
     if (session.state === 'active') session.save('trade').catch(() => undefined);
     return next;
   });
-  Promise.all(cleared).then(
-    () => deleteJournal(ctx, id),
-    () => undefined, // a lock was taken: the new holder's load settles that marker
-  );
+  void Promise.allSettled(cleared).then((outcomes) => {
+    if (outcomes.every((outcome) => outcome.status === 'fulfilled')) return deleteJournal(ctx, id);
+    // A lock was taken: its new holder's load settles that marker. The journal keeps only what
+    // that load needs, and goes once no participant is marked (whichever side is last).
+    return Promise.all(
+      sessions
+        .filter((_, index) => outcomes[index]?.status === 'fulfilled')
+        .map((session) => forgetParticipant(ctx, id, session.key)),
+    ).catch((error) => {
+      ctx.logger.warn(`could not clear the journal of trade ${id}: ${describeError(error)}`);
+    });
+  });
 }
 
 /**
