@@ -32,7 +32,6 @@ export interface LoadOptions {
 export class DataDriver<T extends object> implements HandoffClient {
   readonly #ctx: DriverContext;
   readonly #parts: DriverParts;
-  #detach: (() => void) | undefined;
 
   constructor(options: DataDriverOptions<T>) {
     this.#ctx = createContext(options, this);
@@ -113,14 +112,11 @@ export class DataDriver<T extends object> implements HandoffClient {
     const offAdded = host.onPlayerAdded((player) => void players.join(player));
     const offRemoving = host.onPlayerRemoving((player) => void players.leave(player));
     for (const player of host.players?.() ?? []) void players.join(player);
-    const detach = () => {
+    return () => {
       offAdded();
       offRemoving();
       slot.set(undefined);
-      this.#detach = undefined;
     };
-    this.#detach = detach;
-    return detach;
   }
 
   /** The kept versions of `key`, newest first (the store must keep versions). */
@@ -187,9 +183,15 @@ export class DataDriver<T extends object> implements HandoffClient {
    */
   async close(options: { deadlineSeconds?: number } = {}): Promise<CloseResult> {
     const deadlineMs = checkSeconds('deadlineSeconds', options.deadlineSeconds ?? 10) * 1000;
+    // The host stays attached: a player added from now on gets load.failed (Data.Closed), a
+    // definite outcome a host can wait for, rather than no event at all.
     this.#parts.registry.close();
-    this.#detach?.();
     return closeDriver(this.#ctx, this.#parts, deadlineMs);
+  }
+
+  /** True once `close()` was called: loads are refused with `Data.Closed`. */
+  get closed(): boolean {
+    return this.#parts.registry.closed;
   }
 
   /** @internal Profiles held or loading here: each adds to this server's publish budget. */

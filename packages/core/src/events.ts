@@ -21,6 +21,25 @@ interface KeyEvent extends Base {
   readonly key: string;
 }
 
+/** One load's events (`load.*`, the requests and presence reads it makes, the lock it takes). */
+interface LoadEvent extends KeyEvent {
+  /** Counts this driver's loads from 1: ties a load's events together. */
+  readonly loadId: number;
+}
+
+/** Why a player was kicked (`profile.kicked`). */
+export type KickCause =
+  /** Another server asked for the profile: the player joined there. */
+  | 'joined-elsewhere'
+  /** A newer connection of the same player loaded it here. */
+  | 'rejoined'
+  /** The load waited out `lockWaitSeconds` (`Data.Locked`). */
+  | 'locked'
+  /** The load failed otherwise, `keyOf` threw, or `onLoad` threw. */
+  | 'load-failed'
+  /** Another server took the lock: the session is lost. */
+  | 'lock-lost';
+
 export type WaitReason = 'local-load' | 'local-release' | 'local-session' | 'locked';
 export type PresenceAnswerName = 'alive' | 'stopped' | 'unknown';
 export type RequestAction =
@@ -34,39 +53,47 @@ export type RequestAction =
   | 'ignored';
 
 export type DataDriverEvent =
-  | (KeyEvent & { readonly type: 'load.started'; readonly session: boolean })
-  | (KeyEvent & {
+  | (LoadEvent & { readonly type: 'load.started'; readonly session: boolean })
+  | (LoadEvent & {
       readonly type: 'load.waiting';
       readonly reason: WaitReason;
       readonly holder?: LockInfo;
     })
-  | (KeyEvent & {
+  | (LoadEvent & {
+      /** The store failed; the load tries again in `nextInMs` (within `lockWaitSeconds`). */
+      readonly type: 'load.retrying';
+      readonly error: DataDriverError;
+      /** Failed attempts so far, from 1. */
+      readonly attempt: number;
+      readonly nextInMs: number;
+    })
+  | (LoadEvent & {
       readonly type: 'load.loaded';
       readonly reason: TakeReason | 'adopted';
       readonly waitedMs: number;
     })
-  | (KeyEvent & {
+  | (LoadEvent & {
       readonly type: 'load.failed';
       readonly waitedMs: number;
       readonly error: DataDriverError;
     })
-  | (KeyEvent & {
+  | (LoadEvent & {
       readonly type: 'lock.taken';
       readonly reason: TakeReason;
       readonly from: LockInfo;
     })
   | (KeyEvent & { readonly type: 'lock.lost'; readonly holder?: LockInfo })
-  | (KeyEvent & {
+  | (LoadEvent & {
       readonly type: 'presence.read';
       readonly holder: string;
       readonly answer: PresenceAnswerName;
     })
-  | (KeyEvent & {
+  | (LoadEvent & {
       readonly type: 'handoff.request.sent';
       readonly holder: string;
       readonly token?: string;
     })
-  | (KeyEvent & {
+  | (LoadEvent & {
       /** A release request could not be sent (a bus failure, or too large); not `Throttled`. */
       readonly type: 'handoff.request.failed';
       readonly holder: string;
@@ -86,12 +113,19 @@ export type DataDriverEvent =
       readonly type: 'profile.kicked';
       readonly player: string;
       readonly message: string;
+      readonly cause: KickCause;
     })
-  | (KeyEvent & { readonly type: 'profile.saved'; readonly reason: SaveReason })
+  | (KeyEvent & {
+      readonly type: 'profile.saved';
+      readonly reason: SaveReason;
+      /** From the save's start (its wait for earlier writes excluded) to its landing. */
+      readonly durationMs: number;
+    })
   | (KeyEvent & {
       readonly type: 'profile.save-failed';
       readonly reason: SaveReason;
       readonly error: DataDriverError;
+      readonly durationMs: number;
     })
   | (KeyEvent & { readonly type: 'profile.releasing' })
   | (KeyEvent & { readonly type: 'profile.released' })
@@ -142,7 +176,7 @@ export type DataDriverEvent =
       readonly keys: readonly string[];
     });
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** An event before the stream stamps it with the time and the server. */
 export type EventPayload = DistributiveOmit<DataDriverEvent, 'time' | 'jobId'>;
@@ -152,6 +186,9 @@ export type ProfileEventPayload = DistributiveOmit<
   Extract<DataDriverEvent, { readonly key: string }>,
   'time' | 'jobId' | 'driver'
 >;
+
+/** One load's event before its driver stamps it (see `LoadEvent`). */
+export type LoadEventPayload = Extract<ProfileEventPayload, { readonly loadId: number }>;
 
 export type SaveReason = 'manual' | 'autosave' | 'adopt' | 'trade' | 'restore' | 'release';
 export type DataDriverEventType = DataDriverEvent['type'];
@@ -196,6 +233,13 @@ export function describeEvent(
         ? {
             level: 'warn',
             message: `adopted the retained profile of ${event.key}, but could not save it yet; autosaves keep retrying.`,
+          }
+        : undefined;
+    case 'load.retrying':
+      return event.attempt === 1
+        ? {
+            level: 'info',
+            message: `load of ${event.key}: the store failed; retrying within lockWaitSeconds, next in ${event.nextInMs} ms: ${describeError(event.error)}`,
           }
         : undefined;
     case 'handoff.request.failed':

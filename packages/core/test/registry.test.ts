@@ -4,7 +4,7 @@ import { SessionRegistry } from '../src/driver/registry.js';
 import { LoadReservation } from '../src/driver/reservation.js';
 import { VirtualClock } from '../src/testing/index.js';
 
-const reservation = (token: string) => new LoadReservation(token, () => true);
+const reservation = (token: string) => new LoadReservation(token, 1, () => true);
 
 describe('SessionRegistry', () => {
   it('keeps one reservation per key: a second one is refused until the first settles', () => {
@@ -50,7 +50,7 @@ describe('SessionRegistry', () => {
 
   it('a cancelled load reads as cancelled', () => {
     let wanted = true;
-    const load = new LoadReservation('t1', () => wanted);
+    const load = new LoadReservation('t1', 1, () => wanted);
     expect(load.cancelled()).toBe(false);
     wanted = false;
     expect(load.cancelled()).toBe(true);

@@ -26,7 +26,7 @@ export function assemble(ctx: DriverContext): DriverParts {
       registry.forget(session);
       requests.answer(session);
     },
-    lockLost: (session) => requests.kick(session, ctx.settings.kickMessages.lockLost),
+    lockLost: (session) => requests.kick(session, ctx.settings.kickMessages.lockLost, 'lock-lost'),
   };
   return { registry, host, requests, loader: new Loader(ctx, registry, requests, hooks) };
 }

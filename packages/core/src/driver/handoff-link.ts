@@ -16,6 +16,8 @@ export class HandoffLink {
   #handoff: Handoff | undefined;
   #owned = false;
   #requestsFailing = false;
+  #attached = false;
+  #warnedUnattached = false;
 
   constructor(
     private readonly client: HandoffClient,
@@ -48,6 +50,7 @@ export class HandoffLink {
 
   /** At attach: turns the server's shared handoff on when the seed's rule says so. */
   attach(hostJobId: string): void {
+    this.#attached = true;
     if (this.#handoff) return;
     const { store, messenger, presence, handoff, jobId } = this.options;
     const on = handoffByDefault({
@@ -69,6 +72,22 @@ export class HandoffLink {
       ...(this.options.timings ? { timings: this.options.timings } : {}),
     });
     this.use(shared, true);
+  }
+
+  /**
+   * At each load: a driver that could hand over (shared messenger and presence, no jobId or
+   * `handoff: false` given) but was never attached runs with handoff off under a random jobId,
+   * so other servers wait its locks out. Said once, at its first lock write.
+   */
+  checkAttached(): void {
+    if (this.#warnedUnattached || this.#attached || this.#handoff) return;
+    const { messenger, presence, handoff, jobId, name } = this.options;
+    if (handoff === false || jobId !== undefined) return;
+    if (!messenger || messenger.processLocal || !presence || presence.processLocal) return;
+    this.#warnedUnattached = true;
+    this.logger.warn(
+      `${name} loads with handoff off: it has a shared messenger and presence but was never attached to a host, so its jobId is random and other servers wait out its locks (lockWaitSeconds). Call attach(host) before the first load, or pass handoff: false to run without handoff and silence this.`,
+    );
   }
 
   /** A release request went out: the next failure warns again. */

@@ -1,5 +1,5 @@
 /** The game server a driver is attached to, and the one way a player is kicked. */
-import type { ProfileEventPayload } from '../events.js';
+import type { KickCause, ProfileEventPayload } from '../events.js';
 import type { Host, HostPlayer } from '../ports/host.js';
 
 export class HostSlot {
@@ -16,8 +16,8 @@ export class HostSlot {
   }
 
   /** Ends `player`'s session with `message`; the host then reports the player removing. */
-  kick(key: string, player: HostPlayer, message: string): void {
-    this.emit({ type: 'profile.kicked', key, player: player.id, message });
+  kick(key: string, player: HostPlayer, message: string, cause: KickCause): void {
+    this.emit({ type: 'profile.kicked', key, player: player.id, message, cause });
     this.#host?.kick(player, message);
   }
 }

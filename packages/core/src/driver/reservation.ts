@@ -11,6 +11,8 @@ export class LoadReservation {
   constructor(
     /** The lock token this load writes. */
     readonly token: string,
+    /** The load's number in this driver's events (`loadId`). */
+    readonly loadId: number,
     private readonly wanted: () => boolean,
   ) {}
 

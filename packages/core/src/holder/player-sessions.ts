@@ -49,7 +49,8 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
       key = this.options.keyOf ? this.options.keyOf(player) : player.id;
     } catch (error) {
       this.ctx.logger.error(`keyOf threw for player ${String(player.id)}: ${String(error)}`);
-      this.host.kick(String(player.id), player, this.ctx.settings.kickMessages.loadFailed);
+      const message = this.ctx.settings.kickMessages.loadFailed;
+      this.host.kick(String(player.id), player, message, 'load-failed');
       return;
     }
     const entry: PlayerEntry = { key, left: false };
@@ -67,7 +68,8 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
       if (entry.left || this.registry.closed) return;
       const locked = DataDriverError.is(error, ErrorCode.Locked);
       const messages = settings.kickMessages;
-      this.host.kick(key, player, locked ? messages.locked : messages.loadFailed);
+      if (locked) this.host.kick(key, player, messages.locked, 'locked');
+      else this.host.kick(key, player, messages.loadFailed, 'load-failed');
       return;
     }
     if (entry.left) {
@@ -81,7 +83,7 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
       // leaving first, so their removal runs no leave cleanups for a session never set up.
       this.ctx.logger.error(`onLoad threw for ${key}: ${describeError(error)}`);
       session.beginLeave();
-      this.host.kick(key, player, settings.kickMessages.loadFailed);
+      this.host.kick(key, player, settings.kickMessages.loadFailed, 'load-failed');
       await session.release().catch(() => undefined); // reported as profile.release-failed
     }
   }

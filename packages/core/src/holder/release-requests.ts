@@ -6,7 +6,7 @@ import type { DriverContext } from '../driver/context.js';
 import type { HostSlot } from '../driver/host-slot.js';
 import type { SessionRegistry } from '../driver/registry.js';
 import { describeError } from '../errors.js';
-import type { RequestAction } from '../events.js';
+import type { KickCause, RequestAction } from '../events.js';
 import { decideOrphanRelease, decideRequest, releasedRecord } from '../rules/index.js';
 import { guardedWrite } from '../session/guarded-write.js';
 import type { ProfileSession } from '../session/profile-session.js';
@@ -53,7 +53,9 @@ export class ReleaseRequests {
     }
     if (!session) return;
     session.requesters.note(requester, token);
-    if (action === 'kick') this.kick(session, this.ctx.settings.kickMessages.joinedElsewhere);
+    if (action === 'kick') {
+      this.kick(session, this.ctx.settings.kickMessages.joinedElsewhere, 'joined-elsewhere');
+    }
     // Retried or released now; a failure is reported as profile.release-failed.
     else if (action === 'retry-release' || action === 'release')
       session.release().catch(() => undefined);
@@ -66,10 +68,10 @@ export class ReleaseRequests {
   }
 
   /** Ends a player's session with `message`; the host reports the player leaving. */
-  kick(session: ProfileSession, message: string): void {
+  kick(session: ProfileSession, message: string, cause: KickCause): void {
     if (!session.player) return;
     session.kicked();
-    this.host.kick(session.key, session.player, message);
+    this.host.kick(session.key, session.player, message, cause);
   }
 
   /**

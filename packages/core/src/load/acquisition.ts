@@ -8,7 +8,7 @@
 import type { DriverContext } from '../driver/context.js';
 import type { LoadReservation } from '../driver/reservation.js';
 import { DataDriverError, ErrorCode } from '../errors.js';
-import type { ProfileEventPayload } from '../events.js';
+import type { DistributiveOmit, LoadEventPayload, ProfileEventPayload } from '../events.js';
 import { type LockInfo, type PresenceAnswer, readsPresenceAfterWake } from '../rules/index.js';
 import { Silence } from '../rules/silence.js';
 import { HolderRequests } from './holder-requests.js';
@@ -35,6 +35,7 @@ class Acquisition {
   /** True once an attempt after a reply found that same lock: replies stop skipping reads. */
   private replyProvedFalse = false;
   private lastReadAt: number | undefined;
+  private failures = 0;
 
   constructor(
     private readonly ctx: DriverContext,
@@ -46,7 +47,7 @@ class Acquisition {
     this.deadline = ctx.scheduler.now() + ctx.settings.lockWaitMs;
     this.silence = new Silence(timings.beatSeconds * 1000);
     this.parkMs = timings.parkMinSeconds * 1000;
-    this.requests = new HolderRequests(ctx, key);
+    this.requests = new HolderRequests(ctx, key, reservation.loadId);
   }
 
   async run(): Promise<Acquired> {
@@ -88,7 +89,18 @@ class Acquisition {
         throw attempt.kind === 'locked' ? this.lockedError(attempt.holder) : attempt.error;
       }
       // Park from now: a slow publish of the request must not stretch the wait.
-      const parked = this.park();
+      const parkMs = this.nextParkMs();
+      if (attempt.kind === 'failed') {
+        this.failures += 1;
+        this.emit({
+          type: 'load.retrying',
+          key: this.key,
+          error: attempt.error,
+          attempt: this.failures,
+          nextInMs: parkMs,
+        });
+      }
+      const parked = this.reservation.reply.wait(this.ctx.scheduler, parkMs);
       if (attempt.kind === 'locked') await this.requests.ask(attempt.holder);
       const replied = await parked;
       // A reply means the holder let go: load again at once. Otherwise read its presence.
@@ -98,15 +110,15 @@ class Acquisition {
     }
   }
 
-  /** Parks on the holder's reply: 0.5 s doubling to 2 s, never past the deadline. */
-  private async park(): Promise<boolean> {
+  /** How long the next park on the holder's reply lasts: 0.5 s doubling to 2 s, never past the deadline. */
+  private nextParkMs(): number {
     const { scheduler, link } = this.ctx;
     const now = scheduler.now();
     let wait = Math.min(this.parkMs, this.deadline - now);
     const untilSecond = this.silence.untilSecondRead(now);
     if (untilSecond !== undefined && untilSecond > 0) wait = Math.min(wait, untilSecond);
     this.parkMs = Math.min(this.parkMs * 2, link.timings.parkMaxSeconds * 1000);
-    return this.reservation.reply.wait(scheduler, Math.max(0, wait));
+    return Math.max(0, wait);
   }
 
   /** Whether this wake reads presence (see `readsPresenceAfterWake`), noting the reply. */
@@ -158,7 +170,8 @@ class Acquisition {
     );
   }
 
-  private emit(event: ProfileEventPayload): void {
-    this.ctx.emit(event);
+  /** Emits one of this load's events, with its `loadId`. */
+  private emit(event: DistributiveOmit<LoadEventPayload, 'loadId'>): void {
+    this.ctx.emit({ ...event, loadId: this.reservation.loadId } as ProfileEventPayload);
   }
 }

@@ -16,6 +16,7 @@ export class HolderRequests {
   constructor(
     private readonly ctx: DriverContext,
     private readonly key: string,
+    private readonly loadId: number,
   ) {}
 
   /** The load found `holder`'s lock: a new holder (or lock) is asked now, then repeatedly. */
@@ -46,6 +47,7 @@ export class HolderRequests {
     this.ctx.emit({
       type: 'handoff.request.sent',
       key: this.key,
+      loadId: this.loadId,
       holder: holder.jobId,
       token: holder.token,
     });
@@ -60,6 +62,7 @@ export class HolderRequests {
       this.ctx.emit({
         type: 'handoff.request.failed',
         key: this.key,
+        loadId: this.loadId,
         holder: holder.jobId,
         error: failure,
         first: this.ctx.link.requestFailed(),

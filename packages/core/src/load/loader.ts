@@ -28,6 +28,9 @@ export interface LoadHow {
 }
 
 export class Loader {
+  /** This driver's loads so far: each load's `loadId` in the events. */
+  #loads = 0;
+
   constructor(
     private readonly ctx: DriverContext,
     private readonly registry: SessionRegistry,
@@ -37,31 +40,37 @@ export class Loader {
 
   async load(key: string, how: LoadHow): Promise<ProfileSession> {
     const { ctx, registry } = this;
-    if (registry.closed) throw new DataDriverError(ErrorCode.Closed, `${ctx.name} is closed`);
-    ctx.identity.use();
     const started = ctx.scheduler.now();
-    ctx.emit({ type: 'load.started', key, session: how.player !== undefined });
+    this.#loads += 1;
+    const loadId = this.#loads;
+    ctx.emit({ type: 'load.started', key, loadId, session: how.player !== undefined });
     try {
+      // Reported as load.failed like any refusal: a host waiting on a player's load hears.
+      if (registry.closed) throw new DataDriverError(ErrorCode.Closed, `${ctx.name} is closed`);
+      ctx.identity.use();
+      ctx.link.checkAttached();
       checkProfileKey(key); // inside: a refused key is reported as load.failed, like any other
       const reservation = new LoadReservation(
         checkCreatedId(ctx.createId()),
+        loadId,
         () => !how.cancelled() && !registry.closed,
       );
       const reserve = () => registry.reserve(key, reservation);
       const replace = (older: ProfileSession) =>
-        this.requests.kick(older, ctx.settings.kickMessages.rejoined);
-      const adopted = await waitOnThisServer(ctx, registry, key, how, reserve, replace);
+        this.requests.kick(older, ctx.settings.kickMessages.rejoined, 'rejoined');
+      const adopted = await waitOnThisServer(ctx, registry, key, how, loadId, reserve, replace);
       const loaded = adopted
         ? { session: adopted, reason: 'adopted' as const }
         : await this.fromStore(key, how, reservation);
       const waitedMs = ctx.scheduler.now() - started;
-      ctx.emit({ type: 'load.loaded', key, reason: loaded.reason, waitedMs });
+      ctx.emit({ type: 'load.loaded', key, loadId, reason: loaded.reason, waitedMs });
       return loaded.session;
     } catch (error) {
       const failure = toDataDriverError(error, ErrorCode.BackendFailed, `load of ${key} failed`);
       ctx.emit({
         type: 'load.failed',
         key,
+        loadId,
         waitedMs: ctx.scheduler.now() - started,
         error: failure,
       });
@@ -94,7 +103,7 @@ export class Loader {
         await session.release().catch(() => undefined); // reported as profile.release-failed
         throw new DataDriverError(ErrorCode.Closed, `${ctx.name} closed while ${key} was loading`);
       }
-      this.reportTakeover(key, acquired);
+      this.reportTakeover(key, reservation.loadId, acquired);
       return { session, reason: acquired.reason };
     } finally {
       registry.settle(key, reservation);
@@ -105,9 +114,10 @@ export class Loader {
     }
   }
 
-  private reportTakeover(key: string, acquired: Acquired): void {
+  private reportTakeover(key: string, loadId: number, acquired: Acquired): void {
     if (acquired.from && acquired.reason !== 'own') {
-      this.ctx.emit({ type: 'lock.taken', key, reason: acquired.reason, from: acquired.from });
+      const { reason, from } = acquired;
+      this.ctx.emit({ type: 'lock.taken', key, loadId, reason, from });
     }
     if (acquired.recovered) {
       const { trade } = acquired.recovered;

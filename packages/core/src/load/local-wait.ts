@@ -19,6 +19,7 @@ export async function waitOnThisServer(
   registry: SessionRegistry,
   key: string,
   how: Pick<LoadHow, 'localWaitMs' | 'player'>,
+  loadId: number,
   reserve: () => void,
   /** Ends an older connection's session of the same player (the newer one wins). */
   replace: (session: ProfileSession) => void,
@@ -62,7 +63,7 @@ export async function waitOnThisServer(
         replace(session!);
         break; // then wait for its leave save
       case 'wait':
-        if (!reported) ctx.emit({ type: 'load.waiting', key, reason: decision.reason });
+        if (!reported) ctx.emit({ type: 'load.waiting', key, loadId, reason: decision.reason });
         reported = true;
         await registry.waitForChange(scheduler, deadline - scheduler.now());
     }

@@ -142,6 +142,7 @@ export class ProfileSession {
           key: this.key,
           reason: 'release',
           error: failure,
+          durationMs: 0, // refused before any write
         });
         return Promise.reject(failure);
       }

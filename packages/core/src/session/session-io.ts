@@ -121,6 +121,8 @@ export class SessionIo {
 
   async #save(reason: SaveReason): Promise<void> {
     const { key } = this.owner;
+    const started = this.ctx.scheduler.now();
+    const durationMs = () => this.ctx.scheduler.now() - started;
     try {
       const json = this.validate();
       const keepVersion = json !== this.#lastWritten.json;
@@ -129,12 +131,13 @@ export class SessionIo {
     } catch (error) {
       const failure = error as DataDriverError;
       if (!DataDriverError.is(failure, ErrorCode.LockLost)) {
-        this.ctx.emit({ type: 'profile.save-failed', key, reason, error: failure });
+        const event = { key, reason, error: failure, durationMs: durationMs() };
+        this.ctx.emit({ type: 'profile.save-failed', ...event });
       }
       throw failure;
     }
     this.retakeUntilSaved = false;
-    this.ctx.emit({ type: 'profile.saved', key, reason });
+    this.ctx.emit({ type: 'profile.saved', key, reason, durationMs: durationMs() });
   }
 
   /** One write under the lock. `json`, for a save or the release: the snapshot it leaves. */
