@@ -7,7 +7,8 @@
 import { sameFields } from './config-checks.js';
 import { consoleLogger } from './console-logger.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
-import { type EventListener, type EventPayload, EventStream } from './events.js';
+import { EventStream } from './event-stream.js';
+import type { EventListener, EventPayload } from './events.js';
 import { MessageGate } from './handoff-gate.js';
 import type { HandoffClient, HandoffOptions } from './handoff-options.js';
 import { TopicSubscription } from './handoff-subscription.js';

@@ -6,15 +6,15 @@
 export { consoleLogger } from './console-logger.js';
 export { type CloseResult, DataDriver, type LoadOptions } from './data-driver.js';
 export { DataDriverError, ErrorCode } from './errors.js';
-export {
-  type DataDriverEvent,
-  type DataDriverEventType,
-  describeEvent,
-  type EventListener,
-  type PresenceAnswerName,
-  type RequestAction,
-  type SaveReason,
-  type WaitReason,
+export { describeEvent } from './event-stream.js';
+export type {
+  DataDriverEvent,
+  DataDriverEventType,
+  EventListener,
+  PresenceAnswerName,
+  RequestAction,
+  SaveReason,
+  WaitReason,
 } from './events.js';
 export { Handoff, type HandoffOptions } from './handoff.js';
 export type { AttachOptions } from './holder/player-sessions.js';

@@ -5,7 +5,8 @@
  */
 import { consoleLogger } from '../console-logger.js';
 import { DataDriverError, ErrorCode } from '../errors.js';
-import { type EventPayload, EventStream, type ProfileEventPayload } from '../events.js';
+import { EventStream } from '../event-stream.js';
+import type { EventPayload, ProfileEventPayload } from '../events.js';
 import type { HandoffClient } from '../handoff.js';
 import { Handoff } from '../handoff.js';
 import { type DriverKeys, keysOf } from '../keys.js';
