@@ -47,13 +47,6 @@ export function describeEvent(
             message: `adopted the retained profile of ${event.key}, but could not save it yet; autosaves keep retrying.`,
           }
         : undefined;
-    case 'load.retrying':
-      return event.attempt === 1
-        ? {
-            level: 'info',
-            message: `load of ${event.key}: the store failed; retrying within lockWaitSeconds, next in ${event.nextInMs} ms: ${describeError(event.error)}`,
-          }
-        : undefined;
     case 'handoff.request.failed':
       return event.first
         ? {
