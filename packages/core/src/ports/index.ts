@@ -18,6 +18,8 @@ export {
   isWellFormedText,
   journalKeyOf,
   journalPrefix,
+  MAX_NAME_BYTES,
+  MAX_TOKEN_BYTES,
   parseStoreKey,
   profilePrefix,
   type StoreKeyOwner,
