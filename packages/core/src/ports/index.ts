@@ -65,6 +65,7 @@ export { SystemScheduler } from '../system-scheduler.js';
 export { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings } from '../timings.js';
 export { type HandoffMessage, requestMessage, TOPIC_PREFIX, topicOf } from '../wire.js';
 export type { Host, HostPlayer } from './host.js';
+export { HostListeners } from './host-listeners.js';
 export type { Logger } from './logger.js';
 export type { MessageHandler, Messenger, Subscription } from './messenger.js';
 export type { Presence, PresenceEntry } from './presence.js';

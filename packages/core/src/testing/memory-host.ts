@@ -1,4 +1,5 @@
 import type { Host, HostPlayer } from '../ports/host.js';
+import { HostListeners } from '../ports/host-listeners.js';
 
 export interface MemoryPlayer extends HostPlayer {
   /** The kick message, once the player was kicked. */
@@ -17,19 +18,16 @@ type Listener = (player: MemoryPlayer) => void;
 export class MemoryHost implements Host<MemoryPlayer> {
   readonly kicks: Array<{ readonly player: string; readonly message: string }> = [];
   private readonly connected: MemoryPlayer[] = [];
-  private readonly added = new Set<Listener>();
-  private readonly removing = new Set<Listener>();
+  private readonly listeners = new HostListeners<MemoryPlayer>();
 
   constructor(readonly jobId: string) {}
 
   onPlayerAdded(listener: Listener): () => void {
-    this.added.add(listener);
-    return () => this.added.delete(listener);
+    return this.listeners.onPlayerAdded(listener);
   }
 
   onPlayerRemoving(listener: Listener): () => void {
-    this.removing.add(listener);
-    return () => this.removing.delete(listener);
+    return this.listeners.onPlayerRemoving(listener);
   }
 
   players(): Iterable<MemoryPlayer> {
@@ -40,7 +38,7 @@ export class MemoryHost implements Host<MemoryPlayer> {
   join(id: string): MemoryPlayer {
     const player: MemoryPlayer = { id };
     this.connected.push(player);
-    for (const listener of this.added) listener(player);
+    this.listeners.added(player);
     return player;
   }
 
@@ -51,7 +49,7 @@ export class MemoryHost implements Host<MemoryPlayer> {
     const index = leaving === undefined ? -1 : this.connected.indexOf(leaving);
     if (index < 0) return;
     this.connected.splice(index, 1);
-    for (const listener of this.removing) listener(leaving!);
+    this.listeners.removing(leaving!);
   }
 
   kick(player: MemoryPlayer, message: string): void {
