@@ -90,9 +90,9 @@ describe('trades', () => {
     // A dies right after the commit write: its settle saves never land.
     let commits = 0;
     const original = a.store.update.bind(a.store);
-    a.store.update = async (key, transform) => {
-      const result = await original(key, transform);
-      if (key.includes('#trade/') && (result as { state?: string })?.state === 'committed') {
+    a.store.update = async (key, transform, options) => {
+      const result = await original(key, transform, options);
+      if (key.includes('#trade/') && result?.record.state === 'committed') {
         commits += 1;
         a.store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
       }
@@ -123,9 +123,12 @@ describe('trades', () => {
     alice.data.coins = 10;
     await bed.clock.run(alice.save());
     const original = a.store.update.bind(a.store);
-    a.store.update = async (key, transform) => {
-      const result = await original(key, transform);
-      if (key === 'PlayerData/bob' && (result as { meta?: { trade?: unknown } })?.meta?.trade) {
+    a.store.update = async (key, transform, options) => {
+      const result = await original(key, transform, options);
+      if (
+        key === 'PlayerData/bob' &&
+        (result?.record as { meta?: { trade?: unknown } })?.meta?.trade
+      ) {
         a.store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
       }
       return result;
