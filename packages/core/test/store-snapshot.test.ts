@@ -5,7 +5,9 @@
  * drops the snapshot. Counted on the memory store, which counts the calls a remote store makes.
  */
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../src/index.js';
+import { DataDriver, ErrorCode } from '../src/index.js';
+import type { Store, StoreSnapshot } from '../src/ports/index.js';
+import { MemoryStore, VirtualClock } from '../src/testing/index.js';
 import { stored, testBed } from './helpers.js';
 
 const KEY = 'PlayerData/p1';
@@ -108,5 +110,45 @@ describe('store calls of a holder', () => {
     // the released record, on which the release writes nothing.
     expect(since()).toEqual({ reads: 0, compareAndSets: 1 });
     expect(stored(bed.store, 'p1')?.meta).toEqual({ version: 2, releasedToken: token });
+  });
+});
+
+describe('a record just written', () => {
+  it('is not parsed again: no write walks the data of a snapshot the store resolved with', async () => {
+    const inner = new MemoryStore();
+    let dataReads = 0;
+    /** The snapshot with a record that counts reads of its data (what `parseRecord` walks). */
+    const watched = (snapshot: StoreSnapshot | undefined) =>
+      snapshot && {
+        version: snapshot.version,
+        record: new Proxy(snapshot.record, {
+          get(target, property, receiver) {
+            if (property === 'data') dataReads += 1;
+            return Reflect.get(target, property, receiver);
+          },
+        }),
+      };
+    const store: Store = {
+      specificationVersion: 'v2',
+      update: async (key, transform, options) =>
+        watched(await inner.update(key, transform, options)),
+      get: (key) => inner.get(key),
+    };
+    const clock = new VirtualClock();
+    const driver = new DataDriver({
+      name: 'PlayerData',
+      defaults: { coins: 0 },
+      store,
+      scheduler: clock,
+    });
+    const profile = await clock.run(driver.load('p1'));
+    for (const coins of [1, 2]) {
+      profile.data.coins = coins;
+      await clock.run(profile.save());
+    }
+    await clock.run(profile.release());
+    expect(dataReads).toBe(0);
+    expect(inner.peek('PlayerData/p1')).toMatchObject({ data: { coins: 2 } });
+    expect(inner.calls).toEqual({ reads: 1, compareAndSets: 4 });
   });
 });
