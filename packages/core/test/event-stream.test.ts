@@ -35,6 +35,7 @@ const ALL_TYPES: Record<DataDriverEventType, true> = {
   'profile.release-failed': true,
   'profile.adopted': true,
   'trade.committed': true,
+  'trade.aborted': true,
   'trade.recovered': true,
   'presence.beat': true,
   'presence.beat-failed': true,
@@ -59,7 +60,7 @@ describe('EventStream', () => {
   it('builds nothing for an unlogged event while nobody listens: the stamp is never taken', () => {
     const { events, log, stamps } = stream();
     expect(events.listening('profile.saved')).toBe(false);
-    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual' }, { driver: 'D' });
+    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual', driver: 'D' });
     expect(stamps()).toBe(0);
     expect(log.lines).toEqual([]);
   });
@@ -67,7 +68,7 @@ describe('EventStream', () => {
   it('logs a logged type with nobody listening, stamped once', () => {
     const { events, log, stamps } = stream();
     expect(events.listening('lock.lost')).toBe(true);
-    events.emit({ type: 'lock.lost', key: 'p1' }, { driver: 'D' });
+    events.emit({ type: 'lock.lost', key: 'p1', driver: 'D' });
     expect(stamps()).toBe(1);
     expect(log.warnings()).toEqual(['lost the lock of p1; the profile is deactivated.']);
   });
@@ -76,12 +77,12 @@ describe('EventStream', () => {
     const { events, stamps } = stream();
     const seen: DataDriverEvent[] = [];
     const leave = events.on((event) => seen.push(event));
-    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual' }, { driver: 'D' });
+    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual', driver: 'D' });
     expect(seen).toEqual([
       { type: 'profile.saved', key: 'p1', reason: 'manual', driver: 'D', time: 1, jobId: 'A' },
     ]);
     leave();
-    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual' }, { driver: 'D' });
+    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual', driver: 'D' });
     expect(seen).toHaveLength(1);
     expect(stamps()).toBe(1);
   });
