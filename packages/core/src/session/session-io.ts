@@ -159,11 +159,12 @@ export class SessionIo {
       this.#lastWritten = { ...this.#lastWritten, stored: undefined };
       throw result.error;
     }
-    if (result.decision.kind === 'lost') throw this.owner.lost(result.decision.holder);
-    if (json === undefined) {
+    if (result.decision.kind === 'lost' || json === undefined) {
+      // What the store holds now, the other server's record included: the next write's start.
       this.#lastWritten = { ...this.#lastWritten, stored: result.snapshot };
-      return;
     }
+    if (result.decision.kind === 'lost') throw this.owner.lost(result.decision.holder);
+    if (json === undefined) return;
     this.#lastWritten = { json, version: result.stored?.meta.version, stored: result.snapshot };
     this.#queue.landed();
   }
