@@ -168,6 +168,7 @@ export const LOGGED_EVENT_TYPES: ReadonlySet<DataDriverEventType> = new Set([
   'profile.release-failed',
   'profile.adopted',
   'presence.beat-failed',
+  'handoff.request.failed',
   'handoff.subscribe-failed',
   'handoff.rejected',
   'handoff.limited',

@@ -3,6 +3,7 @@
  * object is built for it (the stamp is never taken); a listened or logged one is delivered.
  */
 import { describe, expect, it } from 'vitest';
+import { DataDriverError, ErrorCode } from '../src/errors.js';
 import {
   type DataDriverEvent,
   type DataDriverEventType,
@@ -22,6 +23,7 @@ const ALL_TYPES: Record<DataDriverEventType, true> = {
   'lock.lost': true,
   'presence.read': true,
   'handoff.request.sent': true,
+  'handoff.request.failed': true,
   'handoff.request.received': true,
   'handoff.reply.sent': true,
   'handoff.reply.received': true,
@@ -87,10 +89,29 @@ describe('EventStream', () => {
     expect(stamps()).toBe(1);
   });
 
-  it('lists every type the logger logs: any other type describes to no line', () => {
+  it('lists exactly the types the logger logs: each of them logs a line, no other type does', () => {
+    // Every field any event has, each at a value that makes its type log when it can.
+    const fields = {
+      key: 'p1',
+      driver: 'D',
+      jobId: 'A',
+      time: 0,
+      first: true,
+      reason: 'stolen',
+      from: { jobId: 'B', token: 't', time: 0, presence: true },
+      holder: 'B',
+      error: new DataDriverError(ErrorCode.BackendFailed, 'down'),
+      outcome: 'unsaved',
+      keys: ['p1'],
+      topic: 'T',
+      direction: 'publish',
+      perMinute: 1,
+      trade: 't1',
+      waitedMs: 0,
+    };
     for (const type of Object.keys(ALL_TYPES) as DataDriverEventType[]) {
-      if (LOGGED_EVENT_TYPES.has(type)) continue;
-      expect(describeEvent({ type } as DataDriverEvent), type).toBeUndefined();
+      const line = describeEvent({ ...fields, type } as unknown as DataDriverEvent);
+      expect(line !== undefined, type).toBe(LOGGED_EVENT_TYPES.has(type));
     }
   });
 });

@@ -125,7 +125,7 @@ describe('records that are not what core expects', () => {
   it('a store that resolves no record after a load wrote one fails the load with a typed error', async () => {
     const bed = testBed();
     const forgetful: Store = {
-      specificationVersion: 'v1',
+      specificationVersion: 'v2',
       update: async (key, transform, options) => {
         await bed.store.update(key, transform, options);
         return undefined;
