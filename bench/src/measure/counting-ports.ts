@@ -46,7 +46,7 @@ export function countingPorts(ports: Ports, counts: OperationCounts): Ports {
 
 function countingStore(inner: Store, counts: OperationCounts): Store {
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     update(key: string, transform: StoreTransform, options?: UpdateOptions) {
       counts.add('store', 'update');
       return inner.update(key, transform, options);

@@ -6,7 +6,7 @@
  *
  * Redis counts the commands a Lua script calls as well, under their own names; only the
  * commands the adapters send themselves are counted here, and none of those is called inside
- * the store's scripts (HGET, HSET, EXISTS, DEL, TIME).
+ * the store's scripts (HGET, HMGET, HSET, EXISTS, DEL, TIME).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { RECOMMENDED_REDIS_OPTIONS } from '@datadriver/redis';

@@ -3,8 +3,33 @@
  * the server, turned into its log line (the seed's words for the warnings), and fanned out.
  */
 import { describeError } from './errors.js';
-import type { DataDriverEvent, EventListener, EventPayload } from './events.js';
+import type {
+  DataDriverEvent,
+  DataDriverEventType,
+  EventListener,
+  EventPayload,
+} from './events.js';
 import type { Logger } from './ports/logger.js';
+
+/**
+ * The types `describeEvent` may log: an event of any other type is built only while someone
+ * listens (`EventStream.listening`). A test checks this list against `describeEvent`.
+ */
+export const LOGGED_EVENT_TYPES: ReadonlySet<DataDriverEventType> = new Set([
+  'lock.taken',
+  'lock.lost',
+  'profile.save-failed',
+  'profile.release-failed',
+  'profile.adopted',
+  'presence.beat-failed',
+  'handoff.request.failed',
+  'handoff.subscribe-failed',
+  'handoff.rejected',
+  'handoff.limited',
+  'driver.close-timeout',
+  'trade.recovered',
+  'load.failed',
+]);
 
 /** The log line for an event, with the seed's words for its warnings. */
 export function describeEvent(
@@ -100,7 +125,11 @@ export function describeEvent(
   }
 }
 
-/** Fans events out to listeners and to the logger. A throwing listener never breaks DataDriver. */
+/**
+ * Fans events out to listeners and to the logger. A throwing listener never breaks DataDriver.
+ * An event nobody listens to and the logger never logs is dropped before it is stamped: no
+ * object is built for it.
+ */
 export class EventStream {
   private readonly listeners = new Set<EventListener>();
 
@@ -115,8 +144,15 @@ export class EventStream {
     return () => this.listeners.delete(listener);
   }
 
-  emit(payload: EventPayload): void {
-    const event = { ...payload, ...this.stamp() } as DataDriverEvent;
+  /** True when an event of `type` would reach a listener or the logger. */
+  listening(type: DataDriverEventType): boolean {
+    return this.listeners.size > 0 || LOGGED_EVENT_TYPES.has(type);
+  }
+
+  /** Emits `payload`, stamped, with `extra` fields (a profile event's driver name). */
+  emit(payload: EventPayload, extra?: { readonly driver: string }): void {
+    if (!this.listening(payload.type)) return;
+    const event = { ...payload, ...extra, ...this.stamp() } as DataDriverEvent;
     const line = describeEvent(event);
     if (line) this.logger[line.level](line.message, { event: event.type });
     for (const listener of this.listeners) {

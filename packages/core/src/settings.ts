@@ -134,7 +134,7 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
 function checkPorts(options: DataDriverOptions<object>): void {
   if (options.store === undefined) throw invalidConfig('store is required');
   checkImplements(options.store, 'store', ['update', 'get']);
-  checkPort('store', options.store);
+  checkPort('store', options.store, 'v2');
   if (options.store.maxRecordBytes !== undefined) {
     checkMaxRecordBytes(options.store.maxRecordBytes);
   }
@@ -170,10 +170,14 @@ function checkHandoffOptions(options: DataDriverOptions<object>): void {
   }
 }
 
-function checkPort(name: string, port: { specificationVersion?: unknown } | undefined): void {
-  if (port !== undefined && port.specificationVersion !== 'v1') {
+function checkPort(
+  name: string,
+  port: { specificationVersion?: unknown } | undefined,
+  needs = 'v1',
+): void {
+  if (port !== undefined && port.specificationVersion !== needs) {
     throw invalidConfig(
-      `${name} implements port version ${String(port.specificationVersion)}; this core needs v1`,
+      `${name} implements port version ${String(port.specificationVersion)}; this core needs ${needs}`,
     );
   }
 }

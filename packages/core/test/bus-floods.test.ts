@@ -28,7 +28,7 @@ function fleet() {
     let updates = 0;
     const faulty = new FaultyStore(store, { scheduler: clock });
     const counted: Store = {
-      specificationVersion: 'v1',
+      specificationVersion: 'v2',
       update: (key, transform, options) => {
         updates += 1;
         return faulty.update(key, transform, options);

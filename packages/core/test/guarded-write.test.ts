@@ -55,7 +55,7 @@ describe('guardedWrite', () => {
     [
       'an untyped store failure is wrapped as Data.BackendFailed',
       () => ({
-        specificationVersion: 'v1',
+        specificationVersion: 'v2',
         update: async () => {
           throw new Error('socket closed');
         },
@@ -77,7 +77,7 @@ describe('guardedWrite', () => {
     [
       'a store that resolves without running the transform ends the retries',
       () => ({
-        specificationVersion: 'v1',
+        specificationVersion: 'v2',
         update: async () => undefined,
         get: async () => undefined,
       }),

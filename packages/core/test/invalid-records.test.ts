@@ -12,7 +12,7 @@ function counted(store: Store): { store: Store; calls: () => number } {
   return {
     calls: () => calls,
     store: {
-      specificationVersion: 'v1',
+      specificationVersion: 'v2',
       update: (key, transform, options) => {
         calls += 1;
         return store.update(key, transform, options);
@@ -125,7 +125,7 @@ describe('records that are not what core expects', () => {
   it('a store that resolves no record after a load wrote one fails the load with a typed error', async () => {
     const bed = testBed();
     const forgetful: Store = {
-      specificationVersion: 'v1',
+      specificationVersion: 'v2',
       update: async (key, transform, options) => {
         await bed.store.update(key, transform, options);
         return undefined;
@@ -175,11 +175,12 @@ describe('records that are not what core expects', () => {
     let reads = 0;
     const journals: string[] = [];
     const shifting: Store = {
-      specificationVersion: 'v1',
+      specificationVersion: 'v2',
       update: async (key, transform) => {
         if (key.includes('#trade/')) {
           journals.push(key);
-          return transform(undefined) ?? undefined;
+          const journal = transform(undefined);
+          return journal ? { record: journal, version: `j${journals.length}` } : undefined;
         }
         reads += 1;
         const current = {
@@ -187,7 +188,7 @@ describe('records that are not what core expects', () => {
           meta: { version: 1, trade: { id: `t${reads}`, journal: `j${reads}`, version: 1 } },
         };
         transform(current);
-        return current;
+        return { record: current, version: `r${reads}` };
       },
       get: async () => undefined,
     };

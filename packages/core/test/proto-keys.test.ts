@@ -21,7 +21,8 @@ function dieAfter(store: FaultyStore, when: (key: string, result: unknown) => bo
   const original = store.update.bind(store);
   store.update = async (key, transform, options) => {
     const result = await original(key, transform, options);
-    if (when(key, result)) store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
+    if (when(key, result?.record))
+      store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
     return result;
   };
 }

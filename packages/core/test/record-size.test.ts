@@ -66,7 +66,7 @@ describe('records over the store maxRecordBytes', () => {
       maxRecordBytes: 0,
       update: async () => undefined,
       get: async () => undefined,
-      specificationVersion: 'v1' as const,
+      specificationVersion: 'v2' as const,
     };
     expect(() => new DataDriver({ name: 'P', defaults: {}, store })).toThrow(
       expect.objectContaining({ code: ErrorCode.InvalidConfig }),

@@ -90,9 +90,9 @@ describe('trades', () => {
     // A dies right after the commit write: its settle saves never land.
     let commits = 0;
     const original = a.store.update.bind(a.store);
-    a.store.update = async (key, transform) => {
-      const result = await original(key, transform);
-      if (key.includes('#trade/') && (result as { state?: string })?.state === 'committed') {
+    a.store.update = async (key, transform, options) => {
+      const result = await original(key, transform, options);
+      if (key.includes('#trade/') && result?.record.state === 'committed') {
         commits += 1;
         a.store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
       }
@@ -123,9 +123,12 @@ describe('trades', () => {
     alice.data.coins = 10;
     await bed.clock.run(alice.save());
     const original = a.store.update.bind(a.store);
-    a.store.update = async (key, transform) => {
-      const result = await original(key, transform);
-      if (key === 'PlayerData/bob' && (result as { meta?: { trade?: unknown } })?.meta?.trade) {
+    a.store.update = async (key, transform, options) => {
+      const result = await original(key, transform, options);
+      if (
+        key === 'PlayerData/bob' &&
+        (result?.record as { meta?: { trade?: unknown } })?.meta?.trade
+      ) {
         a.store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
       }
       return result;
@@ -279,9 +282,9 @@ async function committedThenCrashed() {
   const alice = await bed.clock.run(a.driver.load('alice'));
   const bob = await bed.clock.run(a.driver.load('bob'));
   const original = a.store.update.bind(a.store);
-  a.store.update = async (key, transform) => {
-    const result = await original(key, transform);
-    if (key.includes('#trade/') && (result as { state?: string })?.state === 'committed') {
+  a.store.update = async (key, transform, options) => {
+    const result = await original(key, transform, options);
+    if (key.includes('#trade/') && result?.record.state === 'committed') {
       a.store.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
     }
     return result;
@@ -338,7 +341,7 @@ describe('journals a recovery settled', () => {
       entries: { carol: { coins: 2 } },
     });
     const scanning: Store = {
-      specificationVersion: 'v1',
+      specificationVersion: 'v2',
       update: (key, transform, options) => bed.store.update(key, transform, options),
       get: (key) => bed.store.get(key),
       async *scan(prefix) {

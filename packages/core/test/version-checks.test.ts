@@ -96,7 +96,7 @@ describe('DataDriver history calls', () => {
     const asked: VersionQuery[] = [];
     const inner = new MemoryStore();
     const store: Store = {
-      specificationVersion: 'v1',
+      specificationVersion: 'v2',
       update: (key, transform, options) => inner.update(key, transform, options),
       get: (key) => inner.get(key),
       versions: {

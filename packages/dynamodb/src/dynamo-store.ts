@@ -1,12 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  DeleteItemCommand,
-  type DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  TransactWriteItemsCommand,
-} from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   checkStoreKey,
   consoleLogger,
@@ -17,26 +10,22 @@ import {
   type Scheduler,
   type Store,
   type StoreRecord,
+  type StoreSnapshot,
   type StoreTransform,
   type UpdateOptions,
 } from '@datadriver/core/ports';
 import { backoffMs, CONFLICT_BACKOFF } from './backoff.js';
+import { ConditionalWrites, type RecordCall, recordCall } from './conditional-writes.js';
 import { DynamoVersions } from './dynamo-versions.js';
-import { classifyDynamoError, type FailedCall, translateDynamoError } from './errors.js';
-import {
-  type Item,
-  ItemCodec,
-  RECORD_ATTRIBUTE,
-  REVISION_ATTRIBUTE,
-  type StoredItem,
-} from './item-codec.js';
+import { type FailedCall, translateDynamoError } from './errors.js';
+import { ItemCodec, RECORD_ATTRIBUTE, type StoredItem } from './item-codec.js';
 import { DYNAMO_MAX_RECORD_BYTES } from './item-size.js';
+import { itemOfSnapshot, snapshotOfItem } from './item-snapshot.js';
 import { checkCount, checkTableOptions, type TableOptions } from './table-options.js';
 import { recordKeysUnder, scanTable } from './table-scan.js';
 import { withThrottleRetries } from './throttle-retry.js';
 import { nextMark, type VersionMark } from './version-mark.js';
 import { checkVersionsOptions, type DynamoVersionsOptions } from './versions-options.js';
-import { unchangedSince } from './write-condition.js';
 
 /** The table, and how hard to retry; see the README for the client's own settings. */
 export interface DynamoStoreOptions extends TableOptions {
@@ -66,24 +55,24 @@ export interface DynamoStoreOptions extends TableOptions {
   readonly clock?: Pick<Scheduler, 'now'>;
 }
 
-/** A call on one record. */
-type RecordCall = FailedCall & { readonly key: string };
-
-/** What one conditional write did. */
-type WriteOutcome =
-  | { readonly kind: 'written'; readonly record: StoreRecord | undefined }
-  | { readonly kind: 'conflict'; readonly error: unknown };
+/** What the next run of a transform sees, and whether the store confirmed it. */
+interface Seen {
+  readonly item: StoredItem | undefined;
+  /** False for the caller's `expected`: a run that writes nothing on it must read first. */
+  readonly confirmed: boolean;
+}
 
 /**
- * DataDriver's record store on DynamoDB: one item per key. An update is a strongly consistent
- * read, the caller's transform, then a write conditioned on the item being unchanged since the
- * read (absent, or at the revision read); a failed condition reads again and re-runs the
- * transform. The store holds no lock logic: the transform decides everything. With `versions`,
+ * DataDriver's record store on DynamoDB: one item per key. An update runs the caller's
+ * transform on the caller's snapshot, or on a strongly consistent read when it has none, then
+ * writes conditioned on the item being as seen (absent, or at the revision seen). A failed
+ * condition carries the item stored now (`ALL_OLD`), and the transform runs again on it with
+ * no read. The store holds no lock logic: the transform decides everything. With `versions`,
  * a write that keeps a version is a transaction of that conditional put and the version's put.
  */
 export class DynamoStore implements Store {
   /** The port contract implemented; core refuses another. */
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   /** The table this store reads and writes. */
   readonly tableName: string;
   private readonly client: DynamoDBClient;
@@ -92,6 +81,7 @@ export class DynamoStore implements Store {
   private readonly throttleRetries: number;
   private readonly logger: Logger;
   private readonly clock: Pick<Scheduler, 'now'>;
+  private readonly writes: ConditionalWrites;
   /** The kept versions, when the store was made with `versions`. */
   readonly versions: DynamoVersions | undefined;
   /** DynamoDB's item limit less room for the key and the item's other attributes. */
@@ -116,6 +106,13 @@ export class DynamoStore implements Store {
             throttleRetries: this.throttleRetries,
             logger: this.logger,
           });
+    this.writes = new ConditionalWrites({
+      client: this.client,
+      tableName: this.tableName,
+      codec: this.codec,
+      versions: this.versions,
+      send: (call, send) => this.send(call, send),
+    });
   }
 
   /** A strongly consistent read of the record under `key`. */
@@ -126,37 +123,54 @@ export class DynamoStore implements Store {
 
   /**
    * Replaces the record under `key` with `transform(current)` by a conditional write, re-running
-   * `transform` on the newer item when another writer got there first. Rejects with
-   * `Data.Conflict` once `conflictRetries` re-runs all lost; nothing was written then.
-   * With `keepVersion` (and `versions` set), the write of a record and of its version are one
-   * transaction; a delete keeps none.
+   * `transform` on the newer item when another writer got there first: at once on the item the
+   * failed condition carried back, then after a pause on a fresh read. Given `expected`, the
+   * first run is on its record, with no read. Rejects with `Data.Conflict` once
+   * `conflictRetries` re-runs all lost; nothing was written then. With `keepVersion` (and
+   * `versions` set), the write of a record and of its version are one transaction; a delete
+   * keeps none.
    */
   async update(
     key: string,
     transform: StoreTransform,
     options: UpdateOptions = {},
-  ): Promise<StoreRecord | undefined> {
+  ): Promise<StoreSnapshot | undefined> {
     checkStoreKey(key);
     const keepVersion = options.keepVersion === true && this.versions !== undefined;
-    for (let retry = 0; ; retry++) {
-      const current = await this.read(key);
-      const next = transform(current?.record);
-      if (next === undefined) return current?.record;
-      if (next === null && current === undefined) return undefined;
-      const version =
-        keepVersion && next !== null ? await this.nextVersion(key, current) : undefined;
+    const { expected } = options;
+    let seen: Seen | undefined = expected && { item: itemOfSnapshot(expected), confirmed: false };
+    for (let retry = 0; ; ) {
+      seen ??= { item: await this.read(key), confirmed: true };
+      const { item } = seen;
+      const next = transform(item?.record);
+      if (next === undefined || (next === null && item === undefined)) {
+        if (seen.confirmed) return item && snapshotOfItem(item);
+        seen = undefined; // the caller's snapshot: a decision to write nothing needs a read
+        continue;
+      }
+      const version = keepVersion && next !== null ? await this.nextVersion(key, item) : undefined;
       const outcome =
         next === null
-          ? await this.delete(key, current)
-          : await this.put(key, current, next, version);
+          ? await this.writes.delete(key, item)
+          : await this.writes.put(key, item, next, version);
       if (outcome.kind === 'written') {
         if (version) await this.trimVersions(key, version);
-        return outcome.record;
+        return outcome.item && snapshotOfItem(outcome.item);
       }
       if (retry >= this.conflictRetries) throw this.conflict(key, retry + 1, outcome.error);
-      // Read again after the pause, not before it: a read just before the write leaves other
-      // writers the least time to slip in between.
-      await this.pauseBeforeRetry(key, retry);
+      retry += 1;
+      // The first conflict runs again at once on the item carried back; later ones pause, then
+      // read again: a read just before the write leaves other writers the least time to slip in.
+      if (retry === 1) {
+        this.logger.debug(
+          `a concurrent write changed ${key} in table ${this.tableName}; re-running the transform on the item the failed write carried back (retry 1 of ${this.conflictRetries})`,
+          { key, tableName: this.tableName, retry: 1, delayMs: 0 },
+        );
+        seen = { item: outcome.current, confirmed: true };
+        continue;
+      }
+      seen = undefined;
+      await this.pauseBeforeRetry(key, retry - 1);
     }
   }
 
@@ -223,86 +237,6 @@ export class DynamoStore implements Store {
     }
   }
 
-  private async put(
-    key: string,
-    read: StoredItem | undefined,
-    next: StoreRecord,
-    version: VersionMark | undefined,
-  ): Promise<WriteOutcome> {
-    const revision = randomUUID();
-    // Encoding checks the size: an oversized record fails here, before anything is sent.
-    // A write that keeps no version carries the mark of the newest one forward.
-    const { item, json } = this.codec.encode(key, next, revision, version ?? read?.newestVersion);
-    const written = { kind: 'written', record: JSON.parse(json) as StoreRecord } as const;
-    // The version's item is checked for size too, before anything is sent.
-    const versionPut = version && this.versions?.put(key, json, version);
-    const call = this.call(
-      versionPut ? `write (with its version in table ${versionPut.TableName})` : 'write',
-      key,
-    );
-    const put = {
-      TableName: this.tableName,
-      Item: item,
-      ...unchangedSince(this.codec.keyAttribute, read),
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    } as const;
-    try {
-      const send = versionPut
-        ? () =>
-            this.client.send(
-              new TransactWriteItemsCommand({
-                TransactItems: [{ Put: put }, { Put: versionPut }],
-                // The revision as the idempotency token: a transaction the SDK resends after
-                // a lost response is not applied twice.
-                ClientRequestToken: revision,
-              }),
-            )
-        : () => this.client.send(new PutItemCommand(put));
-      await this.send<unknown>(call, send);
-      return written;
-    } catch (error) {
-      const conflict = this.conflictOutcome(error, call);
-      // The SDK resent a write whose first response was lost, and it was ours that landed.
-      // (Should another write have landed after ours, this reads as a conflict and the
-      // transform runs again on that newer record: the port allows a rejected-looking write
-      // to have committed.)
-      if (conflict.seen?.[REVISION_ATTRIBUTE]?.S === revision) return written;
-      return conflict.outcome;
-    }
-  }
-
-  private async delete(key: string, read: StoredItem | undefined): Promise<WriteOutcome> {
-    const call = this.call('delete', key);
-    try {
-      await this.send(call, () =>
-        this.client.send(
-          new DeleteItemCommand({
-            TableName: this.tableName,
-            Key: this.codec.key(key),
-            ...unchangedSince(this.codec.keyAttribute, read),
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
-      );
-      return { kind: 'written', record: undefined };
-    } catch (error) {
-      return this.conflictOutcome(error, call).outcome;
-    }
-  }
-
-  /**
-   * A failed condition is a conflict, reported with the item that beat us (`ALL_OLD`, none
-   * when it is gone); any other failure is rethrown as a DataDriverError.
-   */
-  private conflictOutcome(
-    error: unknown,
-    call: RecordCall,
-  ): { outcome: WriteOutcome; seen?: Item } {
-    if (classifyDynamoError(error) !== 'conflict') throw translateDynamoError(error, call);
-    const seen = recordItemSeen(error);
-    return { outcome: { kind: 'conflict', error }, ...(seen ? { seen } : {}) };
-  }
-
   private async pauseBeforeRetry(key: string, retry: number): Promise<void> {
     const delayMs = backoffMs(retry, CONFLICT_BACKOFF);
     this.logger.debug(
@@ -325,22 +259,6 @@ export class DynamoStore implements Store {
   }
 
   private call(operation: string, key: string): RecordCall {
-    return { operation, key, tableName: this.tableName };
+    return recordCall(operation, key, this.tableName);
   }
-}
-
-/**
- * The record item that failed the write's condition (`ALL_OLD`): the error's own for a
- * PutItem or DeleteItem, the first action's for a transaction.
- */
-function recordItemSeen(error: unknown): Item | undefined {
-  const failure = error as {
-    readonly name?: unknown;
-    readonly Item?: Item;
-    readonly CancellationReasons?: readonly { readonly Item?: Item }[];
-  };
-  if (failure.name === 'ConditionalCheckFailedException') return failure.Item;
-  if (failure.name === 'TransactionCanceledException')
-    return failure.CancellationReasons?.[0]?.Item;
-  return undefined;
 }

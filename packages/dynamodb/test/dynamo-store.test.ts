@@ -42,7 +42,7 @@ function directStore(options: { keyAttribute?: string; tableName?: string } = {}
 }
 
 describe('the item layout', () => {
-  it('stores one item per key: the key, the record as a JSON string, and a fresh revision per write', async () => {
+  it('stores one item per key: the key, the record as a JSON string, and a fresh revision per write (a per-process prefix and a counter)', async () => {
     const key = freshKey('layout');
     const store = directStore();
     await store.update(key, () => ({ data: { coins: 1 }, meta: { version: 1 } }));
@@ -52,7 +52,7 @@ describe('the item layout', () => {
     expect(first?.record).toEqual({ S: '{"data":{"coins":1},"meta":{"version":1}}' });
     await store.update(key, (current) => ({ ...current, meta: { version: 2 } }));
     const second = await rawItem(direct, table.tableName, key);
-    expect(second?.revision?.S).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second?.revision?.S).toMatch(/^[A-Za-z0-9_-]{12}\.[0-9a-z]{11}$/);
     expect(second?.revision?.S).not.toBe(first?.revision?.S);
   });
 
@@ -83,7 +83,7 @@ describe('the item layout', () => {
     const result = await directStore().update(key, (current) => ({
       n: (current?.n as number) + 1,
     }));
-    expect(result).toEqual({ n: 42 });
+    expect(result?.record).toEqual({ n: 42 });
     expect((await rawItem(direct, table.tableName, key))?.revision?.S).toBeDefined();
   });
 
@@ -106,8 +106,8 @@ describe('the item layout', () => {
 });
 
 describe('the 400 KB limit', () => {
-  // Item bytes: "pk" + key, "record" + JSON, "revision" + a 36-character id.
-  const overhead = (key: string) => 2 + Buffer.byteLength(key) + 6 + 8 + 36;
+  // Item bytes: "pk" + key, "record" + JSON, "revision" + a 24-character id.
+  const overhead = (key: string) => 2 + Buffer.byteLength(key) + 6 + 8 + 24;
   /** A record whose item is exactly `bytes` long, padded with 4-byte characters and ASCII. */
   function recordOfItemBytes(key: string, bytes: number): StoreRecord {
     const jsonBudget = bytes - overhead(key) - '{"pad":""}'.length;
@@ -119,7 +119,7 @@ describe('the 400 KB limit', () => {
   it('writes an item of exactly 400 KB, counted in UTF-8 bytes as DynamoDB counts it', async () => {
     const key = freshKey('exactly-400kb');
     const record = recordOfItemBytes(key, MAX_ITEM_BYTES);
-    await expect(directStore().update(key, () => record)).resolves.toEqual(record);
+    expect((await directStore().update(key, () => record))?.record).toEqual(record);
     expect(await rawRecord(direct, table.tableName, key)).toEqual(record);
   });
 
@@ -167,7 +167,7 @@ describe('conditional writes', () => {
       return { n: (current?.n as number) + 1 };
     });
     expect(seen).toEqual([0, 100]);
-    expect(result).toEqual({ n: 101 });
+    expect(result?.record).toEqual({ n: 101 });
     expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 101 });
     expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(1);
   });
@@ -213,7 +213,7 @@ describe('conditional writes', () => {
       return current?.n === 1 ? null : undefined;
     });
     expect(seen).toEqual([1, 2]);
-    expect(result).toEqual({ n: 2 });
+    expect(result?.record).toEqual({ n: 2 });
     expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 2 });
   });
 
@@ -238,10 +238,59 @@ describe('conditional writes', () => {
       // no second run of the transform, no double increment.
       expect(proxy.seen.slice(sentBefore)).toEqual(['GetItem', 'PutItem', 'PutItem']);
       expect(runs).toBe(1);
-      expect(result).toEqual(expected);
+      expect(result?.record).toEqual(expected);
       expect(await rawRecord(direct, table.tableName, key)).toEqual(expected);
     },
   );
+});
+
+describe('snapshots: what a write sends', () => {
+  it('a write given its last snapshot is one PutItem, with no read, and resolves with the next', async () => {
+    const key = freshKey('snapshot-put');
+    const { store } = storeViaProxy();
+    let snapshot = await store.update(key, () => ({ n: 1 }));
+    for (const n of [2, 3]) {
+      const sentBefore = proxy.seen.length;
+      snapshot = await store.update(key, (current) => ({ n: (current?.n as number) + 1 }), {
+        expected: snapshot!,
+      });
+      expect(proxy.seen.slice(sentBefore)).toEqual(['PutItem']);
+      expect(snapshot?.record).toEqual({ n });
+      expect(await rawRecord(direct, table.tableName, key)).toEqual({ n });
+    }
+  });
+
+  it('a moved revision is answered with the item stored now (ALL_OLD): two PutItems, no read', async () => {
+    const key = freshKey('snapshot-moved');
+    const { store, logger } = storeViaProxy();
+    const stale = await store.update(key, () => ({ n: 1 }));
+    await rivalWrite(direct, table.tableName, key, { n: 50 });
+    const sentBefore = proxy.seen.length;
+    const seen: unknown[] = [];
+    const result = await store.update(
+      key,
+      (current) => {
+        seen.push(current?.n);
+        return { n: (current?.n as number) + 1 };
+      },
+      { expected: stale! },
+    );
+    expect(proxy.seen.slice(sentBefore)).toEqual(['PutItem', 'PutItem']);
+    expect(seen).toEqual([1, 50]);
+    expect(result?.record).toEqual({ n: 51 });
+    expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 51 });
+    expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(1);
+  });
+
+  it('a write of nothing on a snapshot reads to confirm it: one GetItem, no write', async () => {
+    const key = freshKey('snapshot-nothing');
+    const { store } = storeViaProxy();
+    const snapshot = await store.update(key, () => ({ n: 1 }));
+    const sentBefore = proxy.seen.length;
+    const result = await store.update(key, () => undefined, { expected: snapshot! });
+    expect(proxy.seen.slice(sentBefore)).toEqual(['GetItem']);
+    expect(result).toEqual(snapshot);
+  });
 });
 
 describe('throttling', () => {
@@ -249,7 +298,7 @@ describe('throttling', () => {
     const key = freshKey('throttled-then-ok');
     const { store, logger } = storeViaProxy({ throttleRetries: 3 });
     proxy.inject('PutItem', throttled, 2);
-    await expect(store.update(key, () => ({ n: 1 }))).resolves.toEqual({ n: 1 });
+    expect((await store.update(key, () => ({ n: 1 })))?.record).toEqual({ n: 1 });
     expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 1 });
     const warnings = logger.lines
       .filter((line) => line.level === 'warn')

@@ -226,7 +226,9 @@ describe('retention', () => {
     // The record item now remembers its newest version, so the next write's only Query is the
     // trim's.
     proxy.inject('Query', throttled, 1);
-    expect(await versioned.update(key, () => ({ n: 2 }), { keepVersion: true })).toEqual({ n: 2 });
+    expect((await versioned.update(key, () => ({ n: 2 }), { keepVersion: true }))?.record).toEqual({
+      n: 2,
+    });
     expect(logger.lines.map((line) => line.level)).toEqual(['warn']);
     expect(logger.lines[0]!.message).toContain(`could not drop the old versions of ${key}`);
     expect(await versioned.versions!.list(key)).toHaveLength(1);
@@ -363,7 +365,7 @@ describe('one transaction for the record and its version', () => {
       { keepVersion: true },
     );
     expect(runs).toBe(2);
-    expect(result).toEqual({ n: 101 });
+    expect(result?.record).toEqual({ n: 101 });
     expect((await rawVersions(key)).map((version) => version.record)).toEqual([
       { n: 1 },
       { n: 101 },
@@ -391,7 +393,7 @@ describe('one transaction for the record and its version', () => {
       'TransactWriteItems',
     ]);
     expect(runs).toBe(1);
-    expect(result).toEqual({ n: 2 });
+    expect(result?.record).toEqual({ n: 2 });
     expect((await rawVersions(key)).map((version) => version.record)).toEqual([{ n: 1 }, { n: 2 }]);
   });
 
@@ -433,7 +435,9 @@ describe('one transaction for the record and its version', () => {
     const key = freshKey('throttled');
     const versioned = store({ viaProxy: true, throttleRetries: 1, logger: recordingLogger() });
     proxy.inject('TransactWriteItems', throttled, 1);
-    expect(await versioned.update(key, () => ({ n: 1 }), { keepVersion: true })).toEqual({ n: 1 });
+    expect((await versioned.update(key, () => ({ n: 1 }), { keepVersion: true }))?.record).toEqual({
+      n: 1,
+    });
     const cancelled = {
       kind: 'error',
       status: 400,

@@ -1,9 +1,10 @@
 /**
- * The Store port on Redis: `update` reads the record, runs the transform, and writes its result
- * with a compare-and-set on the record's version, re-running the transform on a conflict. With
- * `versions` set, the same script keeps the written record as a version when asked.
+ * The Store port on Redis: `update` runs the transform on the caller's snapshot (or on a read
+ * when it has none) and writes its result with a compare-and-set on the record's version. A
+ * moved version is answered with the current record, on which the transform runs again: a
+ * holder's write is one EVALSHA, and a conflict costs no read. With `versions` set, the same
+ * script keeps the written record as a version when asked.
  */
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   checkMaxRecordBytes,
@@ -12,8 +13,10 @@ import {
   DataDriverError,
   ErrorCode,
   type Logger,
+  nextVersionId,
   type Store,
   type StoreRecord,
+  type StoreSnapshot,
   type StoreTransform,
   type UpdateOptions,
   type VersionRetention,
@@ -29,29 +32,19 @@ import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { checkPrefix, recordKey, versionKeys } from './keys.js';
 import { scanKeys } from './redis-scan.js';
+import { CompareAndSet, casWrite } from './redis-store-cas.js';
 import { RedisVersions } from './redis-versions.js';
-import {
-  type ReplicaWait,
-  replicaWaitOf,
-  runScriptReplicated,
-  underReplicated,
-} from './replication.js';
+import { replicaWaitOf } from './replication.js';
 import { type RetentionArgs, retentionArgs } from './retention.js';
-import {
-  CONFLICT,
-  compareAndSet,
-  FOREIGN,
-  FOREIGN_VERSIONS,
-  runScript,
-  WRITTEN,
-} from './scripts.js';
-import { foreign, recordOf, type Snapshot, snapshotOf } from './stored-record.js';
+import { recordOf, type Snapshot, snapshotOf } from './stored-record.js';
 
 export interface RedisStoreOptions extends RedisAdapterOptions {
   /**
    * How many compare-and-sets one `update` tries before it rejects with `Data.Conflict`
-   * (default 20). After the nth conflict it waits a random 0 to 2^n ms (at most 100 ms)
-   * before reading again, so many writers of one key take turns instead of colliding again.
+   * (default 20). The first conflict re-runs the transform at once on the record the failed
+   * compare-and-set carried back; after the nth conflict (n > 1) it waits a random 0 to 2^n ms
+   * (at most 100 ms) before reading again, so many writers of one key take turns instead of
+   * colliding again.
    */
   readonly maxAttempts?: number;
   /**
@@ -89,11 +82,13 @@ export interface RedisStoreOptions extends RedisAdapterOptions {
  */
 export const REDIS_MAX_RECORD_BYTES = 512 * 1024;
 
-/** The keys and arguments of one compare-and-set. */
-interface Write {
-  /** The record's key first, then its versions keys when the write keeps a version. */
-  readonly keys: readonly [record: string, ...versions: string[]];
-  readonly args: readonly string[];
+/** What the next run of a transform sees: a snapshot, and whether the store confirmed it. */
+interface Seen {
+  /** The version of `record`; `undefined` with no record. */
+  readonly version: string | undefined;
+  readonly record: StoreRecord | undefined;
+  /** False for the caller's `expected`: a run that writes nothing on it must read first. */
+  readonly confirmed: boolean;
 }
 
 const DEFAULT_MAX_ATTEMPTS = 20;
@@ -102,7 +97,7 @@ const MAX_BACKOFF_MS = 100;
 /** Records as JSON in Redis hashes, one per key, written by compare-and-set. */
 export class RedisStore implements Store {
   /** The Store port version this adapter implements. */
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   /** Prepended to every store key. */
   readonly prefix: string;
   /** The kept versions, when the store was made with `versions`. */
@@ -114,7 +109,7 @@ export class RedisStore implements Store {
   private readonly deadlineMs: number | undefined;
   private readonly retention: RetentionArgs | undefined;
   private readonly maxAttempts: number;
-  private readonly replicaWait: ReplicaWait | undefined;
+  private readonly cas: CompareAndSet;
   private readonly logger: Logger;
 
   constructor(options: RedisStoreOptions) {
@@ -130,7 +125,8 @@ export class RedisStore implements Store {
         `maxAttempts must be a positive integer, got ${String(options.maxAttempts)}`,
       );
     }
-    this.replicaWait = replicaWaitOf(options.waitForReplicas, options.replicaWaitMs);
+    const replicaWait = replicaWaitOf(options.waitForReplicas, options.replicaWaitMs);
+    this.cas = new CompareAndSet(this.client, replicaWait, this.deadlineMs);
     this.retention = options.versions === undefined ? undefined : retentionArgs(options.versions);
     this.versions =
       this.retention === undefined
@@ -142,7 +138,7 @@ export class RedisStore implements Store {
             this.deadlineMs,
           );
     warnOnSlowFailure(this.client, this.logger);
-    if (this.replicaWait) noteReplicaWait(this.client, this.logger);
+    if (replicaWait) noteReplicaWait(this.client, this.logger);
   }
 
   /** The Redis key that holds store key `key`. */
@@ -152,34 +148,50 @@ export class RedisStore implements Store {
 
   /**
    * Replaces the record under `key` with `transform(current)` by compare-and-set, re-running
-   * `transform` on the record a concurrent writer left, up to `maxAttempts` times. A rejection
-   * other than the transform's own error is a `DataDriverError`; the write may have landed.
-   * With `keepVersion` (and `versions` set), a committed write of a record also keeps it as a
-   * version; a delete keeps none.
+   * `transform` on the record a concurrent writer left, up to `maxAttempts` times. Given
+   * `expected`, the first run is on its record, with no read. A rejection other than the
+   * transform's own error is a `DataDriverError`; the write may have landed. With `keepVersion`
+   * (and `versions` set), a committed write of a record also keeps it as a version; a delete
+   * keeps none.
    */
   async update(
     key: string,
     transform: StoreTransform,
     options: UpdateOptions = {},
-  ): Promise<StoreRecord | undefined> {
+  ): Promise<StoreSnapshot | undefined> {
     checkStoreKey(key);
     const redisKey = this.keyOf(key);
     const keepVersion = options.keepVersion === true;
-    for (let attempt = 1; ; attempt += 1) {
-      const snapshot = await this.read(redisKey);
-      const current = recordOf(snapshot, redisKey);
-      const next = transform(current);
-      if (next === undefined || (next === null && snapshot === undefined)) return current;
-      const json = next === null ? '' : JSON.stringify(next);
-      if (await this.compareAndSet(this.write(key, snapshot, json, keepVersion))) {
-        // A copy of what was stored, as a read would return it.
-        return next === null ? undefined : (JSON.parse(json) as StoreRecord);
+    const { expected } = options;
+    let seen: Seen | undefined = expected && { ...expected, confirmed: false };
+    for (let attempt = 1; ; ) {
+      seen ??= await this.seenByRead(redisKey);
+      const next = transform(seen.record);
+      if (next === undefined || (next === null && seen.record === undefined)) {
+        if (seen.confirmed) return snapshotOfSeen(seen);
+        seen = undefined; // the caller's snapshot: a decision to write nothing needs a read
+        continue;
       }
+      const version = nextVersionId();
+      const json = next === null ? '' : JSON.stringify(next);
+      const retention = keepVersion ? this.retention : undefined;
+      const outcome = await this.cas.run(
+        casWrite(this.prefix, key, { seen: seen.version ?? '', version, json, retention }),
+      );
+      // The record the transform returned: nobody changes it, so no copy is needed.
+      if (outcome.written) return next === null ? undefined : { record: next, version };
       if (attempt >= this.maxAttempts) throw this.conflict(redisKey);
       this.logger.debug(`update of ${redisKey} met a concurrent write; re-running (${attempt})`);
+      attempt += 1;
+      if (attempt === 2) {
+        // The reply carried the record stored now: run on it at once, no read.
+        seen = seenIn(outcome.current, redisKey);
+        continue;
+      }
       // Wait before the next read, never between a read and its write: the snapshot must be
       // fresh when the write goes out. The window doubles so many writers spread out.
-      await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** attempt));
+      seen = undefined;
+      await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** (attempt - 1)));
     }
   }
 
@@ -203,6 +215,10 @@ export class RedisStore implements Store {
     });
   }
 
+  private async seenByRead(redisKey: string): Promise<Seen> {
+    return seenIn(await this.read(redisKey), redisKey);
+  }
+
   private async read(redisKey: string): Promise<Snapshot | undefined> {
     let fields: Record<string, string>;
     try {
@@ -213,66 +229,6 @@ export class RedisStore implements Store {
     return snapshotOf(fields, redisKey);
   }
 
-  /**
-   * The compare-and-set that writes `json` (or deletes, for '') over `snapshot`: on the record
-   * alone, or with its versions keys and the retention when it keeps a version.
-   */
-  private write(
-    key: string,
-    snapshot: Snapshot | undefined,
-    json: string,
-    keepVersion: boolean,
-  ): Write {
-    // A fresh random version per attempt: see the script for why it is never a counter.
-    const redisKey = this.keyOf(key);
-    const args = [snapshot?.version ?? '', randomBytes(12).toString('base64url'), json];
-    if (!keepVersion || this.retention === undefined || json === '') {
-      return { keys: [redisKey], args };
-    }
-    const { index, records } = versionKeys(this.prefix, key);
-    return { keys: [redisKey, index, records], args: [...args, ...this.retention] };
-  }
-
-  /** Runs `write`; true if it landed, false if the version had moved. */
-  private async compareAndSet({ keys, args }: Write): Promise<boolean> {
-    const [redisKey, index] = keys;
-    let reply: unknown;
-    let replicas: number | undefined;
-    try {
-      ({ reply, replicas } = await this.send(keys, args));
-    } catch (error) {
-      throw toRedisError(error, 'update', redisKey);
-    }
-    const status = Array.isArray(reply) ? reply[0] : undefined;
-    const wait = this.replicaWait;
-    if (status === WRITTEN && wait && (replicas ?? 0) < wait.replicas) {
-      throw underReplicated(redisKey, wait, replicas ?? 0);
-    }
-    if (status === WRITTEN) return true;
-    if (status === CONFLICT) return false;
-    if (status === FOREIGN) throw foreign(redisKey, 'a hash without a version');
-    if (status === FOREIGN_VERSIONS) {
-      throw foreign(index ?? redisKey, `not where the versions of ${redisKey} can be kept`);
-    }
-    throw new DataDriverError(
-      ErrorCode.BackendFailed,
-      `redis update of ${redisKey} failed: unexpected script reply ${JSON.stringify(reply)}`,
-      { details: { operation: 'update', target: redisKey } },
-    );
-  }
-
-  /** The compare-and-set script, with its WAIT behind it when the store waits for replicas. */
-  private async send(
-    keys: readonly string[],
-    args: readonly string[],
-  ): Promise<{ reply: unknown; replicas?: number }> {
-    const { client, replicaWait, deadlineMs } = this;
-    if (replicaWait) {
-      return runScriptReplicated(client, compareAndSet, keys, args, replicaWait, deadlineMs);
-    }
-    return { reply: await runScript(client, compareAndSet, keys, args, deadlineMs) };
-  }
-
   private conflict(redisKey: string): DataDriverError {
     return new DataDriverError(
       ErrorCode.Conflict,
@@ -280,4 +236,13 @@ export class RedisStore implements Store {
       { details: { key: redisKey, attempts: this.maxAttempts } },
     );
   }
+}
+
+/** What the store holds, as read or carried back by a failed compare-and-set. */
+function seenIn(snapshot: Snapshot | undefined, redisKey: string): Seen {
+  return { version: snapshot?.version, record: recordOf(snapshot, redisKey), confirmed: true };
+}
+
+function snapshotOfSeen({ version, record }: Seen): StoreSnapshot | undefined {
+  return version === undefined || record === undefined ? undefined : { record, version };
 }

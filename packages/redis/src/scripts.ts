@@ -22,7 +22,11 @@ export function luaScript(source: string): LuaScript {
 
 /** Reply of `compareAndSet`: written (or already written by this very call). */
 export const WRITTEN = 1;
-/** Reply of `compareAndSet`: the version moved; nothing was written. */
+/**
+ * Reply of `compareAndSet`: the version moved; nothing was written. The reply carries the
+ * current version and record JSON (none when the key holds no record), so the caller re-runs
+ * its transform without reading again.
+ */
 export const CONFLICT = 0;
 /** Reply of `compareAndSet`: the key holds a hash that DataDriver did not write. */
 export const FOREIGN = 2;
@@ -97,23 +101,30 @@ end
 `;
 
 /**
- * KEYS[1]: the record's hash. ARGV[1]: the version the caller read ('' for no record).
- * ARGV[2]: the caller's new version, random per attempt. ARGV[3]: the record's JSON, or ''
- * to delete it. To keep the written record as a version too: KEYS[2] and KEYS[3], the
- * versions' sorted set and hash (`versionKeys`), and ARGV[4] and ARGV[5], the retention.
+ * KEYS[1]: the record's hash. ARGV[1]: the version the caller saw ('' for no record).
+ * ARGV[2]: the caller's new version, new per attempt. ARGV[3]: the record's JSON, or '' to
+ * delete it. To keep the written record as a version too: KEYS[2] and KEYS[3], the versions'
+ * sorted set and hash (`versionKeys`), and ARGV[4] and ARGV[5], the retention.
  *
- * Versions are random, never counters, so a record deleted and created again cannot match a
- * version read before the delete. A version equal to ARGV[2] means this very write already
- * landed and ioredis resent it after a reconnect: it answers written, and nothing runs twice
- * (its version was kept the first time). The write's version doubles as the kept version's id:
- * random per attempt, so unique per key across deletes and purges, and only a committed
- * attempt keeps one.
+ * Versions are unique ids (`nextVersionId`: a random prefix per process, then a counter),
+ * never a count per key, so a record deleted and created again cannot match a version seen
+ * before the delete. A version equal to ARGV[2] means this very write already landed and
+ * ioredis resent it after a reconnect: it answers written, and nothing runs twice (its version
+ * was kept the first time). A moved version answers with the current version and record, so
+ * the caller needs no read. The write's version doubles as the kept version's id: unique per
+ * key across deletes and purges, and only a committed attempt keeps one.
  */
 export const compareAndSet = luaScript(`${NOW_US}${SCORE}${KEEP_VERSION}
-local version = redis.call('HGET', KEYS[1], 'version')
+local fields = redis.call('HMGET', KEYS[1], 'version', 'record')
+local version, record = fields[1], fields[2]
 if version == ARGV[2] then return {${WRITTEN}} end
-if not version and redis.call('EXISTS', KEYS[1]) == 1 then return {${FOREIGN}} end
-if (version or '') ~= ARGV[1] then return {${CONFLICT}} end
+if not version then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return {${FOREIGN}} end
+  if ARGV[1] ~= '' then return {${CONFLICT}} end
+elseif version ~= ARGV[1] then
+  if not record then return {${FOREIGN}} end
+  return {${CONFLICT}, version, record}
+end
 if ARGV[3] == '' then
   redis.call('DEL', KEYS[1])
   return {${WRITTEN}}

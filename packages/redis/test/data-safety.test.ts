@@ -103,7 +103,7 @@ describe('data safety at the edges, on Redis', () => {
     const journals: string[] = [];
     const spying = driver('J', {
       store: {
-        specificationVersion: 'v1',
+        specificationVersion: 'v2',
         get: (key: string) => store.get(key),
         update: async (
           key: string,
@@ -111,7 +111,7 @@ describe('data safety at the edges, on Redis', () => {
           options: Parameters<Store['update']>[2],
         ) => {
           const result = await store.update(key, transform, options);
-          if (key.includes('#trade/') && result) journals.push(JSON.stringify(result));
+          if (key.includes('#trade/') && result) journals.push(JSON.stringify(result.record));
           return result;
         },
       },

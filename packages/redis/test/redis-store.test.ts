@@ -30,8 +30,8 @@ afterAll(() => clients.quitAll());
 const codeOf = (error: unknown) => (DataDriverError.isInstance(error) ? error.code : error);
 
 describe('RedisStore', () => {
-  it('declares port version v1 and keeps each record as a hash of a version and its JSON under the prefix', async () => {
-    expect(store.specificationVersion).toBe('v1');
+  it('declares port version v2 and keeps each record as a hash of a version and its JSON under the prefix', async () => {
+    expect(store.specificationVersion).toBe('v2');
     await store.update('user/1', () => ({ coins: 1 }));
     const first = await raw.hgetall(recordKey(prefix, 'user/1'));
     expect(Object.keys(first).sort()).toEqual(['record', 'version']);
@@ -115,7 +115,7 @@ describe('RedisStore', () => {
     expect(await admin.script('EXISTS', compareAndSet.sha)).toEqual([1]);
     await admin.script('FLUSH');
     expect(await admin.script('EXISTS', compareAndSet.sha)).toEqual([0]);
-    expect(await store.update('scripted', () => ({ n: 2 }))).toEqual({ n: 2 });
+    expect((await store.update('scripted', () => ({ n: 2 })))?.record).toEqual({ n: 2 });
     expect(await admin.script('EXISTS', compareAndSet.sha)).toEqual([1]);
   });
 
@@ -130,8 +130,12 @@ describe('RedisStore', () => {
       1,
     ]);
     expect(await raw.hgetall(key)).toEqual({ version: 'new-version', record: '{"n":2}' });
-    // Another write that read the old version conflicts.
-    expect(await runScript(raw, compareAndSet, [key], [read!, 'third', '{"n":4}'])).toEqual([0]);
+    // Another write that read the old version conflicts, told what is stored now.
+    expect(await runScript(raw, compareAndSet, [key], [read!, 'third', '{"n":4}'])).toEqual([
+      0,
+      'new-version',
+      '{"n":2}',
+    ]);
   });
 
   it('does not take a version read before a delete for the record created after it', async () => {
@@ -145,20 +149,32 @@ describe('RedisStore', () => {
       [recordKey(prefix, 'reborn')],
       [before!, 'x', '{}'],
     );
-    expect(stale).toEqual([0]);
+    const now = await raw.hget(recordKey(prefix, 'reborn'), 'version');
+    expect(now).not.toBe(before);
+    expect(stale).toEqual([0, now, '{"n":1}']);
     expect(await store.get('reborn')).toEqual({ n: 1 });
   });
 
-  it('hands the transform the record and resolves a copy of what it stored', async () => {
+  it("hands the transform the record and resolves with the transform's own record, unparsed", async () => {
     const seen: Array<StoreRecord | undefined> = [];
     const written = { list: [1, 2], nested: { text: 'é' } };
     const result = await store.update('copy', (current) => {
       seen.push(current);
       return written;
     });
-    expect(result).toEqual(written);
-    expect(result).not.toBe(written);
+    expect(result?.record).toBe(written);
+    expect(result?.version).toBe(await raw.hget(recordKey(prefix, 'copy'), 'version'));
     expect(seen).toEqual([undefined]);
+  });
+
+  it('stamps versions of a random prefix per process and a counter, never the same twice', async () => {
+    const first = await store.update('stamped', () => ({ n: 1 }));
+    const second = await store.update('stamped', () => ({ n: 1 }), { expected: first! });
+    const pattern = /^([A-Za-z0-9_-]{12})\.([0-9a-z]{11})$/;
+    const [, firstPrefix, firstCount] = pattern.exec(first!.version) ?? [];
+    const [, secondPrefix, secondCount] = pattern.exec(second!.version) ?? [];
+    expect(secondPrefix).toBe(firstPrefix);
+    expect(Number.parseInt(secondCount!, 36)).toBeGreaterThan(Number.parseInt(firstCount!, 36));
   });
 
   it('refuses a maxAttempts that is not a positive integer', () => {
@@ -167,6 +183,86 @@ describe('RedisStore', () => {
         expect.objectContaining({ code: ErrorCode.InvalidConfig }),
       );
     }
+  });
+});
+
+/** The commands `client` sends from now on, by name: each one a round trip. */
+function commandsOf(client: Redis): string[] {
+  const sent: string[] = [];
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = (command, stream) => {
+    sent.push(command.name);
+    return send(command, stream);
+  };
+  return sent;
+}
+
+describe('what a write sends', () => {
+  let own: Redis;
+  let counted: RedisStore;
+  let sent: string[];
+  beforeAll(async () => {
+    own = await clients.open();
+    counted = new RedisStore({ client: own, prefix, versions: { keep: 5 } });
+    sent = commandsOf(own);
+  });
+  const take = () => sent.splice(0);
+
+  it('a write with no snapshot is one HGETALL and one EVALSHA', async () => {
+    take();
+    await counted.update('cost-read', () => ({ n: 1 }));
+    expect(take()).toEqual(['hgetall', 'evalsha']);
+  });
+
+  it('a write given its last snapshot is one EVALSHA, no read, and resolves with the next', async () => {
+    let snapshot = await counted.update('cost-cas', () => ({ n: 1 }));
+    take();
+    for (const n of [2, 3]) {
+      snapshot = await counted.update(
+        'cost-cas',
+        (current) => ({ n: (current?.n as number) + 1 }),
+        {
+          expected: snapshot!,
+        },
+      );
+      expect(take()).toEqual(['evalsha']);
+      expect(snapshot?.record).toEqual({ n });
+      expect(await raw.hgetall(recordKey(prefix, 'cost-cas'))).toEqual({
+        version: snapshot?.version,
+        record: JSON.stringify({ n }),
+      });
+    }
+  });
+
+  it('a moved version is answered with the current record and version: two EVALSHAs, no read', async () => {
+    const stale = await counted.update('cost-moved', () => ({ n: 1 }));
+    await raw.hset(recordKey(prefix, 'cost-moved'), 'version', 'theirs', 'record', '{"n":50}');
+    take();
+    const seen: Array<StoreRecord | undefined> = [];
+    const result = await counted.update(
+      'cost-moved',
+      (current) => {
+        seen.push(current);
+        return { n: (current?.n as number) + 1 };
+      },
+      { expected: stale!, keepVersion: true },
+    );
+    expect(take()).toEqual(['evalsha', 'evalsha']);
+    expect(seen).toEqual([{ n: 1 }, { n: 50 }]);
+    expect(result?.record).toEqual({ n: 51 });
+    expect(await counted.get('cost-moved')).toEqual({ n: 51 });
+    // Only the attempt that landed kept a version.
+    const versions = await counted.versions!.list('cost-moved');
+    expect(versions.map((version) => version.id)).toEqual([result?.version]);
+    expect(await counted.versions!.read('cost-moved', result!.version)).toEqual({ n: 51 });
+  });
+
+  it('a write of nothing on a snapshot reads to confirm it: one HGETALL, no EVALSHA', async () => {
+    const snapshot = await counted.update('cost-nothing', () => ({ n: 1 }));
+    take();
+    const result = await counted.update('cost-nothing', () => undefined, { expected: snapshot! });
+    expect(take()).toEqual(['hgetall']);
+    expect(result).toEqual(snapshot);
   });
 });
 

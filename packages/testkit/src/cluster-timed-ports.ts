@@ -9,6 +9,7 @@ import type {
   MessageHandler,
   ScheduledTask,
   StoreRecord,
+  StoreSnapshot,
   StoreTransform,
   StoreVersions,
   Subscription,
@@ -20,7 +21,7 @@ import type { TimeLedger } from './cluster-ledger.js';
 import type { ClusterTime } from './cluster-time.js';
 
 class TimedStore implements Store {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
 
   constructor(
     private readonly inner: Store,
@@ -44,7 +45,7 @@ class TimedStore implements Store {
     key: string,
     transform: StoreTransform,
     options?: UpdateOptions,
-  ): Promise<StoreRecord | undefined> {
+  ): Promise<StoreSnapshot | undefined> {
     return this.ledger.timed('store', this.server, `update ${key}`, () =>
       this.inner.update(key, transform, options),
     );

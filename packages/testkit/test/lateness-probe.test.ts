@@ -35,7 +35,7 @@ describe('the lateness probe', () => {
     const store = new MemoryStore();
     let reads = 0;
     const counted: Store = {
-      specificationVersion: 'v1',
+      specificationVersion: 'v2',
       update: (key, transform) => store.update(key, transform),
       get: (key) => {
         reads += 1;
@@ -71,7 +71,7 @@ describe('the lateness probe', () => {
     const store = new MemoryStore();
     let delayMs = 0;
     const slowing: Store = {
-      specificationVersion: 'v1',
+      specificationVersion: 'v2',
       update: (key, transform) => store.update(key, transform),
       get: async (key) => {
         await pause(delayMs);

@@ -53,7 +53,7 @@ function slowBackend(): ClusterBackend & { delayMs: number; loseFirstRequest: bo
     close: async () => undefined,
   };
   const store: Store = {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     update: async (key, transform, options) => {
       await pause(backend.delayMs);
       return memory.update(key, transform, options);

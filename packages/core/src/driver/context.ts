@@ -82,7 +82,8 @@ export function createContext<T extends object>(
     link,
     createId: options.createId ?? (() => globalThis.crypto.randomUUID()),
     report,
+    // One object per event, and none while nobody listens and the logger would not log it.
     emit: (event: ProfileEventPayload) =>
-      report({ ...event, driver: settings.name } as EventPayload),
+      events.emit(event as EventPayload, { driver: settings.name }),
   });
 }

@@ -6,6 +6,7 @@
 import type { DriverContext } from '../driver/context.js';
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { JsonObject } from '../json.js';
+import type { StoreSnapshot } from '../ports/store.js';
 import {
   decideLoad,
   type LockInfo,
@@ -32,6 +33,8 @@ export const MAX_RUNS_PER_ATTEMPT = 8;
 
 export interface Acquired {
   readonly record: ProfileRecord;
+  /** The store's snapshot of the record written: the session's first write needs no read. */
+  readonly snapshot: StoreSnapshot | undefined;
   readonly reason: TakeReason;
   readonly from?: LockInfo;
   readonly recovered?: RecoveredTrade;
@@ -95,6 +98,7 @@ export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Prom
     if (stored === undefined) throw noRecord(key);
     const acquired: Acquired = {
       record: stored,
+      snapshot: written.snapshot,
       reason: load.reason,
       ...(load.from ? { from: load.from } : {}),
       ...(recovered ? { recovered } : {}),

@@ -96,6 +96,7 @@ export class Loader {
         userIds: record.meta.userIds ?? [],
         player: how.player,
         version: record.meta.version,
+        stored: acquired.snapshot,
       });
       registry.hold(session);
       if (registry.closed) {

@@ -73,6 +73,7 @@ export type { ScheduledTask, Scheduler, TaskPriority } from './scheduler.js';
 export type {
   Store,
   StoreRecord,
+  StoreSnapshot,
   StoreTransform,
   StoreVersion,
   StoreVersions,
@@ -81,3 +82,4 @@ export type {
   VersionRetention,
 } from './store.js';
 export { checkMaxRecordBytes, checkVersionQuery, checkVersionRetention } from './store-checks.js';
+export { nextVersionId } from './version-ids.js';

@@ -15,12 +15,38 @@ export type StoreRecord = JsonObject;
  */
 export type StoreTransform = (current: StoreRecord | undefined) => StoreRecord | null | undefined;
 
+/**
+ * A record as the store holds it, with the store's version of it: what `update` resolves with,
+ * and what a caller hands back as `expected` to skip the read of its next write.
+ */
+export interface StoreSnapshot {
+  /**
+   * The record. In the snapshot of a write it may be the very object the transform returned:
+   * nobody may change it.
+   */
+  readonly record: StoreRecord;
+  /**
+   * Opaque to callers. It changes with every committed write and never repeats on a key, not
+   * even after the record is deleted and created again, nor across processes.
+   */
+  readonly version: string;
+}
+
 export interface UpdateOptions {
   /**
    * Also keep the written record as a version, atomically with the write, when the store
    * keeps versions (DataDriver asks for one whenever a profile's data changed).
    */
   readonly keepVersion?: boolean;
+  /**
+   * The snapshot of this key the caller last saw (an earlier `update`'s result). The store runs
+   * the transform on its record first, without reading, and writes only if the stored version
+   * is still this one. When it moved, the failed compare-and-set carries the current record
+   * and version back, and the transform runs again on those: a conflict costs no extra read.
+   * A transform that writes nothing on `expected` runs again on a fresh read, so no decision
+   * stands on a snapshot the store did not confirm.
+   */
+  readonly expected?: StoreSnapshot;
 }
 
 /** One kept version of a record. */
@@ -71,8 +97,11 @@ export interface VersionRetention {
  * `Data.Misconfigured`, `Data.BackendFailed`) keeping the vendor error as `cause`.
  */
 export interface Store {
-  /** The port contract this store implements; core refuses another. */
-  readonly specificationVersion: 'v1';
+  /**
+   * The port contract this store implements; core refuses another. v2: the version travels
+   * through the port (`StoreSnapshot`, `UpdateOptions.expected`).
+   */
+  readonly specificationVersion: 'v2';
   /**
    * True when the records live inside this process only (the in-memory store): no other
    * server can hold a lock on them, so handoff stays off by default.
@@ -80,14 +109,15 @@ export interface Store {
   readonly processLocal?: boolean;
   /**
    * Atomically replaces the record under `key` with `transform(current)`: no write by anyone
-   * else lands between the read that `transform` sees and the write of its result.
-   * Resolves with the record stored afterwards (`undefined` when there is none).
+   * else lands between the read that `transform` sees and the write of its result. The
+   * transform's last run is the one that counts: resolves with the snapshot stored afterwards
+   * (`undefined` when there is none), which holds what that run returned when it wrote.
    */
   update(
     key: string,
     transform: StoreTransform,
     options?: UpdateOptions,
-  ): Promise<StoreRecord | undefined>;
+  ): Promise<StoreSnapshot | undefined>;
   /** A strongly consistent read of the record under `key`. */
   get(key: string): Promise<StoreRecord | undefined>;
   /**

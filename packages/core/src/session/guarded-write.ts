@@ -4,6 +4,10 @@
  * is one atomic update whose transform reads the record, checks it (`parseRecord`), runs the
  * write's lock rule, and builds the next record, checked against the store's `maxRecordBytes`.
  *
+ * A write given the snapshot its caller last saw (`expected`) sends it to the store, which then
+ * needs no read when the version has not moved; the record of that snapshot, and the record a
+ * write itself built, were checked when they were made and are not walked again.
+ *
  * One error wrapping: a refusal by the transform (a record this server must not write, data
  * over the limit, a migration that threw) is kept, or made `Data.InvalidRecord`, and ends any
  * retry (the transform is pure: it would refuse again); a failure of the store is
@@ -16,6 +20,7 @@
  */
 import type { DriverContext } from '../driver/context.js';
 import { type DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
+import type { StoreRecord, StoreSnapshot, UpdateOptions } from '../ports/store.js';
 import {
   checkRecordSize,
   checkWritable,
@@ -36,6 +41,8 @@ export interface GuardedWrite<D> {
   next(record: ProfileRecord | undefined, decision: D): ProfileRecord | null | undefined;
   /** Also keep the written record as a version (the store's `keepVersion`). */
   readonly keepVersion?: boolean;
+  /** The snapshot of this record the caller last saw (the store's `expected`). */
+  readonly expected?: StoreSnapshot | undefined;
 }
 
 export type Written<D> =
@@ -45,6 +52,8 @@ export type Written<D> =
       readonly decision: D;
       /** The record stored after the write. */
       readonly stored: ProfileRecord | undefined;
+      /** The store's snapshot of it: the `expected` of the next write. */
+      readonly snapshot: StoreSnapshot | undefined;
       readonly durationMs: number;
     }
   | {
@@ -62,14 +71,18 @@ export async function guardedWrite<D>(
   const { key } = write;
   const started = ctx.scheduler.now();
   const durationMs = () => ctx.scheduler.now() - started;
-  let made: { decision: D } | undefined;
+  let made: Run<D> | undefined;
   let refusal: unknown;
-  const transform = (current: Parameters<Parameters<typeof ctx.store.update>[1]>[0]) => {
+  const transform = (current: StoreRecord | undefined) => {
     try {
-      const record = parseRecord(key, current);
+      const record =
+        current !== undefined && current === write.expected?.record
+          ? (current as unknown as ProfileRecord)
+          : parseRecord(key, current);
       const decision = write.decide(record);
-      made = { decision };
+      made = { decision, current, record, next: undefined };
       const next = write.next(record, decision);
+      made.next = next;
       if (next === null || next === undefined) return next;
       return checkRecordSize(
         key,
@@ -83,12 +96,9 @@ export async function guardedWrite<D>(
   };
   try {
     const storeKey = ctx.keys.store(key);
-    const result =
-      write.keepVersion === undefined
-        ? await ctx.store.update(storeKey, transform)
-        : await ctx.store.update(storeKey, transform, { keepVersion: write.keepVersion });
-    const stored = parseRecord(key, result);
-    if (made === undefined) {
+    const snapshot = await ctx.store.update(storeKey, transform, updateOptions(write));
+    const run = made as Run<D> | undefined;
+    if (run === undefined) {
       const error = toDataDriverError(
         'the store resolved without running the transform',
         ErrorCode.BackendFailed,
@@ -96,7 +106,8 @@ export async function guardedWrite<D>(
       );
       return { ok: false, error, final: true, durationMs: durationMs() };
     }
-    return { ok: true, decision: made.decision, stored, durationMs: durationMs() };
+    const stored = storedAfter(key, run, snapshot);
+    return { ok: true, decision: run.decision, stored, snapshot, durationMs: durationMs() };
   } catch (error) {
     const byTransform = refusal !== undefined && error === refusal;
     const failure = byTransform
@@ -113,4 +124,36 @@ export async function guardedWrite<D>(
       durationMs: durationMs(),
     };
   }
+}
+
+/** One run of a write's transform: what it saw, and what it returned. */
+interface Run<D> {
+  readonly decision: D;
+  readonly current: StoreRecord | undefined;
+  readonly record: ProfileRecord | undefined;
+  next: ProfileRecord | null | undefined;
+}
+
+function updateOptions(write: GuardedWrite<unknown>): UpdateOptions | undefined {
+  const { keepVersion, expected } = write;
+  if (keepVersion === undefined && expected === undefined) return undefined;
+  return {
+    ...(keepVersion === undefined ? {} : { keepVersion }),
+    ...(expected === undefined ? {} : { expected }),
+  };
+}
+
+/**
+ * The record stored after the last run: the one it wrote, or the one it saw and left, both
+ * checked already; only a record the store resolved with otherwise is parsed.
+ */
+function storedAfter(
+  key: string,
+  run: Run<unknown>,
+  snapshot: StoreSnapshot | undefined,
+): ProfileRecord | undefined {
+  if (run.next === null) return undefined;
+  if (run.next !== undefined && snapshot !== undefined) return run.next;
+  if (snapshot?.record === run.current) return run.record;
+  return parseRecord(key, snapshot?.record);
 }

@@ -62,7 +62,7 @@ export class ProfileSession {
         settled: () => hooks.changed(),
         lost: (holder) => this.#lost(holder),
       },
-      { json: JSON.stringify(start.data), version: start.version },
+      { json: JSON.stringify(start.data), version: start.version, stored: start.stored },
     );
     this.#autosave = new Autosave(ctx.scheduler, ctx.settings.autosaveMs, () => this.#tick());
     this.profile = new Profile(this);

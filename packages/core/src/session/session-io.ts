@@ -3,11 +3,16 @@
  * one policy of every such write: a failure rejects with the typed error, and a lock taken by
  * another server rejects with `Data.LockLost` once the session is told (`lost`). A save
  * reports `profile.saved` or `profile.save-failed`; the release `profile.released`.
+ *
+ * Each write hands the store the snapshot the session's last write left (`expected`), so a
+ * save or the release is one compare-and-set with no read first. A write that rejects may or
+ * may not have committed, so its failure drops the snapshot and the next write reads.
  */
 import type { DriverContext } from '../driver/context.js';
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { SaveReason } from '../events.js';
 import type { JsonObject } from '../json.js';
+import type { StoreSnapshot } from '../ports/store.js';
 import { type LockInfo, serializeData } from '../rules/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
 import {
@@ -25,6 +30,12 @@ export interface WrittenSnapshot {
   readonly json: string;
   /** The record's version after that write, when the store reported it. */
   readonly version: number | undefined;
+  /**
+   * The store's snapshot after that write, while no write of the session has rejected since.
+   * Its record's data may be the session's live data (a load's): session writes read only
+   * its meta.
+   */
+  readonly stored?: StoreSnapshot | undefined;
 }
 
 /** What the writes need from their session. */
@@ -145,11 +156,19 @@ export class SessionIo {
     write: GuardedWrite<D>,
     json?: string,
   ): Promise<void> {
-    const result = await guardedWrite(this.ctx, write);
-    if (!result.ok) throw result.error;
+    const expected = this.#lastWritten.stored;
+    const result = await guardedWrite(this.ctx, expected ? { ...write, expected } : write);
+    if (!result.ok) {
+      this.#lastWritten = { ...this.#lastWritten, stored: undefined };
+      throw result.error;
+    }
+    if (result.decision.kind === 'lost' || json === undefined) {
+      // What the store holds now, the other server's record included: the next write's start.
+      this.#lastWritten = { ...this.#lastWritten, stored: result.snapshot };
+    }
     if (result.decision.kind === 'lost') throw this.owner.lost(result.decision.holder);
     if (json === undefined) return;
-    this.#lastWritten = { json, version: result.stored?.meta.version };
+    this.#lastWritten = { json, version: result.stored?.meta.version, stored: result.snapshot };
     this.#queue.landed();
   }
 }

@@ -1,6 +1,7 @@
 /** What a session starts from, what it tells the driver, and what holds it. */
 import type { JsonObject } from '../json.js';
 import type { HostPlayer } from '../ports/host.js';
+import type { StoreSnapshot } from '../ports/store.js';
 import type { ProfileSession } from './profile-session.js';
 
 /** What the driver does when a session changes. */
@@ -22,6 +23,8 @@ export interface SessionStart {
   readonly player?: HostPlayer | undefined;
   /** The record's version as the load wrote it. */
   readonly version?: number;
+  /** The store's snapshot of what the load wrote: the first save needs no read. */
+  readonly stored?: StoreSnapshot | undefined;
 }
 
 /** A trade holding this session: its saves and release wait for the decision. */

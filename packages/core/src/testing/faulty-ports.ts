@@ -11,6 +11,7 @@ import type { Scheduler } from '../ports/scheduler.js';
 import type {
   Store,
   StoreRecord,
+  StoreSnapshot,
   StoreTransform,
   StoreVersions,
   UpdateOptions,
@@ -25,7 +26,7 @@ export interface FaultyOptions {
 }
 
 export class FaultyStore implements Store {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   readonly faults = new Faults();
 
   constructor(
@@ -49,7 +50,7 @@ export class FaultyStore implements Store {
     key: string,
     transform: StoreTransform,
     options?: UpdateOptions,
-  ): Promise<StoreRecord | undefined> {
+  ): Promise<StoreSnapshot | undefined> {
     const faults = this.faults.take('update', key);
     await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `update ${key}`);
     const result = await this.inner.update(key, transform, options);

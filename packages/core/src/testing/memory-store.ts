@@ -4,11 +4,13 @@ import type { Scheduler } from '../ports/scheduler.js';
 import type {
   Store,
   StoreRecord,
+  StoreSnapshot,
   StoreTransform,
   UpdateOptions,
   VersionRetention,
 } from '../ports/store.js';
 import { checkMaxRecordBytes } from '../ports/store-checks.js';
+import { nextVersionId } from '../ports/version-ids.js';
 import { SystemScheduler } from '../system-scheduler.js';
 import { MemoryVersions } from './memory-versions.js';
 
@@ -24,18 +26,39 @@ export interface MemoryStoreOptions {
 /** Generous: memory has no limit of its own, but a runaway record should still be refused. */
 export const MEMORY_MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
+/** A record as held: its JSON, and the version its compare-and-set compares. */
+interface Held {
+  readonly json: string;
+  readonly version: string;
+}
+
+/**
+ * The calls a remote store would make for the updates so far: a read of the record, and a
+ * compare-and-set whose failure carries the current record back (as the Redis script and
+ * DynamoDB's `ALL_OLD` do). Tests count them to check what a write costs.
+ */
+export interface MemoryStoreCalls {
+  reads: number;
+  compareAndSets: number;
+}
+
 /**
  * Records in a Map, for tests and a single process. Updates are atomic because the
  * transform runs synchronously between reading and writing. Records are kept as JSON so
- * that what a caller gets back is a copy, as from a real backend. Several simulated servers
+ * that what a read gets back is a copy, as from a real backend. Several simulated servers
  * share one instance, each through its own `FaultyStore`.
+ *
+ * An update runs as a remote store's does, counted in `calls`: the transform on the
+ * caller's `expected` snapshot, or on a read; then a compare-and-set on the version it saw,
+ * which on a moved version hands the current record to the next run.
  */
 export class MemoryStore implements Store {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   readonly processLocal = true;
   readonly versions: MemoryVersions | undefined;
   readonly maxRecordBytes: number;
-  private readonly records = new Map<string, string>();
+  readonly calls: MemoryStoreCalls = { reads: 0, compareAndSets: 0 };
+  private readonly records = new Map<string, Held>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.maxRecordBytes = checkMaxRecordBytes(options.maxRecordBytes ?? MEMORY_MAX_RECORD_BYTES);
@@ -49,16 +72,39 @@ export class MemoryStore implements Store {
     key: string,
     transform: StoreTransform,
     options: UpdateOptions = {},
-  ): Promise<StoreRecord | undefined> {
+  ): Promise<StoreSnapshot | undefined> {
     checkStoreKey(key);
-    const next = transform(this.peek(key));
-    if (next === null) this.records.delete(key);
-    else if (next !== undefined) {
+    // `confirmed`: `seen` is what the store held at the last call, not a caller's snapshot.
+    let seen = options.expected;
+    let confirmed = false;
+    for (;;) {
+      if (!confirmed && seen === undefined) {
+        seen = this.read(key);
+        confirmed = true;
+      }
+      const next = transform(seen?.record);
+      if (next === undefined || (next === null && seen === undefined && confirmed)) {
+        if (confirmed) return seen;
+        seen = undefined; // a caller's snapshot: confirm it by a read before writing nothing
+        continue;
+      }
+      this.calls.compareAndSets += 1;
+      const held = this.records.get(key);
+      if (held?.version !== seen?.version) {
+        seen = this.snapshotOf(held);
+        confirmed = true;
+        continue;
+      }
+      if (next === null) {
+        this.records.delete(key);
+        return undefined;
+      }
       const json = JSON.stringify(next);
-      this.records.set(key, json);
+      const version = nextVersionId();
+      this.records.set(key, { json, version });
       if (options.keepVersion) this.versions?.keep(key, json);
+      return { record: next, version };
     }
-    return this.peek(key);
   }
 
   async get(key: string): Promise<StoreRecord | undefined> {
@@ -68,27 +114,46 @@ export class MemoryStore implements Store {
 
   /** The stored record, read at once: for test assertions. */
   peek(key: string): StoreRecord | undefined {
-    const json = this.records.get(key);
-    return json === undefined ? undefined : (JSON.parse(json) as StoreRecord);
+    const held = this.records.get(key);
+    return held === undefined ? undefined : (JSON.parse(held.json) as StoreRecord);
+  }
+
+  /** The version stored under `key` now, if any: for test recorders. */
+  versionOf(key: string): string | undefined {
+    return this.records.get(key)?.version;
+  }
+
+  /** The stored record with its version, read at once: for test assertions. */
+  peekSnapshot(key: string): StoreSnapshot | undefined {
+    return this.snapshotOf(this.records.get(key));
   }
 
   /** Writes a record directly: for test setup. */
   put(key: string, record: StoreRecord): void {
-    this.records.set(key, JSON.stringify(jsonClone(record)));
+    this.putJson(key, JSON.stringify(jsonClone(record)));
   }
 
   /** Writes a value's JSON directly, as another program might: for test setup. */
   putJson(key: string, json: string): void {
-    this.records.set(key, json);
+    this.records.set(key, { json, version: nextVersionId() });
   }
 
   /** The JSON stored under `key`, byte for byte: for test assertions. */
   peekJson(key: string): string | undefined {
-    return this.records.get(key);
+    return this.records.get(key)?.json;
   }
 
   /** Every key stored now. */
   keys(): string[] {
     return [...this.records.keys()];
+  }
+
+  private read(key: string): StoreSnapshot | undefined {
+    this.calls.reads += 1;
+    return this.snapshotOf(this.records.get(key));
+  }
+
+  private snapshotOf(held: Held | undefined): StoreSnapshot | undefined {
+    return held && { record: JSON.parse(held.json) as StoreRecord, version: held.version };
   }
 }

@@ -44,7 +44,7 @@ export async function recoverTrade(
     const next = decidedJournal(parseJournal(current, journalKey), marker.id, 'aborted', now);
     return next === undefined ? undefined : (next as unknown as JsonObject);
   });
-  const journal = parseJournal(stored, journalKey);
+  const journal = parseJournal(stored?.record, journalKey);
   return { trade: marker.id, outcome: journal?.state ?? 'aborted', journal };
 }
 
@@ -138,7 +138,7 @@ export async function decideJournal(
         const next = decidedJournal(journal, id, decision, ctx.scheduler.now());
         return next === undefined ? undefined : (next as unknown as JsonObject);
       });
-      return parseJournal(stored, journalKey)?.state ?? 'aborted';
+      return parseJournal(stored?.record, journalKey)?.state ?? 'aborted';
     } catch (error) {
       // A value at the journal key that is not this trade's journal never becomes one: the
       // trade fails undecided, and each participant's next save clears its marker.

@@ -6,6 +6,11 @@ export {
 export { eventually, expectTyped, type Outage } from './outage.js';
 export { type PresenceHarness, presenceConformance } from './presence-conformance.js';
 export {
+  type SnapshotCheck,
+  type SnapshotCheckContext,
+  snapshotChecks,
+} from './snapshot-checks.js';
+export {
   type StoreConformanceOptions,
   type StoreHarness,
   storeConformance,

@@ -7,6 +7,7 @@ import { DataDriverError, ErrorCode, type Store, type StoreRecord } from '@datad
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, expectTyped, type Outage } from './outage.js';
 import { storeScanConformance } from './scan-conformance.js';
+import { snapshotChecks } from './snapshot-checks.js';
 import { versionsConformance } from './versions-conformance.js';
 
 export interface StoreHarness {
@@ -53,8 +54,8 @@ export function storeConformance(
     }, timeout);
     afterAll(async () => harness?.close(), timeout);
 
-    it('declares port version v1', () => {
-      expect(store.specificationVersion).toBe('v1');
+    it('declares port version v2', () => {
+      expect(store.specificationVersion).toBe('v2');
     });
 
     it('reads a missing key as undefined', async () => {
@@ -72,7 +73,7 @@ export function storeConformance(
         return record;
       });
       expect(seen.at(-1)).toBeUndefined();
-      expect(result).toEqual(record);
+      expect(result?.record).toEqual(record);
       expect(await store.get(key('create'))).toEqual(record);
       expect(await harness.read(key('create'))).toEqual(record);
     });
@@ -82,14 +83,14 @@ export function storeConformance(
       const result = await store.update(key('next'), (current) => ({
         n: (current?.n as number) + 1,
       }));
-      expect(result).toEqual({ n: 2 });
+      expect(result?.record).toEqual({ n: 2 });
       expect(await harness.read(key('next'))).toEqual({ n: 2 });
     });
 
     it('writes nothing when the transform returns undefined, and resolves the current record', async () => {
-      await store.update(key('keep'), () => ({ n: 5 }));
+      const written = await store.update(key('keep'), () => ({ n: 5 }));
       const result = await store.update(key('keep'), () => undefined);
-      expect(result).toEqual({ n: 5 });
+      expect(result).toEqual({ record: { n: 5 }, version: written?.version });
       expect(await harness.read(key('keep'))).toEqual({ n: 5 });
       expect(await store.update(key('never'), () => undefined)).toBeUndefined();
       expect(await harness.read(key('never'))).toBeUndefined();
@@ -175,6 +176,19 @@ export function storeConformance(
       expect([100, 101]).toContain(final);
     });
 
+    describe('snapshots', () => {
+      for (const check of snapshotChecks) {
+        it(
+          check.title,
+          async () => {
+            const other = await harness.connect();
+            await check.run({ store, other, read: (target) => harness.read(target), key });
+          },
+          timeout,
+        );
+      }
+    });
+
     if (options.versions) versionsConformance(() => harness, key, options.versions.keep);
     if (options.scan) storeScanConformance(() => store, key);
 
@@ -194,7 +208,7 @@ export function storeConformance(
         }
         await expect(
           eventually(() => store.update(key('down'), () => ({ n: 2 }))),
-        ).resolves.toEqual({ n: 2 });
+        ).resolves.toMatchObject({ record: { n: 2 } });
       },
       timeout,
     );

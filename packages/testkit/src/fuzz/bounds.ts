@@ -12,7 +12,7 @@ export const LOAD_BOUND = Object.freeze({ ms: 5_000, storeCalls: 40 });
 export function countedStore(inner: Store): { store: Store; calls: () => number } {
   let calls = 0;
   const store: Store = {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     ...(inner.maxRecordBytes === undefined ? {} : { maxRecordBytes: inner.maxRecordBytes }),
     update: (key, transform, options) => {
       calls += 1;

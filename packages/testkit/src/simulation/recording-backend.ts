@@ -9,6 +9,7 @@ import type {
   Presence,
   Store,
   StoreRecord,
+  StoreSnapshot,
   StoreTransform,
   UpdateOptions,
 } from '@datadriver/core/ports';
@@ -36,7 +37,7 @@ export interface StoreCommit {
 export type CommitListener = (commit: StoreCommit) => void;
 
 class RecordingStore implements Store {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
 
   constructor(
     private readonly inner: MemoryStore,
@@ -49,16 +50,23 @@ class RecordingStore implements Store {
     key: string,
     transform: StoreTransform,
     options?: UpdateOptions,
-  ): Promise<StoreRecord | undefined> {
+  ): Promise<StoreSnapshot | undefined> {
+    // A run may be on a snapshot whose version moved (its write then fails): only the last
+    // run counts, and only if the version moved. The memory store commits synchronously,
+    // within the call, so the version read right after it is the commit's.
+    let last: StoreCommit | undefined;
     const recorded: StoreTransform = (current) => {
       const next = transform(current);
-      if (next !== undefined && next !== null) {
-        const at = this.clock.now();
-        this.listener({ at, jobId: this.jobId, key, before: current, after: next });
-      }
+      last =
+        next === undefined || next === null
+          ? undefined
+          : { at: this.clock.now(), jobId: this.jobId, key, before: current, after: next };
       return next;
     };
-    return this.inner.update(key, recorded, options);
+    const before = this.inner.versionOf(key);
+    const result = this.inner.update(key, recorded, options);
+    if (last && this.inner.versionOf(key) !== before) this.listener(last);
+    return result;
   }
 
   get(key: string): Promise<StoreRecord | undefined> {
