@@ -135,4 +135,36 @@ describe('a release request that cannot be sent', () => {
     ]);
     await clock.run(third);
   });
+
+  it('a holder whose replies fail warns once, and again after one went out', async () => {
+    const bed = testBed();
+    const server = handoffServers(bed);
+    const a = server('A');
+    const b = server('B');
+    await bed.clock.advance(0);
+    const fail = () =>
+      a.messenger.faults.inject({
+        kind: 'fail',
+        operation: 'publish',
+        times: Number.POSITIVE_INFINITY,
+      });
+    const ask = async (key: string) => {
+      await bed.clock.run(b.handoff.request('PlayerData', key, 'A'));
+      await bed.clock.advance(1_000); // A's reply and its one retry 0.5 s later
+    };
+    const replyWarnings = () =>
+      bed.log.warnings().filter((line) => line.startsWith('handoff reply'));
+    let down = fail();
+    for (const key of ['k1', 'k2', 'k3']) await ask(key);
+    expect(replyWarnings()).toEqual([
+      expect.stringContaining('handoff reply for k1 to B failed; more failures are not logged'),
+    ]);
+    down.remove();
+    await ask('k4');
+    down = fail();
+    await ask('k5');
+    expect(replyWarnings()).toHaveLength(2);
+    expect(replyWarnings()[1]).toContain('handoff reply for k5 to B failed');
+    down.remove();
+  });
 });
