@@ -1,8 +1,8 @@
 /** What the events carry for tracing: a load's id, a save's duration, a kick's cause, retries. */
 import { describe, expect, it } from 'vitest';
-import { type DataDriverEvent, ErrorCode, Handoff } from '../src/index.js';
-import { MemoryHost, MemoryMessenger, MemoryPresence } from '../src/testing/index.js';
-import { testBed } from './helpers.js';
+import { type DataDriverEvent, ErrorCode } from '../src/index.js';
+import { MemoryHost } from '../src/testing/index.js';
+import { handoffServers, testBed } from './helpers.js';
 
 type Of<K extends DataDriverEvent['type']> = Extract<DataDriverEvent, { type: K }>;
 const of = <K extends DataDriverEvent['type']>(events: DataDriverEvent[], type: K): Of<K>[] =>
@@ -11,13 +11,8 @@ const of = <K extends DataDriverEvent['type']>(events: DataDriverEvent[], type: 
 /** Two servers with handoff on over one bus, on the bed's clock and store. */
 function twoServers() {
   const bed = testBed();
-  const messenger = new MemoryMessenger();
-  const presence = new MemoryPresence(bed.clock);
-  const handoff = (jobId: string) =>
-    new Handoff({ jobId, messenger, presence, scheduler: bed.clock, logger: bed.log.logger });
-  const a = bed.server('A', { handoff: handoff('A') });
-  const b = bed.server('B', { handoff: handoff('B') });
-  return { bed, a, b };
+  const server = handoffServers(bed);
+  return { bed, a: server('A'), b: server('B') };
 }
 
 describe('event fields', () => {

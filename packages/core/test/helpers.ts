@@ -2,10 +2,18 @@ import {
   DataDriver,
   type DataDriverEvent,
   type DataDriverOptions,
+  Handoff,
   type Logger,
 } from '../src/index.js';
 import type { ProfileRecord } from '../src/ports/index.js';
-import { FaultyStore, MemoryStore, VirtualClock } from '../src/testing/index.js';
+import {
+  FaultyMessenger,
+  FaultyStore,
+  MemoryMessenger,
+  MemoryPresence,
+  MemoryStore,
+  VirtualClock,
+} from '../src/testing/index.js';
 
 export interface Recorded {
   readonly lines: Array<{ level: string; message: string }>;
@@ -81,4 +89,35 @@ export function stored(
   name = 'PlayerData',
 ): ProfileRecord | undefined {
   return store.peek(`${name}/${key}`) as ProfileRecord | undefined;
+}
+
+/** Ports that count as shared (as Redis's would), so attach turns handoff on. */
+export function sharedPorts(clock: VirtualClock) {
+  const shared = <P extends object>(port: P): P =>
+    Object.defineProperty(port, 'processLocal', { value: false });
+  return {
+    store: shared(new MemoryStore()),
+    messenger: shared(new MemoryMessenger()),
+    presence: shared(new MemoryPresence(clock)),
+  };
+}
+
+/**
+ * Servers with handoff on over one bus and presence, on the bed's clock, store and log: each
+ * its own `Handoff` over its own faulty messenger (faults hit only that server's messages).
+ */
+export function handoffServers(bed: Bed) {
+  const bus = new MemoryMessenger();
+  const presence = new MemoryPresence(bed.clock);
+  return (jobId: string, options: Partial<DataDriverOptions<{ coins: number }>> = {}) => {
+    const messenger = new FaultyMessenger(bus, { scheduler: bed.clock });
+    const handoff = new Handoff({
+      jobId,
+      messenger,
+      presence,
+      scheduler: bed.clock,
+      logger: bed.log.logger,
+    });
+    return { ...bed.server(jobId, { handoff, ...options }), handoff, messenger };
+  };
 }

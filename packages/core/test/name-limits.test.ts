@@ -9,14 +9,13 @@ import { MAX_MESSAGE_BYTES, requestMessage } from '../src/ports/index.js';
 import { utf8Bytes } from '../src/rules/index.js';
 import { Signer } from '../src/signing.js';
 import {
-  FaultyMessenger,
   MemoryHost,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
   VirtualClock,
 } from '../src/testing/index.js';
-import { recordingLogger, testBed } from './helpers.js';
+import { handoffServers, testBed } from './helpers.js';
 
 /** The longest text of `fill` characters within `max` wire bytes. */
 function longest(fill: string, max: number): string {
@@ -98,39 +97,12 @@ describe('the caps on keys, names, server ids and tokens', () => {
 });
 
 describe('a release request that cannot be sent', () => {
-  function servers() {
-    const clock = new VirtualClock();
-    const store = new MemoryStore();
-    const bus = new MemoryMessenger();
-    const presence = new MemoryPresence(clock);
-    const log = recordingLogger();
-    const server = (jobId: string, messenger = new FaultyMessenger(bus, { scheduler: clock })) => {
-      const handoff = new Handoff({
-        jobId,
-        messenger,
-        presence,
-        scheduler: clock,
-        logger: log.logger,
-      });
-      const driver = new DataDriver({
-        name: 'PlayerData',
-        defaults: {},
-        store,
-        scheduler: clock,
-        logger: log.logger,
-        jobId,
-        handoff,
-        lockWaitSeconds: 15,
-      });
-      return { driver, handoff, messenger };
-    };
-    return { clock, log, server };
-  }
-
   it('warns once while requests keep failing, and again after one went out', async () => {
-    const { clock, log, server } = servers();
-    const a = server('A');
-    const b = server('B');
+    const bed = testBed();
+    const { clock, log } = bed;
+    const server = handoffServers(bed);
+    const a = server('A', { lockWaitSeconds: 15 });
+    const b = server('B', { lockWaitSeconds: 15 });
     await clock.run(a.driver.load('p1'));
     await clock.run(a.driver.load('p2'));
     const down = b.messenger.faults.inject({
@@ -162,5 +134,37 @@ describe('a release request that cannot be sent', () => {
       expect.stringContaining('a release request for p3 to server A failed'),
     ]);
     await clock.run(third);
+  });
+
+  it('a holder whose replies fail warns once, and again after one went out', async () => {
+    const bed = testBed();
+    const server = handoffServers(bed);
+    const a = server('A');
+    const b = server('B');
+    await bed.clock.advance(0);
+    const fail = () =>
+      a.messenger.faults.inject({
+        kind: 'fail',
+        operation: 'publish',
+        times: Number.POSITIVE_INFINITY,
+      });
+    const ask = async (key: string) => {
+      await bed.clock.run(b.handoff.request('PlayerData', key, 'A'));
+      await bed.clock.advance(1_000); // A's reply and its one retry 0.5 s later
+    };
+    const replyWarnings = () =>
+      bed.log.warnings().filter((line) => line.startsWith('handoff reply'));
+    let down = fail();
+    for (const key of ['k1', 'k2', 'k3']) await ask(key);
+    expect(replyWarnings()).toEqual([
+      expect.stringContaining('handoff reply for k1 to B failed; more failures are not logged'),
+    ]);
+    down.remove();
+    await ask('k4');
+    down = fail();
+    await ask('k5');
+    expect(replyWarnings()).toHaveLength(2);
+    expect(replyWarnings()[1]).toContain('handoff reply for k5 to B failed');
+    down.remove();
   });
 });

@@ -1,26 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriver } from '../src/index.js';
-import {
-  MemoryHost,
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  VirtualClock,
-} from '../src/testing/index.js';
-import { recordingLogger } from './helpers.js';
+import { MemoryHost, VirtualClock } from '../src/testing/index.js';
+import { recordingLogger, sharedPorts } from './helpers.js';
 
 /** A driver over ports that count as shared (as Redis's would), never attached unless asked. */
 function driverWith(options: object = {}) {
   const clock = new VirtualClock();
   const log = recordingLogger();
-  const shared = <P extends object>(port: P): P =>
-    Object.defineProperty(port, 'processLocal', { value: false });
   const driver = new DataDriver({
     name: 'PlayerData',
     defaults: {},
-    store: shared(new MemoryStore()),
-    messenger: shared(new MemoryMessenger()),
-    presence: shared(new MemoryPresence(clock)),
+    ...sharedPorts(clock),
     scheduler: clock,
     logger: log.logger,
     ...options,

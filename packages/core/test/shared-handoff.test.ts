@@ -1,26 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataDriver, ErrorCode, Handoff, scaleTimings } from '../src/index.js';
 import { Signer } from '../src/signing.js';
-import {
-  MemoryHost,
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  VirtualClock,
-} from '../src/testing/index.js';
+import { MemoryHost, VirtualClock } from '../src/testing/index.js';
+
+import { sharedPorts } from './helpers.js';
 
 const KEY = 'a fleet secret of 32 characters!';
-
-/** Ports that count as shared, so attach turns the server's handoff on. */
-function sharedPorts(clock: VirtualClock) {
-  const store = new MemoryStore();
-  const messenger = new MemoryMessenger();
-  const presence = new MemoryPresence(clock);
-  for (const port of [store, messenger, presence]) {
-    Object.defineProperty(port, 'processLocal', { value: false });
-  }
-  return { store, messenger, presence };
-}
 
 const made: Handoff[] = [];
 afterEach(async () => {

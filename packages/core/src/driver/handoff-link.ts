@@ -16,6 +16,7 @@ export class HandoffLink {
   #handoff: Handoff | undefined;
   #owned = false;
   #requestsFailing = false;
+  #repliesFailing = false;
   #attached = false;
   #warnedUnattached = false;
 
@@ -88,6 +89,18 @@ export class HandoffLink {
     this.logger.warn(
       `${name} loads with handoff off: it has a shared messenger and presence but was never attached to a host, so its jobId is random and other servers wait out its locks (lockWaitSeconds). Call attach(host) before the first load, or pass handoff: false to run without handoff and silence this.`,
     );
+  }
+
+  /** A reply went out: the next failure warns again. */
+  replySent(): void {
+    this.#repliesFailing = false;
+  }
+
+  /** A reply failed: true for the first since one went out (the one that warns). */
+  replyFailed(): boolean {
+    const first = !this.#repliesFailing;
+    this.#repliesFailing = true;
+    return first;
   }
 
   /** A release request went out: the next failure warns again. */

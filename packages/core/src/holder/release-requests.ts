@@ -110,9 +110,16 @@ export class ReleaseRequests {
     const { handoff } = this.ctx.link;
     if (!handoff) return;
     this.ctx.emit({ type: 'handoff.reply.sent', key, requester });
-    await handoff.reply(this.ctx.name, key, requester).catch((error) => {
-      this.ctx.logger.warn(`handoff reply for ${key} to ${requester} failed: ${String(error)}`);
-    });
+    try {
+      await handoff.reply(this.ctx.name, key, requester);
+      this.ctx.link.replySent();
+    } catch (error) {
+      // Once until a reply goes out again: a bus outage must not flood the log.
+      if (!this.ctx.link.replyFailed()) return;
+      this.ctx.logger.warn(
+        `handoff reply for ${key} to ${requester} failed; more failures are not logged until a reply goes out: ${describeError(error)}`,
+      );
+    }
   }
 
   private report(

@@ -48,7 +48,7 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
     arbitrary: fc
       .tuple(fc.constantFrom('x', 'é', '\u0001'), fc.integer({ min: 40, max: 262 }))
       .map(([fill, count]) => fill.repeat(count)),
-    weight: 1,
+    weight: 2,
   },
 );
 
@@ -201,9 +201,9 @@ function deepRecordJson(depth: number, where: 'data' | 'meta'): string {
 }
 
 /**
- * A record as stored JSON: a hostile record, or one nested past the 64 levels core reads
- * (65, 1,000 or 10,000 deep, in its data or its meta), which no `JSON.stringify` of an object
- * nested that deep could write.
+ * A record as stored JSON: a hostile record, one nested past the 64 levels core reads (65,
+ * 1,000 or 10,000 deep, in its data or its meta, which no `JSON.stringify` of an object nested
+ * that deep could write), or a plain one at the top of the safe version range.
  */
 export const hostileRecordJson: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: hostileRecord.map((record) => JSON.stringify(record)), weight: 4 },
@@ -211,6 +211,13 @@ export const hostileRecordJson: fc.Arbitrary<string> = fc.oneof(
     arbitrary: fc
       .tuple(fc.constantFrom(65, 1_000, 10_000), fc.constantFrom('data' as const, 'meta' as const))
       .map(([depth, where]) => deepRecordJson(depth, where)),
+    weight: 1,
+  },
+  // A plain record at the top of the safe range: its load's write would pass it.
+  {
+    arbitrary: fc
+      .constantFrom(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER - 1)
+      .map((version) => JSON.stringify({ data: { coins: 1 }, meta: { version } })),
     weight: 1,
   },
 );
