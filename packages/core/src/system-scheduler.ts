@@ -1,4 +1,9 @@
-import type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
+import {
+  repeatIntervalMs,
+  type ScheduledTask,
+  type Scheduler,
+  type TaskPriority,
+} from './ports/scheduler.js';
 
 /** Arms one timer and returns what disarms it. */
 export type SetTimer = (callback: () => void, delayMs: number, background: boolean) => () => void;
@@ -58,7 +63,7 @@ export class SystemScheduler implements Scheduler {
     callback: () => void,
     priority: TaskPriority = 'normal',
   ): ScheduledTask {
-    const interval = Math.max(1, intervalMs);
+    const interval = repeatIntervalMs(intervalMs);
     const timer = new PunctualTimer(this.clock, this.setTimer, priority === 'background');
     const tick = (): void => {
       // Armed before the callback runs, so a cancel() from inside the callback disarms it.

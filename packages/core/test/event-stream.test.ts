@@ -12,6 +12,7 @@ import { recordingLogger } from './helpers.js';
 const ALL_TYPES: Record<DataDriverEventType, true> = {
   'load.started': true,
   'load.waiting': true,
+  'load.retrying': true,
   'load.loaded': true,
   'load.failed': true,
   'lock.taken': true,
@@ -57,7 +58,7 @@ describe('EventStream', () => {
   it('builds nothing for an unlogged event while nobody listens: the stamp is never taken', () => {
     const { events, log, stamps } = stream();
     expect(events.listening('profile.saved')).toBe(false);
-    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual', driver: 'D' });
+    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual', durationMs: 3, driver: 'D' });
     expect(stamps()).toBe(0);
     expect(log.lines).toEqual([]);
   });
@@ -74,12 +75,20 @@ describe('EventStream', () => {
     const { events, stamps } = stream();
     const seen: DataDriverEvent[] = [];
     const leave = events.on((event) => seen.push(event));
-    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual', driver: 'D' });
+    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual', durationMs: 3, driver: 'D' });
     expect(seen).toEqual([
-      { type: 'profile.saved', key: 'p1', reason: 'manual', driver: 'D', time: 1, jobId: 'A' },
+      {
+        type: 'profile.saved',
+        key: 'p1',
+        reason: 'manual',
+        durationMs: 3,
+        driver: 'D',
+        time: 1,
+        jobId: 'A',
+      },
     ]);
     leave();
-    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual', driver: 'D' });
+    events.emit({ type: 'profile.saved', key: 'p1', reason: 'manual', durationMs: 3, driver: 'D' });
     expect(seen).toHaveLength(1);
     expect(stamps()).toBe(1);
   });

@@ -15,8 +15,8 @@ import type { HandoffTimings } from '../timings.js';
 export class HandoffLink {
   #handoff: Handoff | undefined;
   #owned = false;
-  #requestsFailing = false;
-  #repliesFailing = false;
+  readonly #requests = new FailureStreak();
+  readonly #replies = new FailureStreak();
   #attached = false;
   #warnedUnattached = false;
 
@@ -93,26 +93,22 @@ export class HandoffLink {
 
   /** A reply went out: the next failure warns again. */
   replySent(): void {
-    this.#repliesFailing = false;
+    this.#replies.succeeded();
   }
 
   /** A reply failed: true for the first since one went out (the one that warns). */
   replyFailed(): boolean {
-    const first = !this.#repliesFailing;
-    this.#repliesFailing = true;
-    return first;
+    return this.#replies.failed();
   }
 
   /** A release request went out: the next failure warns again. */
   requestSent(): void {
-    this.#requestsFailing = false;
+    this.#requests.succeeded();
   }
 
   /** A release request failed: true for the first since one went out (the one that warns). */
   requestFailed(): boolean {
-    const first = !this.#requestsFailing;
-    this.#requestsFailing = true;
-    return first;
+    return this.#requests.failed();
   }
 
   /** At close: leaves the handoff, destroying a shared one its last driver leaves. */
@@ -128,5 +124,21 @@ export class HandoffLink {
     this.#owned = owned;
     handoff.register(this.client);
     handoff.start(this.scheduler);
+  }
+}
+
+/** A run of failures of one kind of send: only its first is worth a warning. */
+class FailureStreak {
+  #failing = false;
+
+  succeeded(): void {
+    this.#failing = false;
+  }
+
+  /** True for the first failure since a success. */
+  failed(): boolean {
+    const first = !this.#failing;
+    this.#failing = true;
+    return first;
   }
 }

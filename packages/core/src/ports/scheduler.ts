@@ -18,6 +18,11 @@ export interface Scheduler {
   now(): number;
   /** Runs `callback` once, `delayMs` from now. */
   schedule(delayMs: number, callback: () => void, priority?: TaskPriority): ScheduledTask;
-  /** Runs `callback` every `intervalMs`, the first time `intervalMs` from now. */
+  /** Runs `callback` every `intervalMs` (at least 1 ms), the first time `intervalMs` from now. */
   repeat(intervalMs: number, callback: () => void, priority?: TaskPriority): ScheduledTask;
+}
+
+/** A repeat's interval, shared by every scheduler: at least 1 ms, so a 0 never spins. */
+export function repeatIntervalMs(intervalMs: number): number {
+  return Math.max(1, intervalMs);
 }

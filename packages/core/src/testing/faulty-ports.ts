@@ -25,18 +25,40 @@ export interface FaultyOptions {
   readonly latencyMs?: number;
 }
 
-export class FaultyStore implements Store {
-  readonly specificationVersion = 'v2';
+/**
+ * One decorated call: the faults taken for it run before it reaches the backend; a response
+ * the faults lose is thrown away after the backend did the work (reads never lose one).
+ */
+async function faulted<T>(
+  faults: Faults,
+  options: FaultyOptions,
+  call: { readonly operation: string; readonly key: string; readonly canLoseResponse: boolean },
+  run: () => Promise<T>,
+): Promise<T> {
+  const label = `${call.operation} ${call.key}`;
+  const taken = faults.take(call.operation, call.key);
+  await beforeCall(taken, options.scheduler, options.latencyMs ?? 0, label);
+  const result = await run();
+  if (call.canLoseResponse && losesResponse(taken)) throw lostResponseError(label);
+  return result;
+}
+
+/** What every decorator shares: its faults, the port it wraps, and that port's locality. */
+abstract class FaultyPort<Port extends { readonly processLocal?: boolean }> {
   readonly faults = new Faults();
 
   constructor(
-    readonly inner: Store,
-    private readonly options: FaultyOptions = {},
+    readonly inner: Port,
+    protected readonly options: FaultyOptions = {},
   ) {}
 
   get processLocal(): boolean {
     return this.inner.processLocal === true;
   }
+}
+
+export class FaultyStore extends FaultyPort<Store> implements Store {
+  readonly specificationVersion = 'v2';
 
   get versions(): StoreVersions | undefined {
     return this.inner.versions;
@@ -51,32 +73,20 @@ export class FaultyStore implements Store {
     transform: StoreTransform,
     options?: UpdateOptions,
   ): Promise<StoreSnapshot | undefined> {
-    const faults = this.faults.take('update', key);
-    await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `update ${key}`);
-    const result = await this.inner.update(key, transform, options);
-    if (losesResponse(faults)) throw lostResponseError(`update ${key}`);
-    return result;
+    const call = { operation: 'update', key, canLoseResponse: true };
+    return faulted(this.faults, this.options, call, () =>
+      this.inner.update(key, transform, options),
+    );
   }
 
   async get(key: string): Promise<StoreRecord | undefined> {
-    const faults = this.faults.take('get', key);
-    await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `get ${key}`);
-    return this.inner.get(key);
+    const call = { operation: 'get', key, canLoseResponse: false };
+    return faulted(this.faults, this.options, call, () => this.inner.get(key));
   }
 }
 
-export class FaultyPresence implements Presence {
+export class FaultyPresence extends FaultyPort<Presence> implements Presence {
   readonly specificationVersion = 'v1';
-  readonly faults = new Faults();
-
-  constructor(
-    readonly inner: Presence,
-    private readonly options: FaultyOptions = {},
-  ) {}
-
-  get processLocal(): boolean {
-    return this.inner.processLocal === true;
-  }
 
   /** The wrapped presence's, so a decorated presence is waited for as the real one is. */
   get expiryCountedFrom(): Presence['expiryCountedFrom'] {
@@ -84,16 +94,13 @@ export class FaultyPresence implements Presence {
   }
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
-    const faults = this.faults.take('set', key);
-    await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `set ${key}`);
-    await this.inner.set(key, value, ttlSeconds);
-    if (losesResponse(faults)) throw lostResponseError(`set ${key}`);
+    const call = { operation: 'set', key, canLoseResponse: true };
+    await faulted(this.faults, this.options, call, () => this.inner.set(key, value, ttlSeconds));
   }
 
   async get(key: string): Promise<string | undefined> {
-    const faults = this.faults.take('get', key);
-    await beforeCall(faults, this.options.scheduler, this.options.latencyMs ?? 0, `get ${key}`);
-    return this.inner.get(key);
+    const call = { operation: 'get', key, canLoseResponse: false };
+    return faulted(this.faults, this.options, call, () => this.inner.get(key));
   }
 }
 
@@ -101,18 +108,8 @@ export class FaultyPresence implements Presence {
  * `publish` faults hit messages this server sends; `deliver` faults (drop, duplicate,
  * delay) hit messages this server receives.
  */
-export class FaultyMessenger implements Messenger {
+export class FaultyMessenger extends FaultyPort<Messenger> implements Messenger {
   readonly specificationVersion = 'v1';
-  readonly faults = new Faults();
-
-  constructor(
-    readonly inner: Messenger,
-    private readonly options: FaultyOptions = {},
-  ) {}
-
-  get processLocal(): boolean {
-    return this.inner.processLocal === true;
-  }
 
   async publish(topic: string, message: JsonObject): Promise<void> {
     const faults = this.faults.take('publish', topic);

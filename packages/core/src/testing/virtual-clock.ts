@@ -1,4 +1,9 @@
-import type { ScheduledTask, Scheduler, TaskPriority } from '../ports/scheduler.js';
+import {
+  repeatIntervalMs,
+  type ScheduledTask,
+  type Scheduler,
+  type TaskPriority,
+} from '../ports/scheduler.js';
 
 interface Timer {
   readonly id: number;
@@ -48,8 +53,7 @@ export class VirtualClock implements Scheduler {
     callback: () => void,
     priority: TaskPriority = 'normal',
   ): ScheduledTask {
-    const interval = Math.max(1, intervalMs);
-    return this.add(interval, interval, callback, priority);
+    return this.add(repeatIntervalMs(intervalMs), repeatIntervalMs(intervalMs), callback, priority);
   }
 
   /** Number of timers waiting to fire. */
