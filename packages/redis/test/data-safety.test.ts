@@ -80,6 +80,37 @@ describe('data safety at the edges, on Redis', () => {
     await a.close();
   });
 
+  /** Every key of the Redis with its DUMP: what a refused load must leave as it was. */
+  const keyspace = async () => {
+    const keys = (await keysMatching('*')).sort();
+    const dumps = await Promise.all(keys.map((key) => client.dumpBuffer(key)));
+    return new Map(keys.map((key, index) => [key, dumps[index]?.toString('hex')]));
+  };
+
+  it.each([
+    ['a marker that is a string', '{"data":{"coins":4},"meta":{"version":3,"trade":"x"}}'],
+    [
+      'a marker whose id is a number',
+      '{"data":{"coins":4},"meta":{"version":3,"trade":{"id":7,"journal":"j","version":3}}}',
+    ],
+    [
+      'a marker whose id is an array',
+      '{"data":{"coins":4},"meta":{"version":3,"trade":{"id":["t"],"journal":"j","version":3}}}',
+    ],
+  ])(
+    '%s is refused with Data.InvalidRecord: its bytes and the whole keyspace unchanged, no journal key',
+    async (_, json) => {
+      await write('marker2', json);
+      const before = await keyspace();
+      const a = driver('A');
+      await expect(a.load('marker2')).rejects.toMatchObject({ code: ErrorCode.InvalidRecord });
+      expect(await read('marker2')).toBe(json);
+      expect(await keyspace()).toEqual(before);
+      expect(await keysMatching('*#trade/*')).toEqual([]);
+      await a.close();
+    },
+  );
+
   it('a record nested 10,000 levels and userIds that are not strings are refused before any write', async () => {
     const deep = `{"data":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)},"meta":{"version":1}}`;
     const badIds = '{"data":{"coins":9},"meta":{"version":1,"userIds":42}}';
@@ -160,6 +191,30 @@ describe('data safety at the edges, on Redis', () => {
     expect(() => driver('A')).toThrow(expect.objectContaining({ code: ErrorCode.InvalidConfig }));
     await a.close();
     await driver('A').close(); // the name is free again
+  });
+
+  it('two RedisStore objects over one Redis, one name and jobId, handoff off: the second load fails with Data.Locked, the first keeps its lock and saves', async () => {
+    const other = new RedisStore({ client: await clients.open(redisUrl()), prefix });
+    const a = driver('A');
+    const b = driver('A', { store: other });
+    const held = await a.load('twice');
+    held.data.coins = 5;
+    await held.save();
+    await expect(b.load('twice')).rejects.toMatchObject({ code: ErrorCode.Locked });
+    const stored = async () => JSON.parse((await read('twice')) ?? '{}');
+    expect((await stored()).meta.lock.token).toBe(held.lockToken);
+    held.data.coins = 6;
+    await held.save();
+    expect(held.active).toBe(true);
+    expect(await stored()).toMatchObject({
+      data: { coins: 6 },
+      meta: { lock: { token: held.lockToken } },
+    });
+    await held.release();
+    expect((await b.load('twice')).data).toEqual({ coins: 6 });
+    await a.close();
+    await b.close();
+    expect((await stored()).meta.lock).toBeUndefined();
   });
 
   it('the messenger drops a payload over 1 kB unparsed, and delivers one that fits', async () => {
