@@ -5,8 +5,8 @@
  * of the bus's prefix sees each message that was sent.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataDriver, Handoff, type Profile } from '@datadriver/core';
-import type { HandoffSigning, Logger } from '@datadriver/core/ports';
+import { DataDriver, Handoff, type HandoffSigning, type Profile } from '@datadriver/core';
+import type { Logger } from '@datadriver/core/ports';
 import { topicOf } from '@datadriver/core/ports';
 import { recordingLogger } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
