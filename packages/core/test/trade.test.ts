@@ -315,6 +315,28 @@ describe('journals a recovery settled', () => {
     expect(journals(bed.store)).toEqual([]);
   });
 
+  it('close() resolves only after the journal clean-up its recovering loads started: nothing is written after it', async () => {
+    const { bed } = await committedThenCrashed();
+    const b = bed.server('B', WAITS_OUT_A_DEAD_LOCK);
+    expect((await bed.clock.run(b.driver.load('alice'))).data).toEqual({ coins: 3 });
+    // Every call from here takes 500 ms: bob's recovery leaves its clean-up in flight.
+    b.store.faults.inject({ kind: 'latency', ms: 500, times: Number.POSITIVE_INFINITY });
+    expect((await bed.clock.run(b.driver.load('bob'))).data).toEqual({ coins: 7 });
+    let closed = false;
+    const late: string[] = [];
+    const write = b.store.update.bind(b.store);
+    b.store.update = async (key, transform, options) => {
+      const result = await write(key, transform, options);
+      if (closed) late.push(key);
+      return result;
+    };
+    await bed.clock.run(b.driver.close({ deadlineSeconds: 10 }));
+    closed = true;
+    await bed.clock.advance(60_000);
+    expect(late).toEqual([]);
+    expect(journals(bed.store)).toEqual([]);
+  });
+
   it("erase leaves no journal holding the erased player's data", async () => {
     const { bed, b } = await committedThenCrashed();
     await bed.clock.run(b.erase('alice'));

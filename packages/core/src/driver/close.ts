@@ -26,7 +26,11 @@ export async function closeDriver(
       () => undefined, // reported as profile.release-failed
     ),
   );
+  const started = ctx.scheduler.now();
   await within(ctx.scheduler, Promise.all(releases), deadlineMs);
+  // The journal clean-ups the releases and earlier loads started: none may land after close.
+  const left = Math.max(0, deadlineMs - (ctx.scheduler.now() - started));
+  await within(ctx.scheduler, ctx.background.drained(), left);
   const unreleased = pending.map((s) => s.key).filter((key) => !released.includes(key));
   if (unreleased.length > 0) {
     ctx.report({ type: 'driver.close-timeout', driver: ctx.name, keys: unreleased });

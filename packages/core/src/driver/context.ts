@@ -16,6 +16,7 @@ import type { Scheduler } from '../ports/scheduler.js';
 import type { Store } from '../ports/store.js';
 import { resolveSettings, type Settings } from '../settings.js';
 import { SystemScheduler } from '../system-scheduler.js';
+import { BackgroundWrites } from './background-writes.js';
 import { HandoffLink } from './handoff-link.js';
 import { ServerIdentity } from './identity.js';
 
@@ -29,6 +30,8 @@ export interface DriverContext {
   readonly keys: DriverKeys;
   readonly identity: ServerIdentity;
   readonly link: HandoffLink;
+  /** Journal clean-ups in flight: `close()` waits for them. */
+  readonly background: BackgroundWrites;
   /** Makes lock tokens and trade ids. */
   readonly createId: () => string;
   /** Emits a driver's event, stamped with the time and the server. */
@@ -80,6 +83,7 @@ export function createContext<T extends object>(
     keys: keysOf(settings.name),
     identity,
     link,
+    background: new BackgroundWrites(),
     createId: options.createId ?? (() => globalThis.crypto.randomUUID()),
     report,
     // One object per event, and none while nobody listens and the logger would not log it.

@@ -125,11 +125,13 @@ export class Loader {
       const outcome = acquired.recovered.outcome === 'committed' ? 'committed' : 'aborted';
       this.ctx.emit({ type: 'trade.recovered', key, trade, outcome });
       // This record no longer carries the marker: its journal keeps only what others need.
-      forgetParticipant(this.ctx, trade, key).catch((error) => {
-        this.ctx.logger.warn(
-          `could not clear ${key} from the journal of trade ${trade}: ${describeError(error)}`,
-        );
-      });
+      this.ctx.background.track(
+        forgetParticipant(this.ctx, trade, key).catch((error) => {
+          this.ctx.logger.warn(
+            `could not clear ${key} from the journal of trade ${trade}: ${describeError(error)}`,
+          );
+        }),
+      );
     }
   }
 }

@@ -120,7 +120,7 @@ function settle(ctx: DriverContext, id: string, sessions: Pair): void {
     if (session.state === 'active') session.save('trade').catch(() => undefined);
     return next;
   });
-  void Promise.allSettled(cleared).then((outcomes) => {
+  const cleanUp = Promise.allSettled(cleared).then((outcomes) => {
     if (outcomes.every((outcome) => outcome.status === 'fulfilled')) return deleteJournal(ctx, id);
     // A lock was taken: its new holder's load settles that marker. The journal keeps only what
     // that load needs, and goes once no participant is marked (whichever side is last).
@@ -132,6 +132,7 @@ function settle(ctx: DriverContext, id: string, sessions: Pair): void {
       ctx.logger.warn(`could not clear the journal of trade ${id}: ${describeError(error)}`);
     });
   });
+  ctx.background.track(cleanUp);
 }
 
 /**
