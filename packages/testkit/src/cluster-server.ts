@@ -32,6 +32,11 @@ export interface ServerOptions {
   readonly clockSkewSeconds?: number;
   /** Makes the driver's lock tokens and trade ids (random UUIDs by default): replays read the same. */
   readonly createId?: () => string;
+  /**
+   * A fault in the server's own schedule: each normal-priority timer waits `timerDelay(ms)`
+   * instead (an extra park, a missed beat), which the bounds must catch.
+   */
+  readonly timerDelay?: (delayMs: number) => number;
   /** Injects faults into the server's connections before its driver starts. */
   readonly prepare?: (ports: {
     readonly store: FaultyStore;
@@ -48,6 +53,8 @@ export interface LogLine {
 
 export class TestServer {
   private crashed = false;
+  /** Told when the server crashes (the cluster stops timing what reaches it). */
+  onCrash: () => void = () => undefined;
 
   constructor(
     /** The label the scenario uses ("A", "B"). */
@@ -78,6 +85,7 @@ export class TestServer {
   /** The server stops dead: no write, beat, message or reply ever leaves it again. */
   crash(): void {
     this.crashed = true;
+    this.onCrash();
     const forever = { kind: 'stall', times: Number.POSITIVE_INFINITY } as const;
     this.store.faults.inject(forever);
     this.presence.faults.inject(forever);

@@ -5,14 +5,23 @@ export {
   type ServerPorts,
 } from './cluster-backend.js';
 export {
+  type CriticalPath,
+  criticalPath,
+  describePathSlack,
+  MODEL_LATENCY_MS,
+  OWN_WORK_SEED_MS,
+  type PathSlack,
+  type PathStep,
+  pathSlack,
+  type Wait,
+} from './cluster-critical-path.js';
+export {
   describeUnscaled,
   LEDGER_KINDS,
   type LedgerEntry,
   type LedgerKind,
-  SLACK_FLOOR_MS,
   type Span,
   type Spent,
-  slackOf,
   TimeLedger,
   type Unscaled,
 } from './cluster-ledger.js';
@@ -30,6 +39,7 @@ export { sendWireSamples, WIRE_SAMPLES } from './handoff-wire.js';
 export {
   CHAIN,
   describeProbe,
+  PROBE_FLOOR_MS,
   PROBE_MIN_SAMPLES,
   PROBE_SPACING_MS,
   type Probe,

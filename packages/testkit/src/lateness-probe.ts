@@ -5,7 +5,9 @@
  * during that very wait, so a load that grows during the run moves the bound with it.
  */
 import type { ServerPorts } from './cluster-backend.js';
-import { SLACK_FLOOR_MS } from './cluster-ledger.js';
+
+/** The least slack a probe gives: the servers' own work between calls, which it cannot see. */
+export const PROBE_FLOOR_MS = 60;
 
 /** Samples of each measurement a probe takes at least, however short the wait: a p90 of ten. */
 export const PROBE_MIN_SAMPLES = 10;
@@ -40,7 +42,7 @@ export interface ProbeFigures {
   readonly presenceMs: Spread;
   readonly messageMs: Spread;
   /**
-   * `max(SLACK_FLOOR_MS, timerLateTotalMs + Σ CHAIN count × p90)`: the timers' lateness during
+   * `max(PROBE_FLOOR_MS, timerLateTotalMs + Σ CHAIN count × p90)`: the timers' lateness during
    * the wait, and 20 store reads, 10 presence reads and 4 messages, each at its p90, rounded up
    * to a whole ms.
    */
@@ -93,7 +95,7 @@ export function slackFrom(
     CHAIN.storeCalls * figures.storeMs.p90 +
     CHAIN.presenceReads * figures.presenceMs.p90 +
     CHAIN.messages * figures.messageMs.p90;
-  return Math.max(SLACK_FLOOR_MS, Math.ceil(chain));
+  return Math.max(PROBE_FLOOR_MS, Math.ceil(chain));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Store } from '@datadriver/core';
 import { SystemScheduler } from '@datadriver/core/ports';
 import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 import { describe, expect, it } from 'vitest';
-import { CHAIN, PROBE_MIN_SAMPLES, probed, SLACK_FLOOR_MS, slackFrom } from '../src/index.js';
+import { CHAIN, PROBE_FLOOR_MS, PROBE_MIN_SAMPLES, probed, slackFrom } from '../src/index.js';
 
 const spread = (p90: number) => ({ p50: p90 / 2, p90, max: p90 * 2 });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,7 +28,7 @@ describe('the lateness probe', () => {
       storeMs: spread(0.1),
       messageMs: spread(0.1),
     };
-    expect(slackFrom(quiet)).toBe(SLACK_FLOOR_MS);
+    expect(slackFrom(quiet)).toBe(PROBE_FLOOR_MS);
   });
 
   it('samples beside the wait until it ends, and at least ten of each however short it is', async () => {

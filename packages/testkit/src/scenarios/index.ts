@@ -22,6 +22,8 @@ export {
   type Scenario,
   settled,
   type WaitBounds,
+  waitingServer,
   waitOf,
 } from './scenario.js';
+export { expectParks, expectStoppedReads } from './schedule.js';
 export { describeSlack, traceOf } from './wait-report.js';
