@@ -139,7 +139,8 @@ export class TimeLedger {
   }
 
   /**
-   * The entries that overlap `span`, in the order they started; a call still running counts
+   * The entries that overlap `span` (an instant one at its very end too: a read that ended the
+   * wait), in the order they started; a call still running counts
    * as running until now (a wait still going on has spent that much on it already). With
    * `inFlight`, so does each message published and not delivered yet: for a wait still going
    * on, never for a bound (a message to no subscriber would stay in flight for ever).
@@ -149,7 +150,7 @@ export class TimeLedger {
     const running = [...this.running].map((entry) => ({ ...entry, to: now }));
     const flying = options.inFlight ? this.flying(now) : [];
     return [...this.entries, ...running, ...flying]
-      .filter((entry) => entry.to > span.from && entry.from < span.to)
+      .filter((entry) => entry.to > span.from && entry.from <= span.to)
       .sort((a, b) => a.from - b.from);
   }
 

@@ -112,4 +112,14 @@ describe('criticalPath', () => {
     expect(slack.timerDelaysMs).toEqual([50]);
     expect(53).toBeGreaterThan(500 * 0.1 + slack.slackMs);
   });
+
+  it('ends a path on an instant call at the very end of the wait', async () => {
+    const { ledger, call, timer } = script();
+    timer('B', 0, 200, 203);
+    await call('presence', 'B', 230, 230); // an in-memory read: no time at all
+    const path = criticalPath(ledger, { from: 100, to: 230, server: 'B' });
+    expect(path.steps.map((step) => step.entry.kind)).toEqual(['timer', 'presence']);
+    expect(path.ownWork).toEqual([{ from: 203, to: 230 }]);
+    expect(pathSlack(path, 0.1).ownWorkMs).toBe(OWN_WORK_SEED_MS * 0.1); // 27, capped
+  });
 });
