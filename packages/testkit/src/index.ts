@@ -35,7 +35,14 @@ export { type ClusterTime, realTime, scaledTimings, virtualTime } from './cluste
 export { timedPorts, timedScheduler } from './cluster-timed-ports.js';
 export * from './conformance/index.js';
 export * from './fuzz/index.js';
-export { sendWireSamples, WIRE_SAMPLES } from './handoff-wire.js';
+export {
+  FOREIGN_REQUEST_BYTES,
+  REPLY_BYTES,
+  sendWireSamples,
+  WIRE_SAMPLES,
+  type WireHolder,
+  wireHolder,
+} from './handoff-wire.js';
 export {
   CHAIN,
   describeProbe,
