@@ -19,8 +19,12 @@ export interface PlayerData {
 export interface ServerOptions {
   /** Handoff on (default) or off: a server of an older build, or `handoff: false`. */
   readonly handoff?: boolean;
-  /** Default: core's for the server's presence (`defaultLockWaitSeconds`), scaled. */
-  readonly lockWaitSeconds?: number;
+  /**
+   * Default: core's for the server's presence (`defaultLockWaitSeconds`), scaled. `'unset'`
+   * builds the driver without it, so the driver's own default applies, in real seconds: at
+   * scale 1 only, a test of the driver's default settings.
+   */
+  readonly lockWaitSeconds?: number | 'unset';
   readonly localHandoffSeconds?: number;
   readonly lockTtlSeconds?: number;
   readonly lockSkewSeconds?: number;

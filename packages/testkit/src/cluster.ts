@@ -115,6 +115,11 @@ export class Cluster {
   }
 
   async server(label: string, options: ServerOptions = {}): Promise<TestServer> {
+    if (options.lockWaitSeconds === 'unset' && this.backend.scale !== 1) {
+      throw new Error(
+        "lockWaitSeconds: 'unset' needs scale 1: the driver's default is real seconds",
+      );
+    }
     const jobId = `${this.namespace}-${label}`;
     const connected = await this.backend.connect(jobId);
     const real = !this.time.exact;
@@ -258,7 +263,10 @@ export class Cluster {
       value === undefined ? undefined : value * this.backend.scale;
     const lockWait = defaultLockWaitSeconds(presence, Handoff.PRESENCE_TTL_SECONDS);
     const seconds = {
-      lockWaitSeconds: scaled(options.lockWaitSeconds ?? lockWait),
+      lockWaitSeconds:
+        options.lockWaitSeconds === 'unset'
+          ? undefined
+          : scaled(options.lockWaitSeconds ?? lockWait),
       localHandoffSeconds: scaled(options.localHandoffSeconds),
       lockTtlSeconds: scaled(options.lockTtlSeconds ?? 180),
       lockSkewSeconds: scaled(options.lockSkewSeconds ?? 60),
