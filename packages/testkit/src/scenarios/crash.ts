@@ -20,7 +20,12 @@ const JOINER = { lockWaitSeconds: 40 } as const;
  * own first read, from the reader's first read. One timer, however fast the calls in it; it
  * ends when the holder's presence has surely expired.
  */
-function ttlOf(cluster: Cluster, reader: TestServer, from: number, crashedAt: number): Span {
+export function crashTtl(
+  cluster: Cluster,
+  reader: TestServer,
+  from: number,
+  crashedAt: number,
+): Span {
   const ttl = cluster.ms(Handoff.PRESENCE_TTL_SECONDS);
   if (reader.presence.expiryCountedFrom !== 'first-read') {
     return { from: crashedAt, to: crashedAt + ttl };
@@ -85,7 +90,7 @@ export const crashScenarios: Scenario[] = [
         { exactMs: 13_280, atLeastSeedMs: 13_000 },
       );
       // The TTL is one timer, however fast the loads during it: none of it is slack.
-      const ttl = ttlOf(cluster, b, from, crashedAt);
+      const ttl = crashTtl(cluster, b, from, crashedAt);
       expectWait(
         cluster,
         { from: crashedAt, to: takenAt },
@@ -139,7 +144,7 @@ export const crashScenarios: Scenario[] = [
         { from: beatSent, to: loaded.time },
         { exactMs: 13_480, atLeastSeedMs: 13_000 },
       );
-      const ttl = ttlOf(cluster, b, from, crashedAt);
+      const ttl = crashTtl(cluster, b, from, crashedAt);
       expectWait(
         cluster,
         { from: crashedAt, to: loaded.time },

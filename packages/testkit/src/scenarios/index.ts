@@ -1,4 +1,7 @@
 import { crashScenarios } from './crash.js';
+
+export { crashTtl } from './crash.js';
+
 import { crossServerScenarios } from './cross-server.js';
 import { protectionScenarios } from './protection.js';
 import { sameServerScenarios } from './same-server.js';
