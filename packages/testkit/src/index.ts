@@ -45,12 +45,15 @@ export {
 } from './handoff-wire.js';
 export {
   CHAIN,
+  type Chain,
   describeProbe,
+  HOP_CHAIN,
   PROBE_FLOOR_MS,
   PROBE_MIN_SAMPLES,
   PROBE_SPACING_MS,
   type Probe,
   type ProbeFigures,
+  type ProbeOptions,
   probe,
   probed,
   type Spread,
