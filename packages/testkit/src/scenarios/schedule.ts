@@ -6,6 +6,7 @@ import { DEFAULT_TIMINGS } from '@datadriver/core';
 import { expect } from 'vitest';
 import type { Cluster } from '../cluster.js';
 import type { Wait } from '../cluster-critical-path.js';
+import type { LedgerEntry } from '../cluster-ledger.js';
 import { scaledTimings } from '../cluster-time.js';
 import { expectWait } from './scenario.js';
 import { traceOf } from './wait-report.js';
@@ -64,10 +65,15 @@ export function expectStoppedReads(cluster: Cluster, label: string, expiredBy: n
   const beatMs = DEFAULT_TIMINGS.beatSeconds * 1000;
   const parkMaxMs = DEFAULT_TIMINGS.parkMaxSeconds * 1000;
   const gap = { from: firstEmpty!.time, to: last!.time, server: label };
-  const short = shortRead(cluster, gap, reads);
+  const wake = lastWake(cluster, gap);
+  const due = gap.from + cluster.ms(DEFAULT_TIMINGS.beatSeconds);
+  const short = wake === undefined ? undefined : shortRead(cluster, gap, reads, wake, due);
   if (short === undefined) {
-    // The second read is due exactly a beat after the first empty one; then one read.
-    const bounds = { atLeastSeedMs: beatMs, atMostSeedMs: beatMs + 10, deadlineSeedMs: beatMs };
+    // The second read is due exactly a beat after the first empty one (as core timed that
+    // read, which may be a millisecond after its event); then one read.
+    const onTime = wake !== undefined && Math.abs(wake.from - due) <= 2;
+    const fixed = { from: gap.from, to: onTime ? Math.max(due, wake.from) : due };
+    const bounds = { atLeastSeedMs: beatMs, atMostSeedMs: beatMs + 10, fixed };
     expectWait(cluster, gap, { exactMs: beatMs + 10, ...bounds });
   } else {
     expect(short - firstEmpty!.time).toBeLessThan(cluster.ms(beatMs / 1000));
@@ -84,20 +90,28 @@ export function expectStoppedReads(cluster: Cluster, label: string, expiredBy: n
   );
 }
 
+/** On real time, the last timer on the path to the second read: the wake it read after. */
+function lastWake(cluster: Cluster, gap: Wait): LedgerEntry | undefined {
+  if (cluster.time.exact) return undefined;
+  return cluster
+    .pathOf(gap)
+    .steps.filter((step) => step.entry.kind === 'timer')
+    .at(-1)?.entry;
+}
+
 /**
- * On real time, when the last timer before the second read was not the one due a beat after
- * the first empty read: the time of the read before it, which landed short of the beat.
+ * When `wake` was not the timer due a beat after the first empty read (at `due`, give or take
+ * the millisecond between that read's event and core's clock): the time of the read before it,
+ * which landed short of the beat.
  */
 function shortRead(
   cluster: Cluster,
   gap: Wait,
   reads: readonly Cluster['events'][number][],
+  wake: LedgerEntry,
+  due: number,
 ): number | undefined {
-  if (cluster.time.exact) return undefined;
-  const timers = cluster.pathOf(gap).steps.filter((step) => step.entry.kind === 'timer');
-  const due = gap.from + cluster.ms(DEFAULT_TIMINGS.beatSeconds);
-  const wake = timers.at(-1)?.entry;
-  if (wake === undefined || Math.abs(wake.from - due) <= 1) return undefined;
+  if (Math.abs(wake.from - due) <= 2) return undefined;
   const before = reads.filter((e) => e.time > gap.from && e.time < gap.to && e.time <= wake.from);
   const read = before.at(-1);
   // No read before that wake: a late timer, not a short read, and the exact check fails it.
