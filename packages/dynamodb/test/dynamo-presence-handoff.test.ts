@@ -12,6 +12,7 @@ import {
   expectOutcome,
   expectWait,
   mark,
+  type ServerOptions,
   settled,
   waitOf,
   withCluster,
@@ -27,12 +28,12 @@ const scale = Number(process.env.DD_SCALE ?? 0.1);
 const table = scenarioTable('presence-handoff', { clients: 4 });
 const beats = presenceTable('presence-beats');
 
-function dynamoBackend() {
+function dynamoBackend(atScale = scale) {
   return dynamoClusterBackend({
     direct: table.direct,
     pool: table.pool,
     tableName: table.tableName,
-    scale,
+    scale: atScale,
     presence: dynamoPresence(beats.tableName),
     messenger: pubSubMessenger(inject('pubsubEmulatorHost')),
   });
@@ -42,9 +43,9 @@ function dynamoBackend() {
 const seed = (cluster: Cluster, ms: number) => (ms / cluster.ms(1)).toFixed(1);
 
 /** A on p1 with 5 saved coins; A beats once more and crashes. Returns when the beat was sent. */
-async function crashedHolder(cluster: Cluster) {
+async function crashedHolder(cluster: Cluster, joiner: ServerOptions = {}) {
   const a = await cluster.server('A');
-  const b = await cluster.server('B');
+  const b = await cluster.server('B', joiner);
   const onA = mark(cluster);
   a.join('p1');
   await settled(cluster, 'A', 'p1', onA);
@@ -129,4 +130,22 @@ describe('handoff with DynamoPresence, at default settings', () => {
       expect(new Set(answers)).toEqual(new Set(['alive']));
       expect(await cluster.holder('p1')).toBe('A');
     }));
+
+  it("at the seed's own timings and the driver built without lockWaitSeconds, a crash is taken over and the player never kicked", async () => {
+    await withCluster(dynamoBackend(1), async (cluster) => {
+      const { b, beatSent } = await crashedHolder(cluster, { lockWaitSeconds: 'unset' });
+      const crashedAt = cluster.time.now();
+      const from = mark(cluster);
+      b.join('p1');
+      const loaded = await settled(cluster, 'B', 'p1', from, 40);
+      expectOutcome(cluster, loaded, { type: 'load.loaded', reason: 'stolen' });
+      expect(b.host.kicks).toEqual([]);
+      expect(b.profile('p1')?.data.coins).toBe(5);
+      console.info(
+        `DynamoPresence at default settings: taken over ${loaded.time - crashedAt} ms after the crash, no kick`,
+      );
+      expectWait(cluster, { from: beatSent, to: loaded.time }, { atLeastSeedMs: 13_000 });
+      expectWait(cluster, { from: crashedAt, to: loaded.time }, { atMostSeedMs: 16_500 });
+    });
+  }, 60_000);
 });

@@ -2,7 +2,15 @@
  * Real server processes sharing one redis-server: each a fixture (test/fixtures/server.mjs)
  * with its own jobId, client, driver and MemoryHost, driven over IPC.
  */
-import { describeProbe, type ProbeFigures, probed, type ServerPorts } from '@datadriver/testkit';
+import {
+  CHAIN,
+  describeProbe,
+  HOP_CHAIN,
+  type ProbeFigures,
+  type ProbeOptions,
+  probed,
+  type ServerPorts,
+} from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RedisMessenger, RedisPresence, RedisStore } from '../src/index.js';
@@ -24,9 +32,16 @@ let raw: Redis;
 /** This process's own connections under the run's prefix: a probe times the machine beside a wait. */
 let probePorts: ServerPorts & { messenger: RedisMessenger };
 
-/** Runs `wait` with a probe beside it: its slack goes on top of the wait's scaled bound. */
-async function timed<T>(wait: () => Promise<T>): Promise<{ value: T; figures: ProbeFigures }> {
-  return probed(probePorts, wait);
+/**
+ * Runs `wait` with a probe beside it: its slack goes on top of the wait's scaled bound. The
+ * slack is the wait's own chain of calls, at least the servers' own work (200 seed ms) and
+ * below one beat, so a missed beat never fits in it.
+ */
+async function timed<T>(
+  wait: () => Promise<T>,
+  chain: ProbeOptions['chain'],
+): Promise<{ value: T; figures: ProbeFigures }> {
+  return probed(probePorts, wait, { chain, floorMs: seedMs(200), capMs: beatMs - 1 });
 }
 
 function server(label: string): ServerProcess {
@@ -84,7 +99,7 @@ describe('servers in separate processes on one Redis', () => {
       const { value: loaded, figures } = await timed(async () => {
         await target.request('join', { player: 'p1' }); // still connected on the holder
         return target.settled('p1', 10_000, from);
-      });
+      }, HOP_CHAIN);
       expect(loaded.type).toBe('load.loaded');
       const bound = seedMs(1_500) + figures.slackMs;
       expect(loaded.waitedMs, describeProbe('the hop', figures)).toBeLessThanOrEqual(bound);
@@ -115,7 +130,7 @@ describe('servers in separate processes on one Redis', () => {
     const { value: loaded, figures } = await timed(async () => {
       await b.request('join', { player: 'p2' });
       return b.settled('p2', 10_000, from);
-    });
+    }, CHAIN);
     expect(loaded).toMatchObject({ type: 'load.loaded', reason: 'stolen' });
     expect(await b.request('profile', { player: 'p2' })).toMatchObject({ coins: 5 });
     expect((await record('p2')).meta.lock.jobId).toBe(b.jobId);

@@ -1,9 +1,16 @@
 /**
  * The seed's wire format on a real redis-server, read with a raw SUBSCRIBE (SSUBSCRIBE for
  * sharded pub/sub) on ioredis, past the adapter: the channel is `<prefix>{CKHandoff_<jobId>}:channel`
- * and the payload the exact bytes of `{ T: "Q", D, K, R, L? }` and `{ T: "R", D, K }`.
+ * and the payload the exact bytes of `{ T: "Q", D, K, R, L? }` and `{ T: "R", D, K }`. And the
+ * other way: a request published raw, as another implementation may write it, is acted on.
  */
-import { sendWireSamples, WIRE_SAMPLES } from '@datadriver/testkit';
+import {
+  FOREIGN_REQUEST_BYTES,
+  REPLY_BYTES,
+  sendWireSamples,
+  WIRE_SAMPLES,
+  wireHolder,
+} from '@datadriver/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../src/index.js';
 import { Clients, uniquePrefix } from './support/redis.js';
@@ -20,9 +27,21 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe.each([
-  { mode: 'classic pub/sub', sharded: false, subscribe: 'subscribe', event: 'messageBuffer' },
-  { mode: 'sharded pub/sub', sharded: true, subscribe: 'ssubscribe', event: 'smessageBuffer' },
-] as const)('the handoff wire format on Redis, $mode', ({ sharded, subscribe, event }) => {
+  {
+    mode: 'classic pub/sub',
+    sharded: false,
+    subscribe: 'subscribe',
+    publish: 'publish',
+    event: 'messageBuffer',
+  },
+  {
+    mode: 'sharded pub/sub',
+    sharded: true,
+    subscribe: 'ssubscribe',
+    publish: 'spublish',
+    event: 'smessageBuffer',
+  },
+] as const)('the handoff wire format on Redis, $mode', ({ sharded, subscribe, publish, event }) => {
   it('puts the exact bytes of a request (with and without a token) and a reply on the handoff channels', async () => {
     const prefix = uniquePrefix('wire');
     const raw = await clients.open();
@@ -38,5 +57,31 @@ describe.each([
     await until(() => received.length === WIRE_SAMPLES.length);
     expect(received).toEqual(WIRE_SAMPLES);
     await messenger.close();
+  });
+
+  it('acts on a request published raw in another field order with an unknown field, and replies with the exact bytes', async () => {
+    const prefix = uniquePrefix('wire-in');
+    const raw = await clients.open();
+    const replies: string[] = [];
+    raw.on(event, (_channel: Buffer, payload: Buffer) => replies.push(payload.toString('utf8')));
+    await raw[subscribe](`${prefix}{CKHandoff_server-b}:channel`);
+    const messenger = new RedisMessenger({ client: await clients.open(), prefix, sharded });
+    const a = await wireHolder(messenger);
+    try {
+      const publisher = await clients.open();
+      await publisher[publish](`${prefix}{CKHandoff_server-a}:channel`, FOREIGN_REQUEST_BYTES);
+      await a.released();
+      await until(() => replies.length > 0);
+      expect(a.events.find((e) => e.type === 'handoff.request.received')).toMatchObject({
+        key: 'user-42',
+        requester: 'server-b',
+        action: 'kick',
+      });
+      expect(a.kicks()).toEqual(['You joined another server.']);
+      expect(replies).toEqual([REPLY_BYTES]);
+    } finally {
+      await a.close();
+      await messenger.close();
+    }
   });
 });

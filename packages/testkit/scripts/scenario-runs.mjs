@@ -38,7 +38,7 @@ if (files.length === 0 || !files.every((file) => file.includes(':'))) {
 }
 
 const WAIT =
-  /^(.*): waited (\d+) ms, bounds (\d+) to (\d+|-) ms \((?:exact \d+; )?slack (\d+) ms(?:, the floor \(| = )(\d+) ms unscaled/;
+  /^(.*): waited (\d+) ms, bounds (-?\d+) to (-?\d+|-) ms \((?:exact \d+; )?slack (-?\d+) ms = path (\d+) ms/;
 
 /** Busy loops for the loaded runs, each one process, ended by its pid. */
 function startLoad(count) {

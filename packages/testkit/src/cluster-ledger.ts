@@ -1,13 +1,14 @@
 /**
  * What a cluster's servers spent on real time that the backend's `scale` does not shrink: each
- * round trip to the backend, each message's flight from publish to delivery, and each timer's
- * lateness past its due time. A wait on a real backend is the scaled timers it waited on plus
- * this; so the slack its upper bound gets is what the ledger recorded during that very wait,
- * not a figure measured once before the load on the machine changed.
+ * round trip to the backend, each message's flight from publish to delivery (and who sent it),
+ * and each timer from when it was armed to when it fired. A wait on a real backend is the
+ * scaled timers it waited on plus the calls and flights it waited on; `criticalPath` walks
+ * that chain back through the ledger, and the slack its upper bound gets comes from that
+ * chain alone, measured during that very wait.
  */
 
 /**
- * `timer`: a normal-priority timer fired late (background beats and autosaves are never on a
+ * `timer`: a normal-priority timer firing (background beats and autosaves are never on a
  * wait's path); `store`: a store call; `presence`: a presence read (beats are background);
  * `message`: a message from the start of its publish to its delivery to a subscriber;
  * `subscribe`: a subscription being made.
@@ -31,6 +32,13 @@ export interface LedgerEntry {
   /** Cluster time (ms) the call settled, the message arrived, the timer fired. */
   readonly to: number;
   readonly what: string;
+  /** A message: the server that published it (a wait's path goes on from there). */
+  readonly publisher?: string;
+  /**
+   * A timer: when it was armed. Its delay ran from here to `from` (its due time) on a scaled
+   * timer, not on the machine: only `from` to `to`, how late it fired, is unscaled.
+   */
+  readonly armedAt?: number;
 }
 
 /** A stretch of cluster time (ms): a wait from its start to its end. */
@@ -56,20 +64,10 @@ export interface Unscaled {
   readonly byKind: Readonly<Record<LedgerKind, Spent>>;
 }
 
-/**
- * The least slack on real time (ms): what no call or timer sees, the servers' own work between
- * their calls and a time slice lost in it, on a shared 2-core machine.
- */
-export const SLACK_FLOOR_MS = 60;
-
-/** The slack an upper bound gets for `unscaled`: all of it, and at least the floor. */
-export function slackOf(unscaled: Unscaled): number {
-  return Math.max(SLACK_FLOOR_MS, Math.ceil(unscaled.totalMs));
-}
-
 interface Flight {
   readonly topic: string;
   readonly at: number;
+  readonly publisher: string;
   landed: boolean;
 }
 
@@ -79,6 +77,8 @@ export class TimeLedger {
   private readonly running = new Set<Omit<LedgerEntry, 'to'>>();
   /** Messages published, by topic and body: a delivery is the flight of the latest. */
   private readonly flights = new Map<string, Flight[]>();
+  /** Crashed servers: what reaches their still-open subscriptions is on no wait's path. */
+  private readonly silenced = new Set<string>();
 
   constructor(readonly now: () => number) {}
 
@@ -94,16 +94,32 @@ export class TimeLedger {
     }
   }
 
-  /** A timer of `server` due at `due` fires now. */
-  fired(server: string, due: number, what: string): void {
+  /**
+   * A timer of `server` armed at `armedAt` and due at `due` fires now. Every firing is kept, an
+   * on-time one too: a wait's path runs through its timers (see `criticalPath`).
+   */
+  fired(server: string, armedAt: number, due: number, what: string): void {
     const now = this.now();
-    if (now > due) this.entries.push({ kind: 'timer', server, from: due, to: now, what });
+    const from = Math.min(due, now);
+    this.entries.push({
+      kind: 'timer',
+      server,
+      from,
+      to: now,
+      what,
+      armedAt: Math.min(armedAt, from),
+    });
   }
 
-  published(topic: string, message: unknown): void {
+  /** `server` crashed: deliveries to it are no longer recorded (nothing waits on them). */
+  silence(server: string): void {
+    this.silenced.add(server);
+  }
+
+  published(topic: string, message: unknown, publisher = '-'): void {
     const key = flightKey(topic, message);
     const flights = this.flights.get(key) ?? [];
-    flights.push({ topic, at: this.now(), landed: false });
+    flights.push({ topic, at: this.now(), publisher, landed: false });
     this.flights.set(key, flights);
   }
 
@@ -113,15 +129,18 @@ export class TimeLedger {
    * never timed from the lost first one (which would pass a repeat's wait off as flight).
    */
   delivered(server: string, topic: string, message: unknown): void {
+    if (this.silenced.has(server)) return;
     const flights = this.flights.get(flightKey(topic, message));
     const flight = flights?.findLast((candidate) => !candidate.landed);
     if (!flight) return; // published by no server of this cluster
     flight.landed = true;
-    this.entries.push({ kind: 'message', server, from: flight.at, to: this.now(), what: topic });
+    const { at: from, publisher } = flight;
+    this.entries.push({ kind: 'message', server, from, to: this.now(), what: topic, publisher });
   }
 
   /**
-   * The entries that overlap `span`, in the order they started; a call still running counts
+   * The entries that overlap `span` (an instant one at its very end too: a read that ended the
+   * wait), in the order they started; a call still running counts
    * as running until now (a wait still going on has spent that much on it already). With
    * `inFlight`, so does each message published and not delivered yet: for a wait still going
    * on, never for a bound (a message to no subscriber would stay in flight for ever).
@@ -131,7 +150,7 @@ export class TimeLedger {
     const running = [...this.running].map((entry) => ({ ...entry, to: now }));
     const flying = options.inFlight ? this.flying(now) : [];
     return [...this.entries, ...running, ...flying]
-      .filter((entry) => entry.to > span.from && entry.from < span.to)
+      .filter((entry) => entry.to > span.from && entry.from <= span.to)
       .sort((a, b) => a.from - b.from);
   }
 

@@ -19,8 +19,12 @@ export interface PlayerData {
 export interface ServerOptions {
   /** Handoff on (default) or off: a server of an older build, or `handoff: false`. */
   readonly handoff?: boolean;
-  /** Default: core's for the server's presence (`defaultLockWaitSeconds`), scaled. */
-  readonly lockWaitSeconds?: number;
+  /**
+   * Default: core's for the server's presence (`defaultLockWaitSeconds`), scaled. `'unset'`
+   * builds the driver without it, so the driver's own default applies, in real seconds: at
+   * scale 1 only, a test of the driver's default settings.
+   */
+  readonly lockWaitSeconds?: number | 'unset';
   readonly localHandoffSeconds?: number;
   readonly lockTtlSeconds?: number;
   readonly lockSkewSeconds?: number;
@@ -32,6 +36,11 @@ export interface ServerOptions {
   readonly clockSkewSeconds?: number;
   /** Makes the driver's lock tokens and trade ids (random UUIDs by default): replays read the same. */
   readonly createId?: () => string;
+  /**
+   * A fault in the server's own schedule: each normal-priority timer waits `timerDelay(ms)`
+   * instead (an extra park, a missed beat), which the bounds must catch.
+   */
+  readonly timerDelay?: (delayMs: number) => number;
   /** Injects faults into the server's connections before its driver starts. */
   readonly prepare?: (ports: {
     readonly store: FaultyStore;
@@ -48,6 +57,8 @@ export interface LogLine {
 
 export class TestServer {
   private crashed = false;
+  /** Told when the server crashes (the cluster stops timing what reaches it). */
+  onCrash: () => void = () => undefined;
 
   constructor(
     /** The label the scenario uses ("A", "B"). */
@@ -78,6 +89,7 @@ export class TestServer {
   /** The server stops dead: no write, beat, message or reply ever leaves it again. */
   crash(): void {
     this.crashed = true;
+    this.onCrash();
     const forever = { kind: 'stall', times: Number.POSITIVE_INFINITY } as const;
     this.store.faults.inject(forever);
     this.presence.faults.inject(forever);

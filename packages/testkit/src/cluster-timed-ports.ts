@@ -98,7 +98,7 @@ class TimedMessenger implements Messenger {
 
   /** Timed by its flight, from here to the subscriber (see `TimeLedger.delivered`). */
   publish(topic: string, message: JsonObject): Promise<void> {
-    this.ledger.published(topic, message);
+    this.ledger.published(topic, message, this.server);
     return this.inner.publish(topic, message);
   }
 
@@ -129,12 +129,13 @@ export function timedScheduler(inner: Scheduler, ledger: TimeLedger, server: str
     now: () => inner.now(),
     schedule(delayMs: number, callback: () => void, priority?: TaskPriority): ScheduledTask {
       if (priority === 'background') return inner.schedule(delayMs, callback, priority);
-      const due = ledger.now() + Math.max(0, delayMs);
+      const armedAt = ledger.now();
+      const due = armedAt + Math.max(0, delayMs);
       const what = `timer of ${delayMs} ms`;
       return inner.schedule(
         delayMs,
         () => {
-          ledger.fired(server, due, what);
+          ledger.fired(server, armedAt, due, what);
           callback();
         },
         priority,
@@ -143,13 +144,13 @@ export function timedScheduler(inner: Scheduler, ledger: TimeLedger, server: str
     repeat(intervalMs: number, callback: () => void, priority?: TaskPriority): ScheduledTask {
       if (priority === 'background') return inner.repeat(intervalMs, callback, priority);
       // Each run is due one interval after the previous one ran, as the scheduler arms it.
-      let due = ledger.now() + intervalMs;
+      let armedAt = ledger.now();
       const what = `repeat of ${intervalMs} ms`;
       return inner.repeat(
         intervalMs,
         () => {
-          ledger.fired(server, due, what);
-          due = ledger.now() + intervalMs;
+          ledger.fired(server, armedAt, armedAt + intervalMs, what);
+          armedAt = ledger.now();
           callback();
         },
         priority,
@@ -159,7 +160,7 @@ export function timedScheduler(inner: Scheduler, ledger: TimeLedger, server: str
 }
 
 /**
- * `time` with each `pass(ms)` of the scenario's in the ledger when it ends late: a scenario
+ * `time` with each `pass(ms)` of the scenario's in the ledger, as a timer of `scenario`: a scenario
  * that lets 0.2 s pass before it releases a stalled save puts that pass inside the wait it
  * bounds, and a loaded machine can end it late (by 220 ms, on DynamoDB Local under load).
  */
@@ -169,9 +170,9 @@ export function timedTime(time: ClusterTime, ledger: TimeLedger): ClusterTime {
     exact: time.exact,
     now: () => time.now(),
     async pass(ms: number): Promise<void> {
-      const due = ledger.now() + ms;
+      const armedAt = ledger.now();
       await time.pass(ms);
-      ledger.fired('scenario', due, `pass of ${ms} ms`);
+      ledger.fired('scenario', armedAt, armedAt + ms, `pass of ${ms} ms`);
     },
     step: () => time.step(),
     until: (promise, limitMs) => time.until(promise, limitMs),

@@ -21,7 +21,14 @@ import {
   VirtualClock,
 } from '@datadriver/core/testing';
 import type { ClusterBackend } from './cluster-backend.js';
-import { type Span, slackOf, TimeLedger, type Unscaled } from './cluster-ledger.js';
+import {
+  type CriticalPath,
+  criticalPath,
+  type PathSlack,
+  pathSlack,
+  type Wait,
+} from './cluster-critical-path.js';
+import { type Span, TimeLedger, type Unscaled } from './cluster-ledger.js';
 import { type LogLine, type PlayerData, type ServerOptions, TestServer } from './cluster-server.js';
 import { type ClusterTime, scaledTimings } from './cluster-time.js';
 import { timedPorts, timedScheduler, timedTime } from './cluster-timed-ports.js';
@@ -41,6 +48,19 @@ function skewed(scheduler: Scheduler, offsetMs: number): Scheduler {
   };
 }
 
+/**
+ * `scheduler` with each normal-priority timer's delay replaced by `delay(ms)`, above the
+ * ledger: a build that waits longer than it says, as the ledger sees it.
+ */
+function stretched(scheduler: Scheduler, delay: (delayMs: number) => number): Scheduler {
+  return {
+    now: () => scheduler.now(),
+    schedule: (delayMs, callback, priority) =>
+      scheduler.schedule(priority === 'background' ? delayMs : delay(delayMs), callback, priority),
+    repeat: (interval, callback, priority) => scheduler.repeat(interval, callback, priority),
+  };
+}
+
 export class Cluster {
   readonly events: Array<DataDriverEvent & { readonly server: string }> = [];
   readonly log: LogLine[] = [];
@@ -49,8 +69,8 @@ export class Cluster {
   readonly namespace: string;
   readonly driverName: string;
   /**
-   * On real time: every round trip, message flight and late timer of this cluster's servers,
-   * which the slack of a wait's upper bound is taken from (see `slackFor`).
+   * On real time: every round trip, message flight and timer of this cluster's servers, which
+   * the slack of a wait's upper bound is taken from (see `slackFor`).
    */
   readonly ledger: TimeLedger;
   /** The backend's time; on real time its passes go in the ledger (see `timedTime`). */
@@ -73,12 +93,20 @@ export class Cluster {
     return this.ledger.unscaledIn(span);
   }
 
+  /** The calls, flights and timers `wait` waited on (see `criticalPath`). */
+  pathOf(wait: Wait): CriticalPath {
+    return criticalPath(this.ledger, wait);
+  }
+
   /**
-   * Added to an upper bound on real time (ms): the unscaled time recorded during `span`, at
-   * least `SLACK_FLOOR_MS`; 0 on the exact virtual clock.
+   * Added to an upper bound on real time: what the wait's own path spent unscaled outside
+   * `fixed`, less the model's time for those steps, scaled (see `pathSlack`); 0 on the exact
+   * virtual clock.
    */
-  slackFor(span: Span): number {
-    return this.time.exact ? 0 : slackOf(this.unscaledIn(span));
+  slackFor(wait: Wait, fixed?: Span): PathSlack {
+    const path = this.time.exact ? { steps: [], ownWork: [] } : this.pathOf(wait);
+    const slack = pathSlack(path, this.backend.scale, fixed);
+    return this.time.exact ? { ...slack, slackMs: 0 } : slack;
   }
 
   /** Seed seconds in this backend's milliseconds. */
@@ -87,13 +115,19 @@ export class Cluster {
   }
 
   async server(label: string, options: ServerOptions = {}): Promise<TestServer> {
+    if (options.lockWaitSeconds === 'unset' && this.backend.scale !== 1) {
+      throw new Error(
+        "lockWaitSeconds: 'unset' needs scale 1: the driver's default is real seconds",
+      );
+    }
     const jobId = `${this.namespace}-${label}`;
     const connected = await this.backend.connect(jobId);
     const real = !this.time.exact;
     const ports = real ? timedPorts(connected, this.ledger, label) : connected;
     const scheduler = this.time.scheduler;
+    const timed = real ? timedScheduler(scheduler, this.ledger, label) : scheduler;
     const serverClock = skewed(
-      real ? timedScheduler(scheduler, this.ledger, label) : scheduler,
+      options.timerDelay ? stretched(timed, options.timerDelay) : timed,
       this.ms(options.clockSkewSeconds ?? 0),
     );
     const latency = this.backend.latency;
@@ -137,6 +171,7 @@ export class Cluster {
     const host = new MemoryHost(jobId);
     driver.attach(host);
     const server = new TestServer(label, jobId, host, driver, store, messenger, presence, handoff);
+    server.onCrash = () => this.ledger.silence(label);
     this.servers.set(label, server);
     await this.time.pass(0);
     // A bus may drop what is published before a subscription exists (Pub/Sub does): a server
@@ -175,13 +210,21 @@ export class Cluster {
       // On real time the limit grows by what the wait so far spent unscaled.
       if (to - from > limitMs) {
         // A message still in flight counts too: it may be what the condition waits for.
-        const slack = this.time.exact ? 0 : slackOf(this.ledger.unscaledIn({ from, to }, INFLIGHT));
+        const slack = this.time.exact ? 0 : this.untilSlack({ from, to });
         if (to - from > limitMs + slack)
           throw new Error(`${what} did not happen within ${limitMs} ms + ${slack} ms of slack`);
       }
       await this.time.step();
     }
     return this.time.now() - from;
+  }
+
+  /**
+   * A limit's slack: all the cluster's unscaled time in `span`, and at least 60 ms. A limit
+   * keeps a scenario from hanging and bounds no promise, so it may be generous.
+   */
+  private untilSlack(span: Span): number {
+    return Math.max(60, Math.ceil(this.ledger.unscaledIn(span, INFLIGHT).totalMs));
   }
 
   /** The first event of `type` on server `label` after index `from`. */
@@ -220,7 +263,10 @@ export class Cluster {
       value === undefined ? undefined : value * this.backend.scale;
     const lockWait = defaultLockWaitSeconds(presence, Handoff.PRESENCE_TTL_SECONDS);
     const seconds = {
-      lockWaitSeconds: scaled(options.lockWaitSeconds ?? lockWait),
+      lockWaitSeconds:
+        options.lockWaitSeconds === 'unset'
+          ? undefined
+          : scaled(options.lockWaitSeconds ?? lockWait),
       localHandoffSeconds: scaled(options.localHandoffSeconds),
       lockTtlSeconds: scaled(options.lockTtlSeconds ?? 180),
       lockSkewSeconds: scaled(options.lockSkewSeconds ?? 60),

@@ -5,14 +5,23 @@ export {
   type ServerPorts,
 } from './cluster-backend.js';
 export {
+  type CriticalPath,
+  criticalPath,
+  describePathSlack,
+  MODEL_LATENCY_MS,
+  OWN_WORK_SEED_MS,
+  type PathSlack,
+  type PathStep,
+  pathSlack,
+  type Wait,
+} from './cluster-critical-path.js';
+export {
   describeUnscaled,
   LEDGER_KINDS,
   type LedgerEntry,
   type LedgerKind,
-  SLACK_FLOOR_MS,
   type Span,
   type Spent,
-  slackOf,
   TimeLedger,
   type Unscaled,
 } from './cluster-ledger.js';
@@ -26,14 +35,25 @@ export { type ClusterTime, realTime, scaledTimings, virtualTime } from './cluste
 export { timedPorts, timedScheduler } from './cluster-timed-ports.js';
 export * from './conformance/index.js';
 export * from './fuzz/index.js';
-export { sendWireSamples, WIRE_SAMPLES } from './handoff-wire.js';
+export {
+  FOREIGN_REQUEST_BYTES,
+  REPLY_BYTES,
+  sendWireSamples,
+  WIRE_SAMPLES,
+  type WireHolder,
+  wireHolder,
+} from './handoff-wire.js';
 export {
   CHAIN,
+  type Chain,
   describeProbe,
+  HOP_CHAIN,
+  PROBE_FLOOR_MS,
   PROBE_MIN_SAMPLES,
   PROBE_SPACING_MS,
   type Probe,
   type ProbeFigures,
+  type ProbeOptions,
   probe,
   probed,
   type Spread,

@@ -5,7 +5,9 @@
  * during that very wait, so a load that grows during the run moves the bound with it.
  */
 import type { ServerPorts } from './cluster-backend.js';
-import { SLACK_FLOOR_MS } from './cluster-ledger.js';
+
+/** The least slack a probe gives: the servers' own work between calls, which it cannot see. */
+export const PROBE_FLOOR_MS = 60;
 
 /** Samples of each measurement a probe takes at least, however short the wait: a p90 of ten. */
 export const PROBE_MIN_SAMPLES = 10;
@@ -13,11 +15,36 @@ export const PROBE_MIN_SAMPLES = 10;
 /** The pause between two samples of one measurement (ms): a probe adds little load. */
 export const PROBE_SPACING_MS = 5;
 
+/** The calls a wait waits on, one after another: what its slack is counted in. */
+export interface Chain {
+  readonly storeCalls: number;
+  readonly presenceReads: number;
+  readonly messages: number;
+}
+
 /**
  * The calls in the longest bounded wait of the scenarios, the crash takeover: ten load
  * attempts (a store read and a write each), each with a presence read, and four requests.
  */
-export const CHAIN = Object.freeze({ storeCalls: 20, presenceReads: 10, messages: 4 });
+export const CHAIN: Chain = Object.freeze({ storeCalls: 20, presenceReads: 10, messages: 4 });
+
+/**
+ * The calls of a hand-over: B's load, its request, A's release save, A's reply, B's load
+ * again (a store read and a write each), and a presence read if B woke on its park first.
+ */
+export const HOP_CHAIN: Chain = Object.freeze({ storeCalls: 6, presenceReads: 1, messages: 2 });
+
+export interface ProbeOptions {
+  /** The calls of the wait the slack is for (default `CHAIN`, a crash takeover). */
+  readonly chain?: Chain;
+  /**
+   * The most slack (ms): below the shortest scaled timer that must not fit in the bound (a
+   * beat for a takeover, a request repeat for a hand-over). Uncapped by default.
+   */
+  readonly capMs?: number;
+  /** The least slack (ms), the servers' own work the probe cannot see (default 60). */
+  readonly floorMs?: number;
+}
 
 export interface Spread {
   readonly p50: number;
@@ -30,9 +57,12 @@ export interface ProbeFigures {
   readonly samples: number;
   /** How much later than asked a 5 ms timer fired (ms). */
   readonly timerLateMs: Spread;
+  /** How late a 5 ms timer fires on this machine before the wait (ms, the median of ten). */
+  readonly idleLateMs: number;
   /**
-   * How late the probe's timers, one after another, ran in all during the wait (ms): the time
-   * this process could not run. A machine that stalls one process stalls the servers' too.
+   * How late the probe's timers, one after another, ran in all during the wait beyond the
+   * idle lateness (ms): the time this process could not run, not Node's timer granularity. A
+   * machine that stalls one process stalls the servers' too.
    */
   readonly timerLateTotalMs: number;
   /** One call of each port: a store read, a presence read, a message published until delivered (ms). */
@@ -40,9 +70,9 @@ export interface ProbeFigures {
   readonly presenceMs: Spread;
   readonly messageMs: Spread;
   /**
-   * `max(SLACK_FLOOR_MS, timerLateTotalMs + Σ CHAIN count × p90)`: the timers' lateness during
-   * the wait, and 20 store reads, 10 presence reads and 4 messages, each at its p90, rounded up
-   * to a whole ms.
+   * `min(capMs, max(floorMs, timerLateTotalMs + Σ chain count × p90))`: the timers' lateness
+   * during the wait, and the wait's chain of calls (by default 20 store reads, 10 presence
+   * reads and 4 messages), each at its p90, rounded up to a whole ms.
    */
   readonly slackMs: number;
 }
@@ -87,13 +117,16 @@ async function timed(call: () => Promise<unknown>): Promise<number> {
 /** The slack that a probe's figures give, by the formula on `ProbeFigures.slackMs`. */
 export function slackFrom(
   figures: Pick<ProbeFigures, 'timerLateTotalMs' | 'storeMs' | 'presenceMs' | 'messageMs'>,
+  options: ProbeOptions = {},
 ): number {
-  const chain =
+  const chain = options.chain ?? CHAIN;
+  const total =
     figures.timerLateTotalMs +
-    CHAIN.storeCalls * figures.storeMs.p90 +
-    CHAIN.presenceReads * figures.presenceMs.p90 +
-    CHAIN.messages * figures.messageMs.p90;
-  return Math.max(SLACK_FLOOR_MS, Math.ceil(chain));
+    chain.storeCalls * figures.storeMs.p90 +
+    chain.presenceReads * figures.presenceMs.p90 +
+    chain.messages * figures.messageMs.p90;
+  const slack = Math.max(options.floorMs ?? PROBE_FLOOR_MS, Math.ceil(total));
+  return options.capMs === undefined ? slack : Math.min(options.capMs, slack);
 }
 
 /**
@@ -102,7 +135,7 @@ export function slackFrom(
  * A first call of each port opens its connection and is not a sample. Start it right before
  * the wait; `stop()` it right after.
  */
-export async function probe(ports: ServerPorts): Promise<Probe> {
+export async function probe(ports: ServerPorts, options: ProbeOptions = {}): Promise<Probe> {
   const id = `probe-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   let delivered: (() => void) | undefined;
   const topic = `CKHandoff_${id}`;
@@ -117,6 +150,9 @@ export async function probe(ports: ServerPorts): Promise<Probe> {
   const store = () => ports.store.get(id);
   const presence = () => ports.presence.get(id);
   await Promise.all([store(), presence(), message()]);
+  const idle: number[] = [];
+  for (let i = 0; i < PROBE_MIN_SAMPLES; i += 1) idle.push(await timerLateness(5));
+  const idleLateMs = percentile(idle, 0.5);
   let stopped = false;
   let lateDuringMs = 0;
   const sampling = (once: () => Promise<number>, spacingMs = PROBE_SPACING_MS) =>
@@ -131,7 +167,7 @@ export async function probe(ports: ServerPorts): Promise<Probe> {
   // Timers one after another, no pause between: together they cover the whole wait.
   const lateness = async () => {
     const late = await timerLateness(5);
-    if (!stopped) lateDuringMs += late;
+    if (!stopped) lateDuringMs += Math.max(0, late - idleLateMs);
     return late;
   };
   const loops = [
@@ -146,6 +182,7 @@ export async function probe(ports: ServerPorts): Promise<Probe> {
       const [timer, storeMs, presenceMs, messageMs] = await Promise.all(loops);
       await subscription.unsubscribe();
       const figures = {
+        idleLateMs: Math.round(idleLateMs * 100) / 100,
         timerLateMs: spread(timer!),
         timerLateTotalMs: Math.round(lateDuringMs * 100) / 100,
         storeMs: spread(storeMs!),
@@ -153,7 +190,7 @@ export async function probe(ports: ServerPorts): Promise<Probe> {
         messageMs: spread(messageMs!),
       };
       const samples = Math.min(...[timer, storeMs, presenceMs, messageMs].map((s) => s!.length));
-      return { samples, ...figures, slackMs: slackFrom(figures) };
+      return { samples, ...figures, slackMs: slackFrom(figures, options) };
     },
   };
 }
@@ -162,8 +199,9 @@ export async function probe(ports: ServerPorts): Promise<Probe> {
 export async function probed<T>(
   ports: ServerPorts,
   wait: () => Promise<T>,
+  options: ProbeOptions = {},
 ): Promise<{ value: T; figures: ProbeFigures }> {
-  const running = await probe(ports);
+  const running = await probe(ports, options);
   try {
     const value = await wait();
     return { value, figures: await running.stop() };
@@ -180,7 +218,7 @@ export function describeProbe(name: string, figures: ProbeFigures): string {
   return [
     `probe during ${name} (at least ${figures.samples} samples each):`,
     show('timer lateness', figures.timerLateMs),
-    `timers late ${figures.timerLateTotalMs} ms in all`,
+    `timers late ${figures.timerLateTotalMs} ms in all beyond ${figures.idleLateMs} ms idle`,
     show('store read', figures.storeMs),
     show('presence read', figures.presenceMs),
     show('message', figures.messageMs),

@@ -2,7 +2,14 @@ import type { Store } from '@datadriver/core';
 import { SystemScheduler } from '@datadriver/core/ports';
 import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 import { describe, expect, it } from 'vitest';
-import { CHAIN, PROBE_MIN_SAMPLES, probed, SLACK_FLOOR_MS, slackFrom } from '../src/index.js';
+import {
+  CHAIN,
+  HOP_CHAIN,
+  PROBE_FLOOR_MS,
+  PROBE_MIN_SAMPLES,
+  probed,
+  slackFrom,
+} from '../src/index.js';
 
 const spread = (p90: number) => ({ p50: p90 / 2, p90, max: p90 * 2 });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,7 +35,36 @@ describe('the lateness probe', () => {
       storeMs: spread(0.1),
       messageMs: spread(0.1),
     };
-    expect(slackFrom(quiet)).toBe(SLACK_FLOOR_MS);
+    expect(slackFrom(quiet)).toBe(PROBE_FLOOR_MS);
+  });
+
+  it("counts a hand-over's own chain of calls, and never more than the cap or less than the floor given", () => {
+    const figures = {
+      timerLateTotalMs: 4,
+      storeMs: spread(10),
+      presenceMs: spread(2),
+      messageMs: spread(5),
+    };
+    expect(HOP_CHAIN).toEqual({ storeCalls: 6, presenceReads: 1, messages: 2 });
+    expect(slackFrom(figures, { chain: HOP_CHAIN })).toBe(4 + 6 * 10 + 2 + 2 * 5);
+    expect(slackFrom(figures)).toBe(4 + 20 * 10 + 10 * 2 + 4 * 5); // a crash takeover's
+    expect(slackFrom(figures, { capMs: 299 })).toBe(244);
+    expect(slackFrom({ ...figures, storeMs: spread(30) }, { capMs: 299 })).toBe(299);
+    const quiet = { ...figures, timerLateTotalMs: 0, storeMs: spread(0.1), messageMs: spread(0.1) };
+    expect(slackFrom(quiet, { chain: HOP_CHAIN, floorMs: 20 })).toBe(20);
+  });
+
+  it('counts its timers only beyond their idle lateness, and keeps to the cap it is given', async () => {
+    const { figures } = await probed(ports(new MemoryStore()), () => pause(300), {
+      chain: HOP_CHAIN,
+      capMs: 40,
+      floorMs: 1,
+    });
+    expect(figures.idleLateMs).toBeGreaterThanOrEqual(0);
+    // Each 5 ms timer is late by Node's granularity even on an idle machine: not counted.
+    expect(figures.timerLateTotalMs).toBeLessThan(figures.samples * figures.timerLateMs.max);
+    expect(figures.slackMs).toBeLessThanOrEqual(40);
+    expect(figures.slackMs).toBe(slackFrom(figures, { chain: HOP_CHAIN, capMs: 40, floorMs: 1 }));
   });
 
   it('samples beside the wait until it ends, and at least ten of each however short it is', async () => {

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Env, LaunchOptions, PubSubBackend } from './backend.js';
+import { isCi } from './ci.js';
+import { BackendUnavailableError } from './errors.js';
 import { findOnPath } from './find-program.js';
 import { withFreePort } from './free-port.js';
 import { launchChild } from './launch-child.js';
@@ -60,7 +62,7 @@ function launchGoogleEmulator(
     child: spawn(gcloud, args, {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CLOUDSDK_CORE_DISABLE_PROMPTS: '1' },
+      env: { ...env, CLOUDSDK_CORE_DISABLE_PROMPTS: '1' },
     }),
     group: true,
     probe: () => httpAnswers(`http://${HOST}:${port}/`),
@@ -70,13 +72,35 @@ function launchGoogleEmulator(
 }
 
 /**
- * gcloud itself, if it is on PATH and its SDK has the pubsub-emulator component beside it:
- * where this is undefined, `startGooglePubSubEmulator()` resolves undefined.
+ * gcloud itself, if it is on PATH and its SDK has the whole pubsub-emulator component beside
+ * it (its launcher and its jar): where this is undefined, `startGooglePubSubEmulator()`
+ * resolves undefined. A gcloud whose component is missing or half-installed is absent on a
+ * developer's machine, but under CI=true it is a broken machine: BackendUnavailableError.
  */
 export function googlePubSubEmulatorCommand(env: Env = process.env): string | undefined {
   const gcloud = findOnPath('gcloud', env);
   if (!gcloud) return undefined;
   // PATH usually holds a symlink (/usr/bin/gcloud); the SDK is two levels above the real file.
-  const sdkRoot = dirname(dirname(realpathSync(gcloud)));
-  return existsSync(join(sdkRoot, 'platform', 'pubsub-emulator')) ? gcloud : undefined;
+  const component = join(dirname(dirname(realpathSync(gcloud))), 'platform', 'pubsub-emulator');
+  const missing = missingParts(component);
+  if (missing.length === 0) return gcloud;
+  if (!isCi(env)) return undefined;
+  throw new BackendUnavailableError(
+    'google-pubsub-emulator',
+    `gcloud is at ${gcloud} but its pubsub-emulator component is missing or half-installed ` +
+      `(no ${missing.join(', no ')} in ${component}), and CI=true: CI must run Google's ` +
+      `emulator wherever gcloud is. ${ADVICE}`,
+  );
+}
+
+/** What of the component is not there: its launcher, its jar. */
+function missingParts(component: string): string[] {
+  const missing: string[] = [];
+  if (!existsSync(join(component, 'bin', 'cloud-pubsub-emulator'))) {
+    missing.push('bin/cloud-pubsub-emulator');
+  }
+  const lib = join(component, 'lib');
+  const jars = existsSync(lib) ? readdirSync(lib).filter((name) => name.endsWith('.jar')) : [];
+  if (jars.length === 0) missing.push('lib/*.jar');
+  return missing;
 }

@@ -1,8 +1,11 @@
 /** The seed's crash rows: presence expiry, two empty reads a beat apart, then stealFrom. */
+import { Handoff } from '@datadriver/core';
 import { expect } from 'vitest';
 import type { Cluster } from '../cluster.js';
+import type { Span } from '../cluster-ledger.js';
 import type { TestServer } from '../cluster-server.js';
 import { expectOutcome, expectWait, mark, type Scenario, settled } from './scenario.js';
+import { expectStoppedReads } from './schedule.js';
 
 /**
  * The joining server waits up to 40 s: what these cases bound is the takeover (under 16 s, plus
@@ -10,6 +13,29 @@ import { expectOutcome, expectWait, mark, type Scenario, settled } from './scena
  * figures, rather than the join's own deadline cutting the wait off first.
  */
 const JOINER = { lockWaitSeconds: 40 } as const;
+
+/**
+ * The presence TTL a takeover by `reader` (whose load started at event `from`) sat out: from
+ * the last beat's return (at `crashedAt`), or for a presence whose readers count it from their
+ * own first read, from the reader's first read. One timer, however fast the calls in it; it
+ * ends when the holder's presence has surely expired.
+ */
+export function crashTtl(
+  cluster: Cluster,
+  reader: TestServer,
+  from: number,
+  crashedAt: number,
+): Span {
+  const ttl = cluster.ms(Handoff.PRESENCE_TTL_SECONDS);
+  if (reader.presence.expiryCountedFrom !== 'first-read') {
+    return { from: crashedAt, to: crashedAt + ttl };
+  }
+  const first = cluster.events
+    .slice(from)
+    .find((e) => e.server === reader.label && e.type === 'presence.read');
+  if (!first) throw new Error(`${reader.label} never read the holder's presence`);
+  return { from: first.time, to: first.time + ttl };
+}
 
 /**
  * Beats once more and crashes at once: the crash falls right after a beat (the worst case).
@@ -63,11 +89,14 @@ export const crashScenarios: Scenario[] = [
         { from: beatSent, to: takenAt },
         { exactMs: 13_280, atLeastSeedMs: 13_000 },
       );
+      // The TTL is one timer, however fast the loads during it: none of it is slack.
+      const ttl = crashTtl(cluster, b, from, crashedAt);
       expectWait(
         cluster,
         { from: crashedAt, to: takenAt },
-        { exactMs: 13_270, atMostSeedMs: 16_000 },
+        { exactMs: 13_270, atMostSeedMs: 16_000, fixed: ttl },
       );
+      expectStoppedReads(cluster, 'B', ttl.to);
     },
   },
   {
@@ -115,11 +144,13 @@ export const crashScenarios: Scenario[] = [
         { from: beatSent, to: loaded.time },
         { exactMs: 13_480, atLeastSeedMs: 13_000 },
       );
+      const ttl = crashTtl(cluster, b, from, crashedAt);
       expectWait(
         cluster,
         { from: crashedAt, to: loaded.time },
-        { exactMs: 13_470, atMostSeedMs: 16_000 },
+        { exactMs: 13_470, atMostSeedMs: 16_000, fixed: ttl },
       );
+      expectStoppedReads(cluster, 'B', ttl.to);
       const onBob = mark(cluster);
       b.join('bob');
       await settled(cluster, 'B', 'bob', onBob);

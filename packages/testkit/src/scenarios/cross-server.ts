@@ -3,7 +3,16 @@ import { expect } from 'vitest';
 import type { Cluster } from '../cluster.js';
 import type { Span } from '../cluster-ledger.js';
 import type { TestServer } from '../cluster-server.js';
-import { expectOutcome, expectWait, mark, type Scenario, settled, waitOf } from './scenario.js';
+import {
+  expectOutcome,
+  expectWait,
+  mark,
+  type Scenario,
+  settled,
+  waitingServer,
+  waitOf,
+} from './scenario.js';
+import { expectParks } from './schedule.js';
 import { traceOf } from './wait-report.js';
 
 /** Servers A and B, and player p1 playing on A with `coins` unsaved coins. */
@@ -258,7 +267,9 @@ export const crossServerScenarios: Scenario[] = [
         exactMs: 15_100,
         atMostSeedMs: 15_500,
         atLeastSeedMs: 15_000,
+        deadlineSeedMs: 15_000,
       });
+      expectParks(cluster, waitingServer(cluster, waitOf(failed)), 15_000);
     },
   },
 ];

@@ -1,4 +1,7 @@
 import { crashScenarios } from './crash.js';
+
+export { crashTtl } from './crash.js';
+
 import { crossServerScenarios } from './cross-server.js';
 import { protectionScenarios } from './protection.js';
 import { sameServerScenarios } from './same-server.js';
@@ -22,6 +25,8 @@ export {
   type Scenario,
   settled,
   type WaitBounds,
+  waitingServer,
   waitOf,
 } from './scenario.js';
+export { expectParks, expectStoppedReads } from './schedule.js';
 export { describeSlack, traceOf } from './wait-report.js';

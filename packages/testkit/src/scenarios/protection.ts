@@ -1,7 +1,8 @@
 /** The seed's protective rows: a live holder keeps its lock, old builds are never taken early. */
 import { expect } from 'vitest';
 import type { Cluster } from '../cluster.js';
-import { expectWait, mark, type Scenario, settled, waitOf } from './scenario.js';
+import { expectWait, mark, type Scenario, settled, waitingServer, waitOf } from './scenario.js';
+import { expectParks } from './schedule.js';
 
 async function holding(cluster: Cluster, label: string, coins: number, options = {}) {
   const server = await cluster.server(label, options);
@@ -48,7 +49,9 @@ export const protectionScenarios: Scenario[] = [
         exactMs: 15_220,
         atMostSeedMs: 15_500,
         atLeastSeedMs: 15_000,
+        deadlineSeedMs: 15_000,
       });
+      expectParks(cluster, waitingServer(cluster, waitOf(failed)), 15_000);
     },
   },
   {
@@ -74,7 +77,9 @@ export const protectionScenarios: Scenario[] = [
         exactMs: 15_100,
         atMostSeedMs: 15_500,
         atLeastSeedMs: 15_000,
+        deadlineSeedMs: 15_000,
       });
+      expectParks(cluster, waitingServer(cluster, waitOf(failed)), 15_000);
       expect(cluster.events.slice(first).some((e) => e.type === 'presence.read')).toBe(false);
       expect(cluster.find('B', 'handoff.request.sent', 'p1')).toBeDefined();
       const second = mark(cluster);

@@ -1,6 +1,7 @@
 import type { DataDriverEvent } from '@datadriver/core';
 import { expect } from 'vitest';
 import type { Cluster } from '../cluster.js';
+import type { Wait } from '../cluster-critical-path.js';
 import type { Span } from '../cluster-ledger.js';
 import { describeSlack, traceOf } from './wait-report.js';
 
@@ -57,16 +58,47 @@ export interface WaitBounds {
   readonly atMostSeedMs?: number;
   /** What the rules promise at least, in seed milliseconds. */
   readonly atLeastSeedMs?: number;
+  /**
+   * The wait ends at a deadline this many seed ms after its start (a join failing closed after
+   * `lockWaitSeconds`): the deadline is one timer, so only what came after it gets slack.
+   */
+  readonly deadlineSeedMs?: number;
+  /**
+   * A stretch of the wait (cluster ms) that is one timer from a known time, whatever the calls
+   * in it cost: a presence TTL from the last beat, or from the reader's first sighting. None
+   * of it gets slack.
+   */
+  readonly fixed?: Span;
 }
 
-/** The span a load waited: from its start to its outcome. */
-export function waitOf(outcome: LoadOutcome): Span {
-  return { from: outcome.time - outcome.waitedMs, to: outcome.time };
+/** The span a load waited: from its start to its outcome, on the server that loaded. */
+export function waitOf(outcome: LoadOutcome & { readonly server?: string }): Span & {
+  readonly server?: string;
+} {
+  return {
+    from: outcome.time - outcome.waitedMs,
+    to: outcome.time,
+    ...(outcome.server === undefined ? {} : { server: outcome.server }),
+  };
+}
+
+/**
+ * `span` as a wait of one server: its own `server`, else the server whose load ended at its
+ * end (a span from a crash to a takeover ends at the takeover's load).
+ */
+export function waitingServer(cluster: Cluster, span: Span & { readonly server?: string }): Wait {
+  if (span.server !== undefined) return { ...span, server: span.server };
+  const ended = cluster.events.findLast(
+    (event) =>
+      (event.type === 'load.loaded' || event.type === 'load.failed') && event.time === span.to,
+  );
+  if (!ended) throw new Error(`no load ended at ${span.to}: name the waiting server`);
+  return { ...span, server: ended.server };
 }
 
 /**
  * The bounds a real-time wait is held to (ms): the seed's, scaled, the upper one plus
- * `slackMs` (see `Cluster.slackFor`).
+ * `slackMs` (see `Cluster.slackFor`), which may be negative.
  */
 export function realBounds(
   cluster: Cluster,
@@ -88,12 +120,19 @@ export function realBounds(
 
 /**
  * Exact on the virtual clock. On a real backend within the seed's bounds scaled, the upper
- * one plus what the servers spent unscaled during this very wait (round trips, message
- * flights, late timers: `Cluster.slackFor`), so a load that grows during the run moves the
- * bound with it, and a wait on a scaled timer too many (a request repeat, a missed beat) still
- * fails. A failure prints those figures and the wait's events and calls.
+ * one plus what this wait's own path spent unscaled (its round trips, the flights it waited
+ * on, its timers' lateness: `Cluster.slackFor`) less the model's time for those steps,
+ * scaled. The scaled timers on the path must then fit the seed's bound as on the virtual
+ * clock: a wait on a scaled timer too many (a request repeat, a missed beat, an extra park)
+ * fails, however slow the backend. A failure prints those figures and the wait's events and
+ * calls.
  */
-export function expectWait(cluster: Cluster, wait: Span, bounds: WaitBounds): void {
+export function expectWait(
+  cluster: Cluster,
+  span: Span & { readonly server?: string },
+  bounds: WaitBounds,
+): void {
+  const wait = cluster.time.exact ? { ...span, server: '-' } : waitingServer(cluster, span);
   const waitedMs = wait.to - wait.from;
   if (cluster.time.exact) {
     const { exactMs } = bounds;
@@ -104,12 +143,16 @@ export function expectWait(cluster: Cluster, wait: Span, bounds: WaitBounds): vo
       expect(exactMs).toBeGreaterThanOrEqual(bounds.atLeastSeedMs);
     return;
   }
-  const slackMs = cluster.slackFor(wait);
+  const fixed =
+    bounds.deadlineSeedMs === undefined
+      ? bounds.fixed
+      : { from: wait.from, to: wait.from + cluster.ms(bounds.deadlineSeedMs / 1000) };
+  const { slackMs } = cluster.slackFor(wait, fixed);
   const { min, max } = realBounds(cluster, bounds, slackMs);
   const scaled = (seedMs: number) => Math.round(seedMs * cluster.backend.scale);
   const title = cluster.title ?? expect.getState().currentTestName;
   const exact = bounds.exactMs === undefined ? '' : `exact ${scaled(bounds.exactMs)}; `;
-  const line = `${title}: waited ${waitedMs} ms, bounds ${min ?? 0} to ${max ?? '-'} ms (${exact}${describeSlack(cluster, wait)})`;
+  const line = `${title}: waited ${waitedMs} ms, bounds ${min ?? 0} to ${max ?? '-'} ms (${exact}${describeSlack(cluster, wait, fixed)})`;
   const failed = (max !== undefined && waitedMs > max) || (min !== undefined && waitedMs < min);
   // A failure's message carries the wait's trace; DD_TRACE_WAITS=1 prints every wait's.
   const traceAll = process.env.DD_TRACE_WAITS === '1';
@@ -128,7 +171,7 @@ export function expectOutcome(
   outcome: LoadOutcome,
   expected: Partial<Pick<Extract<LoadOutcome, { type: 'load.loaded' }>, 'type' | 'reason'>>,
 ): void {
-  const wait = waitOf(outcome);
+  const wait = waitingServer(cluster, waitOf(outcome));
   const matches = Object.entries(expected).every(
     ([field, value]) => (outcome as unknown as Record<string, unknown>)[field] === value,
   );

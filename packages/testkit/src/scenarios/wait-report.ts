@@ -1,15 +1,12 @@
 /** What a real-time wait is printed with: its slack's figures, and on failure its trace. */
 import type { Cluster } from '../cluster.js';
-import { describeUnscaled, SLACK_FLOOR_MS, type Span } from '../cluster-ledger.js';
+import { describePathSlack, type Wait } from '../cluster-critical-path.js';
+import type { Span } from '../cluster-ledger.js';
 
-/** `slack 74 ms, the unscaled time of the wait: store 41 ms in 6, ...` */
-export function describeSlack(cluster: Cluster, wait: Span): string {
-  const unscaled = cluster.unscaledIn(wait);
-  const slack = cluster.slackFor(wait);
-  const spent = `${Math.round(unscaled.totalMs)} ms unscaled: ${describeUnscaled(unscaled)}`;
-  return slack === SLACK_FLOOR_MS && unscaled.totalMs < SLACK_FLOOR_MS
-    ? `slack ${slack} ms, the floor (${spent})`
-    : `slack ${slack} ms = ${spent}`;
+/** `slack 42 ms = path 74 ms (store 41 ms in 3, ...; timers 50 ms) - model 34 ms + own work 2 ms of 2` */
+export function describeSlack(cluster: Cluster, wait: Wait, fixed?: Span): string {
+  const slack = cluster.slackFor(wait, fixed);
+  return `slack ${slack.slackMs} ms = ${describePathSlack(slack, cluster.pathOf(wait))}`;
 }
 
 /** The relative time of `at` in `wait`, as `+12` (ms). */
@@ -23,8 +20,13 @@ function offset(wait: Span, at: number): string {
  * a line: what a failed bound is read from (which call was slow, which timer late, which wake
  * was a timeout rather than a reply).
  */
-export function traceOf(cluster: Cluster, wait: Span): string {
+export function traceOf(cluster: Cluster, wait: Span & { readonly server?: string }): string {
   const lines: Array<{ at: number; text: string }> = [];
+  const onPath = new Set(
+    wait.server === undefined
+      ? []
+      : cluster.pathOf({ ...wait, server: wait.server }).steps.map((step) => step.entry),
+  );
   for (const event of cluster.events) {
     if (event.time < wait.from || event.time > wait.to) continue;
     const {
@@ -47,9 +49,10 @@ export function traceOf(cluster: Cluster, wait: Span): string {
     const took = Math.round(entry.to - entry.from);
     lines.push({
       at: entry.from,
-      text: `${offset(wait, entry.from)} ${entry.server} [${entry.kind} ${took} ms] ${entry.what}`,
+      text: `${offset(wait, entry.from)} ${onPath.has(entry) ? '*' : ' '}${entry.server} [${entry.kind} ${took} ms] ${entry.what}`,
     });
   }
   lines.sort((a, b) => a.at - b.at);
-  return [`trace of the wait (ms from its start):`, ...lines.map((line) => line.text)].join('\n');
+  const title = 'trace of the wait (ms from its start; * on its path):';
+  return [title, ...lines.map((line) => line.text)].join('\n');
 }

@@ -1,0 +1,176 @@
+/**
+ * The chain of calls, flights and timers a wait actually waited on, walked back from its end
+ * through the ledger, and the slack a real-time bound gets from it. Only that chain counts:
+ * another server's calls, a request to a crashed server, the waiting server's own attempts
+ * while it sat on a request repeat are all off it, so they lend the bound nothing.
+ */
+import type { LedgerEntry, LedgerKind, Span, TimeLedger } from './cluster-ledger.js';
+
+/** A wait of one server: the load (or other call) of `server` from `from` to `to`. */
+export interface Wait extends Span {
+  readonly server: string;
+}
+
+/**
+ * What each call costs in the schedule `exactMs` is computed on (seed ms; the in-memory
+ * backend's latencies). A real call replaces it: the bound gets the real time and gives back
+ * this, scaled, so the seed's bound is not spent twice on one call.
+ */
+export const MODEL_LATENCY_MS: Readonly<Record<LedgerKind, number>> = Object.freeze({
+  store: 100,
+  presence: 10,
+  message: 20,
+  subscribe: 0,
+  timer: 0,
+});
+
+/**
+ * The most of a path's time on no entry (the servers' own work between calls, a time slice
+ * lost in it) that counts as slack, in seed ms: 0.4 of the shortest timer the seed has (the
+ * first 0.5 s park), so an extra park never fits in it at any scale.
+ */
+export const OWN_WORK_SEED_MS = 200;
+
+/** One step of a wait's path: an entry, cut to the part of the wait it covered. */
+export interface PathStep {
+  readonly entry: LedgerEntry;
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface CriticalPath {
+  /** The steps in time order. */
+  readonly steps: readonly PathStep[];
+  /** The stretches between steps: no call, flight or timer of the path ran. */
+  readonly ownWork: readonly Span[];
+}
+
+/** The servers a step of `server`'s path can follow: its own, and the scenario's passes. */
+function isCandidate(entry: LedgerEntry, server: string, used: ReadonlySet<LedgerEntry>): boolean {
+  return (entry.server === server || entry.server === 'scenario') && !used.has(entry);
+}
+
+/** Where the step before `entry` must have ended: its start, or when a timer was armed. */
+function causeOf(entry: LedgerEntry): number {
+  return entry.kind === 'timer' ? (entry.armedAt ?? entry.from) : entry.from;
+}
+
+/**
+ * Of two entries, the one that ended later; of two that ended at once (a timer and the
+ * instant read it woke, two timers due together), the one that began later, so the walk goes
+ * back one step at a time rather than jumping past the steps between.
+ */
+function later(a: LedgerEntry, b: LedgerEntry): LedgerEntry {
+  if (a.to !== b.to) return a.to > b.to ? a : b;
+  return causeOf(b) > causeOf(a) ? b : a;
+}
+
+/**
+ * Walks back from the end of `wait`: what the server did last ended latest before now; before
+ * a call, what ended latest before it started; before a delivered message, the publisher's
+ * latest entry before the publish; before a timer, what ended before it was armed. Stops at
+ * the start of the wait.
+ */
+export function criticalPath(ledger: TimeLedger, wait: Wait): CriticalPath {
+  const entries = ledger.during(wait);
+  const used = new Set<LedgerEntry>();
+  const steps: PathStep[] = [];
+  let at = wait.to;
+  let server = wait.server;
+  const ownWork: Span[] = [];
+  while (at > wait.from) {
+    let cause: LedgerEntry | undefined;
+    for (const entry of entries) {
+      if (entry.to > at || !isCandidate(entry, server, used)) continue;
+      cause = cause === undefined ? entry : later(cause, entry);
+    }
+    if (cause === undefined || cause.to <= wait.from) {
+      ownWork.push({ from: wait.from, to: at });
+      break;
+    }
+    used.add(cause);
+    if (at > cause.to) ownWork.push({ from: cause.to, to: at });
+    steps.push({ entry: cause, from: Math.max(cause.from, wait.from), to: cause.to });
+    at = Math.max(wait.from, causeOf(cause));
+    if (cause.kind === 'message' && cause.publisher !== undefined) server = cause.publisher;
+  }
+  return { steps: steps.reverse(), ownWork: ownWork.reverse() };
+}
+
+export interface PathSlack {
+  /** Added to the scaled upper bound (ms); may be negative where calls beat the model. */
+  readonly slackMs: number;
+  /** The path's unscaled time: its calls, flights and timers' lateness (ms). */
+  readonly unscaledMs: number;
+  /** What the model gives those steps, scaled (ms): taken back. */
+  readonly modelMs: number;
+  /** The path's own work counted (ms), at most `OWN_WORK_SEED_MS` scaled. */
+  readonly ownWorkMs: number;
+  /** The timers on the path, their delays in ms (scaled timers: never slack). */
+  readonly timerDelaysMs: readonly number[];
+  readonly steps: readonly PathStep[];
+}
+
+/** The part of `span` outside `fixed` (ms). */
+function outside(span: Span, fixed: Span | undefined): number {
+  const length = Math.max(0, span.to - span.from);
+  if (!fixed) return length;
+  const overlap = Math.min(span.to, fixed.to) - Math.max(span.from, fixed.from);
+  return length - Math.max(0, overlap);
+}
+
+/**
+ * The slack of `path` at `scale`. Nothing inside `fixed` counts: a stretch of the wait that is
+ * one timer from a known time, whatever the calls in it cost (a join's deadline, a presence
+ * TTL from the last beat or from the reader's first sighting).
+ */
+export function pathSlack(path: CriticalPath, scale: number, fixed?: Span): PathSlack {
+  let unscaledMs = 0;
+  let modelMs = 0;
+  const timerDelaysMs: number[] = [];
+  for (const { entry, from, to } of path.steps) {
+    if (entry.kind === 'timer' && entry.armedAt !== undefined) {
+      timerDelaysMs.push(entry.from - entry.armedAt);
+    }
+    const counted = outside({ from, to }, fixed);
+    const length = entry.to - entry.from;
+    const share = length > 0 ? counted / length : outside({ from, to: from + 1 }, fixed);
+    unscaledMs += counted;
+    modelMs += MODEL_LATENCY_MS[entry.kind] * scale * share;
+  }
+  const counted = sum(path.ownWork.map((span) => outside(span, fixed)));
+  const ownWorkMs = Math.min(counted, OWN_WORK_SEED_MS * scale);
+  return {
+    slackMs: Math.ceil(unscaledMs - modelMs + ownWorkMs),
+    unscaledMs,
+    modelMs,
+    ownWorkMs,
+    timerDelaysMs,
+    steps: path.steps,
+  };
+}
+
+/** `path 74 ms (store 41 ms in 3, message 8 ms in 2) - model 34 ms + own work 2 ms of 7` */
+export function describePathSlack(slack: PathSlack, path: CriticalPath): string {
+  const byKind = new Map<LedgerKind, { ms: number; count: number }>();
+  for (const { entry, from, to } of slack.steps) {
+    const spent = byKind.get(entry.kind) ?? { ms: 0, count: 0 };
+    spent.ms += to - from;
+    spent.count += 1;
+    byKind.set(entry.kind, spent);
+  }
+  const kinds = [...byKind]
+    .map(([kind, { ms, count }]) => `${kind} ${Math.round(ms)} ms in ${count}`)
+    .join(', ');
+  const timers =
+    slack.timerDelaysMs.length === 0 ? '' : `; timers ${slack.timerDelaysMs.join('+')} ms`;
+  return (
+    `path ${Math.round(slack.unscaledMs)} ms (${kinds || 'nothing recorded'}${timers})` +
+    ` - model ${Math.round(slack.modelMs)} ms + own work ${Math.round(slack.ownWorkMs)} ms` +
+    ` of ${Math.round(sum(path.ownWork.map((span) => span.to - span.from)))}`
+  );
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}

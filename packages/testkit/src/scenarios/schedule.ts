@@ -1,0 +1,123 @@
+/**
+ * The seed's schedule, checked from events and the wait's path where the seed fixes it: the
+ * parks of a join that fails closed, and the two empty presence reads a beat apart.
+ */
+import { DEFAULT_TIMINGS } from '@datadriver/core';
+import { expect } from 'vitest';
+import type { Cluster } from '../cluster.js';
+import type { Wait } from '../cluster-critical-path.js';
+import type { LedgerEntry } from '../cluster-ledger.js';
+import { scaledTimings } from '../cluster-time.js';
+import { expectWait } from './scenario.js';
+import { traceOf } from './wait-report.js';
+
+/**
+ * A join that failed closed parked 0.5 s doubling to 2 s, each park in full but the last: that
+ * one is cut to end at the deadline `deadlineSeedMs` after the join, or is full and the
+ * deadline passed during the attempt after it. Its attempts are exactly one more than those
+ * parks, whatever each load cost. On real time only (the virtual clock's exact wait says as
+ * much).
+ */
+export function expectParks(cluster: Cluster, wait: Wait, deadlineSeedMs: number): void {
+  if (cluster.time.exact) return;
+  const timings = scaledTimings(cluster.backend.scale);
+  const path = cluster.pathOf(wait);
+  const parks = path.steps.filter(
+    (step) => step.entry.kind === 'timer' && step.entry.server === wait.server,
+  );
+  const delays = parks.map(({ entry }) => entry.from - (entry.armedAt ?? entry.from));
+  const explained = `parks ${delays.join(', ')} ms\n${traceOf(cluster, wait)}`;
+  expect(parks.length, explained).toBeGreaterThan(1);
+  let park = timings.parkMinSeconds * 1000;
+  for (const delay of delays.slice(0, -1)) {
+    expect(Math.abs(delay - park), explained).toBeLessThanOrEqual(1);
+    park = Math.min(park * 2, timings.parkMaxSeconds * 1000);
+  }
+  const last = parks.at(-1)!.entry;
+  const lastDelay = last.from - (last.armedAt ?? last.from);
+  const deadline = wait.from + cluster.ms(deadlineSeedMs / 1000);
+  if (Math.abs(last.from - deadline) <= 2) {
+    expect(lastDelay, explained).toBeLessThanOrEqual(park + 1);
+  } else {
+    // A full park, due before the deadline; the attempt after it ran past the deadline.
+    expect(Math.abs(lastDelay - park), explained).toBeLessThanOrEqual(1);
+    expect(last.from, explained).toBeLessThan(deadline);
+    expect(wait.to, explained).toBeGreaterThanOrEqual(deadline);
+  }
+}
+
+/**
+ * Server `label`'s crash takeover read the holder's presence empty, then again exactly one
+ * beat after that first empty read (not two: a missed beat), and took the lock on that second
+ * read; and the first empty read came within one park (and the load and read after it) of the
+ * expiry at `expiredBy`.
+ *
+ * One schedule differs, on real time only: core cuts a park to end at the beat, but a park
+ * shorter than what is left of the beat is not cut, and when the read after it lands short of
+ * the beat (its load and read took that long), the next park is a full one. The second read
+ * then comes one park after that short read, and is held to that.
+ */
+export function expectStoppedReads(cluster: Cluster, label: string, expiredBy: number): void {
+  const reads = cluster.events.filter((e) => e.server === label && e.type === 'presence.read');
+  const firstEmpty = reads.find((e) => e.type === 'presence.read' && e.answer === 'stopped');
+  const last = reads.at(-1);
+  expect(firstEmpty, 'no empty presence read').toBeDefined();
+  const beatMs = DEFAULT_TIMINGS.beatSeconds * 1000;
+  const parkMaxMs = DEFAULT_TIMINGS.parkMaxSeconds * 1000;
+  const gap = { from: firstEmpty!.time, to: last!.time, server: label };
+  const wake = lastWake(cluster, gap);
+  const due = gap.from + cluster.ms(DEFAULT_TIMINGS.beatSeconds);
+  const short = wake === undefined ? undefined : shortRead(cluster, gap, reads, wake, due);
+  if (short === undefined) {
+    // The second read is due exactly a beat after the first empty one (as core timed that
+    // read, which may be a millisecond after its event); then one read.
+    const onTime = wake !== undefined && Math.abs(wake.from - due) <= 2;
+    const fixed = { from: gap.from, to: onTime ? Math.max(due, wake.from) : due };
+    const bounds = { atLeastSeedMs: beatMs, atMostSeedMs: beatMs + 10, fixed };
+    expectWait(cluster, gap, { exactMs: beatMs + 10, ...bounds });
+  } else {
+    expect(short - firstEmpty!.time).toBeLessThan(cluster.ms(beatMs / 1000));
+    expectWait(cluster, gap, { atLeastSeedMs: beatMs });
+    // One full park after the read that landed short, then a load (100) and the read (10).
+    const sinceShort = { from: short, to: last!.time, server: label };
+    expectWait(cluster, sinceShort, { atMostSeedMs: parkMaxMs + 110 });
+  }
+  // A park (2 s at most) ran over the expiry, then a load (100) and the read (10).
+  expectWait(
+    cluster,
+    { from: expiredBy, to: firstEmpty!.time, server: label },
+    { exactMs: 160, atMostSeedMs: parkMaxMs + 110 },
+  );
+}
+
+/** On real time, the last timer on the path to the second read: the wake it read after. */
+function lastWake(cluster: Cluster, gap: Wait): LedgerEntry | undefined {
+  if (cluster.time.exact) return undefined;
+  return cluster
+    .pathOf(gap)
+    .steps.filter((step) => step.entry.kind === 'timer')
+    .at(-1)?.entry;
+}
+
+/**
+ * When `wake` was not the timer due a beat after the first empty read (at `due`, give or take
+ * the millisecond between that read's event and core's clock): the time of the read before it,
+ * which landed short of the beat.
+ */
+function shortRead(
+  cluster: Cluster,
+  gap: Wait,
+  reads: readonly Cluster['events'][number][],
+  wake: LedgerEntry,
+  due: number,
+): number | undefined {
+  if (Math.abs(wake.from - due) <= 2) return undefined;
+  const before = reads.filter((e) => e.time > gap.from && e.time < gap.to && e.time <= wake.from);
+  const read = before.at(-1);
+  // No read before that wake: a late timer, not a short read, and the exact check fails it.
+  if (read === undefined) return undefined;
+  console.info(
+    `${cluster.title ?? ''}: the read ${read.time - gap.from} ms after the first empty one landed short of the beat; one park more`,
+  );
+  return read.time;
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import {
+  criticalPath,
+  MODEL_LATENCY_MS,
+  OWN_WORK_SEED_MS,
+  pathSlack,
+  TimeLedger,
+} from '../src/index.js';
+
+/** A ledger on a clock the test sets by hand, and helpers that record at given times. */
+function script() {
+  const clock = { now: 0 };
+  const ledger = new TimeLedger(() => clock.now);
+  const call = async (kind: 'store' | 'presence', server: string, from: number, to: number) => {
+    clock.now = from;
+    await ledger.timed(kind, server, `${kind} call`, async () => {
+      clock.now = to;
+    });
+  };
+  const flight = (publisher: string, receiver: string, from: number, to: number) => {
+    clock.now = from;
+    const body = { T: 'Q', at: from };
+    ledger.published(`CKHandoff_${receiver}`, body, publisher);
+    clock.now = to;
+    ledger.delivered(receiver, `CKHandoff_${receiver}`, body);
+  };
+  const timer = (server: string, armedAt: number, delay: number, firedAt: number) => {
+    clock.now = firedAt;
+    ledger.fired(server, armedAt, armedAt + delay, `timer of ${delay} ms`);
+  };
+  return { clock, ledger, call, flight, timer };
+}
+
+describe('criticalPath', () => {
+  it("follows a hand-over through the holder's release, and nothing else of any server", async () => {
+    const { ledger, call, flight } = script();
+    const c = call('store', 'C', 0, 900); // another server's long call, beside the whole wait
+    await call('store', 'B', 0, 30); // B's first load
+    flight('B', 'A', 31, 40); // the request
+    await call('store', 'A', 41, 71); // A's release save
+    flight('A', 'B', 72, 80); // the reply
+    await call('store', 'B', 81, 111); // B's load
+    await c;
+    const path = criticalPath(ledger, { from: 0, to: 111, server: 'B' });
+    expect(path.steps.map((step) => `${step.entry.server}:${step.entry.kind}`)).toEqual([
+      'B:store',
+      'A:message',
+      'A:store',
+      'B:message',
+      'B:store',
+    ]);
+    expect(path.ownWork.map((span) => span.to - span.from)).toEqual([1, 1, 1, 1]);
+    const slack = pathSlack(path, 0.1);
+    expect(slack.unscaledMs).toBe(107);
+    // Three store calls and two flights at the model's latencies, scaled.
+    expect(slack.modelMs).toBeCloseTo(
+      0.1 * (3 * MODEL_LATENCY_MS.store + 2 * MODEL_LATENCY_MS.message),
+    );
+    expect(slack.slackMs).toBe(Math.ceil(107 - 34 + 4));
+  });
+
+  it("leaves out the waiting server's own attempts while it sat on a request repeat", async () => {
+    const { ledger, call, flight, timer } = script();
+    await call('store', 'B', 0, 200); // B's first load; its request is lost
+    // B's attempts go on meanwhile: park, presence, load, every 250 ms.
+    for (let at = 250; at < 600; at += 250) {
+      timer('B', at - 50, 50, at);
+      await call('presence', 'B', at, at + 10);
+      await call('store', 'B', at + 10, at + 210);
+    }
+    timer('B', 200, 400, 600); // the request repeat, on its own timer
+    flight('B', 'A', 600, 605);
+    await call('store', 'A', 605, 805);
+    flight('A', 'B', 806, 810);
+    await call('store', 'B', 810, 1_010);
+    const path = criticalPath(ledger, { from: 0, to: 1_010, server: 'B' });
+    const slack = pathSlack(path, 0.1);
+    expect(slack.timerDelaysMs).toEqual([400]);
+    // Three 200 ms calls and two flights: the attempts beside the repeat are off the path.
+    expect(slack.unscaledMs).toBe(609);
+    // The 400 ms repeat is no slack: 1010 ms against 150 + slack fails.
+    expect(1_010).toBeGreaterThan(150 + slack.slackMs);
+  });
+
+  it('gives a deadline wait slack only for what came after the deadline', async () => {
+    const { ledger, call, timer } = script();
+    await call('store', 'B', 0, 40);
+    timer('B', 40, 50, 90);
+    await call('store', 'B', 90, 130);
+    timer('B', 130, 20, 151); // cut to the 150 ms deadline, 1 ms late
+    await call('store', 'B', 151, 191);
+    const path = criticalPath(ledger, { from: 0, to: 191, server: 'B' });
+    const slack = pathSlack(path, 0.1, { from: 0, to: 150 });
+    expect(slack.unscaledMs).toBe(41); // the last timer's lateness and the last load
+    expect(slack.slackMs).toBe(Math.ceil(41 - 0.1 * MODEL_LATENCY_MS.store));
+  });
+
+  it('counts own work between steps up to a fraction of the shortest timer, scaled', async () => {
+    const { ledger, call } = script();
+    await call('store', 'B', 0, 10);
+    await call('store', 'B', 60, 70); // 50 ms on nothing recorded
+    const slack = pathSlack(criticalPath(ledger, { from: 0, to: 70, server: 'B' }), 0.1);
+    expect(slack.ownWorkMs).toBe(OWN_WORK_SEED_MS * 0.1);
+    expect(OWN_WORK_SEED_MS * 0.1 * 2).toBeLessThan(500 * 0.1); // below half a first park
+  });
+
+  it('fails an adoption that parked once first (0.5 s at 0.1) against its 0.5 s bound', async () => {
+    const { ledger, call, timer } = script();
+    timer('B', 0, 50, 50); // a park too many
+    await call('store', 'B', 50, 53); // the adoption save
+    const slack = pathSlack(criticalPath(ledger, { from: 0, to: 53, server: 'B' }), 0.1);
+    expect(slack.timerDelaysMs).toEqual([50]);
+    expect(53).toBeGreaterThan(500 * 0.1 + slack.slackMs);
+  });
+
+  it('ends a path on an instant call at the very end of the wait', async () => {
+    const { ledger, call, timer } = script();
+    timer('B', 0, 200, 203);
+    await call('presence', 'B', 230, 230); // an in-memory read: no time at all
+    const path = criticalPath(ledger, { from: 100, to: 230, server: 'B' });
+    expect(path.steps.map((step) => step.entry.kind)).toEqual(['timer', 'presence']);
+    expect(path.ownWork).toEqual([{ from: 203, to: 230 }]);
+    expect(pathSlack(path, 0.1).ownWorkMs).toBe(OWN_WORK_SEED_MS * 0.1); // 27, capped
+  });
+});
