@@ -230,6 +230,36 @@ describe.each(SCHEMAS)('a %s schema on save and release', (_library, schema) => 
   });
 });
 
+describe('a schema on the leave save', () => {
+  it('a leave save that fails retains the profile under its lock and warns with the path; fixed, the retry releases it', async () => {
+    const bed = testBed();
+    const a = bed.driver('A', { schema: z.object({ coins: z.number().nonnegative() }) });
+    const host = new MemoryHost('A');
+    let kept: { data: { coins: number } } | undefined;
+    a.attach(host, {
+      onLeave: (profile) => {
+        kept = profile;
+        profile.data.coins = -1;
+      },
+    });
+    host.join('p1');
+    await bed.clock.advance(0);
+    const before = bed.store.peekJson(KEY);
+    host.leave('p1');
+    await bed.clock.advance(0);
+    expect(bed.log.warnings()).toContainEqual(
+      expect.stringMatching(
+        /^release of p1 failed; the profile is retained and retried: .*does not match the schema at data\.coins/,
+      ),
+    );
+    expect(bed.store.peekJson(KEY)).toBe(before);
+    kept!.data.coins = 1;
+    await bed.clock.advance(30_000); // the autosave retries the release
+    expect(bed.store.peek(KEY)).toMatchObject({ data: { coins: 1 } });
+    expect((bed.store.peek(KEY) as { meta: { lock?: unknown } }).meta.lock).toBeUndefined();
+  });
+});
+
 describe('asynchronous schemas', () => {
   const asyncSchemas: ReadonlyArray<readonly [string, DataSchema<Player>]> = [
     [
@@ -338,6 +368,30 @@ describe('schema refusals', () => {
     expect(error.message).toContain('data.list[7] and 12 more;');
     expect(error.message).not.toContain('data.list[8]');
     expect((error.details.paths as string[]).length).toBe(20);
+  });
+
+  it('names hostile keys safely: a lone surrogate escaped, a huge key cut at 200 characters, __proto__ beside them', async () => {
+    const bed = testBed();
+    const schema = z.object({ coins: z.number(), bag: z.record(z.string(), z.number()) });
+    const huge = 'k'.repeat(5000);
+    const json = `{"data":{"coins":0,"bag":{"__proto__":"x","\\ud800":"y","${huge}":"z"}},"meta":{"version":1}}`;
+    bed.store.putJson(KEY, json);
+    const driver = new DataDriver({
+      name: 'PlayerData',
+      schema,
+      defaults: { coins: 0, bag: {} },
+      store: bed.store,
+      scheduler: bed.clock,
+      logger: bed.log.logger,
+    });
+    const error = await failure(bed.clock.run(driver.load('p1')));
+    expect(error.code).toBe(ErrorCode.InvalidData);
+    const paths = error.details.paths as string[];
+    expect(paths).toHaveLength(2); // zod's record skips __proto__; the key stays as stored
+    expect(paths).toContain('data.bag["\\ud800"]');
+    expect(paths.every((path) => path.length <= 201)).toBe(true);
+    expect(error.message.isWellFormed()).toBe(true);
+    expect(bed.store.peekJson(KEY)).toBe(json);
   });
 
   it('a schema that throws refuses the load with Data.InvalidData, its message kept out, the record untouched', async () => {
