@@ -14,6 +14,7 @@ import {
   ErrorCode,
   type Migration,
 } from '../src/index.js';
+import { isWellFormed } from '../src/ports/index.js';
 import { MemoryHost, MemoryStore, VirtualClock } from '../src/testing/index.js';
 import { testBed } from './helpers.js';
 
@@ -390,7 +391,7 @@ describe('schema refusals', () => {
     expect(paths).toHaveLength(2); // zod's record skips __proto__; the key stays as stored
     expect(paths).toContain('data.bag["\\ud800"]');
     expect(paths.every((path) => path.length <= 201)).toBe(true);
-    expect(error.message.isWellFormed()).toBe(true);
+    expect(isWellFormed(error.message)).toBe(true);
     expect(bed.store.peekJson(KEY)).toBe(json);
   });
 
