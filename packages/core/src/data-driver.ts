@@ -15,7 +15,7 @@ import type { Handoff, HandoffClient } from './handoff.js';
 import { type AttachOptions, PlayerSessions } from './holder/player-sessions.js';
 import type { JsonObject } from './json.js';
 import { checkProfileKey, isWellFormedText, tooLong } from './keys.js';
-import type { DataDriverOptions } from './options.js';
+import type { DataDriverOptions, SchemaDriverOptions } from './options.js';
 import type { Host, HostPlayer } from './ports/host.js';
 import type { StoreVersion, VersionQuery } from './ports/store.js';
 import { type Profile, sessionOf } from './profile.js';
@@ -33,6 +33,9 @@ export class DataDriver<T extends object> implements HandoffClient {
   readonly #ctx: DriverContext;
   readonly #parts: DriverParts;
 
+  /** With a `schema`, the data type is the schema's output, and `defaults` must match it. */
+  constructor(options: SchemaDriverOptions<T>);
+  constructor(options: DataDriverOptions<T>);
   constructor(options: DataDriverOptions<T>) {
     this.#ctx = createContext(options, this);
     this.#parts = assemble(this.#ctx);

@@ -24,6 +24,7 @@ export {
   DEFAULT_KICK_MESSAGES,
   DEFAULTS,
   type KickMessages,
+  type SchemaDriverOptions,
 } from './options.js';
 export type { Host, HostPlayer } from './ports/host.js';
 export type { Logger } from './ports/logger.js';
@@ -32,6 +33,7 @@ export type { Presence } from './ports/presence.js';
 export type { Scheduler } from './ports/scheduler.js';
 export type { Store } from './ports/store.js';
 export { Profile } from './profile.js';
+export type { DataSchema } from './rules/data-schema.js';
 export type { TakeReason } from './rules/lock-rules.js';
 export type { MessageLimits } from './rules/message-budget.js';
 export type { Migration } from './rules/migrations.js';

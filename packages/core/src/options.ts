@@ -5,6 +5,7 @@ import type { Messenger } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { Store } from './ports/store.js';
+import type { DataSchema } from './rules/data-schema.js';
 import type { MessageLimits } from './rules/message-budget.js';
 import type { Migration } from './rules/migrations.js';
 import type { HandoffSigning } from './signing.js';
@@ -85,9 +86,25 @@ export interface DataDriverOptions<T extends object> {
    * newer schema than the last step is refused (`Data.NewerSchema`), never overwritten.
    */
   readonly migrations?: readonly Migration[];
+  /**
+   * A Standard Schema (zod, valibot, arktype...) the data must match: checked after defaults
+   * and migrations on load (a record that fails is refused with `Data.InvalidData` naming the
+   * paths and left untouched) and before each save and the release (nothing is written). It
+   * checks and never rewrites: its output is not stored. The data type is inferred from it.
+   */
+  readonly schema?: DataSchema<T>;
   /** Makes lock tokens and trade ids; random UUIDs by default. */
   readonly createId?: () => string;
 }
+
+/** The options with a `schema`: the data type comes from the schema, and `defaults` must match it. */
+export type SchemaDriverOptions<T extends object> = Omit<
+  DataDriverOptions<T>,
+  'defaults' | 'schema'
+> & {
+  readonly schema: DataSchema<T>;
+  readonly defaults: NoInfer<T>;
+};
 
 export const DEFAULTS = Object.freeze({
   lockWaitSeconds: 15,

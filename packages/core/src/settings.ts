@@ -9,7 +9,7 @@ import {
   describeValue,
   invalidConfig,
 } from './config-checks.js';
-import { ErrorCode, toDataDriverError } from './errors.js';
+import { describeError, ErrorCode, toDataDriverError } from './errors.js';
 import { Handoff } from './handoff.js';
 import { isPlainObject, type JsonObject, jsonClone } from './json.js';
 import { isDriverName, isWellFormedText, tooLong } from './keys.js';
@@ -21,6 +21,7 @@ import {
   type KickMessages,
 } from './options.js';
 import { checkMaxRecordBytes } from './ports/store-checks.js';
+import { type DataSchema, isDataSchema, judge } from './rules/data-schema.js';
 import { describeJsonProblem, findJsonProblem } from './rules/json-problems.js';
 import { resolveMessageLimits } from './rules/message-budget.js';
 import { checkMigrations, type Migration } from './rules/migrations.js';
@@ -38,6 +39,7 @@ export interface Settings {
   readonly timings: HandoffTimings;
   readonly kickMessages: KickMessages;
   readonly migrations: readonly Migration[];
+  readonly schema: DataSchema | undefined;
 }
 
 /** Every option a driver takes: anything else is refused (most often a typo). */
@@ -61,6 +63,7 @@ const OPTIONS: Record<keyof DataDriverOptions<object>, true> = {
   timings: true,
   kickMessages: true,
   migrations: true,
+  schema: true,
   createId: true,
 };
 
@@ -115,9 +118,10 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
   const presenceTtlSeconds = given?.timings.presenceTtlSeconds ?? timings.presenceTtlSeconds;
   const lockWaitFallback = defaultLockWaitSeconds(options.presence, presenceTtlSeconds);
   const local = options.localHandoffSeconds;
+  const defaults = jsonClone(options.defaults as unknown as JsonObject);
   return {
     name,
-    defaults: jsonClone(options.defaults as unknown as JsonObject),
+    defaults,
     lockWaitMs: seconds('lockWaitSeconds', options.lockWaitSeconds, lockWaitFallback) * 1000,
     localHandoffMs:
       local === undefined ? undefined : seconds('localHandoffSeconds', local, 0) * 1000,
@@ -127,6 +131,7 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
     timings,
     kickMessages: kickMessages(options.kickMessages),
     migrations: migrations(options.migrations),
+    schema: schema(options.schema, defaults),
   };
 }
 
@@ -224,4 +229,28 @@ function migrations(given: unknown): readonly Migration[] {
     throw invalidConfig(`migrations must be an array of steps, got ${describeValue(given)}`);
   }
   return checkMigrations(given);
+}
+
+/** The schema, or refused; a synchronous schema must pass the defaults now, not at a first load. */
+function schema(given: unknown, defaults: JsonObject): DataSchema | undefined {
+  if (given === undefined) return undefined;
+  if (!isDataSchema(given)) {
+    throw invalidConfig(
+      `schema must implement Standard Schema v1 (zod, valibot, arktype...), got ${describeValue(given)}`,
+    );
+  }
+  let verdict: ReturnType<typeof judge>;
+  try {
+    verdict = judge(given, 'defaults', jsonClone(defaults));
+  } catch (error) {
+    throw invalidConfig(
+      `the schema threw while checking the defaults: ${describeError((error as Error).cause ?? error)}`,
+    );
+  }
+  if (Array.isArray(verdict)) {
+    throw invalidConfig(`defaults do not match the schema at ${verdict.join(', ')}`);
+  }
+  // An asynchronous schema checks the defaults at each new profile's load instead.
+  if (verdict instanceof Promise) verdict.catch(() => undefined);
+  return given;
 }

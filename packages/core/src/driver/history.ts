@@ -6,7 +6,7 @@
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { StoreVersion, StoreVersions, VersionQuery } from '../ports/store.js';
 import { checkVersionQuery } from '../ports/store-checks.js';
-import { migrateData, parseRecord } from '../rules/index.js';
+import { fillDefaults, migrateData, parseRecord, serializeData } from '../rules/index.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import { forgetInJournals } from '../trade/journal.js';
 import type { DriverContext } from './context.js';
@@ -42,7 +42,19 @@ export async function restoreAt(
     await session.release();
     throw versionNotFound(key, at);
   }
-  session.data = migrateData(key, kept.data, kept.meta.schema ?? 0, ctx.settings.migrations);
+  const { defaults, migrations } = ctx.settings;
+  const data = fillDefaults(
+    migrateData(key, kept.data, kept.meta.schema ?? 0, migrations),
+    defaults,
+  );
+  try {
+    // A version the schema refuses is not restored: the current record stays as it is.
+    await session.matchSchema(serializeData(key, data));
+  } catch (error) {
+    await session.release().catch(() => undefined); // reported as profile.release-failed
+    throw error;
+  }
+  session.data = data;
   await session.save('restore');
   ctx.emit({ type: 'profile.restored', key, versionTime: version.time });
   return session;

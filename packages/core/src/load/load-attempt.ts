@@ -9,6 +9,7 @@ import type { JsonObject } from '../json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import {
   decideLoad,
+  fillDefaults,
   type LockInfo,
   latestSchema,
   lockedRecord,
@@ -23,6 +24,7 @@ import {
 } from '../rules/index.js';
 import { guardedWrite } from '../session/guarded-write.js';
 import { type RecoveredTrade, recoverTrade } from '../trade/journal.js';
+import { LoadCheck } from './load-check.js';
 
 /**
  * Store updates one attempt may run: a presence read and a trade recovery each re-run it once,
@@ -62,25 +64,36 @@ export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Prom
   const { key } = input;
   let presence: PresenceAnswer | undefined;
   let recovered: RecoveredTrade | undefined;
+  const check = new LoadCheck(ctx.settings.schema, key);
+  let checking = false;
   for (let run = 1; ; run += 1) {
     if (run > MAX_RUNS_PER_ATTEMPT) throw unsettled(key);
     const settledTrade = recovered?.trade;
     const written = await guardedWrite(ctx, {
       key,
       what: 'load',
-      decide: (record) => ({
-        load: decideLoad(record, loadContext(ctx, input, presence)),
-        marker: record?.meta.trade,
-      }),
+      decide: (record) => {
+        checking = false;
+        return {
+          load: decideLoad(record, loadContext(ctx, input, presence)),
+          marker: record?.meta.trade,
+        };
+      },
       next: (record, { load, marker }) => {
         if (load.kind !== 'take') return undefined;
         if (markerGate(marker, settledTrade) === 'settle-first') return undefined;
-        return takenRecord(ctx, input, record, marker, recovered);
+        const taken = takenRecord(ctx, input, record, marker, recovered);
+        checking = !check.passes(fillDefaults(taken.data, ctx.settings.defaults));
+        return checking ? undefined : taken;
       },
     });
     if (!written.ok) {
       if (written.final) throw written.error;
       return { kind: 'failed', error: written.error };
+    }
+    if (checking) {
+      await check.settle();
+      continue;
     }
     const { load, marker } = written.decision;
     if (load.kind === 'locked') return { kind: 'locked', holder: load.holder };

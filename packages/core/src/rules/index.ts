@@ -1,3 +1,4 @@
+export * from './data-schema.js';
 export * from './handoff-rule.js';
 export * from './json-problems.js';
 export * from './lock-rules.js';

@@ -130,7 +130,7 @@ function childrenOf(object: object): Iterable<[string | number, unknown]> {
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-function pathOf(parent: string, key: string | number): string {
+export function pathOf(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
   return IDENTIFIER.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }

@@ -117,6 +117,11 @@ export class ProfileSession {
     return this.#io.validate();
   }
 
+  /** `Data.InvalidData` when `json` fails the driver's schema (`SessionIo.matchSchema`). */
+  matchSchema(json: string): Promise<void> | undefined {
+    return this.#io.matchSchema(json);
+  }
+
   /** Saves the data under this session's lock; waits for a trade holding it to be decided. */
   async save(reason: SaveReason = 'manual'): Promise<void> {
     this.#assertActive();
@@ -133,20 +138,38 @@ export class ProfileSession {
     if (this.#state === 'inactive') return Promise.resolve();
     if (this.#releasing) return this.#releasing;
     if (this.active) {
+      let checking: Promise<void> | undefined;
       try {
-        this.validate();
+        checking = this.matchSchema(this.validate());
       } catch (error) {
-        const failure = error as DataDriverError;
-        this.ctx.emit({
-          type: 'profile.save-failed',
-          key: this.key,
-          reason: 'release',
-          error: failure,
-          durationMs: 0, // refused before any write
-        });
-        return Promise.reject(failure);
+        return this.#refuseRelease(error);
       }
+      // An asynchronous schema's verdict first; the release write checks the data again.
+      if (checking)
+        return checking.then(
+          () => this.#leave(),
+          (e) => this.#refuseRelease(e),
+        );
     }
+    return this.#leave();
+  }
+
+  /** The release after its checks: the data was refused, nothing written, still active. */
+  #refuseRelease(error: unknown): Promise<never> {
+    const failure = error as DataDriverError;
+    this.ctx.emit({
+      type: 'profile.save-failed',
+      key: this.key,
+      reason: 'release',
+      error: failure,
+      durationMs: 0, // refused before any write
+    });
+    return Promise.reject(failure);
+  }
+
+  #leave(): Promise<void> {
+    if (this.#state === 'inactive') return Promise.resolve();
+    if (this.#releasing) return this.#releasing;
     this.beginLeave();
     this.#releasing = this.#release().finally(() => {
       this.#releasing = undefined;

@@ -13,7 +13,7 @@ import { DataDriverError, ErrorCode } from '../errors.js';
 import type { SaveReason } from '../events.js';
 import type { JsonObject } from '../json.js';
 import type { StoreSnapshot } from '../ports/store.js';
-import { type LockInfo, serializeData } from '../rules/index.js';
+import { enforce, judge, type LockInfo, serializeData } from '../rules/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
 import {
   eraseWrite,
@@ -49,6 +49,8 @@ export interface SessionIoOwner {
   /** A write found the lock taken by `holder`: the session is lost. */
   lost(holder: LockInfo | undefined): DataDriverError;
 }
+
+const NOTHING_WRITTEN = 'nothing was written';
 
 export class SessionIo {
   /**
@@ -104,6 +106,7 @@ export class SessionIo {
   release(): Promise<void> {
     return this.#queue.run(async () => {
       const json = this.validate();
+      await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       await this.#guarded(releaseWrite(this.#writer, json, keepVersion), json);
       this.ctx.emit({ type: 'profile.released', key: this.owner.key });
@@ -130,12 +133,30 @@ export class SessionIo {
     this.#queue.abandon(error);
   }
 
+  /**
+   * `Data.InvalidData` naming the paths where `json`, the data as this write sends it, fails
+   * the driver's schema: checked on a copy, so the game's changes meanwhile are not what it
+   * vouches for. Synchronous schemas add no wait.
+   */
+  matchSchema(json: string): Promise<void> | undefined {
+    const { schema } = this.ctx.settings;
+    if (schema === undefined) return undefined;
+    const { key } = this.owner;
+    const verdict = judge(schema, key, JSON.parse(json));
+    if (!(verdict instanceof Promise)) {
+      enforce(key, verdict, NOTHING_WRITTEN);
+      return undefined;
+    }
+    return verdict.then((settled) => enforce(key, settled, NOTHING_WRITTEN));
+  }
+
   async #save(reason: SaveReason): Promise<void> {
     const { key } = this.owner;
     const started = this.ctx.scheduler.now();
     const durationMs = () => this.ctx.scheduler.now() - started;
     try {
       const json = this.validate();
+      await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       const retake = this.retakeUntilSaved;
       await this.#guarded(saveWrite(this.#writer, json, { retake, keepVersion }), json);

@@ -73,7 +73,12 @@ async function runTrade(
       cause: error,
     });
   }
-  sessions.forEach((session, index) => void serializeData(session.key, copies[index]));
+  const checked = sessions.map((session, index) =>
+    session.matchSchema(serializeData(session.key, copies[index])),
+  );
+  // Before the journal: data the schema refuses is never committed, and nothing changes.
+  // Only an asynchronous schema waits: the trade's first writes start in this same tick.
+  if (checked.some((check) => check !== undefined)) await Promise.all(checked);
   const journal = journalOf(ctx, id, sessions, copies);
   let decide: () => void = () => undefined;
   const decided = new Promise<void>((resolve) => {
