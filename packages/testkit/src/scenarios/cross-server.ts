@@ -229,10 +229,28 @@ export const crossServerScenarios: Scenario[] = [
       );
       retry.release();
       const loaded = await settled(cluster, 'B', 'p1', from);
-      // A resubscribed on its next beat; B's request, repeated 4 s after the first (on its own
-      // timer, not the attempts'), then got through.
+      // A resubscribed on its next beat; B's request, repeated every 4 s (on its own timer, not
+      // the attempts'), then got through: the first request sent after A's subscription landed
+      // is the one A heard. On the virtual clock that is the second; on a real backend A's
+      // subscribe takes the backend's own time, which a repeat does not wait for.
       expect(a.handoff?.subscribed).toBe(true);
-      expect(requestsSent(cluster, 'B')).toBe(2);
+      const subscribedAt = cluster.events
+        .slice(from)
+        .find((e) => e.server === 'A' && e.type === 'handoff.subscribed')?.time;
+      expect(subscribedAt).toBeDefined();
+      const sent = cluster.events
+        .slice(from)
+        .filter((e) => e.server === 'B' && e.type === 'handoff.request.sent');
+      const before = sent.filter((e) => e.time < subscribedAt!).length;
+      expect(before).toBeGreaterThanOrEqual(1);
+      const heard = cluster.events
+        .slice(from)
+        .filter((e) => e.server === 'A' && e.type === 'handoff.request.received');
+      expect(heard.length).toBeGreaterThanOrEqual(1);
+      // No request B sent before A subscribed reached A, and the first after it did.
+      expect(heard[0]!.time).toBeGreaterThanOrEqual(subscribedAt!);
+      expect(sent[before]!.time).toBeLessThanOrEqual(heard[0]!.time);
+      if (cluster.time.exact) expect(requestsSent(cluster, 'B')).toBe(2);
       expect(b.profile('p1')?.data.coins).toBe(6);
       expectWait(cluster, waitOf(loaded), {
         exactMs: 4_340,
