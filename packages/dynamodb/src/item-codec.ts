@@ -9,6 +9,7 @@ import {
   DataDriverError,
   ErrorCode,
   isPlainObject,
+  recordJson,
   type StoreRecord,
 } from '@datadriver/core/ports';
 import { MAX_ITEM_BYTES, MAX_KEY_BYTES, stringItemBytes } from './item-size.js';
@@ -55,7 +56,7 @@ export class ItemCodec {
     revision: string,
     newestVersion?: VersionMark,
   ): { item: Item; json: string } {
-    const json = JSON.stringify(record);
+    const json = recordJson(record);
     // Strings, like every attribute here, so that the size check stays exact.
     const attributes: Record<string, string> = {
       [this.keyAttribute]: key,

@@ -14,6 +14,7 @@ import {
   ErrorCode,
   type Logger,
   nextVersionId,
+  recordJson,
   type Store,
   type StoreRecord,
   type StoreSnapshot,
@@ -173,7 +174,7 @@ export class RedisStore implements Store {
         continue;
       }
       const version = nextVersionId();
-      const json = next === null ? '' : JSON.stringify(next);
+      const json = next === null ? '' : recordJson(next);
       const retention = keepVersion ? this.retention : undefined;
       const outcome = await this.cas.run(
         casWrite(this.prefix, key, { seen: seen.version ?? '', version, json, retention }),

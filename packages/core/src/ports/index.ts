@@ -69,6 +69,7 @@ export { HostListeners } from './host-listeners.js';
 export type { Logger } from './logger.js';
 export type { MessageHandler, Messenger, Subscription } from './messenger.js';
 export type { Presence, PresenceEntry } from './presence.js';
+export { recordJson } from './record-json.js';
 export type { ScheduledTask, Scheduler, TaskPriority } from './scheduler.js';
 export type {
   Store,

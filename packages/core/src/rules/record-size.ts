@@ -4,6 +4,7 @@
  * backend that would drop the connection it shares with every other profile.
  */
 import { DataDriverError, ErrorCode } from '../errors.js';
+import { recordJson } from '../ports/record-json.js';
 import type { StoreRecord } from '../ports/store.js';
 
 /** The UTF-8 bytes of `text` (a lone surrogate counts as the 3 bytes of U+FFFD). */
@@ -18,7 +19,7 @@ export function checkRecordSize<R extends StoreRecord>(
   maxBytes: number | undefined,
 ): R {
   if (maxBytes === undefined) return record;
-  const bytes = utf8Bytes(JSON.stringify(record));
+  const bytes = utf8Bytes(recordJson(record));
   if (bytes > maxBytes) {
     throw new DataDriverError(
       ErrorCode.TooLarge,

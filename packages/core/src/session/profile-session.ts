@@ -280,7 +280,7 @@ export class ProfileSession {
   #deactivate(transition: 'released' | 'erased' | 'lost'): void {
     if (!this.#move(transition)) return;
     this.#autosave.stop();
-    this.#io.abandon(this.#inactiveError());
+    this.#io.abandon(() => this.#inactiveError());
     this.hooks.deactivated(this);
   }
 

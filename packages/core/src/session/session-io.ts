@@ -129,8 +129,8 @@ export class SessionIo {
   }
 
   /** No write will land any more. */
-  abandon(error: Error): void {
-    this.#queue.abandon(error);
+  abandon(reason: () => Error): void {
+    this.#queue.abandon(reason);
   }
 
   /**

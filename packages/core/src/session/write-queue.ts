@@ -38,9 +38,15 @@ export class WriteQueue {
     for (const waiter of this.#take()) waiter.resolve();
   }
 
-  /** No write will land any more: every waiter rejects with `error`. */
-  abandon(error: Error): void {
-    for (const waiter of this.#take()) waiter.reject(error);
+  /**
+   * No write will land any more: every waiter rejects with the error `reason` makes, made only
+   * when someone waits (an error's stack costs more than the rest of a release).
+   */
+  abandon(reason: () => Error): void {
+    const waiters = this.#take();
+    if (waiters.length === 0) return;
+    const error = reason();
+    for (const waiter of waiters) waiter.reject(error);
   }
 
   #take() {

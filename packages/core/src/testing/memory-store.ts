@@ -1,5 +1,6 @@
 import { jsonClone } from '../json.js';
 import { checkStoreKey } from '../keys.js';
+import { recordJson } from '../ports/record-json.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type {
   Store,
@@ -99,7 +100,7 @@ export class MemoryStore implements Store {
         this.records.delete(key);
         return undefined;
       }
-      const json = JSON.stringify(next);
+      const json = recordJson(next);
       const version = nextVersionId();
       this.records.set(key, { json, version });
       if (options.keepVersion) this.versions?.keep(key, json);

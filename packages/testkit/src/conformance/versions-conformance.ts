@@ -103,6 +103,33 @@ export function versionsConformance(
       expect([...values].sort()).toEqual(Array.from({ length: writes }, (_, index) => index + 1));
     });
 
+    it('a write given a stale snapshot runs again on the record carried back and keeps one version, of what landed', async () => {
+      const target = key('v-stale');
+      const other = await harness().connect();
+      const stale = await store.update(target, () => ({ n: 1, by: 'me' }), { keepVersion: true });
+      await other.update(target, () => ({ n: 2, by: 'other' }), { keepVersion: true });
+      const seen: unknown[] = [];
+      const result = await store.update(
+        target,
+        (current) => {
+          seen.push(current);
+          return current?.by === 'other' ? { n: (current.n as number) + 1, by: 'me' } : undefined;
+        },
+        { expected: stale!, keepVersion: true },
+      );
+      expect(seen.at(-1)).toEqual({ n: 2, by: 'other' });
+      expect(result?.record).toEqual({ n: 3, by: 'me' });
+      expect(await harness().read(target)).toEqual({ n: 3, by: 'me' });
+      const values = await Promise.all(
+        (await history().list(target)).map(async (version) => history().read(target, version.id)),
+      );
+      expect(values).toEqual([
+        { n: 3, by: 'me' },
+        { n: 2, by: 'other' },
+        { n: 1, by: 'me' },
+      ]);
+    });
+
     it('keeps versions after a delete, and purge removes them all', async () => {
       const target = key('v-purge');
       await store.update(target, () => ({ n: 1 }), { keepVersion: true });
