@@ -26,12 +26,16 @@ export {
   type KickMessages,
   type SchemaDriverOptions,
 } from './options.js';
-export type { Host, HostPlayer } from './ports/host.js';
-export type { Logger } from './ports/logger.js';
-export type { Messenger } from './ports/messenger.js';
-export type { Presence } from './ports/presence.js';
-export type { Scheduler } from './ports/scheduler.js';
-export type { Store } from './ports/store.js';
+// The ports a game passes in; an adapter finds all it needs of them in /ports.
+export type {
+  Host,
+  HostPlayer,
+  Logger,
+  Messenger,
+  Presence,
+  Scheduler,
+  Store,
+} from './ports/index.js';
 export { Profile } from './profile.js';
 export type { DataSchema } from './rules/data-schema.js';
 export type { TakeReason } from './rules/lock-rules.js';

@@ -18,6 +18,7 @@ import {
   type SessionTransition,
 } from '../rules/index.js';
 import { Autosave } from './autosave.js';
+import { checkBeforeRelease } from './release-check.js';
 import { SessionIo, type WrittenSnapshot } from './session-io.js';
 import type { HeldByTrade, SessionHooks, SessionStart } from './session-terms.js';
 
@@ -137,34 +138,9 @@ export class ProfileSession {
   release(): Promise<void> {
     if (this.#state === 'inactive') return Promise.resolve();
     if (this.#releasing) return this.#releasing;
-    if (this.active) {
-      let checking: Promise<void> | undefined;
-      try {
-        checking = this.matchSchema(this.validate());
-      } catch (error) {
-        return this.#refuseRelease(error);
-      }
-      // An asynchronous schema's verdict first; the release write checks the data again.
-      if (checking)
-        return checking.then(
-          () => this.#leave(),
-          (e) => this.#refuseRelease(e),
-        );
-    }
-    return this.#leave();
-  }
-
-  /** The release after its checks: the data was refused, nothing written, still active. */
-  #refuseRelease(error: unknown): Promise<never> {
-    const failure = error as DataDriverError;
-    this.ctx.emit({
-      type: 'profile.save-failed',
-      key: this.key,
-      reason: 'release',
-      error: failure,
-      durationMs: 0, // refused before any write
-    });
-    return Promise.reject(failure);
+    // An asynchronous schema's verdict first; the release write checks the data again.
+    const checked = this.active ? checkBeforeRelease(this.ctx, this) : undefined;
+    return checked ? checked.then(() => this.#leave()) : this.#leave();
   }
 
   #leave(): Promise<void> {

@@ -1,0 +1,41 @@
+/**
+ * What a release checks before it writes: the data's JSON (`Data.InvalidData`) and the
+ * driver's schema, whose verdict may come later. A refusal writes nothing, is reported as a
+ * failed release save, and leaves the session active, so a release after fixing the data works.
+ */
+import type { DriverContext } from '../driver/context.js';
+import type { DataDriverError } from '../errors.js';
+
+export interface ReleaseChecked {
+  readonly key: string;
+  /** The data's JSON as a write sends it, or throws `Data.InvalidData`. */
+  validate(): string;
+  /** `undefined` when the schema (if any) passed at once; else its verdict. */
+  matchSchema(json: string): Promise<void> | undefined;
+}
+
+/** `undefined` when the data passed at once; else a promise of the verdict (rejected: refused). */
+export function checkBeforeRelease(
+  ctx: DriverContext,
+  session: ReleaseChecked,
+): Promise<void> | undefined {
+  let verdict: Promise<void> | undefined;
+  try {
+    verdict = session.matchSchema(session.validate());
+  } catch (error) {
+    return refused(ctx, session.key, error);
+  }
+  return verdict?.catch((error: unknown) => refused(ctx, session.key, error));
+}
+
+function refused(ctx: DriverContext, key: string, error: unknown): Promise<never> {
+  const failure = error as DataDriverError;
+  ctx.emit({
+    type: 'profile.save-failed',
+    key,
+    reason: 'release',
+    error: failure,
+    durationMs: 0, // refused before any write
+  });
+  return Promise.reject(failure);
+}
