@@ -16,7 +16,11 @@ export const olderHolder: RedisCaseScript = {
     const [a, b] = await Promise.all([world.server('A', { handoff: false }), world.server('B')]);
     // Saved with 6 coins by a leave and an immediate rejoin (the rejoin waits for that save).
     await (await playingOn(a, 6)).close();
+    // The case starts once A's own event of that load has arrived, not just its client's
+    // message: events reach the page on their own stream, a little later.
+    const loadedOnA = world.loadOutcome('A');
     const onA = await playingOn(a, 6);
+    await loadedOnA;
     return async () => {
       const end = world.loadOutcome('B');
       const onB = await b.join();
