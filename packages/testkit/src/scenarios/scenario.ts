@@ -98,7 +98,7 @@ export function waitingServer(cluster: Cluster, span: Span & { readonly server?:
 
 /**
  * The bounds a real-time wait is held to (ms): the seed's, scaled, the upper one plus
- * `slackMs` (see `Cluster.slackFor`), which may be negative.
+ * `slackMs` (see `Cluster.slackFor`) when it is positive: never tighter than the seed's bound.
  */
 export function realBounds(
   cluster: Cluster,
@@ -111,7 +111,9 @@ export function realBounds(
   return {
     ...(bounds.atMostSeedMs === undefined
       ? {}
-      : { max: Math.ceil(bounds.atMostSeedMs * scale) + slackMs }),
+      : // Never tighter than the seed's own bound: a path faster than the model leaves no
+        // room below it to take away.
+        { max: Math.ceil(bounds.atMostSeedMs * scale) + Math.max(0, slackMs) }),
     ...(bounds.atLeastSeedMs === undefined
       ? {}
       : { min: Math.floor(bounds.atLeastSeedMs * scale) - 5 }),
