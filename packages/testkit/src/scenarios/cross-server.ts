@@ -230,9 +230,9 @@ export const crossServerScenarios: Scenario[] = [
       retry.release();
       const loaded = await settled(cluster, 'B', 'p1', from);
       // A resubscribed on its next beat; B's request, repeated every 4 s (on its own timer, not
-      // the attempts'), then got through: the first request sent after A's subscription landed
-      // is the one A heard. On the virtual clock that is the second; on a real backend A's
-      // subscribe takes the backend's own time, which a repeat does not wait for.
+      // the attempts'), then got through: one sent once A had resubscribed. On the virtual
+      // clock that is the second; on a real backend A's subscribe takes the backend's own
+      // time, which a repeat does not wait for.
       expect(a.handoff?.subscribed).toBe(true);
       const subscribedAt = cluster.events
         .slice(from)
@@ -247,9 +247,9 @@ export const crossServerScenarios: Scenario[] = [
         .slice(from)
         .filter((e) => e.server === 'A' && e.type === 'handoff.request.received');
       expect(heard.length).toBeGreaterThanOrEqual(1);
-      // No request B sent before A subscribed reached A, and the first after it did.
+      // A heard nothing before its subscription landed (a request published while Google's
+      // emulator was still answering A's subscribe can be the one it hears).
       expect(heard[0]!.time).toBeGreaterThanOrEqual(subscribedAt!);
-      expect(sent[before]!.time).toBeLessThanOrEqual(heard[0]!.time);
       if (cluster.time.exact) expect(requestsSent(cluster, 'B')).toBe(2);
       expect(b.profile('p1')?.data.coins).toBe(6);
       expectWait(cluster, waitOf(loaded), {
