@@ -4,12 +4,30 @@
  * each releasing its profiles on the still-running Redis, and Redis last.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@datadriver/backends';
 import { describe, expect, it } from 'vitest';
 import { joinRoom } from '../src/player.js';
 
 const RUNNER = fileURLToPath(new URL('../dist/play.js', import.meta.url));
+
+/** True when nothing listens on `port` of loopback now. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A free port whose next one is free too: the runner puts its two processes on both. */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = await freePortPair();
+    if (port < 65_535 && (await bindable(port + 1))) return port;
+  }
+}
 
 describe('pnpm colyseus', () => {
   it('plays the hop, the reconnect and the crash, and Ctrl-C stops the games before Redis', async () => {
