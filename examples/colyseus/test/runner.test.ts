@@ -24,14 +24,14 @@ function bindable(port: number): Promise<boolean> {
 /** A free port whose next one is free too: the runner puts its two processes on both. */
 async function freePortPair(): Promise<number> {
   for (;;) {
-    const port = await freePortPair();
+    const port = await freePort();
     if (port < 65_535 && (await bindable(port + 1))) return port;
   }
 }
 
 describe('pnpm colyseus', () => {
   it('plays the hop, the reconnect and the crash, and Ctrl-C stops the games before Redis', async () => {
-    const port = await freePort();
+    const port = await freePortPair();
     const env = { ...process.env };
     delete env.REDIS_URL; // its own redis-server, through tools/backends
     const runner = spawn(process.execPath, [RUNNER, '--scale', '0.1', '--port', String(port)], {
