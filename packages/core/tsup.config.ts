@@ -8,5 +8,5 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   // Class names as written: an uncaught error prints as DataDriverError, not _DataDriverError.
-  keepNames: true,
+  keepNames: false,
 });

@@ -69,13 +69,19 @@ export class DataDriverError extends Error {
 
   /** True for a DataDriverError from any copy of this package (duplicate installs included). */
   static isInstance(error: unknown): error is DataDriverError {
-    return typeof error === 'object' && error !== null && marker in error;
+    return isMarked(error);
   }
 
   /** True when `error` is a DataDriverError with this code. */
   static is(error: unknown, code: ErrorCode): error is DataDriverError {
-    return DataDriverError.isInstance(error) && error.code === code;
+    return isMarked(error) && error.code === code;
   }
+}
+
+// Outside the class: a class body that names its own class is renamed by the bundler
+// (`_DataDriverError`), and the name is what an uncaught error prints.
+function isMarked(error: unknown): error is DataDriverError {
+  return typeof error === 'object' && error !== null && marker in error;
 }
 
 /** Wraps an unknown failure from a port, keeping a DataDriverError as it is. */

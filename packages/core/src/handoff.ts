@@ -32,12 +32,14 @@ export type { HandoffClient, HandoffOptions } from './handoff-options.js';
 
 const marker = Symbol.for('datadriver.handoff');
 
+/** The one handoff of each server (`Handoff.shared`), by jobId. */
+const sharedHandoffs = new Map<string, Handoff>();
+
 export class Handoff {
   /** Presence beat period in seconds (seed). */
   static readonly BEAT_SECONDS = DEFAULT_TIMINGS.beatSeconds;
   /** Presence key lifetime in seconds (seed). */
   static readonly PRESENCE_TTL_SECONDS = DEFAULT_TIMINGS.presenceTtlSeconds;
-  private static readonly servers = new Map<string, Handoff>();
 
   readonly jobId: string;
   readonly timings: HandoffTimings;
@@ -104,13 +106,14 @@ export class Handoff {
    * would leave a driver that asked for signing unsigned.
    */
   static shared(jobId: string, options: Omit<HandoffOptions, 'jobId'>): Handoff {
-    const existing = Handoff.servers.get(jobId);
+    const existing = sharedHandoffs.get(jobId);
     if (existing) {
       existing.assertSameAs(options);
       return existing;
     }
-    const handoff = new Handoff({ ...options, jobId });
-    Handoff.servers.set(jobId, handoff);
+    // `this`, not the class's name: a class body naming its own class is renamed by the bundler.
+    const handoff = new this({ ...options, jobId });
+    sharedHandoffs.set(jobId, handoff);
     return handoff;
   }
 
@@ -213,7 +216,7 @@ export class Handoff {
     this.beatTask?.cancel();
     this.beatTask = undefined;
     this.clients.clear();
-    if (Handoff.servers.get(this.jobId) === this) Handoff.servers.delete(this.jobId);
+    if (sharedHandoffs.get(this.jobId) === this) sharedHandoffs.delete(this.jobId);
     await this.subscription.end();
   }
 

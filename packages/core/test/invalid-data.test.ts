@@ -188,8 +188,39 @@ describe('findJsonProblem', () => {
       'data has a getter or setter coins',
     ],
     [Object.assign([1], { extra: 2 }), 'data has properties besides its elements'],
+    [{ items: Object.assign([], { 0: 1, 2: 3, length: 3 }) }, 'data.items has a hole at index 1'],
+    [
+      JSON.parse('{"__proto__":{"bad":1}}', (k, v) => (k === 'bad' ? Number.NaN : v)),
+      'data.__proto__.bad is NaN',
+    ],
+    [{ a: { b: [{ c: new Map() }] } }, 'data.a.b[0].c is a Map'],
   ])('%j: %s', (value, expected) => {
     const found = findJsonProblem(value, 'data');
     expect(found && `${found.path} ${found.problem}`).toBe(expected);
+  });
+
+  it('names a cycle by the path where it closes, and lets a shared branch that is no cycle pass', () => {
+    const ring: Record<string, unknown> = { name: 'ring' };
+    ring.next = { back: ring };
+    const shared = { x: 1 };
+    const problem = (value: unknown) => {
+      const found = findJsonProblem(value, 'data');
+      return found && `${found.path} ${found.problem}`;
+    };
+    expect(problem({ ring })).toBe('data.ring.next.back is circular (it contains itself)');
+    expect(problem({ a: shared, b: [shared, shared] })).toBeUndefined();
+  });
+
+  it('names the first level past the depth limit, and passes data at the limit', () => {
+    const nested = (levels: number) => {
+      let value: unknown = 1;
+      for (let level = 0; level < levels; level += 1) value = { a: value };
+      return value;
+    };
+    const deep = findJsonProblem(nested(4), 'data', 3);
+    expect(deep && `${deep.path} ${deep.problem}`).toBe(
+      'data.a.a.a is nested deeper than 3 levels',
+    );
+    expect(findJsonProblem(nested(3), 'data', 3)).toBeUndefined();
   });
 });

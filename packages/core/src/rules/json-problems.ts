@@ -25,7 +25,13 @@ export function findJsonProblem(
   root: string,
   maxDepth = MAX_DATA_DEPTH,
 ): JsonProblem | undefined {
-  return walk(value, root, 0, maxDepth, new Set());
+  const found = problemIn(value, 0, maxDepth, []);
+  if (found === undefined) return undefined;
+  let path = root;
+  for (let index = found.keys.length - 1; index >= 0; index -= 1) {
+    path = pathOf(path, found.keys[index] as string | number);
+  }
+  return { path, problem: found.problem };
 }
 
 /** `problem` as one sentence: the path, what it is, and what is allowed. */
@@ -51,30 +57,68 @@ export function serializeData(key: string, data: unknown): string {
   return JSON.stringify(data);
 }
 
-function walk(
+/**
+ * A problem and the keys that lead to it, innermost first. The path is spelled only once a
+ * problem is found: every save walks the data, and nearly every walk finds nothing.
+ */
+interface Found {
+  readonly problem: string;
+  readonly keys: Array<string | number>;
+}
+
+function problemIn(
   value: unknown,
-  path: string,
   depth: number,
   maxDepth: number,
-  ancestors: Set<object>,
-): JsonProblem | undefined {
+  ancestors: object[],
+): Found | undefined {
   const scalar = scalarProblem(value);
-  if (scalar !== undefined) return scalar === '' ? undefined : { path, problem: scalar };
+  if (scalar !== undefined) return scalar === '' ? undefined : { problem: scalar, keys: [] };
   const object = value as object;
-  if (depth >= maxDepth) return { path, problem: `is nested deeper than ${maxDepth} levels` };
-  if (ancestors.has(object)) return { path, problem: 'is circular (it contains itself)' };
-  const shape = Array.isArray(object) ? arrayProblem(object) : objectProblem(object);
-  if (shape !== undefined) return { path, problem: shape };
-  ancestors.add(object);
-  try {
-    for (const [key, child] of childrenOf(object)) {
-      const found = walk(child, pathOf(path, key), depth + 1, maxDepth, ancestors);
-      if (found) return found;
+  if (depth >= maxDepth) return { problem: `is nested deeper than ${maxDepth} levels`, keys: [] };
+  if (ancestors.includes(object)) return { problem: 'is circular (it contains itself)', keys: [] };
+  const isArray = Array.isArray(object);
+  const shape = isArray ? arrayProblem(object) : objectProblem(object);
+  if (shape !== undefined) return { problem: shape, keys: [] };
+  ancestors.push(object);
+  const found = isArray
+    ? problemInItems(object, depth, maxDepth, ancestors)
+    : problemInFields(object as Record<string, unknown>, depth, maxDepth, ancestors);
+  ancestors.pop();
+  return found;
+}
+
+function problemInItems(
+  array: readonly unknown[],
+  depth: number,
+  maxDepth: number,
+  ancestors: object[],
+): Found | undefined {
+  for (let index = 0; index < array.length; index += 1) {
+    const found = problemIn(array[index], depth + 1, maxDepth, ancestors);
+    if (found) {
+      found.keys.push(index);
+      return found;
     }
-    return undefined;
-  } finally {
-    ancestors.delete(object);
   }
+  return undefined;
+}
+
+/** The fields of an object `objectProblem` passed: own, enumerable data properties only. */
+function problemInFields(
+  object: Record<string, unknown>,
+  depth: number,
+  maxDepth: number,
+  ancestors: object[],
+): Found | undefined {
+  for (const key of Object.keys(object)) {
+    const found = problemIn(object[key], depth + 1, maxDepth, ancestors);
+    if (found) {
+      found.keys.push(key);
+      return found;
+    }
+  }
+  return undefined;
 }
 
 /** '' for a JSON scalar, a problem for a value JSON cannot hold, undefined for an object. */
@@ -121,11 +165,6 @@ function objectProblem(object: object): string | undefined {
     if (descriptor && !descriptor.enumerable) return `has a non-enumerable property ${key}`;
   }
   return undefined;
-}
-
-function childrenOf(object: object): Iterable<[string | number, unknown]> {
-  if (Array.isArray(object)) return object.entries();
-  return Object.entries(object);
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
