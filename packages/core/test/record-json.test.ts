@@ -26,6 +26,14 @@ describe('recordJson', () => {
     expect(stringify).toHaveBeenCalledTimes(1);
   });
 
+  it('is the JSON of each record asked for, whichever record was asked for last', () => {
+    const first = { data: { coins: 1 }, meta: { version: 1 } };
+    const second = { data: { coins: 2 }, meta: { version: 2 } };
+    expect(recordJson(first)).toBe(JSON.stringify(first));
+    expect(recordJson(second)).toBe(JSON.stringify(second));
+    expect(recordJson(first)).toBe(JSON.stringify(first));
+  });
+
   it('a save stringifies its record once: the size check and the store share the string', async () => {
     const bed = testBed();
     const profile = await bed.clock.run(bed.driver('A').load('p1'));

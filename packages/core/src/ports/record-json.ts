@@ -1,19 +1,21 @@
 /**
  * The JSON of a record a transform returned, stringified once: core measures it against the
- * store's `maxRecordBytes` before the store writes it, and the store writes that same string.
- * Keyed by the record object, which nobody changes once a transform returned it (the port's
- * rule), and dropped with it.
+ * store's `maxRecordBytes` inside the transform, and the store then writes that same string.
+ * Records are never changed once a transform returned them (the port's rule), so the string
+ * of the last record stringified is kept, by identity, for the store's call that comes next.
+ * One slot, not a WeakMap: a WeakMap entry per write was a measurable part of each write's
+ * garbage-collection cost, and the store asks in the same turn as the transform returns.
  */
 import type { StoreRecord } from './store.js';
 
-const made = new WeakMap<StoreRecord, string>();
+let lastRecord: StoreRecord | undefined;
+let lastJson = '';
 
-/** `JSON.stringify(record)`, computed once per record object. */
+/** `JSON.stringify(record)`, computed once for the record just measured. */
 export function recordJson(record: StoreRecord): string {
-  let json = made.get(record);
-  if (json === undefined) {
-    json = JSON.stringify(record);
-    made.set(record, json);
-  }
+  if (record === lastRecord) return lastJson;
+  const json = JSON.stringify(record);
+  lastRecord = record;
+  lastJson = json;
   return json;
 }
