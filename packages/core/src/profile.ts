@@ -6,21 +6,22 @@ import type { JsonObject } from './json.js';
 import { checkStoreKey } from './keys.js';
 import type { ProfileSession } from './session/profile-session.js';
 
-const sessions = new WeakMap<Profile<object>, ProfileSession>();
+/** The session behind a profile of this package (set by the class's static block). */
+let sessionBehind: (profile: Profile<object>) => ProfileSession | undefined;
 
-/** The session behind a profile of this package. */
+/** The session behind a profile of this package; `undefined` for any other object. */
 export function sessionOf(profile: Profile<object>): ProfileSession | undefined {
-  return sessions.get(profile);
-}
-
-/** Ties a session's profile to it (made once, by the session). */
-export function registerSession(profile: Profile<object>, session: ProfileSession): void {
-  sessions.set(profile, session);
+  return sessionBehind(profile);
 }
 
 /** A player's data under this server's session lock. */
 export class Profile<T extends object> {
   readonly #session: ProfileSession;
+
+  // The private field is the brand: no WeakMap entry per load for the GC to trace.
+  static {
+    sessionBehind = (profile) => (#session in profile ? profile.#session : undefined);
+  }
 
   /** @internal Profiles are made by `DataDriver.load`. */
   constructor(session: ProfileSession) {

@@ -142,8 +142,15 @@ export function withoutMeta<K extends 'lock' | 'releasedToken' | 'trade'>(
   meta: RecordMeta,
   ...fields: K[]
 ): Omit<RecordMeta, K> {
-  const copy: Record<string, unknown> = { ...meta };
-  for (const field of fields) delete copy[field];
+  // Cleared by copying the rest, not by `delete`: a deleted field turns the copy into a slow
+  // dictionary object for every spread and stringify after it.
+  const { lock, releasedToken, trade, ...rest } = meta;
+  const copy: Record<string, unknown> = rest;
+  if (lock !== undefined && !fields.includes('lock' as K)) copy.lock = lock;
+  if (releasedToken !== undefined && !fields.includes('releasedToken' as K)) {
+    copy.releasedToken = releasedToken;
+  }
+  if (trade !== undefined && !fields.includes('trade' as K)) copy.trade = trade;
   return copy as Omit<RecordMeta, K>;
 }
 

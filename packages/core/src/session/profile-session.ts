@@ -9,7 +9,7 @@ import { DataDriverError, ErrorCode } from '../errors.js';
 import type { SaveReason } from '../events.js';
 import type { JsonObject } from '../json.js';
 import type { HostPlayer } from '../ports/host.js';
-import { Profile, registerSession } from '../profile.js';
+import { Profile } from '../profile.js';
 import {
   isActive,
   type LockInfo,
@@ -67,7 +67,6 @@ export class ProfileSession {
     );
     this.#autosave = new Autosave(ctx.scheduler, ctx.settings.autosaveMs, () => this.#tick());
     this.profile = new Profile(this);
-    registerSession(this.profile, this);
     this.#autosave.start();
   }
 
