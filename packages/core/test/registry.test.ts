@@ -8,7 +8,7 @@ const reservation = (token: string) => new LoadReservation(token, 1, () => true)
 
 describe('SessionRegistry', () => {
   it('keeps one reservation per key: a second one is refused until the first settles', () => {
-    const registry = new SessionRegistry();
+    const registry = new SessionRegistry(() => 0);
     const first = reservation('t1');
     registry.reserve('p1', first);
     expect(() => registry.reserve('p1', reservation('t2'))).toThrow(
@@ -24,7 +24,7 @@ describe('SessionRegistry', () => {
   });
 
   it('a settle of an older reservation leaves the newer one in place', () => {
-    const registry = new SessionRegistry();
+    const registry = new SessionRegistry(() => 0);
     const old = reservation('t1');
     registry.reserve('p1', old);
     registry.settle('p1', old);
@@ -36,7 +36,7 @@ describe('SessionRegistry', () => {
 
   it('wakes same-server waits on each change, and every load on close', async () => {
     const clock = new VirtualClock();
-    const registry = new SessionRegistry();
+    const registry = new SessionRegistry(() => 0);
     const waiting = registry.waitForChange(clock, 10_000);
     registry.changed();
     expect(await waiting).toBe(true);

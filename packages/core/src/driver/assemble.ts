@@ -17,13 +17,13 @@ export interface DriverParts {
 }
 
 export function assemble(ctx: DriverContext): DriverParts {
-  const registry = new SessionRegistry();
+  const registry = new SessionRegistry(() => ctx.scheduler.now());
   const host = new HostSlot(ctx.emit);
   const requests = new ReleaseRequests(ctx, registry, host);
   const hooks: SessionHooks = {
     changed: () => registry.changed(),
-    deactivated: (session) => {
-      registry.forget(session);
+    deactivated: (session, released) => {
+      registry.forget(session, released);
       requests.answer(session);
     },
     lockLost: (session) => requests.kick(session, ctx.settings.kickMessages.lockLost, 'lock-lost'),

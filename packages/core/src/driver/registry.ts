@@ -4,8 +4,10 @@
  * whether the driver is closed. Nothing else writes these; each change has a name.
  */
 import type { Scheduler } from '../ports/scheduler.js';
+import type { StoreSnapshot } from '../ports/store.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import { Signal } from '../signal.js';
+import { ReleasedSnapshots } from './released-snapshots.js';
 import type { LoadReservation } from './reservation.js';
 
 /**
@@ -21,8 +23,13 @@ export class SessionRegistry {
   readonly #sessions = new Map<string, ProfileSession>();
   readonly #loads = new Map<string, LoadReservation>();
   readonly #changed = new Signal();
+  readonly #released: ReleasedSnapshots;
   #closed = false;
   #ended = false;
+
+  constructor(now: () => number) {
+    this.#released = new ReleasedSnapshots(now);
+  }
 
   /** True once the driver closed: loads in flight are cancelled, new ones refused. */
   get closed(): boolean {
@@ -58,6 +65,11 @@ export class SessionRegistry {
     return [...this.#sessions.values()];
   }
 
+  /** The snapshot of `key` a session here last released, if fresh: once only. */
+  takeReleased(key: string): StoreSnapshot | undefined {
+    return this.#released.take(key);
+  }
+
   /** True when a driver in this process holds, or is loading under, a lock with `token`. */
   holdsToken(token: string): boolean {
     return TOKENS_HERE.has(token);
@@ -86,9 +98,13 @@ export class SessionRegistry {
     this.changed();
   }
 
-  /** `session` stopped holding its lock (released, erased, or lost to another server). */
-  forget(session: ProfileSession): void {
+  /**
+   * `session` stopped holding its lock (released, erased, or lost to another server); a
+   * release leaves its snapshot for the key's next load here, anything else forgets the key's.
+   */
+  forget(session: ProfileSession, released?: StoreSnapshot): void {
     if (this.#sessions.get(session.key) === session) this.#sessions.delete(session.key);
+    this.#released.keep(session.key, released);
     TOKENS_HERE.delete(session.token);
     this.changed();
   }

@@ -9,6 +9,7 @@ import type { DriverContext } from '../driver/context.js';
 import type { LoadReservation } from '../driver/reservation.js';
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { DistributiveOmit, LoadEventPayload, ProfileEventPayload } from '../events.js';
+import type { StoreSnapshot } from '../ports/store.js';
 import { type LockInfo, type PresenceAnswer, readsPresenceAfterWake } from '../rules/index.js';
 import { Silence } from '../rules/silence.js';
 import { HolderRequests } from './holder-requests.js';
@@ -20,8 +21,10 @@ export function acquire(
   key: string,
   reservation: LoadReservation,
   heldHere: (token: string) => boolean,
+  /** The snapshot of the record this server last released, if any: the first write's `expected`. */
+  released?: StoreSnapshot,
 ): Promise<Acquired> {
-  return new Acquisition(ctx, key, reservation, heldHere).run();
+  return new Acquisition(ctx, key, reservation, heldHere, released).run();
 }
 
 class Acquisition {
@@ -42,6 +45,7 @@ class Acquisition {
     private readonly key: string,
     private readonly reservation: LoadReservation,
     private readonly heldHere: (token: string) => boolean,
+    private released: StoreSnapshot | undefined,
   ) {
     const { timings } = ctx.link;
     this.deadline = ctx.scheduler.now() + ctx.settings.lockWaitMs;
@@ -68,7 +72,9 @@ class Acquisition {
         stealFrom: this.stealFrom,
         heldHere: this.heldHere,
         presenceOf: (holder) => this.presenceOf(holder),
+        expected: this.released,
       });
+      this.released = undefined; // stale after one attempt, whatever it found
       if (attempt.kind === 'taken') return attempt.acquired;
       if (attempt.kind === 'locked') {
         if (attempt.holder.jobId === this.ctx.identity.jobId) {

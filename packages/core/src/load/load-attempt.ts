@@ -57,6 +57,8 @@ export interface AttemptInput {
   heldHere(token: string): boolean;
   /** The holder's presence, read when a stale flagged lock asks for it. */
   presenceOf(holder: LockInfo): Promise<PresenceAnswer>;
+  /** The record as this server last released it: the first run's `expected`, so no read. */
+  readonly expected?: StoreSnapshot | undefined;
 }
 
 /** One atomic update running the load rules; presence and trade recovery re-run it. */
@@ -72,6 +74,7 @@ export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Prom
     const written = await guardedWrite(ctx, {
       key,
       what: 'load',
+      ...(run === 1 && input.expected ? { expected: input.expected } : {}),
       decide: (record) => {
         checking = false;
         return {

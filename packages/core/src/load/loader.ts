@@ -87,7 +87,8 @@ export class Loader {
     const { ctx, registry } = this;
     try {
       const heldHere = (token: string) => registry.holdsToken(token);
-      const acquired = await acquire(ctx, key, reservation, heldHere);
+      const released = registry.takeReleased(key);
+      const acquired = await acquire(ctx, key, reservation, heldHere, released);
       const { record } = acquired;
       const session = new ProfileSession(ctx, this.hooks, {
         key,

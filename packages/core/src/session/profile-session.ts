@@ -256,7 +256,11 @@ export class ProfileSession {
     if (!this.#move(transition)) return;
     this.#autosave.stop();
     this.#io.abandon(() => this.#inactiveError());
-    this.hooks.deactivated(this);
+    // A release's snapshot is kept for this key's next load here (`released-snapshots.ts`).
+    this.hooks.deactivated(
+      this,
+      transition === 'released' ? this.#io.lastWritten.stored : undefined,
+    );
   }
 
   /** Moves the state by `transition`; false when it does not apply in the current state. */

@@ -8,8 +8,11 @@ import type { ProfileSession } from './profile-session.js';
 export interface SessionHooks {
   /** A write settled or the state changed: same-server waits re-check. */
   changed(): void;
-  /** The session stopped holding its lock (released, erased, or lost to another server). */
-  deactivated(session: ProfileSession): void;
+  /**
+   * The session stopped holding its lock (released, erased, or lost to another server);
+   * `released` is the store's snapshot after its release, when it was released.
+   */
+  deactivated(session: ProfileSession, released: StoreSnapshot | undefined): void;
   /** A write found the lock taken while the player played: end their session there. */
   lockLost(session: ProfileSession): void;
 }

@@ -1,0 +1,54 @@
+/**
+ * The store's snapshot of each record a session here released, kept for the next load of
+ * that key on this server: its first write goes out with the snapshot as `expected`, so a
+ * player back on the server they just left loads in one compare-and-set, with no read. A
+ * snapshot the record has moved past costs no extra round trip: the compare-and-set fails, its
+ * reply carries the record stored now, and the load rules run on that, as after a read.
+ *
+ * Only a release's snapshot is kept: its record holds a copy of the data parsed from the JSON
+ * written, never an object the game can still change. Bounded, because a server sees many
+ * players leave: the most recent `MAX_ENTRIES`, none older than `MAX_AGE_MS` (a rejoin comes
+ * seconds after the leave), so it holds no more than the profiles that just left held.
+ */
+import type { StoreSnapshot } from '../ports/store.js';
+
+const MAX_ENTRIES = 1024;
+const MAX_AGE_MS = 60_000;
+
+interface Kept {
+  readonly snapshot: StoreSnapshot;
+  readonly at: number;
+}
+
+export class ReleasedSnapshots {
+  // A Map iterates in insertion order, and `keep` re-inserts: the first entry is the oldest.
+  readonly #kept = new Map<string, Kept>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Keeps `snapshot` as the record of `key` this server last released, or forgets `key`. */
+  keep(key: string, snapshot: StoreSnapshot | undefined): void {
+    this.#kept.delete(key);
+    const at = this.now();
+    if (snapshot !== undefined) this.#kept.set(key, { snapshot, at });
+    for (const [oldest, kept] of this.#kept) {
+      if (this.#kept.size <= MAX_ENTRIES && at - kept.at <= MAX_AGE_MS) break;
+      this.#kept.delete(oldest);
+    }
+  }
+
+  /** The snapshot kept for `key`, if still fresh; either way it is not kept any more. */
+  take(key: string): StoreSnapshot | undefined {
+    const kept = this.#kept.get(key);
+    if (kept === undefined) return undefined;
+    this.#kept.delete(key);
+    return this.now() - kept.at <= MAX_AGE_MS ? kept.snapshot : undefined;
+  }
+
+  /** How many snapshots are kept (for tests). */
+  get size(): number {
+    return this.#kept.size;
+  }
+}
+
+export const RELEASED_SNAPSHOT_LIMITS = { maxEntries: MAX_ENTRIES, maxAgeMs: MAX_AGE_MS };

@@ -1,0 +1,140 @@
+/**
+ * Issue 21: a load of a key this server released starts from the release's snapshot, so a
+ * player back on the server they left loads in one compare-and-set with no read; a snapshot
+ * the record has moved past is answered by the store's current record, never loaded itself.
+ */
+import { describe, expect, it } from 'vitest';
+import { RELEASED_SNAPSHOT_LIMITS, ReleasedSnapshots } from '../src/driver/released-snapshots.js';
+import type { StoreSnapshot } from '../src/ports/index.js';
+import { stored, testBed } from './helpers.js';
+
+const snapshot = (version: string): StoreSnapshot => ({
+  record: { data: {}, meta: { version: 1 } },
+  version,
+});
+
+describe('ReleasedSnapshots', () => {
+  it('gives a kept snapshot once, and nothing for a key it never kept', () => {
+    const kept = new ReleasedSnapshots(() => 0);
+    const one = snapshot('v1');
+    kept.keep('p1', one);
+    expect(kept.take('p2')).toBeUndefined();
+    expect(kept.take('p1')).toBe(one);
+    expect(kept.take('p1')).toBeUndefined();
+  });
+
+  it('forgets a key kept with no snapshot (erased, lost), and keeps only the newest of a key', () => {
+    const kept = new ReleasedSnapshots(() => 0);
+    kept.keep('p1', snapshot('v1'));
+    kept.keep('p1', undefined);
+    expect(kept.take('p1')).toBeUndefined();
+    const newer = snapshot('v3');
+    kept.keep('p2', snapshot('v2'));
+    kept.keep('p2', newer);
+    expect(kept.size).toBe(1);
+    expect(kept.take('p2')).toBe(newer);
+  });
+
+  it('gives nothing for a snapshot older than the age limit, and drops the old ones as it keeps', () => {
+    let now = 0;
+    const kept = new ReleasedSnapshots(() => now);
+    kept.keep('p1', snapshot('v1'));
+    now = RELEASED_SNAPSHOT_LIMITS.maxAgeMs;
+    expect(kept.take('p1')?.version).toBe('v1');
+    kept.keep('p1', snapshot('v2'));
+    kept.keep('p2', snapshot('v3'));
+    now += RELEASED_SNAPSHOT_LIMITS.maxAgeMs + 1;
+    expect(kept.take('p1')).toBeUndefined();
+    kept.keep('p3', snapshot('v4'));
+    expect(kept.size).toBe(1); // p2 expired and was dropped when p3 was kept
+  });
+
+  it('keeps at most the entry limit, dropping the oldest first', () => {
+    const kept = new ReleasedSnapshots(() => 0);
+    const limit = RELEASED_SNAPSHOT_LIMITS.maxEntries;
+    for (let index = 0; index <= limit; index += 1) kept.keep(`p${index}`, snapshot(`v${index}`));
+    expect(kept.size).toBe(limit);
+    expect(kept.take('p0')).toBeUndefined();
+    expect(kept.take(`p${limit}`)?.version).toBe(`v${limit}`);
+  });
+});
+
+function counting() {
+  const bed = testBed();
+  const { calls } = bed.store;
+  const since = () => {
+    const taken = { ...calls };
+    calls.reads = 0;
+    calls.compareAndSets = 0;
+    return taken;
+  };
+  return { bed, since };
+}
+
+describe('a load of a key this server released', () => {
+  it('is one compare-and-set with no read, and loads the data the release wrote', async () => {
+    const { bed, since } = counting();
+    const driver = bed.driver('A');
+    const first = await bed.clock.run(driver.load('p1'));
+    first.data.coins = 8;
+    await bed.clock.run(first.release());
+    since();
+    const again = await bed.clock.run(driver.load('p1'));
+    expect(since()).toEqual({ reads: 0, compareAndSets: 1 });
+    expect(again.data).toEqual({ coins: 8 });
+    expect(stored(bed.store, 'p1')?.meta.lock?.jobId).toBe('A');
+  });
+
+  it('after another server wrote the record, loads what that server wrote, in two compare-and-sets and no read', async () => {
+    const { bed, since } = counting();
+    const a = bed.driver('A');
+    const b = bed.driver('B');
+    const first = await bed.clock.run(a.load('p1'));
+    first.data.coins = 1;
+    await bed.clock.run(first.release());
+    const onB = await bed.clock.run(b.load('p1'));
+    onB.data.coins = 2;
+    await bed.clock.run(onB.release());
+    since();
+    const back = await bed.clock.run(a.load('p1'));
+    // The first compare-and-set fails on the moved version; its reply carries B's record.
+    expect(since()).toEqual({ reads: 0, compareAndSets: 2 });
+    expect(back.data).toEqual({ coins: 2 });
+    expect(stored(bed.store, 'p1')?.meta.lock?.jobId).toBe('A');
+  });
+
+  it('after an erase loads the defaults, not the erased data', async () => {
+    const { bed } = counting();
+    const driver = bed.driver('A');
+    const first = await bed.clock.run(driver.load('p1'));
+    first.data.coins = 5;
+    await bed.clock.run(first.release());
+    await bed.clock.run(driver.erase('p1'));
+    const third = await bed.clock.run(driver.load('p1'));
+    expect(third.data).toEqual({ coins: 0 });
+  });
+
+  it('never loads a change the game made to the released profile after its release', async () => {
+    const { bed } = counting();
+    const driver = bed.driver('A');
+    const first = await bed.clock.run(driver.load('p1'));
+    first.data.coins = 3;
+    const data = first.data;
+    await bed.clock.run(first.release());
+    data.coins = 999; // the old object, changed after the release wrote it
+    const again = await bed.clock.run(driver.load('p1'));
+    expect(again.data).toEqual({ coins: 3 });
+    expect(stored(bed.store, 'p1')?.data).toEqual({ coins: 3 });
+  });
+
+  it('older than the age limit, reads first', async () => {
+    const { bed, since } = counting();
+    const driver = bed.driver('A');
+    const first = await bed.clock.run(driver.load('p1'));
+    await bed.clock.run(first.release());
+    await bed.clock.advance(RELEASED_SNAPSHOT_LIMITS.maxAgeMs + 1);
+    since();
+    await bed.clock.run(driver.load('p1'));
+    expect(since()).toEqual({ reads: 1, compareAndSets: 1 });
+  });
+});
