@@ -71,25 +71,28 @@ export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Prom
   for (let run = 1; ; run += 1) {
     if (run > MAX_RUNS_PER_ATTEMPT) throw unsettled(key);
     const settledTrade = recovered?.trade;
-    const written = await guardedWrite(ctx, {
-      key,
-      what: 'load',
-      ...(run === 1 && input.expected ? { expected: input.expected } : {}),
-      decide: (record) => {
-        checking = false;
-        return {
-          load: decideLoad(record, loadContext(ctx, input, presence)),
-          marker: record?.meta.trade,
-        };
+    const written = await guardedWrite(
+      ctx,
+      {
+        key,
+        what: 'load',
+        decide: (record) => {
+          checking = false;
+          return {
+            load: decideLoad(record, loadContext(ctx, input, presence)),
+            marker: record?.meta.trade,
+          };
+        },
+        next: (record, { load, marker }) => {
+          if (load.kind !== 'take') return undefined;
+          if (markerGate(marker, settledTrade) === 'settle-first') return undefined;
+          const taken = takenRecord(ctx, input, record, marker, recovered);
+          checking = !check.passes(fillDefaults(taken.data, ctx.settings.defaults));
+          return checking ? undefined : taken;
+        },
       },
-      next: (record, { load, marker }) => {
-        if (load.kind !== 'take') return undefined;
-        if (markerGate(marker, settledTrade) === 'settle-first') return undefined;
-        const taken = takenRecord(ctx, input, record, marker, recovered);
-        checking = !check.passes(fillDefaults(taken.data, ctx.settings.defaults));
-        return checking ? undefined : taken;
-      },
-    });
+      run === 1 ? input.expected : undefined,
+    );
     if (!written.ok) {
       if (written.final) throw written.error;
       return { kind: 'failed', error: written.error };

@@ -11,6 +11,19 @@ import type { StoreRecord } from './store.js';
 let lastRecord: StoreRecord | undefined;
 let lastJson = '';
 
+/**
+ * `record`, with its JSON made from `dataJson`, the JSON its data was parsed from: a save
+ * stringifies the data once to check it, and the record's JSON reuses that text rather than
+ * stringifying the data again. `record` must be `{ data, meta }` in that order, with `data`
+ * equal to `JSON.parse(dataJson)` (the session's record builders), so the text is exactly
+ * `JSON.stringify(record)`.
+ */
+export function withDataJson<R extends { readonly meta: object }>(record: R, dataJson: string): R {
+  lastRecord = record as unknown as StoreRecord;
+  lastJson = `{"data":${dataJson},"meta":${JSON.stringify(record.meta)}}`;
+  return record;
+}
+
 /** `JSON.stringify(record)`, computed once for the record just measured. */
 export function recordJson(record: StoreRecord): string {
   if (record === lastRecord) return lastJson;

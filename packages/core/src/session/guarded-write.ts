@@ -67,6 +67,8 @@ export type Written<D> =
 export async function guardedWrite<D>(
   ctx: Pick<DriverContext, 'store' | 'scheduler' | 'keys'>,
   write: GuardedWrite<D>,
+  /** The snapshot the caller last saw, when the write itself names none. */
+  expected: StoreSnapshot | undefined = write.expected,
 ): Promise<Written<D>> {
   const { key } = write;
   const started = ctx.scheduler.now();
@@ -76,7 +78,7 @@ export async function guardedWrite<D>(
   const transform = (current: StoreRecord | undefined) => {
     try {
       const record =
-        current !== undefined && current === write.expected?.record
+        current !== undefined && current === expected?.record
           ? (current as unknown as ProfileRecord)
           : parseRecord(key, current);
       const decision = write.decide(record);
@@ -96,7 +98,7 @@ export async function guardedWrite<D>(
   };
   try {
     const storeKey = ctx.keys.store(key);
-    const snapshot = await ctx.store.update(storeKey, transform, updateOptions(write));
+    const snapshot = await ctx.store.update(storeKey, transform, updateOptions(write, expected));
     const run = made as Run<D> | undefined;
     if (run === undefined) {
       const error = toDataDriverError(
@@ -134,13 +136,13 @@ interface Run<D> {
   next: ProfileRecord | null | undefined;
 }
 
-function updateOptions(write: GuardedWrite<unknown>): UpdateOptions | undefined {
-  const { keepVersion, expected } = write;
-  if (keepVersion === undefined && expected === undefined) return undefined;
-  return {
-    ...(keepVersion === undefined ? {} : { keepVersion }),
-    ...(expected === undefined ? {} : { expected }),
-  };
+function updateOptions(
+  write: GuardedWrite<unknown>,
+  expected: StoreSnapshot | undefined,
+): UpdateOptions | undefined {
+  const { keepVersion } = write;
+  if (keepVersion === undefined) return expected === undefined ? undefined : { expected };
+  return expected === undefined ? { keepVersion } : { keepVersion, expected };
 }
 
 /**

@@ -178,7 +178,7 @@ export class SessionIo {
     json?: string,
   ): Promise<void> {
     const expected = this.#lastWritten.stored;
-    const result = await guardedWrite(this.ctx, expected ? { ...write, expected } : write);
+    const result = await guardedWrite(this.ctx, write, expected);
     if (!result.ok) {
       this.#lastWritten = { ...this.#lastWritten, stored: undefined };
       throw result.error;

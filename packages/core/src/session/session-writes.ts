@@ -5,6 +5,7 @@
  */
 import type { DriverContext } from '../driver/context.js';
 import type { JsonObject } from '../json.js';
+import { withDataJson } from '../ports/record-json.js';
 import {
   decideRelease,
   decideSave,
@@ -65,7 +66,10 @@ export function saveWrite(
     next: (record, decision) =>
       decision.kind === 'lost'
         ? undefined
-        : lockedRecord(record, dataOf(json), session.writer(), session.extras()),
+        : withDataJson(
+            lockedRecord(record, dataOf(json), session.writer(), session.extras()),
+            json,
+          ),
   };
 }
 
@@ -82,7 +86,7 @@ export function releaseWrite(
     decide: (record) => decideRelease(record, session.token),
     next: (record, decision) =>
       decision.kind === 'write'
-        ? releasedRecord(record, dataOf(json), session.token, session.extras())
+        ? withDataJson(releasedRecord(record, dataOf(json), session.token, session.extras()), json)
         : undefined,
   };
 }
@@ -112,7 +116,10 @@ export function markerWrite(
     decide: (record) => decideSave(record, session.token),
     next: (record, decision) =>
       record !== undefined && decision.kind === 'write'
-        ? markedRecord(record, dataOf(json), marker, session.writer(), session.extras())
+        ? withDataJson(
+            markedRecord(record, dataOf(json), marker, session.writer(), session.extras()),
+            json,
+          )
         : undefined,
   };
 }
