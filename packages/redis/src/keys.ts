@@ -36,6 +36,7 @@ const CHANNEL = ':channel';
 /** The text between the braces for `key`: no `}`, never empty, one per key. */
 export function tagOf(key: string): string {
   if (key === '') return '%';
+  if (!key.includes('%') && !key.includes('}')) return key; // nearly every key: no copy
   return key.replace(/[%}]/g, (char) => (char === '%' ? '%25' : '%7D'));
 }
 

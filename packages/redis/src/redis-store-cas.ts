@@ -67,7 +67,19 @@ export class CompareAndSet {
     let reply: unknown;
     let replicas: number | undefined;
     try {
-      ({ reply, replicas } = await this.send(keys, args));
+      const { client, replicaWait, deadlineMs } = this;
+      if (replicaWait) {
+        ({ reply, replicas } = await runScriptReplicated(
+          client,
+          compareAndSet,
+          keys,
+          args,
+          replicaWait,
+          deadlineMs,
+        ));
+      } else {
+        reply = await runScript(client, compareAndSet, keys, args, deadlineMs);
+      }
     } catch (error) {
       throw toRedisError(error, 'update', redisKey);
     }
@@ -91,16 +103,5 @@ export class CompareAndSet {
       `redis update of ${redisKey} failed: unexpected script reply ${JSON.stringify(reply)}`,
       { details: { operation: 'update', target: redisKey } },
     );
-  }
-
-  private async send(
-    keys: readonly string[],
-    args: readonly string[],
-  ): Promise<{ reply: unknown; replicas?: number }> {
-    const { client, replicaWait, deadlineMs } = this;
-    if (replicaWait) {
-      return runScriptReplicated(client, compareAndSet, keys, args, replicaWait, deadlineMs);
-    }
-    return { reply: await runScript(client, compareAndSet, keys, args, deadlineMs) };
   }
 }

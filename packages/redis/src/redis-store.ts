@@ -164,7 +164,11 @@ export class RedisStore implements Store {
     const redisKey = this.keyOf(key);
     const keepVersion = options.keepVersion === true;
     const { expected } = options;
-    let seen: Seen | undefined = expected && { ...expected, confirmed: false };
+    let seen: Seen | undefined = expected && {
+      record: expected.record,
+      version: expected.version,
+      confirmed: false,
+    };
     for (let attempt = 1; ; ) {
       seen ??= await this.seenByRead(redisKey);
       const next = transform(seen.record);
