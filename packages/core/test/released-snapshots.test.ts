@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { RELEASED_SNAPSHOT_LIMITS, ReleasedSnapshots } from '../src/driver/released-snapshots.js';
 import type { StoreSnapshot } from '../src/ports/index.js';
-import { stored, testBed } from './helpers.js';
+import { MemoryHost } from '../src/testing/index.js';
+import { handoffServers, stored, testBed } from './helpers.js';
 
 const snapshot = (version: string): StoreSnapshot => ({
   record: { data: {}, meta: { version: 1 } },
@@ -101,6 +102,24 @@ describe('a load of a key this server released', () => {
     expect(since()).toEqual({ reads: 0, compareAndSets: 2 });
     expect(back.data).toEqual({ coins: 2 });
     expect(stored(bed.store, 'p1')?.meta.lock?.jobId).toBe('A');
+  });
+
+  it('after a release another server asked for, reads first: that server took the record', async () => {
+    const { bed, since } = counting();
+    const server = handoffServers(bed);
+    const a = server('A').driver;
+    const b = server('B').driver;
+    a.attach(new MemoryHost('A'));
+    b.attach(new MemoryHost('B'));
+    const onA = await bed.clock.run(a.load('p1'));
+    onA.data.coins = 4;
+    const onB = await bed.clock.run(b.load('p1')); // asks A, which releases for it
+    expect(onB.data).toEqual({ coins: 4 });
+    await bed.clock.run(onB.release());
+    since();
+    const back = await bed.clock.run(a.load('p1'));
+    expect(since()).toEqual({ reads: 1, compareAndSets: 1 });
+    expect(back.data).toEqual({ coins: 4 });
   });
 
   it('after an erase loads the defaults, not the erased data', async () => {

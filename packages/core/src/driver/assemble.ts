@@ -23,7 +23,8 @@ export function assemble(ctx: DriverContext): DriverParts {
   const hooks: SessionHooks = {
     changed: () => registry.changed(),
     deactivated: (session, released) => {
-      registry.forget(session, released);
+      // A release another server asked for is that server's to load next: no snapshot here.
+      registry.forget(session, session.requesters.waiting ? undefined : released);
       requests.answer(session);
     },
     lockLost: (session) => requests.kick(session, ctx.settings.kickMessages.lockLost, 'lock-lost'),

@@ -5,7 +5,7 @@
  * snapshot the record has moved past costs no extra round trip: the compare-and-set fails, its
  * reply carries the record stored now, and the load rules run on that, as after a read.
  *
- * Only a release's snapshot is kept: its record holds a copy of the data parsed from the JSON
+ * Only a release's snapshot is kept, and not one another server asked for (it loads next): its record holds a copy of the data parsed from the JSON
  * written, never an object the game can still change. Bounded, because a server sees many
  * players leave: the most recent `MAX_ENTRIES`, none older than `MAX_AGE_MS` (a rejoin comes
  * seconds after the leave), so it holds no more than the profiles that just left held.

@@ -19,6 +19,11 @@ export class Requesters {
     if (!this.full(requester)) this.#servers.set(requester, token);
   }
 
+  /** True while some server waits for this key. */
+  get waiting(): boolean {
+    return this.#servers.size > 0;
+  }
+
   /** Every requester with the token it named, forgetting them all. */
   take(): Array<[requester: string, token: string | undefined]> {
     const all = [...this.#servers];
