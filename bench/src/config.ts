@@ -30,6 +30,8 @@ export interface BenchConfig {
   readonly throughputPlayers: number;
   readonly throughputSeconds: number;
   readonly throughputWindows: number;
+  /** One-second windows of the core-only cycle (memory store). */
+  readonly coreCycleWindows: number;
   /** How long the idle servers are watched (s). */
   readonly idleSeconds: number;
   /** The peer's lease and heartbeat (ms), and its trials. */
@@ -56,6 +58,7 @@ export const FULL: BenchConfig = {
   throughputPlayers: 200,
   throughputSeconds: 7,
   throughputWindows: 3,
+  coreCycleWindows: 9,
   idleSeconds: 60,
   peerLeaseMs: 10_000,
   peerHeartbeatMs: 3_000,
@@ -79,6 +82,7 @@ export const QUICK: BenchConfig = {
   throughputPlayers: 50,
   throughputSeconds: 1.5,
   throughputWindows: 1,
+  coreCycleWindows: 2,
   idleSeconds: 3,
   peerLeaseMs: 1_000,
   peerHeartbeatMs: 300,

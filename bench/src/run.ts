@@ -13,6 +13,7 @@ import {
 } from './backends.js';
 import type { BenchConfig } from './config.js';
 import { describeMachine, type Machine } from './machine.js';
+import { type CoreCycle, measureCoreCycle } from './measure/core-cycle.js';
 import { type Crash, measureCrashTakeover } from './measure/crash-takeover.js';
 import type { HandoverResult } from './measure/handover.js';
 import { measureHandoverAndFloors, type TwoProcessFloors } from './measure/handover-floors.js';
@@ -40,6 +41,7 @@ export interface RunResults {
   rejoin?: RejoinResult;
   throughput?: ThroughputResult;
   throughputPipelined?: ThroughputResult;
+  coreCycle?: CoreCycle;
   crashes?: Crash[];
   stale?: StaleHandover[];
   idle?: IdleCost[];
@@ -117,6 +119,9 @@ async function throughputs(results: RunResults, redisUrl: string, progress: Prog
   results.throughputPipelined = await measureThroughput(redisUrl, results.config, {
     enableAutoPipelining: true,
   });
+  progress("core's own CPU per cycle, on the memory store");
+  const { throughputPlayers, coreCycleWindows } = results.config;
+  results.coreCycle = await measureCoreCycle(throughputPlayers, coreCycleWindows, 1);
 }
 
 /** The measurements that mostly wait on timers, side by side. */

@@ -64,6 +64,7 @@ const EXPECTED = [
   'throughput.ratio.auto-pipelining',
   'throughput.ratio.same-commands.auto-pipelining',
   'throughput.redis-cpu.ratio.auto-pipelining',
+  'throughput.core-cpu',
   'idle.1',
   'idle.10',
   'peer.crash',

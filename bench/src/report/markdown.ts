@@ -5,6 +5,7 @@ import type { RunResults } from '../run.js';
 const DIGITS: Record<Unit, (value: number) => number> = {
   ms: (value) => (Math.abs(value) < 10 ? 2 : 1),
   s: () => 2,
+  µs: () => 1,
   'cycles/s': () => 0,
   'ops/min': () => 1,
   ratio: () => 2,

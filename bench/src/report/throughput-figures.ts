@@ -9,6 +9,24 @@ export function throughputFigures(results: RunResults): Figure[] {
     ...throughputPass(results, results.throughput, ''),
     ...cycleRoundTrips(results),
     ...throughputPass(results, results.throughputPipelined, 'auto-pipelining'),
+    ...coreCycleFigures(results),
+  ];
+}
+
+/** Core's own CPU per cycle, with no I/O (measure/core-cycle.ts). */
+function coreCycleFigures(results: RunResults): Figure[] {
+  const core = results.coreCycle;
+  if (!core) return [];
+  return [
+    {
+      id: 'throughput.core-cpu',
+      section: `Throughput (one Redis, one process, ${results.config.throughputPlayers} players in flight)`,
+      label: "DataDriver's own CPU per load + save + release, on the memory store (no I/O)",
+      unit: 'µs',
+      summary: summarize(core.cpuUsPerCycle),
+      note: `${core.cpuUsPerCycle.length} windows of ${core.windowSeconds} s, ${core.players} players in flight; min is the window least disturbed by other work; up to ${Math.max(...core.cyclesPerSecond).toFixed(0)} cycles/s. \`node bench/dist/core-cycle-main.js\` runs it alone`,
+      detail: { cpuUsPerCycle: core.cpuUsPerCycle, cyclesPerSecond: core.cyclesPerSecond },
+    },
   ];
 }
 
