@@ -1,8 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The CLI, and the peer's lock holder that the bench runs as separate processes.
-  entry: ['src/cli.ts', 'src/peer/lease-holder-main.ts', 'src/processes/limit-holder-main.ts'],
+  // The CLI, the DynamoDB call-cost script, and the processes the bench runs beside itself.
+  entry: [
+    'src/cli.ts',
+    'src/dynamo-call-cost.ts',
+    'src/peer/lease-holder-main.ts',
+    'src/processes/limit-holder-main.ts',
+  ],
   format: ['esm'],
   sourcemap: true,
   clean: true,

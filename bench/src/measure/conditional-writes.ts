@@ -25,7 +25,7 @@ export interface ConditionalWriter {
 }
 
 /** About the size of a stored profile with its lock meta. */
-const PAYLOAD = JSON.stringify({
+export const PAYLOAD = JSON.stringify({
   data: { coins: 12345, inventory: ['sword', 'shield', 'potion'] },
   meta: { lock: { jobId: 'bench-server-a', token: 'x'.repeat(24), time: 0, presence: true } },
 });
