@@ -9,12 +9,12 @@
  *
  *   node dist/dynamo-call-cost.js [--gap 13] [--samples 500]   (DDB_ENDPOINT, or its own)
  */
-import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { startDynamoLocal } from '@datadriver/backends';
 import type { StoreSnapshot } from '@datadriver/core/ports';
 import { DEFAULT_KEY_ATTRIBUTE, DynamoStore, ensureTable } from '@datadriver/dynamodb';
 import { DYNAMO_TABLE } from './backends.js';
-import { dynamoClient, PAYLOAD } from './measure/conditional-writes.js';
+import { dynamoClient, dynamoWrites, PAYLOAD } from './measure/conditional-writes.js';
 import { quietLogger } from './quiet-logger.js';
 import { summarize } from './stats.js';
 
@@ -66,26 +66,11 @@ await ensureTable({ client, tableName: DYNAMO_TABLE });
 const store = new DynamoStore({ client, tableName: DYNAMO_TABLE, logger: quietLogger });
 const bareKey = `bench-calls-${process.pid}-bare`;
 const storeKey = `bench-calls-${process.pid}-store`;
-let version = 0;
 let snapshot: StoreSnapshot | undefined;
 const record = JSON.parse(PAYLOAD) as Record<string, unknown>;
 
 const calls: Record<string, () => Promise<unknown>> = {
-  'bare conditional PutItem': async () => {
-    await client.send(
-      new PutItemCommand({
-        TableName: DYNAMO_TABLE,
-        Item: {
-          [DEFAULT_KEY_ATTRIBUTE]: { S: bareKey },
-          v: { N: String(version + 1) },
-          r: { S: PAYLOAD },
-        },
-        ConditionExpression: 'attribute_not_exists(v) OR v = :previous',
-        ExpressionAttributeValues: { ':previous': { N: String(version) } },
-      }),
-    );
-    version++;
-  },
+  'bare conditional PutItem': dynamoWrites(client, bareKey),
   'bare GetItem (consistent)': () =>
     client.send(
       new GetItemCommand({
