@@ -18,7 +18,8 @@ export interface RunningBackends {
   stop(): Promise<void>;
 }
 
-export type ComboId = 'all-redis' | 'dynamodb-redis' | 'redis-pubsub';
+export const COMBO_IDS = ['all-redis', 'dynamodb-redis', 'redis-pubsub'] as const;
+export type ComboId = (typeof COMBO_IDS)[number];
 
 export interface Combo {
   readonly id: ComboId;

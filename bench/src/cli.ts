@@ -3,10 +3,12 @@
  * bench/results/raw/quick). `--out <dir>` writes the results elsewhere (the CI test writes to
  * a temporary folder). `--only handover,throughput` runs only those parts (see PARTS), into
  * bench/results/raw/only unless `--out` says otherwise: a partial run never replaces the full
- * results.
+ * results. `--stack dynamodb-redis` (a list, like `--only`) runs the hand-over part on those
+ * stacks only (see COMBO_IDS), into bench/results/raw/only likewise.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMBO_IDS, type ComboId } from './backends.js';
 import { FULL, QUICK } from './config.js';
 import { writeResults } from './report/write-results.js';
 import { PARTS, type Part, runBench } from './run.js';
@@ -35,13 +37,24 @@ function partsOf(list: string | undefined): ReadonlySet<Part> {
   return new Set(names as Part[]);
 }
 
+function stacksOf(list: string | undefined): ReadonlySet<ComboId> | undefined {
+  if (list === undefined) return undefined;
+  const names = list.split(',');
+  if (names.some((name) => !(COMBO_IDS as readonly string[]).includes(name))) {
+    process.stderr.write(`--stack takes a list of ${COMBO_IDS.join(', ')}; got ${list}\n`);
+    process.exit(2);
+  }
+  return new Set(names as ComboId[]);
+}
+
 const argv = process.argv.slice(2);
 const config = argv.includes('--quick') ? QUICK : FULL;
 const only = option(argv, '--only');
 const parts = partsOf(only);
+const stacks = stacksOf(option(argv, '--stack'));
 // A quick or partial run never replaces the full results: it goes to results/raw/ (git-ignored).
 const defaultOut =
-  only !== undefined
+  only !== undefined || stacks !== undefined
     ? join(RESULTS, 'raw', 'only')
     : config.mode === 'quick'
       ? join(RESULTS, 'raw', 'quick')
@@ -53,7 +66,7 @@ const progress = (message: string) => {
   process.stderr.write(`[bench ${at} s] ${message}\n`);
 };
 
-const results = await runBench(config, progress, parts);
+const results = await runBench(config, progress, parts, stacks);
 const written = await writeResults(results, outDir);
 progress(`wrote ${written.join(' and ')}`);
 // Timers of closed clients (gRPC, the AWS SDK) must not keep the run alive.

@@ -58,6 +58,7 @@ export async function runBench(
   config: BenchConfig,
   progress: Progress,
   parts: ReadonlySet<Part> = new Set(PARTS),
+  stacks?: ReadonlySet<ComboId>,
 ): Promise<RunResults> {
   const started = performance.now();
   progress('starting Redis, DynamoDB Local and the Pub/Sub emulator');
@@ -76,7 +77,7 @@ export async function runBench(
       hopCalls: {},
     };
     const allRedis = results.combos.find((combo) => combo.id === 'all-redis')!;
-    if (parts.has('handover')) await handovers(results, backends, progress);
+    if (parts.has('handover')) await handovers(results, backends, progress, stacks);
     if (parts.has('stale')) {
       progress('live hand-over from a stale connection, all-Redis');
       results.stale = await measureStaleHandover(allRedis, config);
@@ -95,9 +96,15 @@ export async function runBench(
   }
 }
 
-async function handovers(results: RunResults, backends: RunningBackends, progress: Progress) {
+async function handovers(
+  results: RunResults,
+  backends: RunningBackends,
+  progress: Progress,
+  stacks: ReadonlySet<ComboId> | undefined,
+) {
   const { config } = results;
   for (const combo of results.combos) {
+    if (stacks && !stacks.has(combo.id)) continue;
     // The limit first: its thousands of calls also warm the backends (DynamoDB Local's JVM
     // answers several times slower until its JIT has run), so the hand-over meets them warm.
     progress(`physical limit, ${combo.label}`);

@@ -25,7 +25,7 @@ export interface ConditionalWriter {
 }
 
 /** About the size of a stored profile with its lock meta. */
-const PAYLOAD = JSON.stringify({
+export const PAYLOAD = JSON.stringify({
   data: { coins: 12345, inventory: ['sword', 'shield', 'potion'] },
   meta: { lock: { jobId: 'bench-server-a', token: 'x'.repeat(24), time: 0, presence: true } },
 });
@@ -62,24 +62,26 @@ export async function redisWriter(url: string, key: string): Promise<Conditional
 export async function dynamoWriter(endpoint: string, key: string): Promise<ConditionalWriter> {
   const client = dynamoClient(endpoint);
   await ensureTable({ client, tableName: DYNAMO_TABLE });
+  return { write: dynamoWrites(client, key), close: () => client.destroy() };
+}
+
+/** The writes of the fresh record `key` through `client`, each the next version of it. */
+export function dynamoWrites(client: DynamoDBClient, key: string): () => Promise<void> {
   let version = 0;
-  return {
-    write: async () => {
-      await client.send(
-        new PutItemCommand({
-          TableName: DYNAMO_TABLE,
-          Item: {
-            [DEFAULT_KEY_ATTRIBUTE]: { S: key },
-            v: { N: String(version + 1) },
-            r: { S: PAYLOAD },
-          },
-          ConditionExpression: 'attribute_not_exists(v) OR v = :previous',
-          ExpressionAttributeValues: { ':previous': { N: String(version) } },
-        }),
-      );
-      version++;
-    },
-    close: () => client.destroy(),
+  return async () => {
+    await client.send(
+      new PutItemCommand({
+        TableName: DYNAMO_TABLE,
+        Item: {
+          [DEFAULT_KEY_ATTRIBUTE]: { S: key },
+          v: { N: String(version + 1) },
+          r: { S: PAYLOAD },
+        },
+        ConditionExpression: 'attribute_not_exists(v) OR v = :previous',
+        ExpressionAttributeValues: { ':previous': { N: String(version) } },
+      }),
+    );
+    version++;
   };
 }
 

@@ -75,7 +75,17 @@ export class Hops {
     holder.forget();
     target.forget();
     const coins = await this.current.client.earn(1); // unsaved on the holder: must travel
-    const next = await join(target, this.user, LOAD_TIMEOUT_MS);
+    // The old connection reads its kick after the hop, as a player's device would: on this
+    // machine its frames, its close handshake and the server's handling of that close would
+    // otherwise run on the two cores that B and the store are using for the hop.
+    const old = this.current.client;
+    old.pause();
+    let next: Loaded;
+    try {
+      next = await join(target, this.user, LOAD_TIMEOUT_MS);
+    } finally {
+      old.resume();
+    }
     const times = { startedAt: next.openedAt, endedAt: next.openedAt + next.elapsedMs };
     if (next.coins !== coins) {
       throw new Error(`hand-over lost data: ${next.coins} coins on B, ${coins} on A`);

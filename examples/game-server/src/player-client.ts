@@ -81,6 +81,22 @@ export class PlayerClient {
     return state.coins;
   }
 
+  /**
+   * Stops reading the server's frames until `resume`: they wait in the socket's buffers, and
+   * the server's close handshake waits for this client's answer. The bench holds a player's
+   * old connection while the player joins another server, so that the old connection takes
+   * its kick after the hop, as a player's device across a network would, not on the servers'
+   * own cores during it.
+   */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  /** Reads the server's frames again, those that waited first. */
+  resume(): void {
+    this.socket.resume();
+  }
+
   /** Disconnects (the server runs the player's leave save). */
   close(): Promise<void> {
     if (this.ended) return Promise.resolve();
