@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordJson } from '../src/ports/index.js';
 import { withDataJson } from '../src/ports/record-json.js';
-import { lockedRecord, markedRecord, releasedRecord } from '../src/rules/index.js';
+import { lockedRecord, markedRecord, releasedRecord, toStoreRecord } from '../src/rules/index.js';
 import { stored, testBed } from './helpers.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -54,7 +54,7 @@ describe('recordJson', () => {
       markedRecord(previous, JSON.parse(json), { id: 'tr', journal: 'j' }, writer, extras),
     ];
     for (const record of records) {
-      const text = recordJson(withDataJson(record, json));
+      const text = recordJson(toStoreRecord(withDataJson(record, json)));
       expect(text).toBe(JSON.stringify(record));
     }
   });
