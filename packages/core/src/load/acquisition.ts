@@ -8,12 +8,23 @@
 import type { DriverContext } from '../driver/context.js';
 import type { LoadReservation } from '../driver/reservation.js';
 import { DataDriverError, ErrorCode } from '../errors.js';
-import type { DistributiveOmit, LoadEventPayload, ProfileEventPayload } from '../events.js';
+import type {
+  DistributiveOmit,
+  LoadEventPayload,
+  PresenceAnswerName,
+  ProfileEventPayload,
+} from '../events.js';
 import type { StoreSnapshot } from '../ports/store.js';
-import { type LockInfo, type PresenceAnswer, readsPresenceAfterWake } from '../rules/index.js';
+import {
+  type LockInfo,
+  type ParkFacts,
+  type PresenceAnswer,
+  parkLength,
+  readsPresenceAfterWake,
+} from '../rules/index.js';
 import { Silence } from '../rules/silence.js';
 import { HolderRequests } from './holder-requests.js';
-import { type Acquired, attemptLoad } from './load-attempt.js';
+import { type Acquired, type Attempt, attemptLoad } from './load-attempt.js';
 
 /** Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait). */
 export function acquire(
@@ -37,7 +48,10 @@ class Acquisition {
   private repliedFor: string | undefined;
   /** True once an attempt after a reply found that same lock: replies stop skipping reads. */
   private replyProvedFalse = false;
-  private lastReadAt: number | undefined;
+  /** This wait's last presence read: whose, when it started, its answer, and if it proved the silence. */
+  private lastRead:
+    | { jobId: string; at: number; answer: PresenceAnswerName; proved: boolean }
+    | undefined;
   private failures = 0;
 
   constructor(
@@ -95,7 +109,7 @@ class Acquisition {
         throw attempt.kind === 'locked' ? this.lockedError(attempt.holder) : attempt.error;
       }
       // Park from now: a slow publish of the request must not stretch the wait.
-      const parkMs = this.nextParkMs();
+      const parkMs = this.nextParkMs(attempt);
       if (attempt.kind === 'failed') {
         this.failures += 1;
         this.emit({
@@ -116,15 +130,28 @@ class Acquisition {
     }
   }
 
-  /** How long the next park on the holder's reply lasts: 0.5 s doubling to 2 s, never past the deadline. */
-  private nextParkMs(): number {
+  /** How long the next park on the holder's reply lasts (`parkLength`); doubles the park after. */
+  private nextParkMs(attempt: Attempt): number {
     const { scheduler, link } = this.ctx;
     const now = scheduler.now();
-    let wait = Math.min(this.parkMs, this.deadline - now);
-    const untilSecond = this.silence.untilSecondRead(now);
-    if (untilSecond !== undefined && untilSecond > 0) wait = Math.min(wait, untilSecond);
+    const wait = parkLength({
+      doublingMs: this.parkMs,
+      untilDeadlineMs: this.deadline - now,
+      untilSecondReadMs: this.silence.untilSecondRead(now),
+      lastRead: this.lastReadBefore(attempt, now),
+      minSpacingMs: link.timings.parkMinSeconds * 1000,
+    });
     this.parkMs = Math.min(this.parkMs * 2, link.timings.parkMaxSeconds * 1000);
-    return Math.max(0, wait);
+    return wait;
+  }
+
+  /** The last read, when the wake after this park reads the presence of that same holder. */
+  private lastReadBefore(attempt: Attempt, now: number): ParkFacts['lastRead'] {
+    const read = this.lastRead;
+    if (attempt.kind !== 'locked' || !read) return undefined;
+    const { holder } = attempt;
+    if (!this.readsPresenceOf(holder) || holder.jobId !== read.jobId) return undefined;
+    return { answer: read.answer, agoMs: now - read.at, proved: read.proved };
   }
 
   /** Whether this wake reads presence (see `readsPresenceAfterWake`), noting the reply. */
@@ -138,26 +165,35 @@ class Acquisition {
     return readsPresenceAfterWake({
       replied,
       replyProvedFalse: this.replyProvedFalse,
-      sinceLastReadMs: this.lastReadAt === undefined ? undefined : now - this.lastReadAt,
+      sinceLastReadMs: this.lastRead === undefined ? undefined : now - this.lastRead.at,
       minSpacingMs: this.ctx.link.timings.parkMinSeconds * 1000,
     });
   }
 
   /** After each wake: a flagged holder's presence; two empty reads a beat apart free its lock. */
   private async readPresence(holder: LockInfo): Promise<void> {
-    if (!this.ctx.link.beatsPresence || !holder.presence) return;
-    this.lastReadAt = this.ctx.scheduler.now();
+    if (!this.readsPresenceOf(holder)) return;
+    const at = this.ctx.scheduler.now();
     const answer = await this.presenceOf(holder);
-    if (this.silence.record(holder.jobId, answer.alive, this.ctx.scheduler.now())) {
-      this.stealFrom = holder.jobId;
-    }
+    const proved = this.silence.record(holder.jobId, answer.alive, this.ctx.scheduler.now());
+    this.lastRead = { jobId: holder.jobId, at, answer: answerName(answer.alive), proved };
+    if (proved) this.stealFrom = holder.jobId;
+  }
+
+  /** Whether a wake reads this holder's presence: handoff beats it and the lock is flagged. */
+  private readsPresenceOf(holder: LockInfo): boolean {
+    return this.ctx.link.beatsPresence && holder.presence === true;
   }
 
   private async presenceOf(holder: LockInfo): Promise<PresenceAnswer> {
     const { handoff } = this.ctx.link;
     const alive = handoff ? await handoff.isAlive(holder.jobId) : undefined;
-    const answer = alive === undefined ? 'unknown' : alive ? 'alive' : 'stopped';
-    this.emit({ type: 'presence.read', key: this.key, holder: holder.jobId, answer });
+    this.emit({
+      type: 'presence.read',
+      key: this.key,
+      holder: holder.jobId,
+      answer: answerName(alive),
+    });
     return { jobId: holder.jobId, alive };
   }
 
@@ -180,4 +216,8 @@ class Acquisition {
   private emit(event: DistributiveOmit<LoadEventPayload, 'loadId'>): void {
     this.ctx.emit({ ...event, loadId: this.reservation.loadId } as ProfileEventPayload);
   }
+}
+
+function answerName(alive: boolean | undefined): PresenceAnswerName {
+  return alive === undefined ? 'unknown' : alive ? 'alive' : 'stopped';
 }

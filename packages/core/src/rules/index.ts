@@ -4,6 +4,7 @@ export * from './json-problems.js';
 export * from './lock-rules.js';
 export * from './message-budget.js';
 export * from './migrations.js';
+export * from './park-length.js';
 export * from './presence-reads.js';
 export * from './record.js';
 export * from './record-size.js';
