@@ -43,6 +43,8 @@ export interface CriticalPath {
   readonly steps: readonly PathStep[];
   /** The stretches between steps: no call, flight or timer of the path ran. */
   readonly ownWork: readonly Span[];
+  /** Where the wait ended (the walk's start). */
+  readonly end: number;
 }
 
 /** The servers a step of `server`'s path can follow: its own, and the scenario's passes. */
@@ -94,7 +96,7 @@ export function criticalPath(ledger: TimeLedger, wait: Wait): CriticalPath {
     at = Math.max(wait.from, causeOf(cause));
     if (cause.kind === 'message' && cause.publisher !== undefined) server = cause.publisher;
   }
-  return { steps: steps.reverse(), ownWork: ownWork.reverse() };
+  return { steps: steps.reverse(), ownWork: ownWork.reverse(), end: wait.to };
 }
 
 export interface PathSlack {
@@ -120,23 +122,36 @@ function outside(span: Span, fixed: Span | undefined): number {
 }
 
 /**
+ * The share of a step's model time that the bound counted, and so takes back: none for a step
+ * that began inside `fixed` (the model ran it inside that one timer, so the bound never
+ * counted it; what it spent past the timer is all slack), nor for an instant step at the very
+ * end of the wait (in the same millisecond as the event that ended it, it may have come after
+ * that event: the next load's call after a read); else the share of it in the wait.
+ */
+function modelShare(step: PathStep, fixed: Span | undefined, end: number): number {
+  if (fixed && step.from >= fixed.from && step.from < fixed.to) return 0;
+  const length = step.entry.to - step.entry.from;
+  if (length <= 0) return step.from < end ? 1 : 0;
+  return outside(step, fixed) / length;
+}
+
+/**
  * The slack of `path` at `scale`. Nothing inside `fixed` counts: a stretch of the wait that is
  * one timer from a known time, whatever the calls in it cost (a join's deadline, a presence
- * TTL from the last beat or from the reader's first sighting).
+ * TTL from the last beat or from the reader's first sighting, a beat between two reads); and
+ * no model time is taken off for a step that began inside it (see `modelShare`).
  */
 export function pathSlack(path: CriticalPath, scale: number, fixed?: Span): PathSlack {
   let unscaledMs = 0;
   let modelMs = 0;
   const timerDelaysMs: number[] = [];
-  for (const { entry, from, to } of path.steps) {
+  for (const step of path.steps) {
+    const { entry, from, to } = step;
     if (entry.kind === 'timer' && entry.armedAt !== undefined) {
       timerDelaysMs.push(entry.from - entry.armedAt);
     }
-    const counted = outside({ from, to }, fixed);
-    const length = entry.to - entry.from;
-    const share = length > 0 ? counted / length : outside({ from, to: from + 1 }, fixed);
-    unscaledMs += counted;
-    modelMs += MODEL_LATENCY_MS[entry.kind] * scale * share;
+    unscaledMs += outside({ from, to }, fixed);
+    modelMs += MODEL_LATENCY_MS[entry.kind] * scale * modelShare(step, fixed, path.end);
   }
   const counted = sum(path.ownWork.map((span) => outside(span, fixed)));
   const ownWorkMs = Math.min(counted, OWN_WORK_SEED_MS * scale);

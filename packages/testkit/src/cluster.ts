@@ -104,7 +104,7 @@ export class Cluster {
    * virtual clock.
    */
   slackFor(wait: Wait, fixed?: Span): PathSlack {
-    const path = this.time.exact ? { steps: [], ownWork: [] } : this.pathOf(wait);
+    const path = this.time.exact ? { steps: [], ownWork: [], end: wait.to } : this.pathOf(wait);
     const slack = pathSlack(path, this.backend.scale, fixed);
     return this.time.exact ? { ...slack, slackMs: 0 } : slack;
   }

@@ -95,6 +95,38 @@ describe('criticalPath', () => {
     expect(slack.slackMs).toBe(Math.ceil(41 - 0.1 * MODEL_LATENCY_MS.store));
   });
 
+  it('takes no model time off for a step that began inside the fixed span', async () => {
+    const { ledger, call, timer } = script();
+    // A beat between two presence reads (fixed, 0 to 300): the load after the first read
+    // ran past it, then the second read. The bound (300 + a read) never counted that load.
+    await call('store', 'B', 0, 250);
+    timer('B', 250, 0, 250);
+    await call('store', 'B', 250, 330);
+    await call('presence', 'B', 330, 340);
+    const path = criticalPath(ledger, { from: 0, to: 340, server: 'B' });
+    const slack = pathSlack(path, 0.1, { from: 0, to: 300 });
+    expect(slack.unscaledMs).toBe(40); // the load's 30 ms past the beat and the read's 10
+    // Only the read's model time is taken back, none of the load's (not 30/80 of it).
+    expect(slack.modelMs).toBeCloseTo(0.1 * MODEL_LATENCY_MS.presence);
+    expect(slack.slackMs).toBe(Math.ceil(40 - 0.1 * MODEL_LATENCY_MS.presence));
+  });
+
+  it("takes no model time off for an instant call in the wait's last millisecond", async () => {
+    const { ledger, call, timer } = script();
+    // The read that proves a crash (301) ends the wait at its event (302); the load after it
+    // logs an instant call in that same millisecond, which the bound (a beat and one read)
+    // never counted.
+    timer('B', 0, 300, 301);
+    await call('presence', 'B', 301, 301);
+    await call('store', 'B', 302, 302);
+    const path = criticalPath(ledger, { from: 0, to: 302, server: 'B' });
+    expect(path.steps.map((step) => step.entry.kind)).toEqual(['timer', 'presence', 'store']);
+    const slack = pathSlack(path, 0.1, { from: 0, to: 300 });
+    expect(slack.unscaledMs).toBe(1); // the timer's lateness
+    expect(slack.modelMs).toBeCloseTo(0.1 * MODEL_LATENCY_MS.presence);
+    expect(slack.slackMs).toBe(Math.ceil(1 - 0.1 * MODEL_LATENCY_MS.presence + 1));
+  });
+
   it('counts own work between steps up to a fraction of the shortest timer, scaled', async () => {
     const { ledger, call } = script();
     await call('store', 'B', 0, 10);
