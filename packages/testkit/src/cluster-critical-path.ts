@@ -31,6 +31,13 @@ export const MODEL_LATENCY_MS: Readonly<Record<LedgerKind, number>> = Object.fre
  */
 export const OWN_WORK_SEED_MS = 200;
 
+/**
+ * The most measured event-loop lag in a path's own-work gaps that counts as slack, in seed ms
+ * (see `LoopLag`): with own work's 200, the gaps' slack stays below one beat (3000), so a wait
+ * that missed a beat still fails, and a timer's scheduled delay is never slack.
+ */
+export const LOOP_LAG_SEED_MS = 2_000;
+
 /** One step of a wait's path: an entry, cut to the part of the wait it covered. */
 export interface PathStep {
   readonly entry: LedgerEntry;
@@ -106,19 +113,38 @@ export interface PathSlack {
   readonly unscaledMs: number;
   /** What the model gives those steps, scaled (ms): taken back. */
   readonly modelMs: number;
-  /** The path's own work counted (ms), at most `OWN_WORK_SEED_MS` scaled. */
+  /** The path's own work counted (ms), at most `OWN_WORK_SEED_MS` scaled; lag left out. */
   readonly ownWorkMs: number;
+  /** Measured event-loop lag in the own-work gaps (ms), at most `LOOP_LAG_SEED_MS` scaled. */
+  readonly loopLagMs: number;
   /** The timers on the path, their delays in ms (scaled timers: never slack). */
   readonly timerDelaysMs: readonly number[];
   readonly steps: readonly PathStep[];
 }
 
+/** The time `a` and `b` share (ms). */
+function overlap(a: Span, b: Span): number {
+  return Math.max(0, Math.min(a.to, b.to) - Math.max(a.from, b.from));
+}
+
 /** The part of `span` outside `fixed` (ms). */
 function outside(span: Span, fixed: Span | undefined): number {
   const length = Math.max(0, span.to - span.from);
-  if (!fixed) return length;
-  const overlap = Math.min(span.to, fixed.to) - Math.max(span.from, fixed.from);
-  return length - Math.max(0, overlap);
+  return fixed ? length - overlap(span, fixed) : length;
+}
+
+/** The pieces of `span` outside `fixed`. */
+function piecesOutside(span: Span, fixed: Span | undefined): Span[] {
+  if (!fixed || overlap(span, fixed) === 0) return [span];
+  const before = { from: span.from, to: Math.min(span.to, fixed.from) };
+  const after = { from: Math.max(span.from, fixed.to), to: span.to };
+  return [before, after].filter((piece) => piece.to > piece.from);
+}
+
+/** The time of `gaps` outside `fixed` that the (disjoint) `lag` spans cover (ms). */
+function lagIn(gaps: readonly Span[], lag: readonly Span[], fixed: Span | undefined): number {
+  const pieces = gaps.flatMap((gap) => piecesOutside(gap, fixed));
+  return sum(pieces.flatMap((piece) => lag.map((span) => overlap(piece, span))));
 }
 
 /**
@@ -136,12 +162,19 @@ function modelShare(step: PathStep, fixed: Span | undefined, end: number): numbe
 }
 
 /**
- * The slack of `path` at `scale`. Nothing inside `fixed` counts: a stretch of the wait that is
- * one timer from a known time, whatever the calls in it cost (a join's deadline, a presence
- * TTL from the last beat or from the reader's first sighting, a beat between two reads); and
+ * The slack of `path` at `scale`: its steps' unscaled time less their model time, its own
+ * work (capped), and the measured event-loop `lag` in its own-work gaps (capped). Nothing
+ * inside `fixed` counts: a stretch of the wait that is one timer from a known time, whatever
+ * the calls in it cost (a join's deadline, a presence TTL from the last beat or from the
+ * reader's first sighting, a beat between two reads); and
  * no model time is taken off for a step that began inside it (see `modelShare`).
  */
-export function pathSlack(path: CriticalPath, scale: number, fixed?: Span): PathSlack {
+export function pathSlack(
+  path: CriticalPath,
+  scale: number,
+  fixed?: Span,
+  lag: readonly Span[] = [],
+): PathSlack {
   let unscaledMs = 0;
   let modelMs = 0;
   const timerDelaysMs: number[] = [];
@@ -154,12 +187,15 @@ export function pathSlack(path: CriticalPath, scale: number, fixed?: Span): Path
     modelMs += MODEL_LATENCY_MS[entry.kind] * scale * modelShare(step, fixed, path.end);
   }
   const counted = sum(path.ownWork.map((span) => outside(span, fixed)));
-  const ownWorkMs = Math.min(counted, OWN_WORK_SEED_MS * scale);
+  const lagged = lagIn(path.ownWork, lag, fixed);
+  const loopLagMs = Math.min(lagged, LOOP_LAG_SEED_MS * scale);
+  const ownWorkMs = Math.min(counted - lagged, OWN_WORK_SEED_MS * scale);
   return {
-    slackMs: Math.ceil(unscaledMs - modelMs + ownWorkMs),
+    slackMs: Math.ceil(unscaledMs - modelMs + ownWorkMs + loopLagMs),
     unscaledMs,
     modelMs,
     ownWorkMs,
+    loopLagMs,
     timerDelaysMs,
     steps: path.steps,
   };
@@ -182,7 +218,8 @@ export function describePathSlack(slack: PathSlack, path: CriticalPath): string 
   return (
     `path ${Math.round(slack.unscaledMs)} ms (${kinds || 'nothing recorded'}${timers})` +
     ` - model ${Math.round(slack.modelMs)} ms + own work ${Math.round(slack.ownWorkMs)} ms` +
-    ` of ${Math.round(sum(path.ownWork.map((span) => span.to - span.from)))}`
+    ` of ${Math.round(sum(path.ownWork.map((span) => span.to - span.from)))}` +
+    (slack.loopLagMs > 0 ? ` + loop lag ${Math.round(slack.loopLagMs)} ms` : '')
   );
 }
 

@@ -29,6 +29,7 @@ import {
   type Wait,
 } from './cluster-critical-path.js';
 import { type Span, TimeLedger, type Unscaled } from './cluster-ledger.js';
+import { LoopLag } from './cluster-loop-lag.js';
 import { type LogLine, type PlayerData, type ServerOptions, TestServer } from './cluster-server.js';
 import { type ClusterTime, scaledTimings } from './cluster-time.js';
 import { timedPorts, timedScheduler, timedTime } from './cluster-timed-ports.js';
@@ -75,6 +76,8 @@ export class Cluster {
   readonly ledger: TimeLedger;
   /** The backend's time; on real time its passes go in the ledger (see `timedTime`). */
   readonly time: ClusterTime;
+  /** On real time: when this process's event loop could not run (see `LoopLag`). */
+  readonly loopLag: LoopLag | undefined;
 
   /** `title` names this cluster's waits in the log (concurrent tests share one `expect` state). */
   constructor(
@@ -86,6 +89,8 @@ export class Cluster {
     this.driverName = `PlayerData-${this.namespace}`;
     this.ledger = new TimeLedger(() => backend.time.now());
     this.time = backend.time.exact ? backend.time : timedTime(backend.time, this.ledger);
+    // Real time is `Date.now()`, the shared sampler's clock.
+    this.loopLag = backend.time.exact ? undefined : LoopLag.acquire();
   }
 
   /** What the servers spent during `span` that the scale does not shrink (see `TimeLedger`). */
@@ -100,12 +105,12 @@ export class Cluster {
 
   /**
    * Added to an upper bound on real time: what the wait's own path spent unscaled outside
-   * `fixed`, less the model's time for those steps, scaled (see `pathSlack`); 0 on the exact
-   * virtual clock.
+   * `fixed`, less the model's time for those steps, scaled, and the event-loop lag measured in
+   * its gaps (see `pathSlack`); 0 on the exact virtual clock.
    */
   slackFor(wait: Wait, fixed?: Span): PathSlack {
     const path = this.time.exact ? { steps: [], ownWork: [], end: wait.to } : this.pathOf(wait);
-    const slack = pathSlack(path, this.backend.scale, fixed);
+    const slack = pathSlack(path, this.backend.scale, fixed, this.loopLag?.during(wait));
     return this.time.exact ? { ...slack, slackMs: 0 } : slack;
   }
 
@@ -249,6 +254,7 @@ export class Cluster {
   }
 
   async close(): Promise<void> {
+    if (this.loopLag) LoopLag.release(this.loopLag);
     for (const server of this.servers.values()) {
       await this.time.until(server.stop()).catch(() => undefined);
     }

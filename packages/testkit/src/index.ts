@@ -8,6 +8,7 @@ export {
   type CriticalPath,
   criticalPath,
   describePathSlack,
+  LOOP_LAG_SEED_MS,
   MODEL_LATENCY_MS,
   OWN_WORK_SEED_MS,
   type PathSlack,
@@ -25,6 +26,7 @@ export {
   TimeLedger,
   type Unscaled,
 } from './cluster-ledger.js';
+export { LAG_SAMPLE_MS, LoopLag } from './cluster-loop-lag.js';
 export {
   type LogLine,
   type PlayerData,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   criticalPath,
+  LOOP_LAG_SEED_MS,
   MODEL_LATENCY_MS,
   OWN_WORK_SEED_MS,
   pathSlack,
@@ -153,5 +154,45 @@ describe('criticalPath', () => {
     expect(path.steps.map((step) => step.entry.kind)).toEqual(['timer', 'presence']);
     expect(path.ownWork).toEqual([{ from: 203, to: 230 }]);
     expect(pathSlack(path, 0.1).ownWorkMs).toBe(OWN_WORK_SEED_MS * 0.1); // 27, capped
+  });
+});
+
+describe('pathSlack with measured event-loop lag', () => {
+  it('counts the lag in a gap of the path in full, past the own-work cap', async () => {
+    const { ledger, call } = script();
+    // The load started at 0; its first store call only at 69: the loop was stalled 3 to 68.
+    await call('store', 'B', 69, 79);
+    const path = criticalPath(ledger, { from: 0, to: 79, server: 'B' });
+    const slack = pathSlack(path, 0.1, undefined, [{ from: 3, to: 68 }]);
+    expect(slack.loopLagMs).toBe(65);
+    expect(slack.ownWorkMs).toBe(4); // the gap's 4 ms that no lag covered
+    expect(slack.slackMs).toBe(Math.ceil(10 - 0.1 * MODEL_LATENCY_MS.store + 4 + 65));
+    // Without the lag the same wait gets own work capped at 20 ms.
+    expect(pathSlack(path, 0.1).slackMs).toBe(Math.ceil(10 - 10 + OWN_WORK_SEED_MS * 0.1));
+  });
+
+  it("never counts lag during a timer's scheduled delay, a call, or the fixed span", async () => {
+    const { ledger, call, timer } = script();
+    await call('store', 'B', 0, 10);
+    timer('B', 10, 50, 60); // a park: its delay is scaled, never slack
+    await call('store', 'B', 60, 100);
+    const path = criticalPath(ledger, { from: 0, to: 130, server: 'B' });
+    const lag = [
+      { from: 20, to: 50 }, // inside the park
+      { from: 70, to: 90 }, // inside a call (its real time counts already)
+      { from: 105, to: 115 }, // in the gap after the call, but inside the fixed span
+      { from: 120, to: 125 }, // in that gap, outside it: counted
+    ];
+    const slack = pathSlack(path, 0.1, { from: 100, to: 118 }, lag);
+    expect(slack.loopLagMs).toBe(5);
+  });
+
+  it('is capped below one scaled beat, so a missed beat still fails', async () => {
+    const { ledger, call } = script();
+    await call('store', 'B', 500, 510); // 500 ms of stalled loop before it
+    const path = criticalPath(ledger, { from: 0, to: 510, server: 'B' });
+    const slack = pathSlack(path, 0.1, undefined, [{ from: 0, to: 500 }]);
+    expect(slack.loopLagMs).toBe(LOOP_LAG_SEED_MS * 0.1);
+    expect(slack.loopLagMs + OWN_WORK_SEED_MS * 0.1).toBeLessThan(3_000 * 0.1);
   });
 });
