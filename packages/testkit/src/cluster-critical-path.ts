@@ -65,11 +65,23 @@ function causeOf(entry: LedgerEntry): number {
 }
 
 /**
- * Of two entries, the one that ended later; of two that ended at once (a timer and the
- * instant read it woke, two timers due together), the one that began later, so the walk goes
- * back one step at a time rather than jumping past the steps between.
+ * Whether `entry` ended before the step that began at `order` in the ledger's order (a step's
+ * cause must have): in the same millisecond, a request repeat that fired just after a load's
+ * call began is not what that call waited on. Without orders, the times decide alone.
+ */
+function endedBefore(entry: LedgerEntry, order: number | undefined): boolean {
+  if (order === undefined) return true;
+  return entry.endOrder !== undefined && entry.endOrder < order;
+}
+
+/**
+ * Of two entries, the one that ended later, by the ledger's order where both have one (finer
+ * than a millisecond); of two that ended at once by the clock (a timer and the instant read it
+ * woke, two timers due together), the one that began later, so the walk goes back one step at
+ * a time rather than jumping past the steps between.
  */
 function later(a: LedgerEntry, b: LedgerEntry): LedgerEntry {
+  if (a.endOrder !== undefined && b.endOrder !== undefined) return b.endOrder > a.endOrder ? b : a;
   if (a.to !== b.to) return a.to > b.to ? a : b;
   return causeOf(b) > causeOf(a) ? b : a;
 }
@@ -85,12 +97,15 @@ export function criticalPath(ledger: TimeLedger, wait: Wait): CriticalPath {
   const used = new Set<LedgerEntry>();
   const steps: PathStep[] = [];
   let at = wait.to;
+  let order: number | undefined;
   let server = wait.server;
   const ownWork: Span[] = [];
   while (at > wait.from) {
     let cause: LedgerEntry | undefined;
     for (const entry of entries) {
-      if (entry.to > at || !isCandidate(entry, server, used)) continue;
+      if (entry.to > at || !isCandidate(entry, server, used) || !endedBefore(entry, order)) {
+        continue;
+      }
       cause = cause === undefined ? entry : later(cause, entry);
     }
     if (cause === undefined || cause.to <= wait.from) {
@@ -101,6 +116,7 @@ export function criticalPath(ledger: TimeLedger, wait: Wait): CriticalPath {
     if (at > cause.to) ownWork.push({ from: cause.to, to: at });
     steps.push({ entry: cause, from: Math.max(cause.from, wait.from), to: cause.to });
     at = Math.max(wait.from, causeOf(cause));
+    order = cause.startOrder;
     if (cause.kind === 'message' && cause.publisher !== undefined) server = cause.publisher;
   }
   return { steps: steps.reverse(), ownWork: ownWork.reverse(), end: wait.to };

@@ -39,6 +39,13 @@ export interface LedgerEntry {
    * timer, not on the machine: only `from` to `to`, how late it fired, is unscaled.
    */
   readonly armedAt?: number;
+  /**
+   * Where it began (a call started, a timer was armed, a message was published) and ended in
+   * the ledger's order of happenings, which is finer than a millisecond: a step's cause ended
+   * before the step began. Unset for a timer armed where no order was taken.
+   */
+  readonly startOrder?: number;
+  readonly endOrder?: number;
 }
 
 /** A stretch of cluster time (ms): a wait from its start to its end. */
@@ -67,6 +74,7 @@ export interface Unscaled {
 interface Flight {
   readonly topic: string;
   readonly at: number;
+  readonly order: number;
   readonly publisher: string;
   landed: boolean;
 }
@@ -80,17 +88,25 @@ export class TimeLedger {
   /** Crashed servers: what reaches their still-open subscriptions is on no wait's path. */
   private readonly silenced = new Set<string>();
 
+  private order = 0;
+
   constructor(readonly now: () => number) {}
+
+  /** The next number in the ledger's order of happenings (see `LedgerEntry.startOrder`). */
+  mark(): number {
+    this.order += 1;
+    return this.order;
+  }
 
   /** Times `call` as one entry of `kind`, however it settles. */
   async timed<T>(kind: LedgerKind, server: string, what: string, call: () => Promise<T>) {
-    const started = { kind, server, from: this.now(), what };
+    const started = { kind, server, from: this.now(), what, startOrder: this.mark() };
     this.running.add(started);
     try {
       return await call();
     } finally {
       this.running.delete(started);
-      this.entries.push({ ...started, to: this.now() });
+      this.entries.push({ ...started, to: this.now(), endOrder: this.mark() });
     }
   }
 
@@ -98,7 +114,7 @@ export class TimeLedger {
    * A timer of `server` armed at `armedAt` and due at `due` fires now. Every firing is kept, an
    * on-time one too: a wait's path runs through its timers (see `criticalPath`).
    */
-  fired(server: string, armedAt: number, due: number, what: string): void {
+  fired(server: string, armedAt: number, due: number, what: string, armedOrder?: number): void {
     const now = this.now();
     const from = Math.min(due, now);
     this.entries.push({
@@ -108,6 +124,8 @@ export class TimeLedger {
       to: now,
       what,
       armedAt: Math.min(armedAt, from),
+      ...(armedOrder === undefined ? {} : { startOrder: armedOrder }),
+      endOrder: this.mark(),
     });
   }
 
@@ -119,7 +137,7 @@ export class TimeLedger {
   published(topic: string, message: unknown, publisher = '-'): void {
     const key = flightKey(topic, message);
     const flights = this.flights.get(key) ?? [];
-    flights.push({ topic, at: this.now(), publisher, landed: false });
+    flights.push({ topic, at: this.now(), order: this.mark(), publisher, landed: false });
     this.flights.set(key, flights);
   }
 
@@ -134,8 +152,19 @@ export class TimeLedger {
     const flight = flights?.findLast((candidate) => !candidate.landed);
     if (!flight) return; // published by no server of this cluster
     flight.landed = true;
-    const { at: from, publisher } = flight;
-    this.entries.push({ kind: 'message', server, from, to: this.now(), what: topic, publisher });
+    const { at: from, order: startOrder, publisher } = flight;
+    const to = this.now();
+    const endOrder = this.mark();
+    this.entries.push({
+      kind: 'message',
+      server,
+      from,
+      to,
+      what: topic,
+      publisher,
+      startOrder,
+      endOrder,
+    });
   }
 
   /**

@@ -130,12 +130,13 @@ export function timedScheduler(inner: Scheduler, ledger: TimeLedger, server: str
     schedule(delayMs: number, callback: () => void, priority?: TaskPriority): ScheduledTask {
       if (priority === 'background') return inner.schedule(delayMs, callback, priority);
       const armedAt = ledger.now();
+      const armedOrder = ledger.mark();
       const due = armedAt + Math.max(0, delayMs);
       const what = `timer of ${delayMs} ms`;
       return inner.schedule(
         delayMs,
         () => {
-          ledger.fired(server, armedAt, due, what);
+          ledger.fired(server, armedAt, due, what, armedOrder);
           callback();
         },
         priority,
@@ -145,12 +146,14 @@ export function timedScheduler(inner: Scheduler, ledger: TimeLedger, server: str
       if (priority === 'background') return inner.repeat(intervalMs, callback, priority);
       // Each run is due one interval after the previous one ran, as the scheduler arms it.
       let armedAt = ledger.now();
+      let armedOrder = ledger.mark();
       const what = `repeat of ${intervalMs} ms`;
       return inner.repeat(
         intervalMs,
         () => {
-          ledger.fired(server, armedAt, armedAt + intervalMs, what);
+          ledger.fired(server, armedAt, armedAt + intervalMs, what, armedOrder);
           armedAt = ledger.now();
+          armedOrder = ledger.mark();
           callback();
         },
         priority,
@@ -171,8 +174,9 @@ export function timedTime(time: ClusterTime, ledger: TimeLedger): ClusterTime {
     now: () => time.now(),
     async pass(ms: number): Promise<void> {
       const armedAt = ledger.now();
+      const armedOrder = ledger.mark();
       await time.pass(ms);
-      ledger.fired('scenario', armedAt, armedAt + ms, `pass of ${ms} ms`);
+      ledger.fired('scenario', armedAt, armedAt + ms, `pass of ${ms} ms`, armedOrder);
     },
     step: () => time.step(),
     until: (promise, limitMs) => time.until(promise, limitMs),

@@ -128,6 +128,34 @@ describe('criticalPath', () => {
     expect(slack.slackMs).toBe(Math.ceil(1 - 0.1 * MODEL_LATENCY_MS.presence + 1));
   });
 
+  it("never takes a request repeat that fired just after a call began, in its millisecond, for that call's cause", async () => {
+    const { clock, ledger } = script();
+    clock.now = 813;
+    const repeatArmed = ledger.mark(); // B's 4 s request repeat
+    clock.now = 1_012;
+    const parkArmed = ledger.mark(); // B's park
+    clock.now = 1_212;
+    ledger.fired('B', 1_012, 1_212, 'timer of 200 ms', parkArmed);
+    await ledger.timed('presence', 'B', 'get A', async () => undefined);
+    clock.now = 1_213;
+    await ledger.timed('store', 'B', 'update p1', async () => {
+      // The repeat fires while the attempt's update is under way, in the same millisecond.
+      ledger.fired('B', 813, 1_213, 'repeat of 400 ms', repeatArmed);
+    });
+    await ledger.timed('store', 'B', 'update p1', async () => {
+      clock.now = 1_214;
+    });
+    const path = criticalPath(ledger, { from: 1_000, to: 1_214, server: 'B' });
+    // By the clock alone the repeat (ended at 1213) beat the read (1212) as the update's cause,
+    // and the path jumped back past the park to when the repeat was armed.
+    expect(path.steps.map((step) => step.entry.what)).toEqual([
+      'timer of 200 ms',
+      'get A',
+      'update p1',
+      'update p1',
+    ]);
+  });
+
   it('counts own work between steps up to a fraction of the shortest timer, scaled', async () => {
     const { ledger, call } = script();
     await call('store', 'B', 0, 10);

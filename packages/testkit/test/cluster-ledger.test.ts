@@ -7,6 +7,9 @@ function ledgerAt(start = 1_000) {
   return { clock, ledger: new TimeLedger(() => clock.now) };
 }
 
+/** An entry's place in the ledger's order of happenings: where it began and ended. */
+const order = (startOrder: number, endOrder: number) => ({ startOrder, endOrder });
+
 describe('TimeLedger', () => {
   it('times each call from its start to when it settles, a failed one too', async () => {
     const { clock, ledger } = ledgerAt();
@@ -20,8 +23,8 @@ describe('TimeLedger', () => {
       }),
     ).rejects.toThrow('down');
     expect(ledger.during({ from: 1_000, to: 1_015 })).toEqual([
-      { kind: 'store', server: 'A', from: 1_000, to: 1_012, what: 'update k' },
-      { kind: 'presence', server: 'B', from: 1_012, to: 1_015, what: 'get A' },
+      { kind: 'store', server: 'A', from: 1_000, to: 1_012, what: 'update k', ...order(1, 2) },
+      { kind: 'presence', server: 'B', from: 1_012, to: 1_015, what: 'get A', ...order(3, 4) },
     ]);
   });
 
@@ -76,10 +79,12 @@ describe('TimeLedger', () => {
     const { clock, ledger } = ledgerAt();
     ledger.fired('B', 950, 1_000, 'park');
     clock.now = 1_025;
-    ledger.fired('B', 970, 1_020, 'park');
+    const armedOrder = ledger.mark();
+    ledger.fired('B', 970, 1_020, 'park', armedOrder);
+    const park = { kind: 'timer', server: 'B', what: 'park' } as const;
     expect(ledger.during({ from: 0, to: 2_000 })).toEqual([
-      { kind: 'timer', server: 'B', from: 1_000, to: 1_000, what: 'park', armedAt: 950 },
-      { kind: 'timer', server: 'B', from: 1_020, to: 1_025, what: 'park', armedAt: 970 },
+      { ...park, from: 1_000, to: 1_000, armedAt: 950, endOrder: 1 },
+      { ...park, from: 1_020, to: 1_025, armedAt: 970, ...order(2, 3) },
     ]);
     expect(ledger.unscaledIn({ from: 0, to: 2_000 }).totalMs).toBe(5);
   });
@@ -110,6 +115,7 @@ describe('TimeLedger', () => {
         to: 1_402,
         what: 'CKHandoff_A',
         publisher: 'B',
+        ...order(2, 3), // from the repeat's publish to its delivery
       },
     ]);
   });
