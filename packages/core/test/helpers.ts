@@ -4,10 +4,14 @@ import {
   type DataDriverOptions,
   Handoff,
   type Logger,
+  type Messenger,
+  type Presence,
+  type Store,
 } from '../src/index.js';
 import type { ProfileRecord } from '../src/ports/index.js';
 import {
   FaultyMessenger,
+  FaultyPresence,
   FaultyStore,
   MemoryMessenger,
   MemoryPresence,
@@ -119,5 +123,48 @@ export function handoffServers(bed: Bed) {
       logger: bed.log.logger,
     });
     return { ...bed.server(jobId, { handoff, ...options }), handoff, messenger };
+  };
+}
+
+/**
+ * Servers with handoff on over one store and bus, each with its own connections slowed as a
+ * real backend's are: `storeMs` a store call, `presenceMs` a presence call (the testkit's
+ * in-memory scenarios use 100 and 10). `presenceFor` gives each server its presence backend.
+ */
+export function slowServers(
+  clock: VirtualClock,
+  shared: { store: Store; messenger: Messenger; log: Recorded },
+  latency: { storeMs: number; presenceMs: number; presenceFor: (jobId: string) => Presence },
+) {
+  return (jobId: string, options: Partial<DataDriverOptions<{ coins: number }>> = {}) => {
+    const { messenger, log } = shared;
+    const presence = new FaultyPresence(latency.presenceFor(jobId), {
+      scheduler: clock,
+      latencyMs: latency.presenceMs,
+    });
+    const connection = new FaultyStore(shared.store, {
+      scheduler: clock,
+      latencyMs: latency.storeMs,
+    });
+    const handoff = new Handoff({
+      jobId,
+      messenger,
+      presence,
+      scheduler: clock,
+      logger: log.logger,
+    });
+    const driver = new DataDriver({
+      name: 'PlayerData',
+      defaults: { coins: 0 },
+      store: connection,
+      messenger,
+      presence,
+      scheduler: clock,
+      logger: log.logger,
+      jobId,
+      handoff,
+      ...options,
+    });
+    return { driver, handoff, connection, presence };
   };
 }

@@ -5,17 +5,15 @@
  * player waits for the takeover instead of being kicked.
  */
 import { describe, expect, it } from 'vitest';
-import { DataDriver, DataDriverError, ErrorCode, Handoff, type Presence } from '../src/index.js';
+import { DataDriverError, ErrorCode, type Presence } from '../src/index.js';
 import { defaultLockWaitSeconds } from '../src/ports/index.js';
 import {
-  FaultyPresence,
-  FaultyStore,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
   VirtualClock,
 } from '../src/testing/index.js';
-import { recordingLogger } from './helpers.js';
+import { recordingLogger, slowServers } from './helpers.js';
 
 /** The shared map of beats: each `set` writes a fresh beat id, read by every reader. */
 class Beats {
@@ -65,41 +63,19 @@ class SightingPresence implements Presence {
 /** Server A holds p1 and crashes right after a beat; B's player joins at that instant. */
 async function crashThenJoin(declared: boolean, lockWaitSeconds?: number) {
   const clock = new VirtualClock();
-  const store = new MemoryStore();
-  const messenger = new MemoryMessenger();
   const beats = new Beats(clock);
   const log = recordingLogger();
-  const server = (jobId: string) => {
-    // The in-memory latencies of the testkit's scenarios: 100 ms per store call, 10 ms per
-    // presence call.
-    const presence = new FaultyPresence(new SightingPresence(beats, clock, declared), {
-      scheduler: clock,
-      latencyMs: 10,
-    });
-    const connection = new FaultyStore(store, { scheduler: clock, latencyMs: 100 });
-    const handoff = new Handoff({
-      jobId,
-      messenger,
-      presence,
-      scheduler: clock,
-      logger: log.logger,
-    });
-    const driver = new DataDriver({
-      name: 'PlayerData',
-      defaults: { coins: 0 },
-      store: connection,
-      messenger,
-      presence,
-      scheduler: clock,
-      logger: log.logger,
-      jobId,
-      handoff,
-      ...(lockWaitSeconds === undefined ? {} : { lockWaitSeconds }),
-    });
-    return { driver, handoff, connection };
-  };
-  const a = server('A');
-  const b = server('B');
+  const shared = { store: new MemoryStore(), messenger: new MemoryMessenger(), log };
+  // The in-memory latencies of the testkit's scenarios: 100 ms per store call, 10 ms per
+  // presence call; each server its own sightings of the beats.
+  const server = slowServers(clock, shared, {
+    storeMs: 100,
+    presenceMs: 10,
+    presenceFor: () => new SightingPresence(beats, clock, declared),
+  });
+  const options = lockWaitSeconds === undefined ? {} : { lockWaitSeconds };
+  const a = server('A', options);
+  const b = server('B', options);
   await clock.run(a.driver.load('p1'));
   await clock.run(a.handoff.beat());
   // A dies: no more beats, no reply, no write.

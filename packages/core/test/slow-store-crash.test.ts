@@ -6,16 +6,14 @@
  * 2 s park there would land the takeover past 15 s.
  */
 import { describe, expect, it } from 'vitest';
-import { DataDriver, type DataDriverEvent, Handoff } from '../src/index.js';
+import type { DataDriverEvent } from '../src/index.js';
 import {
-  FaultyPresence,
-  FaultyStore,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
   VirtualClock,
 } from '../src/testing/index.js';
-import { recordingLogger } from './helpers.js';
+import { recordingLogger, slowServers } from './helpers.js';
 
 /**
  * Server A holds p1 and crashes right after a beat; B's player joins at that instant. Every
@@ -24,33 +22,10 @@ import { recordingLogger } from './helpers.js';
  */
 async function slowStoreCrash(storeMs: number, failReadsFrom?: number) {
   const clock = new VirtualClock();
-  const store = new MemoryStore();
-  const messenger = new MemoryMessenger();
   const beats = new MemoryPresence(clock);
   const log = recordingLogger();
-  const server = (jobId: string) => {
-    const presence = new FaultyPresence(beats, { scheduler: clock, latencyMs: 10 });
-    const connection = new FaultyStore(store, { scheduler: clock, latencyMs: storeMs });
-    const handoff = new Handoff({
-      jobId,
-      messenger,
-      presence,
-      scheduler: clock,
-      logger: log.logger,
-    });
-    const driver = new DataDriver({
-      name: 'PlayerData',
-      defaults: { coins: 0 },
-      store: connection,
-      messenger,
-      presence,
-      scheduler: clock,
-      logger: log.logger,
-      jobId,
-      handoff,
-    });
-    return { driver, handoff, connection, presence };
-  };
+  const shared = { store: new MemoryStore(), messenger: new MemoryMessenger(), log };
+  const server = slowServers(clock, shared, { storeMs, presenceMs: 10, presenceFor: () => beats });
   const a = server('A');
   const b = server('B');
   await clock.run(a.driver.load('p1'));
