@@ -69,7 +69,7 @@ function causeOf(entry: LedgerEntry): number {
  * cause must have): in the same millisecond, a request repeat that fired just after a load's
  * call began is not what that call waited on. Without orders, the times decide alone.
  */
-function endedBefore(entry: LedgerEntry, order: number | undefined): boolean {
+export function endedBefore(entry: LedgerEntry, order: number | undefined): boolean {
   if (order === undefined) return true;
   return entry.endOrder !== undefined && entry.endOrder < order;
 }
@@ -80,10 +80,61 @@ function endedBefore(entry: LedgerEntry, order: number | undefined): boolean {
  * woke, two timers due together), the one that began later, so the walk goes back one step at
  * a time rather than jumping past the steps between.
  */
-function later(a: LedgerEntry, b: LedgerEntry): LedgerEntry {
+export function later(a: LedgerEntry, b: LedgerEntry): LedgerEntry {
   if (a.endOrder !== undefined && b.endOrder !== undefined) return b.endOrder > a.endOrder ? b : a;
   if (a.to !== b.to) return a.to > b.to ? a : b;
   return causeOf(b) > causeOf(a) ? b : a;
+}
+
+/** Where a walk starts: at `at` on `server`'s entries, each cause ended before `order`. */
+interface WalkStart {
+  readonly at: number;
+  readonly server: string;
+  readonly order?: number | undefined;
+}
+
+/**
+ * The steps (latest first) and own work found walking back from `start` down to `from`, taking
+ * no entry in `used` (and adding each it takes).
+ */
+export function walkBack(
+  entries: readonly LedgerEntry[],
+  from: number,
+  start: WalkStart,
+  used: Set<LedgerEntry>,
+): { steps: PathStep[]; ownWork: Span[] } {
+  const steps: PathStep[] = [];
+  const ownWork: Span[] = [];
+  let { at, server, order } = start;
+  while (at > from) {
+    let cause: LedgerEntry | undefined;
+    for (const entry of entries) {
+      if (entry.to > at || !isCandidate(entry, server, used) || !endedBefore(entry, order)) {
+        continue;
+      }
+      cause = cause === undefined ? entry : later(cause, entry);
+    }
+    if (cause === undefined || cause.to <= from) {
+      ownWork.push({ from, to: at });
+      break;
+    }
+    used.add(cause);
+    if (at > cause.to) ownWork.push({ from: cause.to, to: at });
+    steps.push({ entry: cause, from: Math.max(cause.from, from), to: cause.to });
+    at = Math.max(from, causeOf(cause));
+    order = cause.startOrder;
+    if (cause.kind === 'message' && cause.publisher !== undefined) server = cause.publisher;
+  }
+  return { steps, ownWork };
+}
+
+/** The walk's latest-first pieces, in time order, as one path ending at `end`. */
+export function joinedPath(end: number, ...pieces: ReturnType<typeof walkBack>[]): CriticalPath {
+  return {
+    steps: pieces.flatMap((piece) => piece.steps).reverse(),
+    ownWork: pieces.flatMap((piece) => piece.ownWork).reverse(),
+    end,
+  };
 }
 
 /**
@@ -93,33 +144,13 @@ function later(a: LedgerEntry, b: LedgerEntry): LedgerEntry {
  * the start of the wait.
  */
 export function criticalPath(ledger: TimeLedger, wait: Wait): CriticalPath {
-  const entries = ledger.during(wait);
-  const used = new Set<LedgerEntry>();
-  const steps: PathStep[] = [];
-  let at = wait.to;
-  let order: number | undefined;
-  let server = wait.server;
-  const ownWork: Span[] = [];
-  while (at > wait.from) {
-    let cause: LedgerEntry | undefined;
-    for (const entry of entries) {
-      if (entry.to > at || !isCandidate(entry, server, used) || !endedBefore(entry, order)) {
-        continue;
-      }
-      cause = cause === undefined ? entry : later(cause, entry);
-    }
-    if (cause === undefined || cause.to <= wait.from) {
-      ownWork.push({ from: wait.from, to: at });
-      break;
-    }
-    used.add(cause);
-    if (at > cause.to) ownWork.push({ from: cause.to, to: at });
-    steps.push({ entry: cause, from: Math.max(cause.from, wait.from), to: cause.to });
-    at = Math.max(wait.from, causeOf(cause));
-    order = cause.startOrder;
-    if (cause.kind === 'message' && cause.publisher !== undefined) server = cause.publisher;
-  }
-  return { steps: steps.reverse(), ownWork: ownWork.reverse(), end: wait.to };
+  const walk = walkBack(
+    ledger.during(wait),
+    wait.from,
+    { at: wait.to, server: wait.server },
+    new Set(),
+  );
+  return joinedPath(wait.to, walk);
 }
 
 export interface PathSlack {

@@ -21,18 +21,13 @@ import {
   VirtualClock,
 } from '@datadriver/core/testing';
 import type { ClusterBackend } from './cluster-backend.js';
-import {
-  type CriticalPath,
-  criticalPath,
-  type PathSlack,
-  pathSlack,
-  type Wait,
-} from './cluster-critical-path.js';
+import { type CriticalPath, criticalPath, pathSlack, type Wait } from './cluster-critical-path.js';
 import { type Span, TimeLedger, type Unscaled } from './cluster-ledger.js';
 import { LoopLag } from './cluster-loop-lag.js';
 import { type LogLine, type PlayerData, type ServerOptions, TestServer } from './cluster-server.js';
 import { type ClusterTime, scaledTimings } from './cluster-time.js';
 import { timedPorts, timedScheduler, timedTime } from './cluster-timed-ports.js';
+import { type WaitSlack, waitSlack } from './cluster-wait-slack.js';
 
 let clusters = 0;
 
@@ -104,14 +99,17 @@ export class Cluster {
   }
 
   /**
-   * Added to an upper bound on real time: what the wait's own path spent unscaled outside
-   * `fixed`, less the model's time for those steps, scaled, and the event-loop lag measured in
-   * its gaps (see `pathSlack`); 0 on the exact virtual clock.
+   * Added to an upper bound on real time: the larger of what the wait's own path and the
+   * holder's release chain to the reply it acted on spent unscaled outside `fixed`, less the
+   * model's time for those steps, scaled, and the event-loop lag measured in their gaps (see
+   * `waitSlack`); 0 on the exact virtual clock.
    */
-  slackFor(wait: Wait, fixed?: Span): PathSlack {
-    const path = this.time.exact ? { steps: [], ownWork: [], end: wait.to } : this.pathOf(wait);
-    const slack = pathSlack(path, this.backend.scale, fixed, this.loopLag?.during(wait));
-    return this.time.exact ? { ...slack, slackMs: 0 } : slack;
+  slackFor(wait: Wait, fixed?: Span): WaitSlack {
+    if (this.time.exact) {
+      const path = { steps: [], ownWork: [], end: wait.to };
+      return { ...pathSlack(path, this.backend.scale, fixed), path, viaReply: false, slackMs: 0 };
+    }
+    return waitSlack(this.ledger, wait, this.backend.scale, fixed, this.loopLag?.during(wait));
   }
 
   /** Seed seconds in this backend's milliseconds. */

@@ -5,7 +5,9 @@ import {
   MODEL_LATENCY_MS,
   OWN_WORK_SEED_MS,
   pathSlack,
+  replyPath,
   TimeLedger,
+  waitSlack,
 } from '../src/index.js';
 
 /** A ledger on a clock the test sets by hand, and helpers that record at given times. */
@@ -222,5 +224,153 @@ describe('pathSlack with measured event-loop lag', () => {
     const slack = pathSlack(path, 0.1, undefined, [{ from: 0, to: 500 }]);
     expect(slack.loopLagMs).toBe(LOOP_LAG_SEED_MS * 0.1);
     expect(slack.loopLagMs + OWN_WORK_SEED_MS * 0.1).toBeLessThan(3_000 * 0.1);
+  });
+});
+
+describe("waitSlack: the holder's release chain to the reply as a second path", () => {
+  /**
+   * A ledger written in the order things happen, calls overlapping: `open` starts a call and
+   * returns its end; `send` publishes and returns the delivery.
+   */
+  function timeline() {
+    const { clock, ledger } = script();
+    const open = (kind: 'store' | 'presence', server: string, from: number) => {
+      clock.now = from;
+      let settle = () => {};
+      const done = ledger.timed(
+        kind,
+        server,
+        `${kind} call`,
+        () =>
+          new Promise<void>((resolve) => {
+            settle = resolve;
+          }),
+      );
+      return async (to: number) => {
+        clock.now = to;
+        settle();
+        await done;
+      };
+    };
+    const call = async (kind: 'store' | 'presence', server: string, from: number, to: number) =>
+      (await open(kind, server, from))(to);
+    const send = (publisher: string, receiver: string, from: number, body: object) => {
+      clock.now = from;
+      ledger.published(`CKHandoff_${receiver}`, body, publisher);
+      return (to: number) => {
+        clock.now = to;
+        ledger.delivered(receiver, `CKHandoff_${receiver}`, body);
+      };
+    };
+    const timer = (server: string, armedAt: number, delay: number, firedAt = armedAt + delay) => {
+      clock.now = firedAt;
+      ledger.fired(server, armedAt, armedAt + delay, `timer of ${delay} ms`);
+    };
+    return { ledger, open, call, send, timer };
+  }
+
+  it("gives a slow holder chain's real time to a joiner whose path runs through its parks", async () => {
+    const { ledger, open, call, send, timer } = timeline();
+    await call('store', 'B', 0, 30); // B's first load: A holds the lock
+    const request = send('B', 'A', 31, { T: 'Q' });
+    // B parks 0.5, 1, 2 s (at 0.1), each wake a slow 70 ms presence read and a load attempt.
+    timer('B', 31, 50);
+    await call('presence', 'B', 81, 151);
+    await call('store', 'B', 151, 181);
+    request(241); // a 210 ms flight
+    const save = open('store', 'A', 242); // A's release save: 397 ms
+    timer('B', 181, 100);
+    await call('presence', 'B', 281, 351);
+    await call('store', 'B', 351, 381);
+    timer('B', 381, 200);
+    const read = open('presence', 'B', 581);
+    await (await save)(639);
+    send('A', 'B', 640, { T: 'R' })(648); // the reply lands during B's read
+    await (await read)(651);
+    await call('store', 'B', 652, 682); // B's load that takes the lock
+    const wait = { from: 0, to: 682, server: 'B' };
+    const bound = 1_500 * 0.1;
+
+    // The old accounting: B's own path, through its three parks (scaled: no slack).
+    const own = pathSlack(criticalPath(ledger, wait), 0.1);
+    expect(own.timerDelaysMs).toEqual([50, 100, 200]);
+    expect(682).toBeGreaterThan(bound + own.slackMs);
+
+    // The holder's chain ends at the reply B acted on, then B's own steps after it landed.
+    const path = replyPath(ledger, wait);
+    expect(path?.steps.map((step) => `${step.entry.server}:${step.entry.kind}`)).toEqual([
+      'B:store', // B's first load
+      'A:message', // the request
+      'A:store', // the release save
+      'B:message', // the reply
+      'B:presence', // the rest of the read it landed in
+      'B:store', // the load
+    ]);
+    const slack = waitSlack(ledger, wait, 0.1);
+    expect(slack.viaReply).toBe(true);
+    expect(slack.timerDelaysMs).toEqual([]);
+    // 30 + 210 + 397 + 8 + 3 + 30 ms, less three store calls, two flights and 3/70 of a read
+    // at the model's latencies, plus 4 ms of gaps.
+    expect(slack.unscaledMs).toBe(678);
+    expect(slack.modelMs).toBeCloseTo(0.1 * (3 * 100 + 2 * 20 + (3 / 70) * 10));
+    expect(slack.ownWorkMs).toBe(4);
+    expect(slack.slackMs).toBe(Math.ceil(678 - slack.modelMs + 4));
+    expect(682).toBeLessThanOrEqual(bound + slack.slackMs);
+  });
+
+  it('gives no slack for a request repeat on the holder chain: a hand-over that waited one fails', async () => {
+    const { ledger, open, call, send, timer } = timeline();
+    await call('store', 'B', 0, 30);
+    send('B', 'A', 31, { T: 'Q' }); // lost: never delivered
+    for (let at = 31; at < 400; at += 270) {
+      timer('B', at, 200);
+      await call('presence', 'B', at + 200, at + 270);
+    }
+    timer('B', 30, 400, 431); // the request repeat, 4 s at 0.1
+    const request = send('B', 'A', 431, { T: 'Q' });
+    timer('B', 571, 200);
+    await call('presence', 'B', 771, 841);
+    request(641);
+    const save = open('store', 'A', 642);
+    timer('B', 841, 200);
+    const read = open('presence', 'B', 1_041);
+    await (await save)(1_039);
+    send('A', 'B', 1_040, { T: 'R' })(1_048);
+    await (await read)(1_081);
+    await call('store', 'B', 1_082, 1_112);
+    const wait = { from: 0, to: 1_112, server: 'B' };
+    const path = replyPath(ledger, wait);
+    expect(path?.steps.map((step) => `${step.entry.server}:${step.entry.kind}`)).toEqual([
+      'B:store',
+      'B:timer', // the repeat: its 400 ms are scaled, no slack
+      'A:message',
+      'A:store',
+      'B:message',
+      'B:presence',
+      'B:store',
+    ]);
+    const slack = waitSlack(ledger, wait, 0.1);
+    expect(slack.viaReply).toBe(true);
+    expect(slack.timerDelaysMs).toEqual([400]);
+    expect(1_112).toBeGreaterThan(150 + slack.slackMs);
+  });
+
+  it('gives no slack for a timer after the reply landed: a park too many still fails', async () => {
+    const { ledger, open, call, send, timer } = timeline();
+    await call('store', 'B', 0, 30);
+    const request = send('B', 'A', 31, { T: 'Q' });
+    timer('B', 31, 50);
+    const read = open('presence', 'B', 81);
+    request(131);
+    await call('store', 'A', 132, 232);
+    send('A', 'B', 233, { T: 'R' })(240); // during B's read
+    await (await read)(241);
+    timer('B', 241, 300); // a beat's wait too many after it
+    await call('store', 'B', 541, 571);
+    const wait = { from: 0, to: 571, server: 'B' };
+    const slack = waitSlack(ledger, wait, 0.1);
+    expect(slack.viaReply).toBe(true);
+    expect(slack.timerDelaysMs).toEqual([300]);
+    expect(571).toBeGreaterThan(150 + slack.slackMs);
   });
 });

@@ -3,10 +3,14 @@ import type { Cluster } from '../cluster.js';
 import { describePathSlack, type Wait } from '../cluster-critical-path.js';
 import type { Span } from '../cluster-ledger.js';
 
-/** `slack 42 ms = path 74 ms (store 41 ms in 3, ...; timers 50 ms) - model 34 ms + own work 2 ms of 2` */
+/**
+ * `slack 42 ms = path 74 ms (store 41 ms in 3, ...; timers 50 ms) - model 34 ms + own work 2 ms
+ * of 2`; `reply path` where the holder's release chain to the reply gave the larger slack.
+ */
 export function describeSlack(cluster: Cluster, wait: Wait, fixed?: Span): string {
   const slack = cluster.slackFor(wait, fixed);
-  return `slack ${slack.slackMs} ms = ${describePathSlack(slack, cluster.pathOf(wait))}`;
+  const described = describePathSlack(slack, slack.path);
+  return `slack ${slack.slackMs} ms = ${slack.viaReply ? `reply ${described}` : described}`;
 }
 
 /** The relative time of `at` in `wait`, as `+12` (ms). */
@@ -25,7 +29,7 @@ export function traceOf(cluster: Cluster, wait: Span & { readonly server?: strin
   const onPath = new Set(
     wait.server === undefined
       ? []
-      : cluster.pathOf({ ...wait, server: wait.server }).steps.map((step) => step.entry),
+      : cluster.slackFor({ ...wait, server: wait.server }).path.steps.map((step) => step.entry),
   );
   for (const event of cluster.events) {
     if (event.time < wait.from || event.time > wait.to) continue;

@@ -1,0 +1,100 @@
+/**
+ * A hand-over's second path: the holder's release chain to the reply the waiting server acted
+ * on. The wait lasted as long as the later of that chain and the waiting server's own path
+ * (its parks and reads while the reply was on its way), so its bound gets the larger slack of
+ * the two, each measured and capped on its own.
+ */
+import {
+  type CriticalPath,
+  criticalPath,
+  endedBefore,
+  joinedPath,
+  later,
+  type PathSlack,
+  pathSlack,
+  type Wait,
+  walkBack,
+} from './cluster-critical-path.js';
+import type { LedgerEntry, Span, TimeLedger } from './cluster-ledger.js';
+
+/**
+ * The reply `path` acted on: the latest message to the waiting server from another server that
+ * landed inside the wait and before the path's last step began (the call that ended the wait
+ * came after it). None if the path itself ends on it or no such message landed.
+ */
+function actedOn(entries: readonly LedgerEntry[], wait: Wait, path: CriticalPath) {
+  const last = path.steps.at(-1);
+  let reply: LedgerEntry | undefined;
+  for (const entry of entries) {
+    if (entry.kind !== 'message' || entry.server !== wait.server) continue;
+    if (entry.publisher === undefined || entry.publisher === wait.server) continue;
+    if (entry.to <= wait.from || entry.to > wait.to) continue;
+    if (last && (entry.to > last.entry.from || !endedBefore(entry, last.entry.startOrder))) {
+      continue;
+    }
+    reply = reply === undefined ? entry : later(reply, entry);
+  }
+  return reply;
+}
+
+/**
+ * The second path a hand-over's wait can take: the holder's release chain up to the reply the
+ * waiting server acted on (the request's delivery, the holder's release writes, the reply's
+ * flight, and whatever the waiting server did before its request), then the waiting server's
+ * own steps from that reply's landing to the wait's end. Where the reply lands during the
+ * waiting server's park or presence read, `criticalPath` runs through those instead, and the
+ * holder's real time, which the wait did wait on, is off it. Undefined where no reply from
+ * another server landed before the wait's last step, or `criticalPath` already runs through it.
+ */
+export function replyPath(ledger: TimeLedger, wait: Wait): CriticalPath | undefined {
+  const entries = ledger.during(wait);
+  const main = criticalPath(ledger, wait);
+  const reply = actedOn(entries, wait, main);
+  if (reply === undefined || main.steps.some((step) => step.entry === reply)) return undefined;
+  const used = new Set<LedgerEntry>([reply]);
+  const tail = walkBack(entries, reply.to, { at: wait.to, server: wait.server }, used);
+  const flight = {
+    steps: [{ entry: reply, from: Math.max(reply.from, wait.from), to: reply.to }],
+    ownWork: [],
+  };
+  const chain = walkBack(
+    entries,
+    wait.from,
+    {
+      at: Math.max(wait.from, reply.from),
+      server: reply.publisher ?? wait.server,
+      order: reply.startOrder,
+    },
+    used,
+  );
+  return joinedPath(wait.to, tail, flight, chain);
+}
+
+/** The slack a wait's bound gets, and the path it came from. */
+export interface WaitSlack extends PathSlack {
+  readonly path: CriticalPath;
+  /** True where the path is the holder's release chain to the reply (see `replyPath`). */
+  readonly viaReply: boolean;
+}
+
+/**
+ * The larger slack of the wait's two paths, each measured and capped on its own (see
+ * `pathSlack`): the waiting server's `criticalPath`, and the holder's release chain to the reply
+ * it acted on (`replyPath`). The wait lasted as long as the later of the two, so either may be
+ * what it waited on; a scaled timer on either (a request repeat before the request that got
+ * through, a park after the reply) is slack on neither.
+ */
+export function waitSlack(
+  ledger: TimeLedger,
+  wait: Wait,
+  scale: number,
+  fixed?: Span,
+  lag: readonly Span[] = [],
+): WaitSlack {
+  const path = criticalPath(ledger, wait);
+  const own = { ...pathSlack(path, scale, fixed, lag), path, viaReply: false };
+  const viaReply = replyPath(ledger, wait);
+  if (viaReply === undefined) return own;
+  const reply = { ...pathSlack(viaReply, scale, fixed, lag), path: viaReply, viaReply: true };
+  return reply.slackMs > own.slackMs ? reply : own;
+}
