@@ -7,14 +7,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Fleet, startFleet } from '@datadriver/example-game-server/fleet';
-import {
-  RECOMMENDED_REDIS_OPTIONS,
-  RedisMessenger,
-  RedisPresence,
-  RedisStore,
-} from '@datadriver/redis';
+import { redisProbePorts } from '@datadriver/example-game-server/test-support';
 import { describeProbe, type Probe, presenceExpiry, probe } from '@datadriver/testkit';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 // The seed's constants a tenth as long: 0.3 s beats, a 1 s presence TTL, 1.5 s lockWait.
@@ -26,21 +20,14 @@ const HOPS = 6;
 describe('pnpm bot when the server it plays on is killed', () => {
   let fleet: Fleet;
   /** This process's own connections to the fleet's Redis (the servers' default prefix). */
-  const redis = new Redis(inject('redisUrl'), RECOMMENDED_REDIS_OPTIONS);
-  const probeMessenger = new RedisMessenger({ client: redis });
-  const ports = {
-    store: new RedisStore({ client: redis }),
-    presence: new RedisPresence({ client: redis }),
-    messenger: probeMessenger,
-  };
+  const ports = redisProbePorts(inject('redisUrl'));
 
   beforeAll(async () => {
     fleet = await startFleet({ firstPort: 0, scale: SCALE, redisUrl: inject('redisUrl') });
   });
   afterAll(async () => {
     await fleet.stop();
-    await probeMessenger.close();
-    await redis.quit();
+    await ports.close();
   });
 
   it('rejoins the next server and reports the takeover time, within the seed’s bounds', async () => {

@@ -1,31 +1,16 @@
-import {
-  RECOMMENDED_REDIS_OPTIONS,
-  RedisMessenger,
-  RedisPresence,
-  RedisStore,
-} from '@datadriver/redis';
 import { describeProbe, presenceExpiry, probed } from '@datadriver/testkit';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { GameServerProcess } from '../src/game-server-process.js';
 import { PlayerClient } from '../src/player-client.js';
+import { redisProbePorts } from './support/redis-probe-ports.js';
 
 // The seed's constants a tenth as long: 0.3 s beats, a 1 s presence TTL, 1.5 s lockWait.
 const SCALE = 0.1;
 
 /** This process's own connections to the servers' Redis (their default prefix). */
-const redis = new Redis(inject('redisUrl'), RECOMMENDED_REDIS_OPTIONS);
-const probeMessenger = new RedisMessenger({ client: redis });
-const ports = {
-  store: new RedisStore({ client: redis }),
-  presence: new RedisPresence({ client: redis }),
-  messenger: probeMessenger,
-};
+const ports = redisProbePorts(inject('redisUrl'));
 
-afterAll(async () => {
-  await probeMessenger.close();
-  await redis.quit();
-});
+afterAll(() => ports.close());
 
 describe('game servers on a real redis-server, as separate processes', () => {
   const env = { REDIS_URL: inject('redisUrl') };

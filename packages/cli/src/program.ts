@@ -124,6 +124,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       'the time to go back to (1h, 90m, 2025-06-01T12:00:00Z, epoch ms)',
     )
     .option('--yes', 'do not ask for confirmation')
+    .option(
+      '--schema <module>',
+      "refuse a version whose data fails the game's Standard Schema (this module's default or `schema` export) with Data.InvalidData, writing nothing; without it the data is not checked",
+    )
     .action(run(restoreCommand as Action));
   program
     .command('erase')

@@ -14,6 +14,7 @@ import { type Liveness, livenessOf } from './liveness.js';
 import type { CommandContext } from './options.js';
 import { print } from './read-commands.js';
 import { livenessText } from './render-inspection.js';
+import { checkSchema, importSchema } from './schema-check.js';
 import { storeKeyOf } from './store-keys.js';
 import { parseTime } from './time-input.js';
 import { writeSession } from './write-driver.js';
@@ -54,9 +55,10 @@ export async function restoreCommand(
   context: CommandContext,
   driver: string,
   key: string,
-  options: { readonly at: string; readonly yes?: boolean },
+  options: { readonly at: string; readonly yes?: boolean; readonly schema?: string },
 ): Promise<RestoreResult> {
   const at = parseTime(options.at, context.now());
+  const dataSchema = options.schema === undefined ? undefined : await importSchema(options.schema);
   const storeKey = storeKeyOf(driver, key);
   const { store } = context.backends;
   const current = parseRecord(key, await store.get(storeKey));
@@ -76,6 +78,11 @@ export async function restoreCommand(
       `the version of ${new Date(version.time).toISOString()} has schema ${kept.meta.schema ?? 0} and the record schema ${schema}: the CLI runs no game's migrations, so restore it from a server's code with driver.restoreAt(); nothing was touched`,
       { details: { key, versionSchema: kept.meta.schema ?? 0, schema } },
     );
+  }
+  if (dataSchema && kept) {
+    // Before the lock and the prompt: a version the game's schema refuses is never written.
+    const what = `the version of ${storeKey} of ${new Date(version.time).toISOString()}`;
+    await checkSchema(dataSchema, what, key, kept.data);
   }
   const holder = await holderOf(context, current);
   await confirm(context, options.yes, 'restore', [

@@ -3,6 +3,7 @@
  * holder is asked to hand over (its player kicked with the seed's message) before anything is
  * written; a holder that cannot answer keeps its lock; a refusal or a "no" writes nothing.
  */
+import { fileURLToPath } from 'node:url';
 import { RedisPresence, RedisStore } from '@datadriver/redis';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -146,6 +147,66 @@ describe('restore, schemas', () => {
       data: { coins: 20 },
       meta: { schema: 2 },
     });
+  });
+});
+
+describe('restore --schema', () => {
+  /** `restore u1 --yes --at <a time just after the first save>` on `prefix`. */
+  const restoreFirst = (prefix: string, times: readonly number[]) => [
+    ...on(prefix),
+    ...['restore', 'PlayerData', 'u1', '--yes', '--at', String(times[0]! + 10)],
+  ];
+  const schemaModule = (name: string) =>
+    fileURLToPath(new URL(`./support/${name}`, import.meta.url));
+
+  it('refuses a version that fails the schema with Data.InvalidData naming the path, touching nothing; restores one that passes', async () => {
+    const prefix = uniquePrefix('restore-zod');
+    const { server, times } = await holding(prefix, 'u1', [5, -3, 7]);
+    const base = [...on(prefix), 'restore', 'PlayerData', 'u1', '--yes'];
+    const withSchema = ['--schema', schemaModule('coins-schema.mjs')];
+    const before = await redisSnapshot(raw, prefix);
+    // The built bin, as its own process, importing the module as a person's shell would.
+    const refused = await spawnCli([...base, '--at', String(times[1]! + 10), ...withSchema]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^Data\.InvalidData: the version of PlayerData\/u1 of \S+ does not match the schema at data\.coins; nothing was written\n$/,
+    );
+    expect(await redisSnapshot(raw, prefix)).toEqual(before);
+    expect(server.host.kicks).toEqual([]);
+    const restored = await spawnCli([...base, '--at', String(times[0]! + 10), ...withSchema]);
+    expect(restored.stderr).not.toMatch(/Data\./);
+    expect(restored.code).toBe(0);
+    expect((await storeOf(prefix).get('PlayerData/u1'))?.data).toEqual({ coins: 5 });
+    expect(server.host.kicks).toEqual([{ player: 'u1', message: 'You joined another server.' }]);
+  });
+
+  it('without --schema the data is not checked: the same version is restored', async () => {
+    const prefix = uniquePrefix('restore-unchecked');
+    const { times } = await holding(prefix, 'u1', [-3, 7]);
+    const run = await cli(restoreFirst(prefix, times));
+    expect(run.code).toBe(0);
+    expect((await storeOf(prefix).get('PlayerData/u1'))?.data).toEqual({ coins: -3 });
+  });
+
+  it('takes the export named schema; refuses a module with no Standard Schema or none at that path, touching nothing', async () => {
+    const prefix = uniquePrefix('restore-modules');
+    const { times } = await holding(prefix, 'u1', [-3, 7]);
+    const base = restoreFirst(prefix, times);
+    const before = await redisSnapshot(raw, prefix);
+    const named = await cli([...base, '--schema', schemaModule('named-schema.mjs')]);
+    expect(named.stderr).toMatch(
+      /^Data\.InvalidData: .* does not match the schema at data\.coins;/,
+    );
+    const noSchema = await cli([...base, '--schema', schemaModule('names.ts')]);
+    expect(noSchema.stderr).toMatch(
+      /^Data\.InvalidArgument: --schema \S+names\.ts exports no Standard Schema v1 \(as default or as `schema`\); nothing was touched\n$/,
+    );
+    const missing = await cli([...base, '--schema', schemaModule('no-such-schema.mjs')]);
+    expect(missing.stderr).toMatch(
+      /^Data\.InvalidArgument: --schema \S+ could not be imported; nothing was touched/,
+    );
+    for (const run of [named, noSchema, missing]) expect(run.code).toBe(1);
+    expect(await redisSnapshot(raw, prefix)).toEqual(before);
   });
 });
 

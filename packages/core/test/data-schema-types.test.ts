@@ -1,4 +1,5 @@
-/** The data type comes from the schema (zod, valibot); the generic form without one still compiles. */
+/** The data type comes from the schema (zod, valibot, arktype); the generic form without one still compiles. */
+import { type } from 'arktype';
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
@@ -46,6 +47,29 @@ describe('the data type of a driver', () => {
         name?: string | undefined;
         items: { id: string }[];
       }>
+    >();
+  });
+
+  it('is inferred from an arktype schema', () => {
+    const driver = new DataDriver({
+      name: 'ArkType',
+      store,
+      schema: type({
+        coins: 'number',
+        'name?': 'string',
+        items: type({ id: 'string' }).array(),
+      }),
+      defaults: { coins: 0, items: [] },
+    });
+    expectTypeOf(driver).toEqualTypeOf<
+      DataDriver<{
+        coins: number;
+        name?: string;
+        items: { id: string }[];
+      }>
+    >();
+    expectTypeOf(driver.load).returns.resolves.toEqualTypeOf<
+      Profile<{ coins: number; name?: string; items: { id: string }[] }>
     >();
   });
 

@@ -26,6 +26,34 @@ describe('record writes', () => {
     });
   });
 
+  it("keeps a newer writer's unknown meta fields, an own __proto__ among them, as fields", () => {
+    const stored = JSON.parse(
+      '{"data":{},"meta":{"version":3,"region":"eu","__proto__":{"x":1},"userIds":["u1"]}}',
+    ) as ProfileRecord;
+    for (const next of [
+      lockedRecord(stored, {}, writer),
+      releasedRecord(stored, {}, 'tB'),
+      markedRecord(stored, {}, { id: 't', journal: 'j' }, writer),
+    ]) {
+      const meta = next.meta as unknown as Record<string, unknown>;
+      expect(meta.region).toBe('eu');
+      expect(Object.hasOwn(meta, '__proto__')).toBe(true);
+      expect(Object.getPrototypeOf(meta)).toBe(Object.prototype);
+      expect(JSON.stringify(meta)).toContain('"__proto__":{"x":1}');
+      expect(meta.userIds).toEqual(['u1']);
+      expect(meta.version).toBe(4);
+    }
+  });
+
+  it('writes the extras given (schema 0 and no user ids left out) and keeps the stored ones otherwise', () => {
+    const stored: ProfileRecord = { data: {}, meta: { version: 1, schema: 3, userIds: ['u1'] } };
+    expect(lockedRecord(stored, {}, writer).meta).toMatchObject({ schema: 3, userIds: ['u1'] });
+    const cleared = lockedRecord(stored, {}, writer, { schema: 0, userIds: [] }).meta;
+    expect('schema' in cleared || 'userIds' in cleared).toBe(false);
+    const set = releasedRecord(stored, {}, 'tB', { schema: 4, userIds: ['u2'] }).meta;
+    expect(set).toEqual({ version: 2, releasedToken: 'tB', schema: 4, userIds: ['u2'] });
+  });
+
   it('only a server with handoff on writes presence: true', () => {
     expect(lockedRecord(undefined, {}, { ...writer, presence: false }).meta.lock?.presence).toBe(
       false,

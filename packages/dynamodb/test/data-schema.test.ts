@@ -1,12 +1,13 @@
 /**
- * The driver's `schema` on DynamoDB Local (issue 19, part 3), with zod and valibot: a stored
- * item whose record fails is refused with Data.InvalidData naming its paths and left byte for
- * byte as it was (record and revision: no lock written); a save that fails writes nothing and
- * the profile stays active; the next valid save lands. Items are written and read past the
+ * The driver's `schema` on DynamoDB Local (issue 19, part 3), with zod, valibot and arktype: a
+ * stored item whose record fails is refused with Data.InvalidData naming its paths and left byte
+ * for byte as it was (record and revision: no lock written); a save that fails writes nothing
+ * and the profile stays active; the next valid save lands. Items are written and read past the
  * adapter.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DataDriver, type DataSchema, ErrorCode, type Logger } from '@datadriver/core';
+import { type } from 'arktype';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
@@ -24,6 +25,7 @@ const SCHEMAS: ReadonlyArray<readonly [string, DataSchema<Player>]> = [
       name: v.pipe(v.string(), v.minLength(1)),
     }),
   ],
+  ['arktype', type({ coins: 'number >= 0', name: 'string > 0' })],
 ];
 
 const quiet: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };

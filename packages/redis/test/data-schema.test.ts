@@ -1,12 +1,14 @@
 /**
- * The driver's `schema` on a real redis-server (issue 19, part 3), with zod and valibot: a
- * stored record that fails is refused with Data.InvalidData naming its paths and its hash left
- * byte for byte as it was (no lock written); a save that fails writes nothing and the profile
- * stays active; the next valid save lands. Records are written and read past the adapter.
+ * The driver's `schema` on a real redis-server (issue 19, part 3), with zod, valibot and
+ * arktype: a stored record that fails is refused with Data.InvalidData naming its paths and its
+ * hash left byte for byte as it was (no lock written); a save that fails writes nothing and the
+ * profile stays active; the next valid save lands. Records are written and read past the
+ * adapter.
  */
 import { randomUUID } from 'node:crypto';
 import { DataDriver, type DataSchema, ErrorCode, type Logger } from '@datadriver/core';
 import { MemoryHost } from '@datadriver/core/testing';
+import { type } from 'arktype';
 import type { Redis } from 'ioredis';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +34,13 @@ const SCHEMAS: ReadonlyArray<readonly [string, DataSchema<Player>]> = [
     v.object({
       coins: v.pipe(v.number(), v.integer(), v.minValue(0)),
       items: v.array(v.object({ id: v.string(), count: v.pipe(v.number(), v.minValue(1)) })),
+    }),
+  ],
+  [
+    'arktype',
+    type({
+      coins: 'number.integer >= 0',
+      items: type({ id: 'string', count: 'number.integer > 0' }).array(),
     }),
   ],
 ];

@@ -4,8 +4,7 @@
  * time, so a lock's age is how long its holder has been silent.
  */
 import type { JsonObject } from '../json.js';
-import type { LockInfo, ProfileRecord, TradeMarker } from './record.js';
-import { withoutMeta } from './record.js';
+import type { LockInfo, ProfileRecord, RecordMeta, TradeMarker } from './record.js';
 
 export interface LockWriter {
   readonly jobId: string;
@@ -21,26 +20,59 @@ export interface MetaExtras {
   readonly userIds?: readonly string[];
 }
 
-/** `meta` with the extras applied; an empty list or schema 0 is left out of the record. */
-function withExtras<M extends object>(meta: M, extras: MetaExtras): M {
-  const copy = { ...meta } as Record<string, unknown>;
-  if (extras.schema !== undefined) {
-    if (extras.schema > 0) copy.schema = extras.schema;
-    else delete copy.schema;
+/** The fields of meta a write sets itself; the rest it carries over from the record. */
+interface OwnMeta {
+  readonly lock?: LockInfo;
+  readonly releasedToken?: string;
+  readonly trade?: TradeMarker;
+}
+
+/**
+ * The meta of the record a write makes from `previous`: a new version, the write's own lock,
+ * released token and marker (the previous ones are dropped), the extras (an empty list or
+ * schema 0 left out), and, carried over, the previous schema and user ids when the write sets
+ * none, and any field this version does not know (a newer writer's). Built field by field, in
+ * one order, so every written meta shares a shape: no spread of a copy, no `delete` (which
+ * would make each copy a slow dictionary object).
+ */
+function nextMeta(previous: RecordMeta | undefined, own: OwnMeta, extras: MetaExtras): RecordMeta {
+  const meta: { -readonly [K in keyof RecordMeta]: RecordMeta[K] } = {
+    version: (previous?.version ?? 0) + 1,
+  };
+  if (own.lock !== undefined) meta.lock = own.lock;
+  if (own.releasedToken !== undefined) meta.releasedToken = own.releasedToken;
+  if (own.trade !== undefined) meta.trade = own.trade;
+  if (extras.schema === undefined) {
+    if (previous?.schema !== undefined) meta.schema = previous.schema;
+  } else if (extras.schema > 0) meta.schema = extras.schema;
+  if (extras.userIds === undefined) {
+    if (previous?.userIds !== undefined) meta.userIds = previous.userIds;
+  } else if (extras.userIds.length > 0) meta.userIds = [...extras.userIds];
+  const unknown = previous === undefined ? undefined : unknownFields(previous);
+  // A spread defines each field as data, so an unknown field named `__proto__` stays a field.
+  return unknown === undefined ? meta : { ...unknown, ...meta };
+}
+
+const KNOWN_META = new Set(['version', 'lock', 'releasedToken', 'trade', 'schema', 'userIds']);
+
+/** The fields of `meta` this version does not know, or `undefined` when it has none. */
+function unknownFields(meta: RecordMeta): Record<string, unknown> | undefined {
+  let unknown: Record<string, unknown> | undefined;
+  for (const key of Object.keys(meta)) {
+    if (KNOWN_META.has(key)) continue;
+    unknown ??= {};
+    Object.defineProperty(unknown, key, {
+      value: (meta as unknown as Record<string, unknown>)[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
-  if (extras.userIds !== undefined) {
-    if (extras.userIds.length > 0) copy.userIds = [...extras.userIds];
-    else delete copy.userIds;
-  }
-  return copy as M;
+  return unknown;
 }
 
 function lockOf(writer: LockWriter): LockInfo {
   return { jobId: writer.jobId, token: writer.token, time: writer.now, presence: writer.presence };
-}
-
-function nextVersion(previous: ProfileRecord | undefined): number {
-  return (previous?.meta.version ?? 0) + 1;
 }
 
 /**
@@ -53,11 +85,7 @@ export function lockedRecord(
   writer: LockWriter,
   extras: MetaExtras = {},
 ): ProfileRecord {
-  const meta = withExtras(
-    previous ? withoutMeta(previous.meta, 'releasedToken', 'trade') : {},
-    extras,
-  );
-  return { data, meta: { ...meta, version: nextVersion(previous), lock: lockOf(writer) } };
+  return { data, meta: nextMeta(previous?.meta, { lock: lockOf(writer) }, extras) };
 }
 
 /** `data` with the lock cleared, remembering the releasing token (see `decideSave`'s retake). */
@@ -67,8 +95,7 @@ export function releasedRecord(
   token: string,
   extras: MetaExtras = {},
 ): ProfileRecord {
-  const meta = withExtras(previous ? withoutMeta(previous.meta, 'lock', 'trade') : {}, extras);
-  return { data, meta: { ...meta, version: nextVersion(previous), releasedToken: token } };
+  return { data, meta: nextMeta(previous?.meta, { releasedToken: token }, extras) };
 }
 
 /**
@@ -85,6 +112,7 @@ export function markedRecord(
   extras: MetaExtras = {},
 ): ProfileRecord {
   // The locked write drops an earlier marker; this one takes its place, at the new version.
-  const locked = lockedRecord(previous, data, writer, extras);
-  return { data, meta: { ...locked.meta, trade: { ...trade, version: locked.meta.version } } };
+  const version = previous.meta.version + 1;
+  const marker = { id: trade.id, journal: trade.journal, version };
+  return { data, meta: nextMeta(previous.meta, { lock: lockOf(writer), trade: marker }, extras) };
 }

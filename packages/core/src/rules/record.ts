@@ -137,23 +137,6 @@ export function toStoreRecord(record: ProfileRecord): StoreRecord {
   return record as unknown as StoreRecord;
 }
 
-/** A copy of `meta` without the optional fields named, for writes that clear them. */
-export function withoutMeta<K extends 'lock' | 'releasedToken' | 'trade'>(
-  meta: RecordMeta,
-  ...fields: K[]
-): Omit<RecordMeta, K> {
-  // Cleared by copying the rest, not by `delete`: a deleted field turns the copy into a slow
-  // dictionary object for every spread and stringify after it.
-  const { lock, releasedToken, trade, ...rest } = meta;
-  const copy: Record<string, unknown> = rest;
-  if (lock !== undefined && !fields.includes('lock' as K)) copy.lock = lock;
-  if (releasedToken !== undefined && !fields.includes('releasedToken' as K)) {
-    copy.releasedToken = releasedToken;
-  }
-  if (trade !== undefined && !fields.includes('trade' as K)) copy.trade = trade;
-  return copy as Omit<RecordMeta, K>;
-}
-
 /**
  * Fills keys missing from older records with the defaults' values (top level only). Own keys
  * only, and defined as own properties: a default named `constructor` or `__proto__` is filled

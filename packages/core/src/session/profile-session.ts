@@ -21,6 +21,7 @@ import { Autosave } from './autosave.js';
 import { checkBeforeRelease } from './release-check.js';
 import { SessionIo, type WrittenSnapshot } from './session-io.js';
 import type { HeldByTrade, SessionHooks, SessionStart } from './session-terms.js';
+import { SessionView } from './session-view.js';
 
 export class ProfileSession {
   readonly profile: Profile<object>;
@@ -48,23 +49,11 @@ export class ProfileSession {
     this.data = start.data;
     this.#userIds = [...(start.userIds ?? [])];
     this.#player = start.player;
-    const session = this;
-    this.#io = new SessionIo(
-      ctx,
-      {
-        key: this.key,
-        token: this.token,
-        get data() {
-          return session.data;
-        },
-        get userIds() {
-          return session.#userIds;
-        },
-        settled: () => hooks.changed(),
-        lost: (holder) => this.#lost(holder),
-      },
-      { json: JSON.stringify(start.data), version: start.version, stored: start.stored },
-    );
+    this.#io = new SessionIo(ctx, new SessionView(this, hooks, (holder) => this.#lost(holder)), {
+      json: JSON.stringify(start.data),
+      version: start.version,
+      stored: start.stored,
+    });
     this.#autosave = new Autosave(ctx.scheduler, ctx.settings.autosaveMs, () => this.#tick());
     this.profile = new Profile(this);
     this.#autosave.start();

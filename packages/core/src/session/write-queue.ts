@@ -16,15 +16,17 @@ export class WriteQueue {
   run<R>(write: () => Promise<R>): Promise<R> {
     this.#inFlight += 1;
     const run = this.#tail.then(write);
-    this.#tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run.finally(() => {
-      this.#inFlight -= 1;
-      this.settled();
-    });
+    // One chain for both jobs: the next write waits on it, and it settles the count. Registered
+    // before the caller's own handlers, it runs first, so a caller resumed by `run` sees the
+    // write counted out already.
+    this.#tail = run.then(this.#done, this.#done);
+    return run;
   }
+
+  readonly #done = (): void => {
+    this.#inFlight -= 1;
+    this.settled();
+  };
 
   /** Resolves when `landed` is next called, rejects if `abandon` is called first. */
   nextLanding(): Promise<void> {
