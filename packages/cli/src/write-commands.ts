@@ -81,8 +81,7 @@ export async function restoreCommand(
   }
   if (dataSchema && kept) {
     // Before the lock and the prompt: a version the game's schema refuses is never written.
-    const what = `the version of ${storeKey} of ${new Date(version.time).toISOString()}`;
-    await checkSchema(dataSchema, what, key, kept.data);
+    await checkSchema(dataSchema, storeKey, new Date(version.time).toISOString(), kept.data);
   }
   const holder = await holderOf(context, current);
   await confirm(context, options.yes, 'restore', [

@@ -169,7 +169,7 @@ describe('restore --schema', () => {
     const refused = await spawnCli([...base, '--at', String(times[1]! + 10), ...withSchema]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
-      /^Data\.InvalidData: the version of PlayerData\/u1 of \S+ does not match the schema at data\.coins; nothing was written\n$/,
+      /^Data\.InvalidData: the data of PlayerData\/u1 does not match the schema at data\.coins; the version of \S+ was not restored; nothing was written\n$/,
     );
     expect(await redisSnapshot(raw, prefix)).toEqual(before);
     expect(server.host.kicks).toEqual([]);

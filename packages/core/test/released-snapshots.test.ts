@@ -4,8 +4,10 @@
  * the record has moved past is answered by the store's current record, never loaded itself.
  */
 import { describe, expect, it } from 'vitest';
+import { SessionRegistry } from '../src/driver/registry.js';
 import { RELEASED_SNAPSHOT_LIMITS, ReleasedSnapshots } from '../src/driver/released-snapshots.js';
 import type { StoreSnapshot } from '../src/ports/index.js';
+import type { ProfileSession } from '../src/session/profile-session.js';
 import { MemoryHost } from '../src/testing/index.js';
 import { handoffServers, stored, testBed } from './helpers.js';
 
@@ -71,6 +73,37 @@ function counting() {
   };
   return { bed, since };
 }
+
+describe('ReleasedSnapshots, its memory', () => {
+  it('keeps at most the char limit of data JSON, dropping the oldest first, and none bigger than it', () => {
+    const kept = new ReleasedSnapshots(() => 0);
+    const { maxChars } = RELEASED_SNAPSHOT_LIMITS;
+    kept.keep('big', snapshot('v0'), maxChars + 1);
+    expect(kept.size).toBe(0);
+    kept.keep('p1', snapshot('v1'), maxChars / 2);
+    kept.keep('p2', snapshot('v2'), maxChars / 2);
+    kept.keep('p3', snapshot('v3'), 1);
+    expect(kept.take('p1')).toBeUndefined();
+    expect(kept.take('p2')?.version).toBe('v2');
+    kept.keep('p4', snapshot('v4'), maxChars); // alone under the limit once p3 is dropped
+    expect(kept.take('p3')).toBeUndefined();
+    expect(kept.take('p4')?.version).toBe('v4');
+  });
+
+  it('keeps a release that comes after its driver closed not at all, and forgets those kept before', () => {
+    const registry = new SessionRegistry(() => 0);
+    const session = (key: string) =>
+      ({ key, token: `t-${key}`, lastWritten: { json: '{}' } }) as unknown as ProfileSession;
+    registry.forget(session('p1'), snapshot('v1'));
+    registry.close();
+    registry.forget(session('p2'), snapshot('v2'));
+    expect(registry.takeReleased('p1')).toBeUndefined();
+    expect(registry.takeReleased('p2')).toBeUndefined();
+    const open = new SessionRegistry(() => 0);
+    open.forget(session('p1'), snapshot('v1'));
+    expect(open.takeReleased('p1')?.version).toBe('v1');
+  });
+});
 
 describe('a load of a key this server released', () => {
   it('is one compare-and-set with no read, and loads the data the release wrote', async () => {

@@ -104,7 +104,9 @@ export class SessionRegistry {
    */
   forget(session: ProfileSession, released?: StoreSnapshot): void {
     if (this.#sessions.get(session.key) === session) this.#sessions.delete(session.key);
-    this.#released.keep(session.key, released);
+    // Nothing is kept once the driver closed: no load will use it.
+    const kept = this.#closed ? undefined : released;
+    this.#released.keep(session.key, kept, session.lastWritten.json.length);
     TOKENS_HERE.delete(session.token);
     this.changed();
   }
@@ -127,6 +129,7 @@ export class SessionRegistry {
   /** The driver closes: every load in flight wakes and finds itself cancelled. */
   close(): void {
     this.#closed = true;
+    this.#released.clear();
     for (const reservation of this.#loads.values()) reservation.reply.notify();
   }
 }

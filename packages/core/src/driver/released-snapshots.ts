@@ -7,33 +7,46 @@
  *
  * Only a release's snapshot is kept, and not one another server asked for (it loads next): its record holds a copy of the data parsed from the JSON
  * written, never an object the game can still change. Bounded, because a server sees many
- * players leave: the most recent `MAX_ENTRIES`, none older than `MAX_AGE_MS` (a rejoin comes
- * seconds after the leave), so it holds no more than the profiles that just left held.
+ * players leave (all of them at a shutdown): the most recent `MAX_ENTRIES`, holding at most
+ * `MAX_CHARS` of data JSON in all, none older than `MAX_AGE_MS` (a rejoin comes seconds after
+ * the leave). The driver's close forgets them all.
  */
 import type { StoreSnapshot } from '../ports/store.js';
 
 const MAX_ENTRIES = 1024;
 const MAX_AGE_MS = 60_000;
+/** About 32 MB of data in memory at most, whatever the size of the profiles. */
+const MAX_CHARS = 16 * 1024 * 1024;
 
 interface Kept {
   readonly snapshot: StoreSnapshot;
   readonly at: number;
+  /** The length of its data's JSON: what it holds in memory, near enough. */
+  readonly chars: number;
 }
 
 export class ReleasedSnapshots {
   // A Map iterates in insertion order, and `keep` re-inserts: the first entry is the oldest.
   readonly #kept = new Map<string, Kept>();
+  #chars = 0;
 
   constructor(private readonly now: () => number) {}
 
-  /** Keeps `snapshot` as the record of `key` this server last released, or forgets `key`. */
-  keep(key: string, snapshot: StoreSnapshot | undefined): void {
-    this.#kept.delete(key);
+  /**
+   * Keeps `snapshot` (its data's JSON `chars` long) as the record of `key` this server last
+   * released, or forgets `key`.
+   */
+  keep(key: string, snapshot: StoreSnapshot | undefined, chars = 0): void {
+    this.#forget(key);
     const at = this.now();
-    if (snapshot !== undefined) this.#kept.set(key, { snapshot, at });
+    if (snapshot !== undefined && chars <= MAX_CHARS) {
+      this.#kept.set(key, { snapshot, at, chars });
+      this.#chars += chars;
+    }
     for (const [oldest, kept] of this.#kept) {
-      if (this.#kept.size <= MAX_ENTRIES && at - kept.at <= MAX_AGE_MS) break;
-      this.#kept.delete(oldest);
+      const over = this.#kept.size > MAX_ENTRIES || this.#chars > MAX_CHARS;
+      if (!over && at - kept.at <= MAX_AGE_MS) break;
+      this.#forget(oldest);
     }
   }
 
@@ -41,8 +54,21 @@ export class ReleasedSnapshots {
   take(key: string): StoreSnapshot | undefined {
     const kept = this.#kept.get(key);
     if (kept === undefined) return undefined;
-    this.#kept.delete(key);
+    this.#forget(key);
     return this.now() - kept.at <= MAX_AGE_MS ? kept.snapshot : undefined;
+  }
+
+  /** Forgets every snapshot (the driver closed). */
+  clear(): void {
+    this.#kept.clear();
+    this.#chars = 0;
+  }
+
+  #forget(key: string): void {
+    const kept = this.#kept.get(key);
+    if (kept === undefined) return;
+    this.#kept.delete(key);
+    this.#chars -= kept.chars;
   }
 
   /** How many snapshots are kept (for tests). */
@@ -51,4 +77,8 @@ export class ReleasedSnapshots {
   }
 }
 
-export const RELEASED_SNAPSHOT_LIMITS = { maxEntries: MAX_ENTRIES, maxAgeMs: MAX_AGE_MS };
+export const RELEASED_SNAPSHOT_LIMITS = {
+  maxEntries: MAX_ENTRIES,
+  maxAgeMs: MAX_AGE_MS,
+  maxChars: MAX_CHARS,
+};

@@ -26,6 +26,14 @@ export {
   storeKeyOf,
 } from '../keys.js';
 export { DEFAULTS, defaultLockWaitSeconds } from '../options.js';
+// The schema check, for tools that write data outside a driver (the CLI's restore --schema).
+export {
+  type DataSchema,
+  isDataSchema,
+  judge,
+  type SchemaVerdict,
+  schemaRefusal,
+} from '../rules/data-schema.js';
 export {
   decideLoad,
   decideRelease,
