@@ -1,7 +1,8 @@
 /**
  * The server-local state of one driver, with one owner: the sessions it holds or retains by
- * key, the loads in flight (one reservation per key), the signal same-server waits park on, and
- * whether the driver is closed. Nothing else writes these; each change has a name.
+ * key, the loads in flight (one reservation per key), the snapshots of records it released
+ * (`released-snapshots.ts`), the signal same-server waits park on, and whether the driver is
+ * closed. Nothing else writes these; each change has a name.
  */
 import type { Scheduler } from '../ports/scheduler.js';
 import type { StoreSnapshot } from '../ports/store.js';
