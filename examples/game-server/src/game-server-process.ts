@@ -73,8 +73,11 @@ function argsOf(options: GameServerOptions): string[] {
 /** A child's output so far; the listening line carries its address. */
 class Output {
   text = '';
+  /** Resolves once both streams ended: every line the child wrote has been read. */
+  readonly ended: Promise<void>;
 
   constructor(child: ChildProcess, echo: boolean) {
+    const ends: Array<Promise<void>> = [];
     for (const [from, to] of [
       [child.stdout, process.stdout],
       [child.stderr, process.stderr],
@@ -84,10 +87,15 @@ class Output {
         this.text += chunk.toString();
         lines?.write(chunk.toString());
       });
+      ends.push(new Promise((resolve) => from?.once('end', resolve) ?? resolve()));
       from?.on('end', () => lines?.flush());
     }
+    this.ended = Promise.all(ends).then(() => undefined);
   }
 }
+
+/** How long a stop waits, after the child exited, for the rest of its output to be read. */
+const OUTPUT_END_MS = 2_000;
 
 /**
  * Echoes whole lines only: the fleet's servers write at once (every stop line at Ctrl-C), and a
@@ -209,9 +217,20 @@ export class GameServerProcess {
     await this.post('/faults/release', {});
   }
 
-  /** Sends `signal` (SIGTERM releases every profile first) and resolves with the exit code. */
-  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-    return stopChild(this.child, signal);
+  /**
+   * Sends `signal` (SIGTERM releases every profile first) and resolves with the exit code,
+   * once the output the server wrote before it exited has been read: a child's 'exit' can come
+   * before its last lines (the stop line the fleet echoes), and the fleet exits right after.
+   */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    const code = await stopChild(this.child, signal);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, OUTPUT_END_MS);
+    });
+    await Promise.race([this.printed.ended, late]);
+    clearTimeout(timer);
+    return code;
   }
 
   private async post(path: string, body: unknown): Promise<void> {
