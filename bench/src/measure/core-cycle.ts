@@ -9,6 +9,8 @@
 import { DataDriver, Handoff } from '@datadriver/core';
 import { MemoryHost, MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 import { quietLogger } from '../quiet-logger.js';
+import type { Coins } from './in-process-server.js';
+import { dataDriverCycle, runPlayers } from './throughput.js';
 
 export interface CoreCycle {
   /** CPU per cycle (µs) of each window, in the order they ran. */
@@ -26,7 +28,7 @@ export async function measureCoreCycle(
   const jobId = `bench-core-${process.pid}`;
   const [messenger, presence] = [new MemoryMessenger(), new MemoryPresence()];
   const handoff = new Handoff({ jobId, messenger, presence, logger: quietLogger });
-  const driver = new DataDriver({
+  const driver = new DataDriver<Coins>({
     name: 'PlayerData',
     defaults: { coins: 0 },
     store: new MemoryStore(),
@@ -40,41 +42,18 @@ export async function measureCoreCycle(
   const cpuUsPerCycle: number[] = [];
   const cyclesPerSecond: number[] = [];
   try {
-    await cycles(driver, players, windowSeconds, 'warm'); // JIT, not recorded
+    const cycle = dataDriverCycle(driver);
+    await runPlayers(cycle, 'core-warm', players, windowSeconds); // JIT, not recorded
     for (let index = 0; index < windows; index++) {
       const cpuBefore = process.cpuUsage();
-      const started = performance.now();
-      const done = await cycles(driver, players, windowSeconds, `w${index}`);
+      const done = await runPlayers(cycle, `core-w${index}`, players, windowSeconds);
       const cpu = process.cpuUsage(cpuBefore);
-      cpuUsPerCycle.push((cpu.user + cpu.system) / done);
-      cyclesPerSecond.push(done / ((performance.now() - started) / 1000));
+      cpuUsPerCycle.push((cpu.user + cpu.system) / done.cycles);
+      cyclesPerSecond.push(done.cycles / done.seconds);
     }
   } finally {
     await driver.close();
     await handoff.destroy();
   }
   return { cpuUsPerCycle, cyclesPerSecond, players, windowSeconds };
-}
-
-/** `players` loops of load, one change, save, release for `seconds`; the cycles completed. */
-async function cycles(
-  driver: DataDriver<{ coins: number }>,
-  players: number,
-  seconds: number,
-  tag: string,
-): Promise<number> {
-  const deadline = performance.now() + seconds * 1000;
-  let done = 0;
-  const player = async (index: number) => {
-    const key = `core-${tag}-${index}`;
-    while (performance.now() < deadline) {
-      const profile = await driver.load(key);
-      profile.data.coins += 1;
-      await profile.save();
-      await profile.release();
-      done++;
-    }
-  };
-  await Promise.all(Array.from({ length: players }, (_, index) => player(index)));
-  return done;
 }

@@ -9,11 +9,12 @@
  * command.
  */
 import { randomUUID } from 'node:crypto';
+import type { DataDriver } from '@datadriver/core';
 import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { BenchConfig } from '../config.js';
 import { quietLogger } from '../quiet-logger.js';
-import { redisPorts, startServer } from './in-process-server.js';
+import { type Coins, redisPorts, startServer } from './in-process-server.js';
 import { ADAPTER_COMMANDS, type Calls, per, RedisCommandCounter } from './round-trips.js';
 import {
   type CycleShape,
@@ -42,7 +43,7 @@ export interface ThroughputResult {
 type Variant = 'driver' | 'sameCommands' | 'naive';
 const VARIANTS: readonly Variant[] = ['driver', 'sameCommands', 'naive'];
 
-type Cycle = (key: string) => Promise<void>;
+export type Cycle = (key: string) => Promise<void>;
 
 export async function measureThroughput(
   redisUrl: string,
@@ -56,7 +57,7 @@ export async function measureThroughput(
   try {
     const driver = server.drivers[0]!;
     const measure = (cycle: Cycle, tag: string, seconds: number) =>
-      window(naiveClient, counter, () => run(cycle, tag, config, seconds));
+      window(naiveClient, counter, () => runPlayers(cycle, tag, config.throughputPlayers, seconds));
     // JIT and connections, not recorded; DataDriver's tells which commands its cycle sends.
     const warm = await measure(dataDriverCycle(driver), 'warm-d', 0.5);
     const shape = shapeOf(warm.callsPerCycle);
@@ -83,7 +84,8 @@ export async function measureThroughput(
   }
 }
 
-function dataDriverCycle(driver: ReturnType<typeof startServer>['drivers'][number]): Cycle {
+/** Load, one change, save, release: the cycle every throughput figure of DataDriver runs. */
+export function dataDriverCycle(driver: DataDriver<Coins>): Cycle {
   return async (key) => {
     const profile = await driver.load(key);
     profile.data.coins += 1;
@@ -159,16 +161,16 @@ async function redisCpuSeconds(redis: Redis): Promise<number> {
   return field('used_cpu_user') + field('used_cpu_sys');
 }
 
-interface Count {
+export interface Count {
   readonly cycles: number;
   readonly seconds: number;
 }
 
 /** Runs `players` loops of `cycle` for `seconds`; resolves with the cycles completed. */
-async function run(
+export async function runPlayers(
   cycle: Cycle,
   tag: string,
-  config: BenchConfig,
+  players: number,
   seconds: number,
 ): Promise<Count> {
   const deadline = performance.now() + seconds * 1000;
@@ -181,6 +183,6 @@ async function run(
       cycles++;
     }
   };
-  await Promise.all(Array.from({ length: config.throughputPlayers }, (_, index) => player(index)));
+  await Promise.all(Array.from({ length: players }, (_, index) => player(index)));
   return { cycles, seconds: (performance.now() - started) / 1000 };
 }

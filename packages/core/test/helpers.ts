@@ -168,3 +168,14 @@ export function slowServers(
     return { driver, handoff, connection, presence };
   };
 }
+
+/** The calls `store` counted since the last look, as a remote store would make them (then zeroed). */
+export function callsSince(store: MemoryStore): () => { reads: number; compareAndSets: number } {
+  const { calls } = store;
+  return () => {
+    const taken = { ...calls };
+    calls.reads = 0;
+    calls.compareAndSets = 0;
+    return taken;
+  };
+}

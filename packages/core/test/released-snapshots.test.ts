@@ -9,7 +9,7 @@ import { RELEASED_SNAPSHOT_LIMITS, ReleasedSnapshots } from '../src/driver/relea
 import type { StoreSnapshot } from '../src/ports/index.js';
 import type { ProfileSession } from '../src/session/profile-session.js';
 import { MemoryHost } from '../src/testing/index.js';
-import { handoffServers, stored, testBed } from './helpers.js';
+import { callsSince, handoffServers, stored, testBed } from './helpers.js';
 
 const snapshot = (version: string): StoreSnapshot => ({
   record: { data: {}, meta: { version: 1 } },
@@ -64,14 +64,7 @@ describe('ReleasedSnapshots', () => {
 
 function counting() {
   const bed = testBed();
-  const { calls } = bed.store;
-  const since = () => {
-    const taken = { ...calls };
-    calls.reads = 0;
-    calls.compareAndSets = 0;
-    return taken;
-  };
-  return { bed, since };
+  return { bed, since: callsSince(bed.store) };
 }
 
 describe('ReleasedSnapshots, its memory', () => {

@@ -8,22 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { DataDriver, ErrorCode } from '../src/index.js';
 import type { Store, StoreSnapshot } from '../src/ports/index.js';
 import { MemoryStore, VirtualClock } from '../src/testing/index.js';
-import { stored, testBed } from './helpers.js';
+import { callsSince, stored, testBed } from './helpers.js';
 
 const KEY = 'PlayerData/p1';
 
 function counting() {
   const bed = testBed();
   const server = bed.server('A');
-  const { calls } = bed.store;
-  /** The calls since the last look. */
-  const since = () => {
-    const taken = { ...calls };
-    calls.reads = 0;
-    calls.compareAndSets = 0;
-    return taken;
-  };
-  return { bed, server, since };
+  return { bed, server, since: callsSince(bed.store) };
 }
 
 describe('store calls of a holder', () => {

@@ -48,27 +48,11 @@ function nextMeta(previous: RecordMeta | undefined, own: OwnMeta, extras: MetaEx
   if (extras.userIds === undefined) {
     if (previous?.userIds !== undefined) meta.userIds = previous.userIds;
   } else if (extras.userIds.length > 0) meta.userIds = [...extras.userIds];
-  const unknown = previous === undefined ? undefined : unknownFields(previous);
-  // A spread defines each field as data, so an unknown field named `__proto__` stays a field.
-  return unknown === undefined ? meta : { ...unknown, ...meta };
-}
-
-const KNOWN_META = new Set(['version', 'lock', 'releasedToken', 'trade', 'schema', 'userIds']);
-
-/** The fields of `meta` this version does not know, or `undefined` when it has none. */
-function unknownFields(meta: RecordMeta): Record<string, unknown> | undefined {
-  let unknown: Record<string, unknown> | undefined;
-  for (const key of Object.keys(meta)) {
-    if (KNOWN_META.has(key)) continue;
-    unknown ??= {};
-    Object.defineProperty(unknown, key, {
-      value: (meta as unknown as Record<string, unknown>)[key],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return unknown;
+  if (previous === undefined) return meta;
+  // A rest copy defines each field as data, so an unknown field named `__proto__` stays one.
+  const { version, lock, releasedToken, trade, schema, userIds, ...unknown } = previous;
+  // A newer writer's fields, kept.
+  return Object.keys(unknown).length === 0 ? meta : { ...unknown, ...meta };
 }
 
 function lockOf(writer: LockWriter): LockInfo {

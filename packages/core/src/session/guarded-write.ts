@@ -41,8 +41,6 @@ export interface GuardedWrite<D> {
   next(record: ProfileRecord | undefined, decision: D): ProfileRecord | null | undefined;
   /** Also keep the written record as a version (the store's `keepVersion`). */
   readonly keepVersion?: boolean;
-  /** The snapshot of this record the caller last saw (the store's `expected`). */
-  readonly expected?: StoreSnapshot | undefined;
 }
 
 export type Written<D> =
@@ -67,8 +65,8 @@ export type Written<D> =
 export async function guardedWrite<D>(
   ctx: Pick<DriverContext, 'store' | 'scheduler' | 'keys'>,
   write: GuardedWrite<D>,
-  /** The snapshot the caller last saw, when the write itself names none. */
-  expected: StoreSnapshot | undefined = write.expected,
+  /** The snapshot of this record the caller last saw (the store's `expected`). */
+  expected?: StoreSnapshot,
 ): Promise<Written<D>> {
   const { key } = write;
   const started = ctx.scheduler.now();
