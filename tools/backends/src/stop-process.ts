@@ -94,17 +94,41 @@ function liveGroupMembersFromProc(pgid: number): number | undefined {
   }
   let live = 0;
   for (const pid of pids) {
-    const stat = readStat(pid);
-    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') live += 1;
+    const stat = readStat(`/proc/${pid}/stat`);
+    if (stat && stat.pgrp === pgid && (isRunning(stat.state) || hasRunningThread(pid))) live += 1;
   }
   return live;
 }
 
-/** State and process group from /proc/<pid>/stat; the command name may hold spaces and ')'. */
-function readStat(pid: string): { state: string; pgrp: number } | undefined {
+function isRunning(state: string): boolean {
+  return state !== 'Z' && state !== 'X';
+}
+
+/**
+ * A process whose main thread has ended shows 'Z' while its other threads still run and still
+ * hold its sockets: java's does during its shutdown. It is gone only once every thread is.
+ */
+function hasRunningThread(pid: string): boolean {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return false; // It ended while we looked.
+  }
+  return tasks.some((task) => {
+    const stat = readStat(`/proc/${pid}/task/${task}/stat`);
+    return stat !== undefined && isRunning(stat.state);
+  });
+}
+
+/**
+ * State and process group from a process's or a thread's /proc stat file; the command name in it
+ * may hold spaces and ')'.
+ */
+function readStat(path: string): { state: string; pgrp: number } | undefined {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch {
     return undefined; // It ended while we looked.
   }

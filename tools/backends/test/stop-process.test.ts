@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stopProcess } from '../src/index.js';
-import { processesMentioning } from './helpers.js';
+import { isListening, processesMentioning } from './helpers.js';
 
 // A wrapper (like gcloud) that dies at once on SIGTERM, and a grandchild (like its java) that
 // takes a while to shut down and writes a file when it has. `marker` names it in `ps`.
@@ -22,6 +22,26 @@ async function started(dir: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   expect(existsSync(join(dir, 'ready'))).toBe(true);
+}
+
+// A wrapper (like gcloud) whose child's main thread ends at once (pthread_exit), leaving the child
+// 'Z' in /proc, while a second thread holds a listening socket for `holdSeconds` more, as java's
+// threads do while it shuts down. The child ignores SIGTERM, so only that thread's end ends it.
+// The child prints the port.
+function spawnZombieLeader(holdSeconds: number) {
+  const script = [
+    'import ctypes, signal, socket, sys, threading, time',
+    'signal.signal(signal.SIGTERM, signal.SIG_IGN)',
+    "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()",
+    'print(s.getsockname()[1], flush=True)',
+    `threading.Thread(target=lambda: (time.sleep(${holdSeconds}), s.close())).start()`,
+    'ctypes.CDLL(None).pthread_exit(None)',
+  ].join('\n');
+  return spawn('sh', ['-c', 'python3 -c "$SCRIPT" & wait'], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, SCRIPT: script },
+  });
 }
 
 describe('stopProcess({ group: true })', () => {
@@ -48,5 +68,16 @@ describe('stopProcess({ group: true })', () => {
     expect(Date.now() - began).toBeLessThan(5000);
     expect(existsSync(join(dir, 'clean'))).toBe(false);
     expect(processesMentioning(marker)).toEqual([]);
+  });
+
+  it("waits for a wrapper's child whose main thread has ended while its other threads run", async () => {
+    const child = spawnZombieLeader(1);
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout?.once('data', (data: Buffer) => resolve(Number(data.toString().trim())));
+      child.once('error', reject);
+    });
+    expect(await isListening('127.0.0.1', port)).toBe(true);
+    await stopProcess(child, { group: true, graceMs: 5000 });
+    expect(await isListening('127.0.0.1', port)).toBe(false);
   });
 });
