@@ -5,6 +5,7 @@
  * `kickFramesAfter` says (after the release, in the server: see release-watch.ts).
  */
 import type { Host, HostPlayer } from '@datadriver/core';
+import { HostListeners } from '@datadriver/core/ports';
 import type { WebSocket } from 'ws';
 
 export interface SocketPlayer extends HostPlayer {
@@ -29,8 +30,7 @@ export interface WebSocketHostOptions {
 
 export class WebSocketHost implements Host<SocketPlayer> {
   private readonly connected = new Set<SocketPlayer>();
-  private readonly added = new Set<Listener>();
-  private readonly removing = new Set<Listener>();
+  private readonly listeners = new HostListeners<SocketPlayer>();
 
   constructor(
     readonly jobId: string,
@@ -38,13 +38,11 @@ export class WebSocketHost implements Host<SocketPlayer> {
   ) {}
 
   onPlayerAdded(listener: Listener): () => void {
-    this.added.add(listener);
-    return () => this.added.delete(listener);
+    return this.listeners.onPlayerAdded(listener);
   }
 
   onPlayerRemoving(listener: Listener): () => void {
-    this.removing.add(listener);
-    return () => this.removing.delete(listener);
+    return this.listeners.onPlayerRemoving(listener);
   }
 
   players(): Iterable<SocketPlayer> {
@@ -56,7 +54,7 @@ export class WebSocketHost implements Host<SocketPlayer> {
     const player: SocketPlayer = { id: userId, socket };
     this.connected.add(player);
     socket.once('close', () => this.disconnect(player));
-    for (const listener of this.added) listener(player);
+    this.listeners.added(player);
     return player;
   }
 
@@ -77,7 +75,7 @@ export class WebSocketHost implements Host<SocketPlayer> {
 
   private disconnect(player: SocketPlayer): void {
     if (!this.connected.delete(player)) return;
-    for (const listener of this.removing) listener(player);
+    this.listeners.removing(player);
   }
 }
 

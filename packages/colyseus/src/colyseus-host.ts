@@ -7,6 +7,7 @@
  */
 import { type Client, matchMaker, type Room } from '@colyseus/core';
 import { DataDriverError, ErrorCode, type Host, type HostPlayer } from '@datadriver/core';
+import { HostListeners } from '@datadriver/core/ports';
 import { checkKickCode, closeReason, KICK_CLOSE_CODE } from './kick.js';
 import { cancelReconnection, onClientClosed, watchRoom } from './room-lifecycle.js';
 
@@ -80,8 +81,7 @@ export class ColyseusHost implements Host<ColyseusPlayer> {
   private readonly kickCode: number;
   private readonly current = new Map<string, Player>();
   private readonly rooms = new Map<Room, WatchedRoom>();
-  private readonly added = new Set<Listener>();
-  private readonly removing = new Set<Listener>();
+  private readonly listeners = new HostListeners<ColyseusPlayer>();
 
   constructor(private readonly options: ColyseusHostOptions = {}) {
     this.kickCode = checkKickCode(options.kickCode ?? KICK_CLOSE_CODE);
@@ -111,13 +111,11 @@ export class ColyseusHost implements Host<ColyseusPlayer> {
   }
 
   onPlayerAdded(listener: Listener): () => void {
-    this.added.add(listener);
-    return () => this.added.delete(listener);
+    return this.listeners.onPlayerAdded(listener);
   }
 
   onPlayerRemoving(listener: Listener): () => void {
-    this.removing.add(listener);
-    return () => this.removing.delete(listener);
+    return this.listeners.onPlayerRemoving(listener);
   }
 
   players(): Iterable<ColyseusPlayer> {
@@ -164,7 +162,7 @@ export class ColyseusHost implements Host<ColyseusPlayer> {
     player.memberships.add(membership);
     if (!known) {
       this.current.set(userId, player);
-      for (const listener of [...this.added]) listener(player);
+      this.listeners.added(player);
     }
     return player;
   }
@@ -239,6 +237,6 @@ export class ColyseusHost implements Host<ColyseusPlayer> {
 
   private remove(player: Player): void {
     this.current.delete(player.id);
-    for (const listener of [...this.removing]) listener(player);
+    this.listeners.removing(player);
   }
 }

@@ -96,6 +96,27 @@ describe('a player joining rooms of one Colyseus process', () => {
     expect((await colyseus.record(id)).data).toEqual({ coins: 6 });
   });
 
+  it("a host listener that throws does not keep the next from hearing of the player, and the failed join's profile is released", async () => {
+    const id = user('listeners');
+    const heard: string[] = [];
+    const offThrowing = colyseus.profiles.host.onPlayerAdded(() => {
+      throw new Error('a game bug');
+    });
+    const offHearing = colyseus.profiles.host.onPlayerAdded((player) => heard.push(player.id));
+    try {
+      expect(await refusalOf(joinArena(colyseus.client(), id))).toMatchObject({
+        message: 'a game bug',
+      });
+    } finally {
+      offThrowing();
+      offHearing();
+    }
+    expect(heard).toEqual([id]);
+    await until(() => colyseus.profiles.host.player(id) === undefined);
+    await until(async () => eventsOf(id, 'profile.released').length === 1);
+    expect((await colyseus.record(id)).meta.lock).toBeUndefined();
+  });
+
   it("'__proto__' is an ordinary user id", async () => {
     const { room, coins } = await joinArena(colyseus.client(), '__proto__');
     expect(coins).toBe(0);
