@@ -13,7 +13,7 @@ import {
 import { nextVersionId, type StoreRecord } from '@datadriver/core/ports';
 import type { DynamoVersions } from './dynamo-versions.js';
 import { classifyDynamoError, type FailedCall, translateDynamoError } from './errors.js';
-import { type Item, type ItemCodec, REVISION_ATTRIBUTE, type StoredItem } from './item-codec.js';
+import type { Item, ItemCodec, StoredItem } from './item-codec.js';
 import type { VersionMark } from './version-mark.js';
 import { unchangedSince } from './write-condition.js';
 
@@ -26,8 +26,13 @@ export type WriteOutcome =
   | {
       readonly kind: 'conflict';
       readonly error: unknown;
-      /** The item that failed the condition, as `ALL_OLD` carried it (none: no item now). */
-      readonly current: StoredItem | undefined;
+      /**
+       * The item stored now, when the failure says so: the record's own condition failed and
+       * `ALL_OLD` carried its item (`item` undefined: there is none). Undefined when the failure
+       * does not say (a conflict with another transaction, the version's put failing): then
+       * only a read tells.
+       */
+      readonly current: { readonly item: StoredItem | undefined } | undefined;
     };
 
 export interface ConditionalWritesContext {
@@ -85,12 +90,12 @@ export class ConditionalWrites {
       await this.ctx.send<unknown>(call, send);
       return written;
     } catch (error) {
-      const { outcome, seenItem } = this.conflictOutcome(key, error, call);
+      const outcome = this.conflictOutcome(key, error, call);
       // The SDK resent a write whose first response was lost, and it was ours that landed.
       // (Should another write have landed after ours, this reads as a conflict and the
       // transform runs again on that newer record: the port allows a rejected-looking write
       // to have committed.)
-      if (seenItem?.[REVISION_ATTRIBUTE]?.S === revision) return written;
+      if (outcome.current?.item?.revision === revision) return written;
       return outcome;
     }
   }
@@ -112,23 +117,23 @@ export class ConditionalWrites {
       );
       return { kind: 'written', item: undefined };
     } catch (error) {
-      return this.conflictOutcome(key, error, call).outcome;
+      return this.conflictOutcome(key, error, call);
     }
   }
 
   /**
-   * A failed condition is a conflict, reported with the item that beat us (`ALL_OLD`, none
-   * when it is gone); any other failure is rethrown as a DataDriverError.
+   * A failed condition is a conflict, reported with the item that beat us where the failure
+   * carries it; any other failure is rethrown as a DataDriverError.
    */
   private conflictOutcome(
     key: string,
     error: unknown,
     call: RecordCall,
-  ): { outcome: WriteOutcome; seenItem: Item | undefined } {
+  ): Extract<WriteOutcome, { kind: 'conflict' }> {
     if (classifyDynamoError(error) !== 'conflict') throw translateDynamoError(error, call);
-    const seenItem = recordItemSeen(error);
-    const current = this.ctx.codec.decode(key, seenItem);
-    return { outcome: { kind: 'conflict', error, current }, seenItem };
+    const seen = recordItemSeen(error);
+    const current = seen && { item: this.ctx.codec.decode(key, seen.item) };
+    return { kind: 'conflict', error, current };
   }
 }
 
@@ -137,17 +142,21 @@ export function recordCall(operation: string, key: string, tableName: string): R
 }
 
 /**
- * The record item that failed the write's condition (`ALL_OLD`): the error's own for a
- * PutItem or DeleteItem, the first action's for a transaction.
+ * The record item that failed the write's condition (`ALL_OLD`), where the record's own
+ * condition failed: the error's for a PutItem or DeleteItem, the first action's for a
+ * transaction. No `Item` then means no item is stored. Undefined where the failure is another
+ * (a `TransactionConflict`, a conflict of the version's put): the record may be as it was
+ * seen, and taking "no `Item`" for "no item" would read a live record as gone.
  */
-function recordItemSeen(error: unknown): Item | undefined {
+function recordItemSeen(error: unknown): { readonly item: Item | undefined } | undefined {
   const failure = error as {
     readonly name?: unknown;
     readonly Item?: Item;
-    readonly CancellationReasons?: readonly { readonly Item?: Item }[];
+    readonly CancellationReasons?: readonly { readonly Code?: unknown; readonly Item?: Item }[];
   };
-  if (failure.name === 'ConditionalCheckFailedException') return failure.Item;
-  if (failure.name === 'TransactionCanceledException')
-    return failure.CancellationReasons?.[0]?.Item;
+  if (failure.name === 'ConditionalCheckFailedException') return { item: failure.Item };
+  const record = failure.CancellationReasons?.[0];
+  if (failure.name === 'TransactionCanceledException' && record?.Code === 'ConditionalCheckFailed')
+    return { item: record.Item };
   return undefined;
 }

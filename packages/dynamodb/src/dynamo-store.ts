@@ -166,7 +166,8 @@ export class DynamoStore implements Store {
           `a concurrent write changed ${key} in table ${this.tableName}; re-running the transform on the item the failed write carried back (retry 1 of ${this.conflictRetries})`,
           { key, tableName: this.tableName, retry: 1, delayMs: 0 },
         );
-        seen = { item: outcome.current, confirmed: true };
+        // A conflict that does not say what is stored now is read again, at once.
+        seen = outcome.current && { item: outcome.current.item, confirmed: true };
         continue;
       }
       seen = undefined;

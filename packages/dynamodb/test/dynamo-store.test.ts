@@ -199,6 +199,33 @@ describe('conditional writes', () => {
     expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(2);
   });
 
+  it('reads again after a conflict that carries no item (another transaction holds it), and does not take the record for gone', async () => {
+    const key = freshKey('transaction-conflict');
+    const { store } = storeViaProxy();
+    const first = await store.update(key, () => ({ n: 1 }));
+    proxy.inject('PutItem', {
+      kind: 'error',
+      status: 400,
+      type: 'com.amazonaws.dynamodb.v20120810#TransactionConflictException',
+      message: 'Transaction is ongoing for the item',
+    });
+    const sentBefore = proxy.seen.length;
+    const seen: unknown[] = [];
+    // A holder's save: it writes nothing on a record that is gone.
+    const result = await store.update(
+      key,
+      (current) => {
+        seen.push(current?.n);
+        return current === undefined ? undefined : { n: (current.n as number) + 1 };
+      },
+      { expected: first },
+    );
+    expect(seen).toEqual([1, 1]);
+    expect(proxy.seen.slice(sentBefore)).toEqual(['PutItem', 'GetItem', 'PutItem']);
+    expect(result?.record).toEqual({ n: 2 });
+    expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 2 });
+  });
+
   it('deletes only the record it read: a rival write in between is re-read, not deleted', async () => {
     const key = freshKey('delete');
     const { store } = storeViaProxy();

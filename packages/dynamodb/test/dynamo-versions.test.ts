@@ -372,6 +372,44 @@ describe('one transaction for the record and its version', () => {
     ]);
   });
 
+  it.each([
+    ['another transaction holds the record', [{ Code: 'TransactionConflict' }, { Code: 'None' }]],
+    [
+      "the version's put failed its condition",
+      [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }],
+    ],
+  ])(
+    'reads again after a cancelled transaction whose record action carries no item (%s), and does not take the record for gone',
+    async (_, reasons) => {
+      const key = freshKey('cancelled');
+      const versioned = store({ viaProxy: true });
+      const first = await versioned.update(key, () => ({ n: 1 }), { keepVersion: true });
+      proxy.inject('TransactWriteItems', {
+        kind: 'error',
+        status: 400,
+        type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
+        message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
+        fields: { CancellationReasons: reasons },
+      });
+      const seen: unknown[] = [];
+      const result = await versioned.update(
+        key,
+        (current) => {
+          seen.push(current?.n);
+          return current === undefined ? undefined : increment(current);
+        },
+        { keepVersion: true, expected: first },
+      );
+      expect(seen).toEqual([1, 1]);
+      expect(result?.record).toEqual({ n: 2 });
+      expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 2 });
+      expect((await rawVersions(key)).map((version) => version.record)).toEqual([
+        { n: 1 },
+        { n: 2 },
+      ]);
+    },
+  );
+
   it('keeps one version of a write whose response was lost and which the SDK resent', async () => {
     const key = freshKey('lost-response');
     const versioned = store({ viaProxy: true, maxAttempts: 2 });
