@@ -28,6 +28,7 @@ export const LOGGED_EVENT_TYPES: ReadonlySet<DataDriverEventType> = new Set([
   'handoff.limited',
   'driver.close-timeout',
   'trade.recovered',
+  'trade.undecided',
   'load.failed',
 ]);
 
@@ -109,6 +110,11 @@ export function describeEvent(
       return {
         level: 'warn',
         message: `close of ${event.driver} timed out with ${event.keys.length} profile(s) unreleased: ${event.keys.join(', ')}`,
+      };
+    case 'trade.undecided':
+      return {
+        level: 'warn',
+        message: `trade ${event.trade} of ${event.keys.join(', ')} is undecided: ${event.driver} closed before its decision was known; each participant's next load settles it from the journal.`,
       };
     case 'trade.recovered':
       return {

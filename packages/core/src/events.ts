@@ -133,7 +133,7 @@ export type DataDriverEvent =
   | (KeyEvent & { readonly type: 'profile.release-failed'; readonly error: DataDriverError })
   | (KeyEvent & { readonly type: 'profile.adopted'; readonly outcome: 'kept' | 'lost' | 'unsaved' })
   | (KeyEvent & {
-      readonly type: 'trade.committed' | 'trade.aborted';
+      readonly type: 'trade.committed' | 'trade.aborted' | 'trade.undecided';
       readonly trade: string;
       readonly keys: readonly string[];
     })

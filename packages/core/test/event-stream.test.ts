@@ -34,6 +34,7 @@ const ALL_TYPES: Record<DataDriverEventType, true> = {
   'profile.adopted': true,
   'trade.committed': true,
   'trade.aborted': true,
+  'trade.undecided': true,
   'trade.recovered': true,
   'presence.beat': true,
   'presence.beat-failed': true,

@@ -423,4 +423,37 @@ describe('a trade whose decision cannot be written', () => {
     const aliceOnB = await bed.clock.run(b.load('alice'));
     expect(aliceOnB.data).toEqual({ coins: 0 }); // the prepared trade is aborted by the load
   });
+
+  it("reports a trade undecided, never aborted, when the driver closes while its commit's response is lost: the commit may have landed", async () => {
+    const bed = testBed();
+    const a = bed.server('A');
+    const alice = await bed.clock.run(a.driver.load('alice'));
+    const bob = await bed.clock.run(a.driver.load('bob'));
+    // The prepare lands; every later journal write (the decision) lands but loses its response.
+    a.store.faults.inject({
+      kind: 'lose-response',
+      operation: 'update',
+      matches: (key) => key.includes('#trade/'),
+      skip: 1,
+      times: Number.POSITIVE_INFINITY,
+    });
+    const trading = a.driver
+      .trade(alice, bob, (x, y) => {
+        x.coins = 9;
+        y.coins = 1;
+      })
+      .catch((e: unknown) => e);
+    await bed.clock.advance(10_000);
+    await bed.clock.run(a.driver.close());
+    await bed.clock.advance(60_000); // the retry's sleep ends, and it sees the driver closed
+    expect(await trading).toMatchObject({ code: ErrorCode.Closed });
+    const trades = bed.events.filter((event) => event.type.startsWith('trade.'));
+    expect(trades).toEqual([
+      expect.objectContaining({ type: 'trade.undecided', keys: ['alice', 'bob'] }),
+    ]);
+    // The commit did land: the next loads apply it.
+    const b = bed.driver('B', WAITS_OUT_A_DEAD_LOCK);
+    expect((await bed.clock.run(b.load('alice'))).data).toEqual({ coins: 9 });
+    expect((await bed.clock.run(b.load('bob'))).data).toEqual({ coins: 1 });
+  });
 });

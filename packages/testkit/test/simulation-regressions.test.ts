@@ -182,3 +182,11 @@ describe('a settled trade journal keeps no player data', () => {
   // has each case).
   seedsHold([3, 4, 40, 88, 3595, 18379]);
 });
+
+describe('a trade left undecided by a closing driver is not reported failed', () => {
+  // trade-atomicity: the decision's write committed but lost its response, and the server shut
+  // down while it retried; the trade rejected with Data.Closed and reported trade.aborted,
+  // though its participants' next loads applied it. It reports trade.undecided now, and the
+  // simulator counts a Data.Closed trade as undecided (core's trade.test.ts has the case).
+  seedsHold([506806]);
+});

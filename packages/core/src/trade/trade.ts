@@ -24,7 +24,10 @@ type Pair = readonly [ProfileSession, ProfileSession];
 /**
  * Runs a trade between two active sessions of one driver, reporting `trade.committed` or
  * `trade.aborted`. `apply` changes copies of both datas; they replace the profiles' data only
- * once the journal says committed. Rejects with `Data.TradeFailed` when it aborts.
+ * once the journal says committed. Rejects with `Data.TradeFailed` when it aborts. When the
+ * driver closed before the decision was known (a commit whose response was lost may have
+ * landed), it reports `trade.undecided` and rejects with `Data.Closed`: never `trade.aborted`,
+ * which a game may answer with a refund.
  */
 export async function trade(
   ctx: DriverContext,
@@ -49,7 +52,8 @@ export async function trade(
     await runTrade(ctx, id, sessions, apply, closed);
     ctx.emit({ type: 'trade.committed', ...event });
   } catch (error) {
-    ctx.emit({ type: 'trade.aborted', ...event });
+    const undecided = DataDriverError.is(error, ErrorCode.Closed);
+    ctx.emit({ type: undecided ? 'trade.undecided' : 'trade.aborted', ...event });
     throw toDataDriverError(error, ErrorCode.TradeFailed, `trade ${id} failed`);
   }
 }

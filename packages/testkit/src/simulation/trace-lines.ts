@@ -45,6 +45,7 @@ export function eventLine(world: World, event: DataDriverEvent): string | undefi
       return `adopted the retained profile: ${event.outcome}`;
     case 'trade.committed':
     case 'trade.aborted':
+    case 'trade.undecided':
       return `${event.type} ${event.trade} [${event.keys.join(', ')}]`;
     case 'trade.recovered':
       return `recovered trade ${event.trade}: ${event.outcome}`;

@@ -3,7 +3,7 @@
  * the old server still thinks they are connected), earn, save and trade. Each step draws one
  * action from the workload's own stream; an action that has nobody to act on does nothing.
  */
-import { DataDriverError } from '@datadriver/core';
+import { DataDriverError, ErrorCode } from '@datadriver/core';
 import { Invariant } from './invariants.js';
 import type { Monitor } from './monitor.js';
 import { applyTrade, earn, progressOf, type SimData } from './player-data.js';
@@ -178,7 +178,7 @@ function trade(world: World, monitor: Monitor): void {
   to.trading = true;
   const a = server.profile(from.id)!;
   const b = server.profile(to.id)!;
-  const settle = (outcome: 'committed' | 'failed') => () => {
+  const settle = (outcome: 'committed' | 'failed' | 'undecided') => () => {
     world.trades.get(terms.id)!.outcome = outcome;
     from.trading = false;
     to.trading = false;
@@ -186,7 +186,7 @@ function trade(world: World, monitor: Monitor): void {
   server.test.driver
     .trade(a, b, (x, y) => applyTrade(terms, x as SimData, y as SimData))
     .then(settle('committed'), (error: unknown) => {
-      settle('failed')();
+      settle(DataDriverError.is(error, ErrorCode.Closed) ? 'undecided' : 'failed')();
       expected(monitor, error);
     });
 }

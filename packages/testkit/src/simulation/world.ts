@@ -105,7 +105,11 @@ export interface SimPlayer {
   trading: boolean;
 }
 
-export type TradeOutcome = 'pending' | 'committed' | 'failed';
+/**
+ * `undecided`: the trade rejected with Data.Closed, its decision unknown to its server (a
+ * commit whose response was lost may have landed); only atomicity is checked then.
+ */
+export type TradeOutcome = 'pending' | 'committed' | 'failed' | 'undecided';
 
 export interface SimTrade extends TradeTerms {
   readonly server: SimServer;
