@@ -22,7 +22,10 @@ export type StoreTransform = (current: StoreRecord | undefined) => StoreRecord |
 export interface StoreSnapshot {
   /**
    * The record. In the snapshot of a write it may be the very object the transform returned:
-   * nobody may change it.
+   * a store never changes it. A caller's nested values may still change under it: DataDriver
+   * hands back as `expected` the snapshot of the record a profile loaded, whose nested values
+   * the loaded data shares while the game plays. So a store uses `expected.record` only as the
+   * transform's input, and derives nothing from it to keep (its JSON, a hash).
    */
   readonly record: StoreRecord;
   /**
