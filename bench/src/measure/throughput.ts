@@ -1,6 +1,10 @@
 /**
  * Throughput on one Redis from one process: many players in flight, each cycling load, one
- * change, save, release. Against, in the same run, a naive lock (SET NX PX for the lock, GET
+ * change, save, release. Each player rejoins on the server they left, so every load but the
+ * first starts from the release's snapshot (one compare-and-set, no read); a second DataDriver
+ * variant, `driverCold`, cycles each player over keys enough that no snapshot is left for the
+ * next load (a read, then the compare-and-set: a player arriving from another server). Against,
+ * in the same run, a naive lock (SET NX PX for the lock, GET
  * to load, SET to save, DEL to release, with no handoff, no presence and no lock rules) and
  * the same commands DataDriver sends, by hand (same-commands.ts). Windows of the three take
  * turns, the order rotating each round, so that a change of load on the machine hits them
@@ -34,14 +38,16 @@ export interface Window {
 
 export interface ThroughputResult {
   readonly driver: Window[];
+  /** The same cycle on keys this server kept no released snapshot of: a read first. */
+  readonly driverCold: Window[];
   readonly sameCommands: Window[];
   readonly naive: Window[];
   /** The commands of DataDriver's cycle, as the same-commands floor sent them. */
   readonly shape: CycleShape;
 }
 
-type Variant = 'driver' | 'sameCommands' | 'naive';
-const VARIANTS: readonly Variant[] = ['driver', 'sameCommands', 'naive'];
+type Variant = 'driver' | 'driverCold' | 'sameCommands' | 'naive';
+const VARIANTS: readonly Variant[] = ['driver', 'driverCold', 'sameCommands', 'naive'];
 
 export type Cycle = (key: string) => Promise<void>;
 
@@ -63,12 +69,20 @@ export async function measureThroughput(
     const shape = shapeOf(warm.callsPerCycle);
     const cycles: Record<Variant, Cycle> = {
       driver: dataDriverCycle(driver),
+      driverCold: coldCycle(dataDriverCycle(driver)),
       sameCommands: await sameCommandsCycle(naiveClient, shape, await recordsOf(driver, redisUrl)),
       naive: naiveCycle(naiveClient),
     };
+    await measure(cycles.driverCold, 'warm-c', 0.5);
     await measure(cycles.sameCommands, 'warm-s', 0.5);
     await measure(cycles.naive, 'warm-n', 0.5);
-    const result: ThroughputResult = { driver: [], sameCommands: [], naive: [], shape };
+    const result: ThroughputResult = {
+      driver: [],
+      driverCold: [],
+      sameCommands: [],
+      naive: [],
+      shape,
+    };
     for (let index = 0; index < config.throughputWindows; index++) {
       for (const variant of rotated(VARIANTS, index)) {
         const tag = `${variant}${index}`;
@@ -91,6 +105,24 @@ export function dataDriverCycle(driver: DataDriver<Coins>): Cycle {
     profile.data.coins += 1;
     await profile.save();
     await profile.release();
+  };
+}
+
+/**
+ * Keys per player for the cold cycle: with the bench's 200 players, 3,200 keys released in turn,
+ * more than the 1,024 released snapshots a driver keeps (README, Benchmarks), so the snapshot
+ * of a key is gone by the time its player comes back to it. The commands counted per cycle
+ * show it: one HGETALL each.
+ */
+const COLD_RING = 16;
+
+/** `cycle` on each player's ring of `COLD_RING` keys, a different one each time. */
+function coldCycle(cycle: Cycle): Cycle {
+  const turns = new Map<string, number>();
+  return (key) => {
+    const turn = turns.get(key) ?? 0;
+    turns.set(key, turn + 1);
+    return cycle(`${key}-${turn % COLD_RING}`);
   };
 }
 

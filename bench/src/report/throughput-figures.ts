@@ -38,6 +38,7 @@ function cycleRoundTrips(results: RunResults): Figure[] {
   if (!throughput) return [];
   const driver = meanCalls(throughput.driver);
   const store = total(driver, STORE_COMMANDS);
+  const cold = meanCalls(throughput.driverCold);
   return [
     {
       id: 'roundtrips.cycle',
@@ -47,7 +48,17 @@ function cycleRoundTrips(results: RunResults): Figure[] {
       value: store,
       goal: `<= ${CYCLE_ROUND_TRIPS_GOAL} (issue 21)`,
       meetsGoal: store <= CYCLE_ROUND_TRIPS_GOAL + 0.005,
-      note: `commands per cycle, counted by Redis (INFO commandstats, every window): ${describeCalls(driver)}; the same commands by hand: ${describeCalls(meanCalls(throughput.sameCommands))}; the naive lock: ${describeCalls(meanCalls(throughput.naive))}`,
+      note: `a player back on the server they left: the load starts from the release's snapshot; commands per cycle, counted by Redis (INFO commandstats, every window): ${describeCalls(driver)}; the same commands by hand: ${describeCalls(meanCalls(throughput.sameCommands))}; the naive lock: ${describeCalls(meanCalls(throughput.naive))}`,
+    },
+    {
+      id: 'roundtrips.cycle-cold',
+      section: `Throughput (one Redis, one process, ${results.config.throughputPlayers} players in flight)`,
+      label: 'store round trips per load + save + release, no released snapshot (DataDriver)',
+      unit: 'round trips',
+      value: total(cold, STORE_COMMANDS),
+      goal: `<= ${CYCLE_ROUND_TRIPS_GOAL} (issue 21)`,
+      meetsGoal: total(cold, STORE_COMMANDS) <= CYCLE_ROUND_TRIPS_GOAL + 0.005,
+      note: `a player arriving from another server: the load reads first; commands per cycle: ${describeCalls(cold)}`,
     },
   ];
 }
@@ -80,7 +91,8 @@ function throughputPass(
   const [driver, same, naive] = [throughput.driver, throughput.sameCommands, throughput.naive].map(
     rate,
   ) as [Summary, Summary, Summary];
-  const windows = `${throughput.driver.length} windows of ${results.config.throughputSeconds} s each, the three taking turns`;
+  const windows = `${throughput.driver.length} windows of ${results.config.throughputSeconds} s each, the four variants taking turns`;
+  const cold = rate(throughput.driverCold);
   const suffix = variant ? `.${variant}` : '';
   const label = (what: string) => (variant ? `${what}, with ${variant}` : what);
   const { reads, writes } = throughput.shape;
@@ -94,6 +106,15 @@ function throughputPass(
       summary: driver,
       note: `${windows}; ${cpu(throughput.driver)}`,
       detail: { windows: throughput.driver },
+    },
+    {
+      id: `throughput.datadriver-cold${suffix}`,
+      section,
+      label: label('DataDriver: load + save + release, no released snapshot (the load reads)'),
+      unit: 'cycles/s',
+      summary: cold,
+      note: `${windows}; each player over 16 keys in turn, more than the driver keeps snapshots of; ${cpu(throughput.driverCold)}`,
+      detail: { windows: throughput.driverCold },
     },
     {
       id: `throughput.same-commands${suffix}`,
@@ -124,6 +145,14 @@ function throughputPass(
       goal: `>= ${THROUGHPUT_GOAL} (issue 21)`,
       meetsGoal: driver.median / naive.median >= THROUGHPUT_GOAL,
       note: `medians; the same commands by hand / naive: ${(same.median / naive.median).toFixed(2)}`,
+    },
+    {
+      id: `throughput.ratio.cold${suffix}`,
+      section,
+      label: label('DataDriver with no released snapshot / naive'),
+      unit: 'ratio',
+      value: cold.median / naive.median,
+      note: 'medians: the general path, a player arriving from another server (no goal of its own)',
     },
     {
       id: `throughput.ratio.same-commands${suffix}`,
