@@ -5,11 +5,12 @@
  * snapshot the record has moved past costs no extra round trip: the compare-and-set fails, its
  * reply carries the record stored now, and the load rules run on that, as after a read.
  *
- * Only a release's snapshot is kept, and not one another server asked for (it loads next): its record holds a copy of the data parsed from the JSON
- * written, never an object the game can still change. Bounded, because a server sees many
- * players leave (all of them at a shutdown): the most recent `MAX_ENTRIES`, holding at most
- * `MAX_CHARS` of data JSON in all, none older than `MAX_AGE_MS` (a rejoin comes seconds after
- * the leave). The driver's close forgets them all.
+ * Only a release's snapshot is kept, and not one another server asked for (it loads next):
+ * its record holds a copy of the data parsed from the JSON written, never an object the game
+ * can still change. Bounded, because a server sees many players leave (all of them at a
+ * shutdown): the most recent `MAX_ENTRIES`, holding at most `MAX_CHARS` of data JSON in all,
+ * none older than `MAX_AGE_MS` (a rejoin comes seconds after the leave). The driver's close
+ * forgets them all.
  */
 import type { StoreSnapshot } from '../ports/store.js';
 
