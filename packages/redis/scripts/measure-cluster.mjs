@@ -4,9 +4,15 @@
  * three replicas, in the same run, and what `waitForReplicas: 1` costs on the cluster. Each
  * measure is WORKERS processes (scripts/throughput-worker.mjs), each keeping PLAYERS players
  * cycling load, one change, save, release for WINDOW_SECONDS; the setups take turns, ROUNDS times,
- * so a change of load on the machine hits each alike. Beside each rate: the save's latency, and
- * the CPU each cycle costs the client processes and the Redis servers (every node, replicas
- * included), which is what tells how far each setup scales once given machines of its own.
+ * so a change of load on the machine hits each alike. Beside each rate: the save's latency, the
+ * CPU each cycle costs the client processes and the Redis servers (every node, replicas
+ * included), which is what tells how far each setup scales once given machines of its own, and
+ * the store's commands per cycle as the masters counted them (INFO commandstats).
+ *
+ * A player loads the same key each cycle on the same driver, so after its first (cold) load in a
+ * window, a load starts from the snapshot the release left: the measured cycle is a rejoin on
+ * the same server, three compare-and-sets (EVALSHA) and no read (HGETALL); a cold load would add
+ * one HGETALL.
  *
  *   pnpm --filter @datadriver/redis measure:cluster   (starts its own redis-server and cluster)
  *   REDIS_URL=redis://a:6379 REDIS_CLUSTER_NODES=b:7000,c:7000 WORKERS=4 node scripts/measure-cluster.mjs
@@ -50,16 +56,30 @@ function runWorker(env) {
   });
 }
 
-/** CPU seconds the servers at `urls` have used so far (INFO), summed for masters and replicas. */
-async function serverCpuSeconds(urls) {
-  const total = { master: 0, replica: 0 };
+/** The commands counted per cycle: the store's read, its script (and EVAL on NOSCRIPT), WAIT. */
+const COUNTED = ['hgetall', 'evalsha', 'eval', 'wait'];
+
+/**
+ * What the servers at `urls` have done so far (INFO): CPU seconds, summed for masters and for
+ * replicas, and the calls of each COUNTED command on the masters (a replica's are replication).
+ */
+async function serverStats(urls) {
+  const total = {
+    master: 0,
+    replica: 0,
+    calls: Object.fromEntries(COUNTED.map((name) => [name, 0])),
+  };
   for (const url of urls) {
     const client = new Redis(url);
-    const info = await client.info();
+    const info = await client.info('all');
     client.disconnect();
     const role = /role:master/.test(info) ? 'master' : 'replica';
     for (const field of ['used_cpu_sys', 'used_cpu_user']) {
       total[role] += Number(new RegExp(`${field}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+    }
+    if (role !== 'master') continue;
+    for (const name of COUNTED) {
+      total.calls[name] += Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
     }
   }
   return total;
@@ -70,7 +90,7 @@ async function serverCpuSeconds(urls) {
  * CPU per cycle of the client processes and of every Redis server of the setup.
  */
 async function window(setup, round, adapterModule) {
-  const serverBefore = await serverCpuSeconds(setup.servers);
+  const serverBefore = await serverStats(setup.servers);
   const results = await Promise.all(
     Array.from({ length: WORKERS }, (_, index) =>
       runWorker({
@@ -83,7 +103,7 @@ async function window(setup, round, adapterModule) {
       }),
     ),
   );
-  const serverAfter = await serverCpuSeconds(setup.servers);
+  const serverAfter = await serverStats(setup.servers);
   const cycles = results.reduce((sum, each) => sum + each.cycles, 0);
   const failures = results.reduce((sum, each) => sum + each.failures, 0);
   const clientUs = results.reduce((sum, each) => sum + each.cpuUs, 0);
@@ -94,6 +114,9 @@ async function window(setup, round, adapterModule) {
     clientUsPerCycle: clientUs / cycles,
     masterUsPerCycle: ((serverAfter.master - serverBefore.master) * 1e6) / cycles,
     replicaUsPerCycle: ((serverAfter.replica - serverBefore.replica) * 1e6) / cycles,
+    callsPerCycle: Object.fromEntries(
+      COUNTED.map((name) => [name, (serverAfter.calls[name] - serverBefore.calls[name]) / cycles]),
+    ),
   };
 }
 
@@ -124,6 +147,9 @@ async function measure(redisUrl, clusterNodes) {
     `DataDriver throughput, ${WORKERS} processes x ${PLAYERS} players, each cycling load, one change, save, release; ${ROUNDS} rounds of ${WINDOW_SECONDS} s per setup, taking turns`,
   );
   console.log(
+    "each player's key again and again on the same driver: a window's first load of a key is cold (a read, then a compare-and-set), each later one starts from the snapshot its release left (a rejoin on the same server: one compare-and-set, no read)",
+  );
+  console.log(
     `machine: ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}`,
   );
   for (const setup of setups) {
@@ -136,8 +162,15 @@ async function measure(redisUrl, clusterNodes) {
         all.map(pick).sort((a, b) => a - b),
         50,
       ).toFixed(0);
+    const calls = COUNTED.map(
+      (name) =>
+        `${name.toUpperCase()} ${percentile(
+          all.map((each) => each.callsPerCycle[name]).sort((a, b) => a - b),
+          50,
+        ).toFixed(3)}`,
+    ).join(', ');
     console.log(
-      `  ${setup.name.padEnd(34)} ${percentile(rates, 50).toFixed(0).padStart(6)} cycles/s (windows ${rates.map((rate) => rate.toFixed(0)).join(', ')})   save p50 ${percentile(saves, 50).toFixed(2)} ms  p99 ${percentile(saves, 99).toFixed(2)} ms   CPU per cycle: clients ${median((each) => each.clientUsPerCycle)} µs, masters ${median((each) => each.masterUsPerCycle)} µs, replicas ${median((each) => each.replicaUsPerCycle)} µs   ${failures} failed`,
+      `  ${setup.name.padEnd(34)} ${percentile(rates, 50).toFixed(0).padStart(6)} cycles/s (windows ${rates.map((rate) => rate.toFixed(0)).join(', ')})   save p50 ${percentile(saves, 50).toFixed(2)} ms  p99 ${percentile(saves, 99).toFixed(2)} ms   CPU per cycle: clients ${median((each) => each.clientUsPerCycle)} µs, masters ${median((each) => each.masterUsPerCycle)} µs, replicas ${median((each) => each.replicaUsPerCycle)} µs   commands per cycle: ${calls}   ${failures} failed`,
     );
   }
 }
