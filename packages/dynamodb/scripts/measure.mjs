@@ -2,8 +2,8 @@
 /**
  * Latency of DataDriver on DynamoDB Local, from the built dist of @datadriver/core and this
  * package: the median and p99 of a load, a save and a release of a real DataDriver over
- * DynamoStore, without and with versions, and the hand-over time of a live session between
- * two servers.
+ * DynamoStore, without and with versions, of a load again on the same server (from the snapshot
+ * the release left), and the hand-over time of a live session between two servers.
  *
  *   pnpm turbo run build --filter=@datadriver/dynamodb...   # once
  *   pnpm --filter @datadriver/dynamodb measure
@@ -33,6 +33,7 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 const backend = await startDynamoLocal();
 const client = makeClient(backend.endpoint);
+const sent = countCalls(client);
 const tableName = `dd-measure-${process.pid}-${Date.now().toString(36)}`;
 // keep: 1, so that a profile's release (its second version) also trims its first, as every
 // versioned save does once a profile has `keep` versions.
@@ -44,11 +45,17 @@ try {
   console.log(`DataDriver on DynamoDB Local: ${describeBackend()}`);
   console.log(`Node ${process.version}, ${cpus().length} CPUs, table ${tableName}`);
   const { plain, versioned } = await measureLifecycles({ plain: {}, versioned: { versions } });
-  console.log(`\nOne profile at a time, ${PROFILES} profiles after ${WARM_UP} warm-up rounds:`);
+  console.log(
+    `\nOne profile at a time, ${PROFILES} profiles after ${WARM_UP} warm-up rounds. A load is` +
+      ' cold (a new key: a read, then a conditional write), a save and a release one conditional' +
+      ' write each; "load again" loads the key once more on the same driver after its release,' +
+      ' from the snapshot the release left (one conditional write, no read), then releases it:',
+  );
   printTable([
     ['load', plain.load],
     ['save', plain.save],
     ['release', plain.release],
+    ['load again', plain.again],
   ]);
   console.log(
     `\nThe same with versions { keep: ${versions.keep} } (interleaved with the above, profile by` +
@@ -60,6 +67,7 @@ try {
     ['load', versioned.load],
     ['save', versioned.save],
     ['release', versioned.release],
+    ['load again', versioned.again],
   ]);
   const handovers = await measureHandovers();
   console.log(
@@ -68,7 +76,7 @@ try {
       " on real timers (seed timings). From the join on B to the profile loaded on B: B's" +
       " failed load, the request, A's kick and release save, the reply, B's load.",
   );
-  printTable([['hand-over', handovers]]);
+  printTable([['hand-over', { samples: handovers }]]);
 } finally {
   await client.send(new DeleteTableCommand({ TableName: tableName }));
   await client.send(new DeleteTableCommand({ TableName: `${tableName}-versions` }));
@@ -77,9 +85,9 @@ try {
 }
 
 /**
- * Load, save and release, each timed alone, one profile after another, on a driver per set of
- * store options, taking turns; a save and a release each change the data, as a player's
- * progress does.
+ * Load, save, release and load again, each timed alone, one profile after another, on a driver
+ * per set of store options, taking turns; a save and a release each change the data, as a
+ * player's progress does. The load again is a player back on the server they just left.
  */
 async function measureLifecycles(variants) {
   const runs = Object.entries(variants).map(([name, options]) => ({
@@ -91,27 +99,61 @@ async function measureLifecycles(variants) {
       logger: quiet,
       handoff: false,
     }),
-    times: { load: [], save: [], release: [] },
+    times: { load: [], save: [], release: [], again: [] },
+    calls: { load: new Map(), save: new Map(), release: new Map(), again: new Map() },
   }));
   for (let index = 0; index < WARM_UP + PROFILES; index++) {
-    for (const { driver, times } of runs) {
-      const started = performance.now();
-      const profile = await driver.load(`player-${index}`);
-      const loaded = performance.now();
+    for (const { driver, times, calls } of runs) {
+      const timed = async (operation, act) => {
+        const before = new Map(sent);
+        const started = performance.now();
+        const result = await act();
+        if (index < WARM_UP) return result;
+        times[operation].push(performance.now() - started);
+        for (const [command, count] of sent) {
+          const made = count - (before.get(command) ?? 0);
+          if (made > 0) calls[operation].set(command, (calls[operation].get(command) ?? 0) + made);
+        }
+        return result;
+      };
+      const key = `player-${index}`;
+      const profile = await timed('load', () => driver.load(key));
       profile.data.coins += 1;
-      await profile.save();
-      const saved = performance.now();
+      await timed('save', () => profile.save());
       profile.data.coins += 1;
-      await profile.release();
-      const released = performance.now();
-      if (index < WARM_UP) continue;
-      times.load.push(loaded - started);
-      times.save.push(saved - loaded);
-      times.release.push(released - saved);
+      await timed('release', () => profile.release());
+      const back = await timed('again', () => driver.load(key));
+      await back.release();
     }
   }
   for (const { driver } of runs) await driver.close();
-  return Object.fromEntries(runs.map(({ name, times }) => [name, times]));
+  return Object.fromEntries(
+    runs.map(({ name, times, calls }) => [
+      name,
+      Object.fromEntries(
+        Object.entries(times).map(([operation, samples]) => [
+          operation,
+          { samples, calls: calls[operation] },
+        ]),
+      ),
+    ]),
+  );
+}
+
+/**
+ * Counts the commands sent on `client` by name, once per send (the SDK's own retries of a
+ * send are not counted again): what each operation costs in DynamoDB calls.
+ */
+function countCalls(target) {
+  const counts = new Map();
+  target.middlewareStack.add(
+    (next, context) => (args) => {
+      counts.set(context.commandName, (counts.get(context.commandName) ?? 0) + 1);
+      return next(args);
+    },
+    { step: 'initialize', name: 'measureCallCount' },
+  );
+  return counts;
 }
 
 /** A player on A joins B while still connected to A; the time until B has the profile. */
@@ -187,15 +229,24 @@ function makeClient(endpoint) {
   });
 }
 
+/** Rows of an operation's name and its samples (and DynamoDB calls, where counted). */
 function printTable(rows) {
   console.log(
-    `${'operation'.padEnd(10)} ${'n'.padStart(5)} ${'median'.padStart(10)} ${'p99'.padStart(10)}`,
+    `${'operation'.padEnd(10)} ${'n'.padStart(5)} ${'median'.padStart(10)} ${'p99'.padStart(10)}   calls per operation`,
   );
-  for (const [name, samples] of rows) {
+  for (const [name, { samples, calls }] of rows) {
     const cells = [percentile(samples, 0.5), percentile(samples, 0.99)].map((ms) =>
       `${ms.toFixed(1)} ms`.padStart(10),
     );
-    console.log(`${name.padEnd(10)} ${String(samples.length).padStart(5)} ${cells.join(' ')}`);
+    const perOperation = [...(calls ?? [])]
+      .map(
+        ([command, count]) =>
+          `${command.replace(/Command$/, '')} ${+(count / samples.length).toFixed(2)}`,
+      )
+      .join(', ');
+    console.log(
+      `${name.padEnd(10)} ${String(samples.length).padStart(5)} ${cells.join(' ')}${perOperation && `   ${perOperation}`}`,
+    );
   }
 }
 
