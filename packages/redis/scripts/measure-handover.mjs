@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Measures the hand-over of a live session between two server processes on one Redis, and the
- * round trip of one Redis command in the same run. Each server is the test fixture
+ * Measures the hand-over of a live session between two server processes on one Redis, the
+ * Redis commands each hop cost (INFO commandstats over the measured hops), and the round trip
+ * of one Redis command in the same run. Each server is the test fixture
  * (test/fixtures/server.mjs) with the seed's timings and handoff turned on by attach's rule.
  *
  *   pnpm --filter @datadriver/redis measure          (starts its own redis-server)
@@ -46,6 +47,16 @@ async function roundTrips(client, command) {
   return times;
 }
 
+/** The calls of each command the server has run so far (INFO commandstats), but INFO's own. */
+async function commandCalls(client) {
+  const info = await client.info('commandstats');
+  const calls = new Map();
+  for (const [, name, count] of info.matchAll(/cmdstat_([^:]+):calls=(\d+)/g)) {
+    if (name !== 'info') calls.set(name, Number(count));
+  }
+  return calls;
+}
+
 /** Moves `player` from `holder` (still connected there) to `target`; returns the waits. */
 async function hop(holder, target, player, coins) {
   await holder.request('setCoins', { player, coins }); // unsaved: must travel with the handover
@@ -82,13 +93,22 @@ async function measure(redisUrl) {
     await servers[0].settled(player, 30_000, from);
     const waited = [];
     const seen = [];
+    let before;
     for (let index = 0; index < WARMUP_HOPS + HOPS; index += 1) {
+      if (index === WARMUP_HOPS) before = await commandCalls(client);
       const [holder, target] = index % 2 === 0 ? servers : [servers[1], servers[0]];
       const result = await hop(holder, target, player, index + 1);
       if (index < WARMUP_HOPS) continue;
       waited.push(result.waitedMs);
       seen.push(result.seenMs);
     }
+    const after = await commandCalls(client);
+    const perHop = [...after]
+      .map(([name, count]) => [name, (count - (before.get(name) ?? 0)) / HOPS])
+      .filter(([, count]) => count >= 0.005)
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, count]) => `${name.toUpperCase()} ${count.toFixed(2)}`)
+      .join(', ');
     const version = (await client.info('server')).match(/redis_version:(\S+)/)?.[1];
     const ping = await roundTrips(client, (c) => c.ping());
     await client.set(`${run}rtt`, 'x'.repeat(100));
@@ -100,6 +120,16 @@ async function measure(redisUrl) {
     );
     console.log(`  wait the joining player saw (driver's waitedMs): ${summary(waited)}`);
     console.log(`  join sent to load seen by the parent over IPC:   ${summary(seen)}`);
+    console.log(
+      `  Redis commands per hop (a script's own calls and the presence beats counted too): ${perHop}`,
+    );
+    // A hop slower than its neighbours by seconds is usually a message a budget dropped: say so.
+    const warnings = servers.flatMap((server) =>
+      server.messages.filter((message) => message.type === 'log' && message.level === 'warn'),
+    );
+    console.log(
+      `  warnings logged by the servers: ${warnings.length}${warnings.map((each) => `\n    ${each.message}`).join('')}`,
+    );
     console.log(`round trip of one Redis command, ${ROUND_TRIPS} sequential, same run`);
     console.log(`  PING:                                            ${summary(ping)}`);
     console.log(`  GET (100 bytes):                                 ${summary(get)}`);
