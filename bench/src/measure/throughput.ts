@@ -69,7 +69,7 @@ export async function measureThroughput(
     const shape = shapeOf(warm.callsPerCycle);
     const cycles: Record<Variant, Cycle> = {
       driver: dataDriverCycle(driver),
-      driverCold: coldCycle(dataDriverCycle(driver)),
+      driverCold: coldCycle(dataDriverCycle(driver), coldRing(config.throughputPlayers)),
       sameCommands: await sameCommandsCycle(naiveClient, shape, await recordsOf(driver, redisUrl)),
       naive: naiveCycle(naiveClient),
     };
@@ -108,21 +108,26 @@ export function dataDriverCycle(driver: DataDriver<Coins>): Cycle {
   };
 }
 
-/**
- * Keys per player for the cold cycle: with the bench's 200 players, 3,200 keys released in turn,
- * more than the 1,024 released snapshots a driver keeps (README, Benchmarks), so the snapshot
- * of a key is gone by the time its player comes back to it. The commands counted per cycle
- * show it: one HGETALL each.
- */
-const COLD_RING = 16;
+/** The released snapshots a driver keeps at most (core's `released-snapshots.ts`; README). */
+const KEPT_SNAPSHOTS = 1_024;
 
-/** `cycle` on each player's ring of `COLD_RING` keys, a different one each time. */
-function coldCycle(cycle: Cycle): Cycle {
+/**
+ * Keys per player for the cold cycle: together more than three times the snapshots a driver
+ * keeps (3,200 keys for the full run's 200 players, 16 each; 62 each for the quick run's 50),
+ * released in turn, so a key's snapshot is gone by the time its player comes back to it. The
+ * commands counted per cycle show it: one HGETALL each.
+ */
+export function coldRing(players: number): number {
+  return Math.max(16, Math.ceil((3 * KEPT_SNAPSHOTS) / players));
+}
+
+/** `cycle` on each player's ring of `ring` keys, a different one each time. */
+function coldCycle(cycle: Cycle, ring: number): Cycle {
   const turns = new Map<string, number>();
   return (key) => {
     const turn = turns.get(key) ?? 0;
     turns.set(key, turn + 1);
-    return cycle(`${key}-${turn % COLD_RING}`);
+    return cycle(`${key}-${turn % ring}`);
   };
 }
 

@@ -166,9 +166,10 @@ export class DataDriver<T extends object> implements HandoffClient {
   /**
    * Changes two profiles together or not at all. `apply` changes copies of both datas, which
    * replace the profiles' data once the trade commits; rejects with `Data.TradeFailed` when
-   * it aborts, and neither profile changes. Rejects with `Data.Closed` (and reports
-   * `trade.undecided`) when the driver closed before the decision was known: the trade may
-   * have committed, and each participant's next load settles it from the journal.
+   * it aborts, and neither profile changes. Rejects with `Data.Closed` when the driver closed
+   * before the decision was written (`details.decision` says which); one closed while its
+   * commit was being written reports `trade.undecided`, since it may have committed, and each
+   * participant's next load settles it from the journal.
    */
   async trade(a: Profile<T>, b: Profile<T>, apply: (a: T, b: T) => void): Promise<void> {
     this.#assertOpen();

@@ -446,7 +446,10 @@ describe('a trade whose decision cannot be written', () => {
     await bed.clock.advance(10_000);
     await bed.clock.run(a.driver.close());
     await bed.clock.advance(60_000); // the retry's sleep ends, and it sees the driver closed
-    expect(await trading).toMatchObject({ code: ErrorCode.Closed });
+    expect(await trading).toMatchObject({
+      code: ErrorCode.Closed,
+      details: { decision: 'committed' },
+    });
     const trades = bed.events.filter((event) => event.type.startsWith('trade.'));
     expect(trades).toEqual([
       expect.objectContaining({ type: 'trade.undecided', keys: ['alice', 'bob'] }),
@@ -455,5 +458,39 @@ describe('a trade whose decision cannot be written', () => {
     const b = bed.driver('B', WAITS_OUT_A_DEAD_LOCK);
     expect((await bed.clock.run(b.load('alice'))).data).toEqual({ coins: 9 });
     expect((await bed.clock.run(b.load('bob'))).data).toEqual({ coins: 1 });
+  });
+
+  it('reports a trade aborted when the driver closes while its prepare failed and its abort cannot be written: nothing can commit it', async () => {
+    const bed = testBed();
+    const a = bed.server('A');
+    const alice = await bed.clock.run(a.driver.load('alice'));
+    const bob = await bed.clock.run(a.driver.load('bob'));
+    // Every journal write fails: the prepare, then each try of the abort.
+    a.store.faults.inject({
+      kind: 'fail',
+      operation: 'update',
+      matches: (key) => key.includes('#trade/'),
+      times: Number.POSITIVE_INFINITY,
+    });
+    const trading = a.driver
+      .trade(alice, bob, (x, y) => {
+        x.coins = 9;
+        y.coins = 1;
+      })
+      .catch((e: unknown) => e);
+    await bed.clock.advance(10_000);
+    await bed.clock.run(a.driver.close());
+    await bed.clock.advance(60_000); // the retry's sleep ends, and it sees the driver closed
+    expect(await trading).toMatchObject({
+      code: ErrorCode.Closed,
+      details: { decision: 'aborted' },
+    });
+    const trades = bed.events.filter((event) => event.type.startsWith('trade.'));
+    expect(trades).toEqual([
+      expect.objectContaining({ type: 'trade.aborted', keys: ['alice', 'bob'] }),
+    ]);
+    const b = bed.driver('B', WAITS_OUT_A_DEAD_LOCK);
+    expect((await bed.clock.run(b.load('alice'))).data).toEqual({ coins: 0 });
+    expect((await bed.clock.run(b.load('bob'))).data).toEqual({ coins: 0 });
   });
 });

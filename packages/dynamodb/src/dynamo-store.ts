@@ -162,11 +162,12 @@ export class DynamoStore implements Store {
       // The first conflict runs again at once on the item carried back; later ones pause, then
       // read again: a read just before the write leaves other writers the least time to slip in.
       if (retry === 1) {
+        // A conflict that does not say what is stored now is read again, at once.
+        const on = outcome.current ? 'the item the failed write carried back' : 'a fresh read';
         this.logger.debug(
-          `a concurrent write changed ${key} in table ${this.tableName}; re-running the transform on the item the failed write carried back (retry 1 of ${this.conflictRetries})`,
+          `a concurrent write changed ${key} in table ${this.tableName}; re-running the transform on ${on} (retry 1 of ${this.conflictRetries})`,
           { key, tableName: this.tableName, retry: 1, delayMs: 0 },
         );
-        // A conflict that does not say what is stored now is read again, at once.
         seen = outcome.current && { item: outcome.current.item, confirmed: true };
         continue;
       }

@@ -185,8 +185,9 @@ describe('a settled trade journal keeps no player data', () => {
 
 describe('a trade left undecided by a closing driver is not reported failed', () => {
   // trade-atomicity: the decision's write committed but lost its response, and the server shut
-  // down while it retried; the trade rejected with Data.Closed and reported trade.aborted,
-  // though its participants' next loads applied it. It reports trade.undecided now, and the
-  // simulator counts a Data.Closed trade as undecided (core's trade.test.ts has the case).
+  // down while it retried; the trade rejected with Data.Closed, and the simulator took that
+  // for failed though its participants' next loads applied it. The simulator now counts a
+  // trade closed during its commit as undecided. Core's side (it reported trade.aborted, now
+  // trade.undecided) is core's trade.test.ts, which checks the event this seed does not.
   seedsHold([506806]);
 });

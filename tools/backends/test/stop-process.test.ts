@@ -71,7 +71,9 @@ describe('stopProcess({ group: true })', () => {
   });
 
   it("waits for a wrapper's child whose main thread has ended while its other threads run", async () => {
-    const child = spawnZombieLeader(1);
+    // Held 3 s: long enough that a loaded machine still checks the port before the thread ends,
+    // and that the old check (which returned at once) would still find it listening.
+    const child = spawnZombieLeader(3);
     const port = await new Promise<number>((resolve, reject) => {
       child.stdout?.once('data', (data: Buffer) => resolve(Number(data.toString().trim())));
       child.once('error', reject);

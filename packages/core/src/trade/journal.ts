@@ -149,7 +149,7 @@ export async function decideJournal(
         );
       }
       await sleep(ctx.scheduler, retryMs(ctx));
-      if (closed()) throw undecided(ctx, id, error);
+      if (closed()) throw undecided(ctx, id, decision, error);
     }
   }
 }
@@ -182,10 +182,21 @@ function deleteSpacingMs(retry: number, failures: number): number {
   return Math.min(retry * 2 ** (failures - 1), JOURNAL_DELETE_MAX_MS);
 }
 
-function undecided(ctx: DriverContext, id: string, error: unknown): DataDriverError {
+/**
+ * The driver closed before `decision` was written. Its details name the decision: only a
+ * commit may have landed unseen (an abort is never followed by a commit: nothing but this
+ * trade's own code writes one, and recovery writes only aborts).
+ */
+function undecided(
+  ctx: DriverContext,
+  id: string,
+  decision: 'committed' | 'aborted',
+  error: unknown,
+): DataDriverError {
+  const what = decision === 'committed' ? 'decision' : 'abort';
   return new DataDriverError(
     ErrorCode.Closed,
-    `${ctx.name} closed before the decision of trade ${id} could be written; each participant keeps its marker, and its next load settles the trade from the journal`,
-    { cause: error },
+    `${ctx.name} closed before the ${what} of trade ${id} could be written; each participant keeps its marker, and its next load settles the trade from the journal`,
+    { cause: error, details: { trade: id, decision } },
   );
 }

@@ -25,9 +25,10 @@ type Pair = readonly [ProfileSession, ProfileSession];
  * Runs a trade between two active sessions of one driver, reporting `trade.committed` or
  * `trade.aborted`. `apply` changes copies of both datas; they replace the profiles' data only
  * once the journal says committed. Rejects with `Data.TradeFailed` when it aborts. When the
- * driver closed before the decision was known (a commit whose response was lost may have
+ * driver closed while the commit was being written (one whose response was lost may have
  * landed), it reports `trade.undecided` and rejects with `Data.Closed`: never `trade.aborted`,
- * which a game may answer with a refund.
+ * which a game may answer with a refund. Closed while an abort was being written, it rejects
+ * with `Data.Closed` too, but reports `trade.aborted`: nothing can commit it any more.
  */
 export async function trade(
   ctx: DriverContext,
@@ -52,7 +53,9 @@ export async function trade(
     await runTrade(ctx, id, sessions, apply, closed);
     ctx.emit({ type: 'trade.committed', ...event });
   } catch (error) {
-    const undecided = DataDriverError.is(error, ErrorCode.Closed);
+    // Only a commit's write can have landed unseen: a close while writing an abort is aborted.
+    const undecided =
+      DataDriverError.is(error, ErrorCode.Closed) && error.details.decision === 'committed';
     ctx.emit({ type: undecided ? 'trade.undecided' : 'trade.aborted', ...event });
     throw toDataDriverError(error, ErrorCode.TradeFailed, `trade ${id} failed`);
   }

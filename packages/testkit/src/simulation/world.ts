@@ -106,8 +106,9 @@ export interface SimPlayer {
 }
 
 /**
- * `undecided`: the trade rejected with Data.Closed, its decision unknown to its server (a
- * commit whose response was lost may have landed); only atomicity is checked then.
+ * `undecided`: the trade rejected with Data.Closed while its commit was being written, so its
+ * decision is unknown to its server (a commit whose response was lost may have landed); only
+ * atomicity is checked then.
  */
 export type TradeOutcome = 'pending' | 'committed' | 'failed' | 'undecided';
 
