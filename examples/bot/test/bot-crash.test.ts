@@ -74,7 +74,8 @@ describe('pnpm bot when the server it plays on is killed', () => {
         return { expiresAt, probing: await probe(ports) };
       });
     });
-    const code = await new Promise<number | null>((resolve) => bot.once('exit', resolve));
+    // 'close', not 'exit': the output is read in full only once the pipes closed.
+    const code = await new Promise<number | null>((resolve) => bot.once('close', resolve));
     expect(stderr).toBe('');
     expect(code, stdout).toBe(0);
     const lines = stdout.trimEnd().split('\n');

@@ -46,7 +46,8 @@ describe('pnpm colyseus', () => {
     runner.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    const exited = new Promise<number | null>((resolve) => runner.once('exit', resolve));
+    // 'close', not 'exit': the output is read in full only once the pipes closed.
+    const exited = new Promise<number | null>((resolve) => runner.once('close', resolve));
     try {
       await expect
         .poll(() => output, { timeout: 45_000, interval: 100 })

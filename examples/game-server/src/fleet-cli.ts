@@ -4,6 +4,7 @@
  * and exits 0 when every profile was released. A server that dies meanwhile is reported.
  */
 
+import { exitAfter } from './exit-after.js';
 import { type Fleet, startFleet } from './fleet.js';
 import { FLEET_USAGE, parseFleetArgs } from './fleet-args.js';
 
@@ -64,10 +65,9 @@ async function stop(running: Fleet): Promise<void> {
   console.log('\nstopping the fleet: each game server releases its profiles, then Redis stops');
   const { clean, exits } = await running.stop();
   if (clean) {
-    console.log('fleet stopped: every profile released');
-    process.exit(0);
+    exitAfter('fleet stopped: every profile released', 0);
+    return;
   }
   const failed = [...exits].filter(([, code]) => code !== 0).map(([jobId]) => jobId);
-  console.log(`fleet stopped; ${failed.join(', ')} did not release every profile (see above)`);
-  process.exit(1);
+  exitAfter(`fleet stopped; ${failed.join(', ')} did not release every profile (see above)`, 1);
 }

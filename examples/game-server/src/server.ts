@@ -13,6 +13,7 @@ import { parseArgs } from './args.js';
 import { connectBackends } from './backends.js';
 import { DRIVER_NAME } from './driver-name.js';
 import { EventStream } from './event-stream.js';
+import { exitAfter } from './exit-after.js';
 import { FaultControls } from './fault-controls.js';
 import { type PlayerData, play } from './game.js';
 import { HighResScheduler } from './high-res-scheduler.js';
@@ -133,8 +134,11 @@ http.once('error', (error: NodeJS.ErrnoException) => {
     error.code === 'EADDRINUSE'
       ? `port ${args.port} is already in use (another game server or fleet still running?). Stop it, or choose another port with --port (0 picks a free one).`
       : error.message;
-  console.error(`game server ${args.jobId} cannot listen on 127.0.0.1:${args.port}: ${why}`);
-  process.exit(1);
+  exitAfter(
+    `game server ${args.jobId} cannot listen on 127.0.0.1:${args.port}: ${why}`,
+    1,
+    process.stderr,
+  );
 });
 http.listen(args.port, '127.0.0.1', () => {
   const address = http.address();
@@ -157,10 +161,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     sockets.close();
     http.close();
     await backends.close();
-    console.log(
-      `game server ${args.jobId} stopped: released ${result.released.length}, unreleased ${result.unreleased.length}`,
-    );
     // A profile left locked is a failed stop: whoever started this server should hear of it.
-    process.exit(result.unreleased.length === 0 ? 0 : 1);
+    exitAfter(
+      `game server ${args.jobId} stopped: released ${result.released.length}, unreleased ${result.unreleased.length}`,
+      result.unreleased.length === 0 ? 0 : 1,
+    );
   });
 }

@@ -39,7 +39,8 @@ function startCli(args: string[], env: NodeJS.ProcessEnv) {
       waiters.add(check);
       check();
     });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': the output is read in full only once the pipes closed.
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   return { child, output: () => text, waitFor, exited };
 }
 

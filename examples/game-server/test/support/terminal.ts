@@ -12,7 +12,7 @@ export interface TerminalRun {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   /** Types Ctrl-C. */
   interrupt(): void;
-  /** Resolves with the command's exit code once it has ended. */
+  /** Resolves with the command's exit code once it has ended and all its output is read. */
   exited(): Promise<number | null>;
   /** Kills what is left (after a failed test). */
   kill(): void;
@@ -37,7 +37,9 @@ export function runInTerminal(
   child.stdout?.on('data', append);
   child.stderr?.on('data', append);
   const exit = new Promise<number | null>((resolve, reject) => {
-    child.once('exit', (code) => resolve(code));
+    // 'close', not 'exit': 'exit' can come before the last of the output has been read (the
+    // fleet's last lines, its servers' stop lines among them), and `output()` would lack it.
+    child.once('close', (code) => resolve(code));
     child.once('error', (error) =>
       reject(
         new Error(
