@@ -20,7 +20,7 @@ function coreCycleFigures(results: RunResults): Figure[] {
   return [
     {
       id: 'throughput.core-cpu',
-      section: `Throughput (one Redis, one process, ${results.config.throughputPlayers} players in flight)`,
+      section: throughputSection(results),
       label: "DataDriver's own CPU per load + save + release, on the memory store (no I/O)",
       unit: 'µs',
       summary: summarize(core.cpuUsPerCycle),
@@ -37,31 +37,39 @@ function cycleRoundTrips(results: RunResults): Figure[] {
   const throughput = results.throughput;
   if (!throughput) return [];
   const driver = meanCalls(throughput.driver);
-  const store = total(driver, STORE_COMMANDS);
   const cold = meanCalls(throughput.driverCold);
-  const coldStore = total(cold, STORE_COMMANDS);
-  return [
-    {
-      id: 'roundtrips.cycle',
-      section: `Throughput (one Redis, one process, ${results.config.throughputPlayers} players in flight)`,
-      label: 'store round trips per load + save + release (DataDriver)',
+  const figure = (id: string, label: string, calls: Calls, note: string): Figure => {
+    const store = total(calls, STORE_COMMANDS);
+    return {
+      id,
+      section: throughputSection(results),
+      label,
       unit: 'round trips',
       value: store,
       goal: `<= ${CYCLE_ROUND_TRIPS_GOAL} (issue 21)`,
       meetsGoal: store <= CYCLE_ROUND_TRIPS_GOAL + 0.005,
-      note: `a player back on the server they left: the load starts from the release's snapshot; commands per cycle, counted by Redis (INFO commandstats, every window): ${describeCalls(driver)}; the same commands by hand: ${describeCalls(meanCalls(throughput.sameCommands))}; the naive lock: ${describeCalls(meanCalls(throughput.naive))}`,
-    },
-    {
-      id: 'roundtrips.cycle-cold',
-      section: `Throughput (one Redis, one process, ${results.config.throughputPlayers} players in flight)`,
-      label: 'store round trips per load + save + release, no released snapshot (DataDriver)',
-      unit: 'round trips',
-      value: coldStore,
-      goal: `<= ${CYCLE_ROUND_TRIPS_GOAL} (issue 21)`,
-      meetsGoal: coldStore <= CYCLE_ROUND_TRIPS_GOAL + 0.005,
-      note: `a player arriving from another server: the load reads first; commands per cycle: ${describeCalls(cold)}`,
-    },
+      note,
+    };
+  };
+  return [
+    figure(
+      'roundtrips.cycle',
+      'store round trips per load + save + release (DataDriver)',
+      driver,
+      `a player back on the server they left: the load starts from the release's snapshot; commands per cycle, counted by Redis (INFO commandstats, every window): ${describeCalls(driver)}; the same commands by hand: ${describeCalls(meanCalls(throughput.sameCommands))}; the naive lock: ${describeCalls(meanCalls(throughput.naive))}`,
+    ),
+    figure(
+      'roundtrips.cycle-cold',
+      'store round trips per load + save + release, no released snapshot (DataDriver)',
+      cold,
+      `a player arriving from another server: the load reads first; commands per cycle: ${describeCalls(cold)}`,
+    ),
   ];
+}
+
+/** The section every throughput figure is listed under. */
+function throughputSection(results: RunResults): string {
+  return `Throughput (one Redis, one process, ${results.config.throughputPlayers} players in flight)`;
 }
 
 /** The commands per cycle of `windows`, averaged. */
@@ -81,7 +89,7 @@ function throughputPass(
   variant: string,
 ): Figure[] {
   if (!throughput) return [];
-  const section = `Throughput (one Redis, one process, ${results.config.throughputPlayers} players in flight)`;
+  const section = throughputSection(results);
   const rate = (windows: readonly Window[]) => summarize(windows.map((w) => w.cyclesPerSecond));
   const redisCpu = (windows: readonly Window[]) =>
     summarize(windows.map((w) => w.redisCpuUsPerCycle)).median;

@@ -424,17 +424,19 @@ describe('a trade whose decision cannot be written', () => {
     expect(aliceOnB.data).toEqual({ coins: 0 }); // the prepared trade is aborted by the load
   });
 
-  it("reports a trade undecided, never aborted, when the driver closes while its commit's response is lost: the commit may have landed", async () => {
+  /**
+   * Alice gives bob coins on A while every matching journal write meets `fault`; A closes 10 s
+   * in. Resolves with what the trade rejected with, and the trade events it reported.
+   */
+  async function tradeClosedDuring(fault: { kind: 'fail' | 'lose-response'; skip?: number }) {
     const bed = testBed();
     const a = bed.server('A');
     const alice = await bed.clock.run(a.driver.load('alice'));
     const bob = await bed.clock.run(a.driver.load('bob'));
-    // The prepare lands; every later journal write (the decision) lands but loses its response.
     a.store.faults.inject({
-      kind: 'lose-response',
+      ...fault,
       operation: 'update',
       matches: (key) => key.includes('#trade/'),
-      skip: 1,
       times: Number.POSITIVE_INFINITY,
     });
     const trading = a.driver
@@ -446,51 +448,33 @@ describe('a trade whose decision cannot be written', () => {
     await bed.clock.advance(10_000);
     await bed.clock.run(a.driver.close());
     await bed.clock.advance(60_000); // the retry's sleep ends, and it sees the driver closed
-    expect(await trading).toMatchObject({
-      code: ErrorCode.Closed,
-      details: { decision: 'committed' },
-    });
-    const trades = bed.events.filter((event) => event.type.startsWith('trade.'));
-    expect(trades).toEqual([
+    const rejection = await trading;
+    const events = bed.events.filter((event) => event.type.startsWith('trade.'));
+    const b = bed.driver('B', WAITS_OUT_A_DEAD_LOCK);
+    const next = async (key: string) => (await bed.clock.run(b.load(key))).data;
+    return { rejection, events, next };
+  }
+
+  it("reports a trade undecided, never aborted, when the driver closes while its commit's response is lost: the commit may have landed", async () => {
+    // The prepare lands; every later journal write (the decision) lands but loses its response.
+    const { rejection, events, next } = await tradeClosedDuring({ kind: 'lose-response', skip: 1 });
+    expect(rejection).toMatchObject({ code: ErrorCode.Closed, details: { decision: 'committed' } });
+    expect(events).toEqual([
       expect.objectContaining({ type: 'trade.undecided', keys: ['alice', 'bob'] }),
     ]);
     // The commit did land: the next loads apply it.
-    const b = bed.driver('B', WAITS_OUT_A_DEAD_LOCK);
-    expect((await bed.clock.run(b.load('alice'))).data).toEqual({ coins: 9 });
-    expect((await bed.clock.run(b.load('bob'))).data).toEqual({ coins: 1 });
+    expect(await next('alice')).toEqual({ coins: 9 });
+    expect(await next('bob')).toEqual({ coins: 1 });
   });
 
   it('reports a trade aborted when the driver closes while its prepare failed and its abort cannot be written: nothing can commit it', async () => {
-    const bed = testBed();
-    const a = bed.server('A');
-    const alice = await bed.clock.run(a.driver.load('alice'));
-    const bob = await bed.clock.run(a.driver.load('bob'));
     // Every journal write fails: the prepare, then each try of the abort.
-    a.store.faults.inject({
-      kind: 'fail',
-      operation: 'update',
-      matches: (key) => key.includes('#trade/'),
-      times: Number.POSITIVE_INFINITY,
-    });
-    const trading = a.driver
-      .trade(alice, bob, (x, y) => {
-        x.coins = 9;
-        y.coins = 1;
-      })
-      .catch((e: unknown) => e);
-    await bed.clock.advance(10_000);
-    await bed.clock.run(a.driver.close());
-    await bed.clock.advance(60_000); // the retry's sleep ends, and it sees the driver closed
-    expect(await trading).toMatchObject({
-      code: ErrorCode.Closed,
-      details: { decision: 'aborted' },
-    });
-    const trades = bed.events.filter((event) => event.type.startsWith('trade.'));
-    expect(trades).toEqual([
+    const { rejection, events, next } = await tradeClosedDuring({ kind: 'fail' });
+    expect(rejection).toMatchObject({ code: ErrorCode.Closed, details: { decision: 'aborted' } });
+    expect(events).toEqual([
       expect.objectContaining({ type: 'trade.aborted', keys: ['alice', 'bob'] }),
     ]);
-    const b = bed.driver('B', WAITS_OUT_A_DEAD_LOCK);
-    expect((await bed.clock.run(b.load('alice'))).data).toEqual({ coins: 0 });
-    expect((await bed.clock.run(b.load('bob'))).data).toEqual({ coins: 0 });
+    expect(await next('alice')).toEqual({ coins: 0 });
+    expect(await next('bob')).toEqual({ coins: 0 });
   });
 });
