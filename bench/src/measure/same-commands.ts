@@ -12,6 +12,11 @@
  * which starts from the release's snapshot, with no read at all (3). With no read, the floor
  * carries each key's last version from one cycle to the next, as DataDriver does. Against the
  * naive lock this is the floor of the design, not of DataDriver's code.
+ *
+ * Its commands leave as the Redis store's do: those of one tick in one socket write (the store
+ * corks its connection for the tick, `coalesce.ts` in @datadriver/redis), so the floor differs
+ * from DataDriver by DataDriver's code alone. The naive lock is written as a user would write
+ * it, on a plain client: one socket write per command.
  */
 import type { Redis } from 'ioredis';
 import { type Calls, total } from './round-trips.js';
@@ -74,6 +79,7 @@ export async function sameCommandsCycle(
     let { version, coins } = last.get(key) ?? { version: '', coins: 0 };
     for (let write = 0; write < shape.writes; write++) {
       if (write < shape.reads) {
+        corkForTick(client);
         const fields = await client.hgetall(redisKey);
         version = fields.version ?? '';
         if (fields.record) coins = (JSON.parse(fields.record) as JsonRecord).data.coins;
@@ -82,6 +88,7 @@ export async function sameCommandsCycle(
       const record = write === shape.writes - 1 ? released : held;
       const next = `${prefix}${(versions++).toString(36)}`;
       const json = JSON.stringify({ ...record, data: { ...record.data, coins } });
+      corkForTick(client);
       if ((await client.evalsha(sha, 1, redisKey, version, next, json)) !== 1) {
         throw new Error(`compare-and-set of ${redisKey} failed`); // never: one player per key
       }
@@ -90,3 +97,17 @@ export async function sameCommandsCycle(
     last.set(key, { version, coins });
   };
 }
+
+/** This tick's writes on `client`'s socket sent together on the next tick. */
+function corkForTick(client: Redis): void {
+  const { stream } = client;
+  if (corkedSockets.has(stream)) return;
+  corkedSockets.add(stream);
+  stream.cork();
+  process.nextTick(() => {
+    corkedSockets.delete(stream);
+    stream.uncork();
+  });
+}
+
+const corkedSockets = new WeakSet<Redis['stream']>();

@@ -29,6 +29,7 @@ import {
   type RedisClient,
   warnOnSlowFailure,
 } from './client.js';
+import { coalesceTick } from './coalesce.js';
 import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { checkPrefix, recordKey, versionKeys } from './keys.js';
@@ -227,6 +228,7 @@ export class RedisStore implements Store {
   private async read(redisKey: string): Promise<Snapshot | undefined> {
     let fields: Record<string, string>;
     try {
+      coalesceTick(this.client);
       fields = await within(this.deadlineMs, this.client.hgetall(redisKey));
     } catch (error) {
       throw toRedisError(error, 'read', redisKey);

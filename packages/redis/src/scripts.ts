@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RedisClient } from './client.js';
+import { coalesceTick } from './coalesce.js';
 import { within } from './deadline.js';
 import { isNoScript } from './errors.js';
 
@@ -148,6 +149,7 @@ export function runScript(
 ): Promise<unknown> {
   // A promise chain, not an async function: this runs for every write, and each async frame
   // is one more promise and microtask per call.
+  coalesceTick(client);
   return within(deadlineMs, client.evalsha(script.sha, keys.length, ...keys, ...args)).catch(
     (error: unknown) => {
       if (!isNoScript(error)) throw error;
