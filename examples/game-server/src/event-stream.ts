@@ -2,8 +2,8 @@
  * `GET /events`: the watchers of a server's events (Server-Sent Events) and what they are sent:
  * each event as it happens, or, `batched` (`--batch-events`, as the bench runs its servers),
  * kept and shipped together once no load, handoff request or release is in flight here and the
- * server has been quiet for `QUIET_MS` (or, after answering a request, for twice as long as it
- * took to answer: the requester's own load write is still on its way), or at the latest
+ * server has been quiet for `QUIET_MS` (or, after answering a request, for `ANSWER_QUIET`
+ * times as long as it took to answer: the requester's own load is still on its way), or at the latest
  * `MAX_DELAY_MS` after the first one kept. Encoding and writing each event as it happened puts JSON, a socket write and a wake-up
  * of the watcher's process inside every hand-over the server takes part in: a fifth to a
  * quarter of a hop between two processes, which the bench must not count as DataDriver's.
@@ -15,6 +15,13 @@ import { encodeEvent } from './event-wire.js';
 
 /** Longer than the last leg of a hand-over after this server's part; a watcher hardly notices. */
 export const QUIET_MS = 10;
+/**
+ * After answering a request, stay quiet this many times as long as the answer took (its one
+ * release write): the requester's load still reads and writes, each a call as slow as that
+ * write, or slower from a cold vCPU. At 2, the holder's events still reached the bench
+ * during 18 to 24 of 200 DynamoDB-store hops (a store call of 2 to 4 ms).
+ */
+export const ANSWER_QUIET = 4;
 /**
  * A busy server still ships this often. Inside the Try it page's ordering window (150 ms),
  * which sorts two servers' streams by the time each event happened.
@@ -98,7 +105,7 @@ export class EventStream {
       const since = this.inFlight.get(`${start} ${event.key}`);
       this.inFlight.delete(`${start} ${event.key}`);
       if (start === 'handoff.request.received' && since !== undefined) {
-        this.quietUntil = Math.max(this.quietUntil, now + 2 * (now - since));
+        this.quietUntil = Math.max(this.quietUntil, now + ANSWER_QUIET * (now - since));
       }
     }
   }

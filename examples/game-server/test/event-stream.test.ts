@@ -6,7 +6,13 @@
  */
 import type { DataDriverEvent } from '@datadriver/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EventStream, MAX_DELAY_MS, QUIET_MS, type Watcher } from '../src/event-stream.js';
+import {
+  ANSWER_QUIET,
+  EventStream,
+  MAX_DELAY_MS,
+  QUIET_MS,
+  type Watcher,
+} from '../src/event-stream.js';
 import { decodeEvent } from '../src/event-wire.js';
 
 class RecordingWatcher implements Watcher {
@@ -66,18 +72,18 @@ describe("a game server's event stream", () => {
     ]);
   });
 
-  it("keeps the holder's events until its reply is sent, then ships them once quiet for twice the answer's time", () => {
+  it("keeps the holder's events until its reply is sent, then ships them once quiet for ANSWER_QUIET times the answer's time", () => {
     const stream = new EventStream({ batched: true });
     const watcher = new RecordingWatcher();
     stream.add(watcher);
     stream.push(event('handoff.request.received'));
     stream.push(event('profile.kicked'));
     stream.push(event('profile.releasing'));
-    vi.advanceTimersByTime(QUIET_MS * 3);
+    vi.advanceTimersByTime(15);
     expect(watcher.writes).toHaveLength(1);
     stream.push(event('profile.released'));
-    stream.push(event('handoff.reply.sent')); // answered in 30 ms: quiet for 60 more
-    vi.advanceTimersByTime(QUIET_MS * 6 - 1);
+    stream.push(event('handoff.reply.sent')); // answered in 15 ms: quiet for 60 more
+    vi.advanceTimersByTime(15 * ANSWER_QUIET - 1);
     expect(watcher.writes).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(watcher.events()).toEqual([
@@ -89,14 +95,14 @@ describe("a game server's event stream", () => {
     ]);
   });
 
-  it('after answering a request, stays quiet for twice as long as the answer took', () => {
+  it('after answering a request, stays quiet for ANSWER_QUIET times as long as the answer took', () => {
     const stream = new EventStream({ batched: true });
     const watcher = new RecordingWatcher();
     stream.add(watcher);
     stream.push(event('handoff.request.received'));
-    vi.advanceTimersByTime(20); // a slow release
+    vi.advanceTimersByTime(15); // a slow release
     stream.push(event('handoff.reply.sent'));
-    vi.advanceTimersByTime(39);
+    vi.advanceTimersByTime(15 * ANSWER_QUIET - 1);
     expect(watcher.writes).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(watcher.events()).toEqual(['handoff.request.received', 'handoff.reply.sent']);
