@@ -7,6 +7,7 @@
  */
 import { DataDriverError, ErrorCode } from '@datadriver/core/ports';
 import type { RedisClient } from './client.js';
+import { coalesceTick } from './coalesce.js';
 import { within } from './deadline.js';
 import { isNoScript } from './errors.js';
 import type { LuaScript } from './scripts.js';
@@ -59,6 +60,7 @@ export async function runScriptReplicated(
     if (bySha) pipeline.evalsha(script.sha, keys.length, ...keys, ...args);
     else pipeline.eval(script.source, keys.length, ...keys, ...args);
     pipeline.wait(wait.replicas, wait.timeoutMs);
+    coalesceTick(client);
     const results = await within(
       deadlineMs === undefined ? undefined : deadlineMs + wait.timeoutMs,
       pipeline.exec(),
