@@ -1,0 +1,79 @@
+/**
+ * `pnpm --filter @datadriver/bench cycle-allocations`: what the throughput measurement's cycle
+ * (load, one change, save, release; 200 players in flight, on a redis-server of its own)
+ * allocates. Prints the bytes allocated per cycle, counting what the collector freed too
+ * (V8's sampling heap profiler, one sample per 256 bytes on average), by place and by the
+ * functions that allocate most, then the promises made per cycle (an async hook's count, in a
+ * window of its own: the hook slows every promise).
+ *
+ *   node dist/profiling/cycle-allocations.js [--seconds 2]   (REDIS_URL, or its own)
+ */
+import { createHook } from 'node:async_hooks';
+import { Session } from 'node:inspector/promises';
+import { runPlayers } from '../measure/throughput.js';
+import { numberOption, PLAYERS, placeOf, profiledCycle } from './profiled-cycle.js';
+
+interface SamplingNode {
+  readonly callFrame: {
+    readonly functionName: string;
+    readonly url: string;
+    readonly lineNumber: number;
+  };
+  readonly selfSize: number;
+  readonly children: readonly SamplingNode[];
+}
+
+/** Bytes by place and by function (`name file:line`) under `node`. */
+function tally(node: SamplingNode, byPlace: Map<string, number>, byFunction: Map<string, number>) {
+  if (node.selfSize > 0) {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const place = placeOf(node.callFrame);
+    byPlace.set(place, (byPlace.get(place) ?? 0) + node.selfSize);
+    const name = `${functionName || '(anonymous)'} ${url.split('/').slice(-3).join('/')}:${lineNumber}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
+  }
+  for (const child of node.children) tally(child, byPlace, byFunction);
+}
+
+const seconds = numberOption('seconds', 2);
+const { cycle, close } = await profiledCycle();
+try {
+  await runPlayers(cycle, `alloc-warm-${process.pid}`, PLAYERS, 1);
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  const { cycles } = await runPlayers(cycle, `alloc-${process.pid}`, PLAYERS, seconds);
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as {
+    profile: { head: SamplingNode };
+  };
+  session.disconnect();
+  const byPlace = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  tally(profile.head, byPlace, byFunction);
+  const total = [...byPlace.values()].reduce((sum, bytes) => sum + bytes, 0);
+  const kb = (bytes: number) => `${(bytes / cycles / 1024).toFixed(1)} KB`;
+  console.log(`${kb(total)} allocated per cycle (${cycles} cycles, ${PLAYERS} players in flight)`);
+  for (const [place, bytes] of [...byPlace].sort((a, b) => b[1] - a[1])) {
+    console.log(`${kb(bytes).padStart(9)}  ${place}`);
+  }
+  console.log('the functions that allocate most, per cycle:');
+  for (const [name, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
+    console.log(`${kb(bytes).padStart(9)}  ${name}`);
+  }
+  let promises = 0;
+  const hook = createHook({
+    init(_id, type) {
+      if (type === 'PROMISE') promises += 1;
+    },
+  }).enable();
+  const counted = await runPlayers(cycle, `promises-${process.pid}`, PLAYERS, 1);
+  hook.disable();
+  console.log(`${(promises / counted.cycles).toFixed(1)} promises made per cycle`);
+} finally {
+  await close();
+}
