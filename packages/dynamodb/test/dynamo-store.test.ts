@@ -27,6 +27,16 @@ afterAll(async () => {
 });
 
 /** A store whose calls pass through the fault proxy; `maxAttempts` is the SDK's own. */
+/** A transform that writes `next(n)`, noting the `n` of each record it runs on (in `seen`). */
+function watched(next: (n: number | undefined) => StoreRecord | null | undefined) {
+  const seen: unknown[] = [];
+  const transform = (current: StoreRecord | undefined) => {
+    seen.push(current?.n);
+    return next(current?.n as number | undefined);
+  };
+  return { seen, transform };
+}
+
 function storeViaProxy(
   options: { maxAttempts?: number; conflictRetries?: number; throttleRetries?: number } = {},
 ) {
@@ -161,11 +171,8 @@ describe('conditional writes', () => {
       kind: 'race',
       rival: () => rivalWrite(direct, table.tableName, key, { n: 100 }),
     });
-    const seen: unknown[] = [];
-    const result = await store.update(key, (current) => {
-      seen.push(current?.n);
-      return { n: (current?.n as number) + 1 };
-    });
+    const { seen, transform } = watched((n) => ({ n: n! + 1 }));
+    const result = await store.update(key, transform);
     expect(seen).toEqual([0, 100]);
     expect(result?.record).toEqual({ n: 101 });
     expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 101 });
@@ -210,16 +217,9 @@ describe('conditional writes', () => {
       message: 'Transaction is ongoing for the item',
     });
     const sentBefore = proxy.seen.length;
-    const seen: unknown[] = [];
     // A holder's save: it writes nothing on a record that is gone.
-    const result = await store.update(
-      key,
-      (current) => {
-        seen.push(current?.n);
-        return current === undefined ? undefined : { n: (current.n as number) + 1 };
-      },
-      { expected: first },
-    );
+    const { seen, transform } = watched((n) => (n === undefined ? undefined : { n: n + 1 }));
+    const result = await store.update(key, transform, { expected: first });
     expect(seen).toEqual([1, 1]);
     expect(proxy.seen.slice(sentBefore)).toEqual(['PutItem', 'GetItem', 'PutItem']);
     expect(result?.record).toEqual({ n: 2 });
@@ -234,11 +234,8 @@ describe('conditional writes', () => {
       kind: 'race',
       rival: () => rivalWrite(direct, table.tableName, key, { n: 2 }),
     });
-    const seen: unknown[] = [];
-    const result = await store.update(key, (current) => {
-      seen.push(current?.n);
-      return current?.n === 1 ? null : undefined;
-    });
+    const { seen, transform } = watched((n) => (n === 1 ? null : undefined));
+    const result = await store.update(key, transform);
     expect(seen).toEqual([1, 2]);
     expect(result?.record).toEqual({ n: 2 });
     expect(await rawRecord(direct, table.tableName, key)).toEqual({ n: 2 });
@@ -293,15 +290,8 @@ describe('snapshots: what a write sends', () => {
     const stale = await store.update(key, () => ({ n: 1 }));
     await rivalWrite(direct, table.tableName, key, { n: 50 });
     const sentBefore = proxy.seen.length;
-    const seen: unknown[] = [];
-    const result = await store.update(
-      key,
-      (current) => {
-        seen.push(current?.n);
-        return { n: (current?.n as number) + 1 };
-      },
-      { expected: stale! },
-    );
+    const { seen, transform } = watched((n) => ({ n: n! + 1 }));
+    const result = await store.update(key, transform, { expected: stale! });
     expect(proxy.seen.slice(sentBefore)).toEqual(['PutItem', 'PutItem']);
     expect(seen).toEqual([1, 50]);
     expect(result?.record).toEqual({ n: 51 });
