@@ -1,5 +1,5 @@
 /**
- * README's "Redis down at start": a load retries the store (0.5 s doubling to 2 s) until
+ * "Redis down as the server starts" (docs/guide/two-servers.md): a load retries the store (0.5 s doubling to 2 s) until
  * lockWaitSeconds, then fails with Data.Unavailable; with the recommended ioredis options each
  * failed call takes about a reconnection attempt, so the whole wait ends soon after the bound.
  */

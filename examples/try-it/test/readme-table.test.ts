@@ -1,13 +1,13 @@
 /**
- * README's lock-handoff table states each wait "measured on the virtual clock"; the page shows
- * the same cases on the same backend, so the two must agree.
+ * The cases table (docs/guide/concepts.md, once README's) states each wait "measured on the
+ * virtual clock"; the page shows the same cases on the same backend, so the two must agree.
  */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { formatMs } from '../src/format.js';
 import { EXPECTED } from './support/expected.js';
 
-/** The README row of each case, and how that row writes the wait. */
+/** The table's row of each case, and how that row writes the wait. */
 const ROWS: Record<string, { readonly row: string; readonly measured: (ms: number) => string }> = {
   'live-holder': { row: 'another server, player still connected there', measured: formatMs },
   'failed-release': { row: 'another server, leave save failed there', measured: formatMs },
@@ -27,16 +27,16 @@ const ROWS: Record<string, { readonly row: string; readonly measured: (ms: numbe
   'same-server-adopt': { row: 'same server, leave save failed', measured: formatMs },
 };
 
-async function readmeRows(): Promise<string[]> {
-  const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-  return readme.split('\n').filter((text) => text.startsWith('| '));
+async function tableRows(): Promise<string[]> {
+  const page = new URL('../../../docs/guide/concepts.md', import.meta.url);
+  return (await readFile(page, 'utf8')).split('\n').filter((text) => text.startsWith('| '));
 }
 
-describe('README’s table', () => {
+describe('the cases table', () => {
   it.each(EXPECTED)('states the wait the page shows for $id', async (expected) => {
     const { row, measured } = ROWS[expected.id]!;
-    const line = (await readmeRows()).find((text) => text.startsWith(`| ${row} `));
-    expect(line, `README has a row "${row}"`).toBeDefined();
+    const line = (await tableRows()).find((text) => text.startsWith(`| ${row} `));
+    expect(line, `docs/guide/concepts.md has a row "${row}"`).toBeDefined();
     const cells = line!.split('|').map((cell) => cell.trim());
     expect(cells.at(-2)).toContain(measured(expected.waitedMs));
   });

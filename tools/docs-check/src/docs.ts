@@ -1,6 +1,7 @@
 /**
- * The Markdown files whose blocks are checked: the root README and every README of a package
- * or an example. One entry point for the test and the command line.
+ * The Markdown files whose blocks are checked: the root README, every README of a package, an
+ * example or the benchmarks, and every page under `docs/`. One entry point for the test and the
+ * command line.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +14,17 @@ export type Problem = MarkupProblem;
 
 export const DOC_FOLDERS = ['packages', 'examples'] as const;
 
-/** `README.md`, `packages/*\/README.md`, `examples/*\/README.md`, repository-relative. */
-export function readmesOf(root: string): string[] {
+/** The documentation's own folder: every `.md` under it is checked. */
+export const DOCS_DIR = 'docs';
+
+/** What under `docs/` is not a page: the site's build, cache and dependencies. */
+const NOT_PAGES = new Set(['node_modules', 'dist', '.vitepress']);
+
+/**
+ * `README.md`, `packages/*\/README.md`, `examples/*\/README.md`, `bench/README.md` and every
+ * `docs/**\/*.md`, repository-relative.
+ */
+export function markdownFilesOf(root: string): string[] {
   const found = ['README.md'];
   for (const folder of DOC_FOLDERS) {
     for (const name of readdirSync(join(root, folder)).sort()) {
@@ -22,7 +32,22 @@ export function readmesOf(root: string): string[] {
         found.push(`${folder}/${name}/README.md`);
     }
   }
+  if (existsSync(join(root, 'bench', 'README.md'))) found.push('bench/README.md');
+  if (existsSync(join(root, DOCS_DIR))) found.push(...pagesUnder(root, DOCS_DIR));
   return found;
+}
+
+/** The `.md` files under `dir` (repository-relative), depth first, in name order. */
+function pagesUnder(root: string, dir: string): string[] {
+  const pages: string[] = [];
+  const entries = readdirSync(join(root, dir), { withFileTypes: true });
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (NOT_PAGES.has(entry.name)) continue;
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) pages.push(...pagesUnder(root, path));
+    else if (entry.isFile() && entry.name.endsWith('.md')) pages.push(path);
+  }
+  return pages;
 }
 
 export interface CheckOptions {
@@ -71,7 +96,7 @@ export function formatProblem(problem: Problem): string {
 }
 
 export const HOW_TO_FIX = [
-  'Each ```ts block of a README is type-checked as a module of its own against the workspace packages.',
+  'Each ```ts block of a README or a docs/ page is type-checked as a module of its own against the workspace packages.',
   'Import what it uses; declare what the reader brings (a Host, a client made earlier) in a comment',
   'right before the block:  <!-- docs-check: declare const host: Host<HostPlayer>; -->',
   'Mark a complete program ```ts run to have it run. See tools/docs-check/README.md.',

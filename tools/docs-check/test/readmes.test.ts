@@ -1,22 +1,28 @@
 /**
- * The repository's READMEs: every TypeScript block of the root README and of each package's and
- * example's README type-checks against the workspace's packages, and each `ts run` block runs
+ * The repository's documentation: every TypeScript block of the root README, of each package's
+ * and example's README and of every page under docs/ type-checks against the workspace's packages, and each `ts run` block runs
  * (on this run's redis-server). A failure names the file and line of each broken block.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { type CheckResult, checkDocs, formatProblem, HOW_TO_FIX, readmesOf } from '../src/docs.js';
+import {
+  type CheckResult,
+  checkDocs,
+  formatProblem,
+  HOW_TO_FIX,
+  markdownFilesOf,
+} from '../src/docs.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-describe('the READMEs’ TypeScript blocks', () => {
+describe('the documentation’s TypeScript blocks', () => {
   let result: CheckResult;
   beforeAll(async () => {
     result = await checkDocs({
       root,
-      files: readmesOf(root),
+      files: markdownFilesOf(root),
       packageDir,
       runEnv: { ...process.env, REDIS_URL: inject('redisUrl') },
     });
@@ -29,11 +35,16 @@ describe('the READMEs’ TypeScript blocks', () => {
     expect(result.blocks.filter((block) => block.run).length).toBeGreaterThanOrEqual(1);
   });
 
-  it('come from the root README and every package’s and example’s README', () => {
-    const files = readmesOf(root);
+  it('come from the root README, every package’s and example’s README and every docs page', () => {
+    const files = markdownFilesOf(root);
     expect(files).toContain('README.md');
     expect(files).toContain('packages/core/README.md');
     expect(files).toContain('examples/game-server/README.md');
+    expect(files).toContain('docs/index.md');
+    expect(files).toContain('docs/reference/options.md');
+    const fromDocs = result.blocks.filter((block) => block.file.startsWith('docs/'));
+    expect(fromDocs.length).toBeGreaterThanOrEqual(8);
+    expect(fromDocs.some((block) => block.run)).toBe(true);
   });
 });
 

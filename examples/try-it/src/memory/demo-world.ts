@@ -2,7 +2,7 @@
  * Several game servers in one process, sharing one in-memory backend on one virtual clock,
  * with the scenario suite's latencies: each store call 100 ms, each publish 20 ms, each
  * presence call 10 ms. That is what makes the waits worth measuring, and the same numbers
- * as README's table.
+ * as the cases table (docs/guide/concepts.md).
  */
 import { DataDriver, Handoff, type Logger } from '@datadriver/core';
 import {

@@ -1,6 +1,7 @@
 /**
  * What each case shows, exactly: the outcome line, the wait it is measured by, and the story's
- * length on the elapsed clock. The same figures as README's table (see readme-table.test.ts).
+ * length on the elapsed clock. The same figures as the cases table in docs/guide/concepts.md
+ * (see readme-table.test.ts).
  */
 export interface ExpectedCase {
   readonly id: string;
