@@ -52,6 +52,15 @@ const config: UserConfig<DefaultTheme.Config> = {
   // The demo's address (http://localhost:8080) is a page of `pnpm demo`, not of this site.
   ignoreDeadLinks: 'localhostLinks',
   lastUpdated: false,
+  // Reference pages hold wide tables (an option, its type, default and effect): a page without
+  // the outline aside (`aside: false` in its front matter) takes the width of the window.
+  head: [
+    [
+      'style',
+      {},
+      '@media (min-width: 960px) { .VPDoc:not(.has-aside) .container, .VPDoc:not(.has-aside) .content-container { max-width: 1280px !important; } .VPDoc:not(.has-aside) .vp-doc td:last-child { min-width: 24em; } }',
+    ],
+  ],
   vite: { plugins: [vueFromThisPackage] },
   themeConfig: {
     nav: contents.map((section) => ({ text: section.text, link: section.items[0]!.link })),
