@@ -1,7 +1,7 @@
 /** The conformance suites' harnesses: the run's PostgreSQL behind a TCP proxy. */
-import type { Outage, StoreHarness } from '@datadriver/testkit';
+import type { Outage, PresenceHarness, StoreHarness } from '@datadriver/testkit';
 import type pg from 'pg';
-import { PostgresStore } from '../../src/index.js';
+import { PostgresPresence, PostgresStore } from '../../src/index.js';
 import { freshSchema, Pools, postgresProxy, postgresUrl, throughProxy } from './postgres.js';
 
 /** Pools of one server: `connect` goes through what `outage` cuts, `raw` does not. */
@@ -42,6 +42,19 @@ export function storeHarness(keep: number) {
         );
         return rows[0] === undefined ? undefined : JSON.parse(rows[0].record);
       },
+      outage: target.outage,
+      close: () => target.close(),
+    };
+  };
+}
+
+/** Presences in a schema of their own. */
+export function presenceHarness() {
+  return async (): Promise<PresenceHarness> => {
+    const target = await proxiedTarget();
+    const schema = await freshSchema(target.raw, 'presence');
+    return {
+      connect: async () => new PostgresPresence({ pool: target.connect(), schema }),
       outage: target.outage,
       close: () => target.close(),
     };
