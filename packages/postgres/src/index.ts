@@ -1,5 +1,6 @@
 export { type EnsureSchemaOptions, ensureSchema } from './ensure-schema.js';
 export { codeOf, toPostgresError } from './errors.js';
+export { PostgresMessenger, type PostgresMessengerOptions } from './postgres-messenger.js';
 export { PostgresPresence, type PostgresPresenceOptions } from './postgres-presence.js';
 export {
   POSTGRES_MAX_RECORD_BYTES,

@@ -1,8 +1,16 @@
 /** The conformance suites' harnesses: the run's PostgreSQL behind a TCP proxy. */
-import type { Outage, PresenceHarness, StoreHarness } from '@datadriver/testkit';
+import type { MessengerHarness, Outage, PresenceHarness, StoreHarness } from '@datadriver/testkit';
 import type pg from 'pg';
-import { PostgresPresence, PostgresStore } from '../../src/index.js';
-import { freshSchema, Pools, postgresProxy, postgresUrl, throughProxy } from './postgres.js';
+import { PostgresMessenger, PostgresPresence, PostgresStore } from '../../src/index.js';
+import {
+  freshSchema,
+  Pools,
+  postgresProxy,
+  postgresUrl,
+  quiet,
+  throughProxy,
+  uniqueSchema,
+} from './postgres.js';
 
 /** Pools of one server: `connect` goes through what `outage` cuts, `raw` does not. */
 export interface Target {
@@ -57,6 +65,31 @@ export function presenceHarness() {
       connect: async () => new PostgresPresence({ pool: target.connect(), schema }),
       outage: target.outage,
       close: () => target.close(),
+    };
+  };
+}
+
+/** Messengers whose channels no other suite shares; `publishRaw` notifies past the adapter. */
+export function messengerHarness() {
+  return async (): Promise<MessengerHarness> => {
+    const target = await proxiedTarget();
+    const schema = uniqueSchema('messenger');
+    const messengers: PostgresMessenger[] = [];
+    return {
+      connect: async () => {
+        const messenger = new PostgresMessenger({ pool: target.connect(), schema, logger: quiet });
+        messengers.push(messenger);
+        return messenger;
+      },
+      publishRaw: async (topic, payload) => {
+        const channel = new PostgresMessenger({ pool: target.raw, schema }).channelOf(topic);
+        await target.raw.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      },
+      outage: target.outage,
+      close: async () => {
+        await Promise.all(messengers.map((messenger) => messenger.close()));
+        await target.close();
+      },
     };
   };
 }
