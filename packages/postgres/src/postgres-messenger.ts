@@ -111,8 +111,13 @@ export class PostgresMessenger implements Messenger {
    */
   async subscribe(topic: string, handler: MessageHandler): Promise<Subscription> {
     const channel = this.channelOf(topic);
-    // A wrapper per subscription, so subscribing one function twice delivers twice.
-    const deliver: MessageHandler = (message) => handler(message);
+    // A wrapper per subscription, so subscribing one function twice delivers twice. It
+    // delivers only once `subscribe` has resolved: node-postgres emits a notification that
+    // comes in the same packet as LISTEN's reply before the reply's promise settles.
+    let live = false;
+    const deliver: MessageHandler = (message) => {
+      if (live) handler(message);
+    };
     const handlers = this.handlers.get(channel) ?? new Set<MessageHandler>();
     handlers.add(deliver);
     this.handlers.set(channel, handlers);
@@ -122,6 +127,7 @@ export class PostgresMessenger implements Messenger {
       void this.forget(channel, deliver);
       throw toPostgresError(error, 'subscribe', channel);
     }
+    live = true;
     let active = true;
     return {
       unsubscribe: async () => {

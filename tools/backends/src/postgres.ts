@@ -124,7 +124,7 @@ class LocalPostgres implements PostgresBackend {
     const { bin, user, folder, port, env } = this.setup;
     const args = [
       ...['-D', join(folder, 'data'), '-k', folder, '-p', String(port)],
-      ...['-c', `listen_addresses=${HOST}`, '-c', 'fsync=off', '-c', 'max_connections=300'],
+      ...['-c', `listen_addresses=${HOST}`, '-c', 'fsync=off', '-c', 'max_connections=500'],
     ];
     this.server = await launchChild({
       backend: 'postgres',
