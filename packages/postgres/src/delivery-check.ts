@@ -9,12 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { describeError, type Logger } from '@datadriver/core/ports';
 import type { Pool } from 'pg';
 
-/** How long the check's own notification may take before the warning. */
-const CHECK_MS = 5_000;
-
 export interface DeliveryCheckOptions {
   readonly pool: Pool;
   readonly logger: Logger;
+  /** How long the check's own notification may take before the warning (ms). */
+  readonly waitMs: number;
 }
 
 export class DeliveryCheck {
@@ -45,15 +44,15 @@ export class DeliveryCheck {
   }
 
   private async run(listen: (channel: string) => Promise<void>): Promise<void> {
-    const { pool, logger } = this.options;
+    const { pool, logger, waitMs } = this.options;
     try {
       await listen(this.channel);
       this.timer = setTimeout(() => {
         logger.warn(
-          'a notification published through the pool did not reach the listening connection within 5 s: handoff messages will not arrive. LISTEN needs a session of its own: is the listening connection going through PgBouncer (or another pooler) in transaction or statement mode, or to another database than the pool? Give the messenger a listenerClient that connects directly (see the README).',
+          `a notification published through the pool did not reach the listening connection within ${waitMs} ms: handoff messages will not arrive. LISTEN needs a session of its own: is the listening connection going through PgBouncer (or another pooler) in transaction or statement mode, or to another database than the pool? Give the messenger a listenerClient that connects directly (see the README).`,
         );
         this.finish();
-      }, CHECK_MS);
+      }, waitMs);
       this.timer.unref();
       await pool.query('SELECT pg_notify($1, $2)', [this.channel, this.token]);
     } catch (error) {

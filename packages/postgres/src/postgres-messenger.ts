@@ -38,6 +38,11 @@ export interface PostgresMessengerOptions {
   readonly schema?: string;
   /** How often the listening connection is checked, in ms (default 10,000). */
   readonly heartbeatMs?: number;
+  /**
+   * How long the first listening session waits for a notification the messenger sends itself
+   * through the pool before it warns that notifications do not arrive, in ms (default 5,000).
+   */
+  readonly deliveryCheckMs?: number;
   /** Gets a warning for each lost listening connection (default: the console). */
   readonly logger?: Logger;
 }
@@ -74,7 +79,11 @@ export class PostgresMessenger implements Messenger {
     quoteSchema(this.schema);
     this.logger = options.logger ?? consoleLogger('[DataDriver postgres]');
     const makeClient = options.listenerClient ?? (() => new pg.Client(this.pool.options));
-    const check = new DeliveryCheck({ pool: this.pool, logger: this.logger });
+    const check = new DeliveryCheck({
+      pool: this.pool,
+      logger: this.logger,
+      waitMs: options.deliveryCheckMs ?? 5_000,
+    });
     this.listener = new Listener({
       makeClient,
       logger: this.logger,
