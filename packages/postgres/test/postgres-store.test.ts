@@ -1,4 +1,5 @@
 /** What the conformance suite does not reach: schema names, foreign rows, scans, retention by age. */
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode } from '@datadriver/core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -126,5 +127,12 @@ describe('versions', () => {
     await plain.update('k', () => ({ n: 2 }), { keepVersion: true });
     const { rows } = await pool.query(`SELECT id FROM "${schema}".record_versions`);
     expect(rows).toEqual([]);
+  });
+});
+
+describe('README', () => {
+  it('prints the SQL that ensureSchema runs for the default schema', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`\`\`\`sql\n${schemaSql('datadriver')}\`\`\``);
   });
 });
