@@ -15,6 +15,15 @@ export interface RedisBackend extends Backend {
   restart(): Promise<void>;
 }
 
+/** A PostgreSQL server; `url` is a connection string (`postgres://postgres@127.0.0.1:PORT/postgres`). */
+export interface PostgresBackend extends Backend {
+  readonly port: number;
+  /** Stops the server (fast shutdown: sessions end, committed data stays) but keeps its data and port. */
+  kill(): Promise<void>;
+  /** Starts it again on the same data folder and port. */
+  restart(): Promise<void>;
+}
+
 /** Who serves which slots of a Redis Cluster (see `RedisClusterBackend.shards`). */
 export interface ClusterShard {
   /** The master's port. */

@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node';
 import type { Backend } from './backend.js';
 import { startDynamoLocal } from './dynamodb-local.js';
 import { startGooglePubSubEmulator } from './google-pubsub-emulator.js';
+import { startPostgres } from './postgres.js';
 import type { ProvidedKey } from './provided-context.js';
 import { startPubSub } from './pubsub.js';
 import { startRedis } from './redis.js';
@@ -11,7 +12,13 @@ export type Teardown = () => Promise<void>;
 /** The shape vitest expects of a globalSetup file's default export. */
 export type GlobalSetup = (project: TestProject) => Promise<Teardown>;
 /** `google-pubsub` is optional: where gcloud has no pubsub-emulator, files receive ''. */
-export type BackendKind = 'redis' | 'redis-cluster' | 'dynamodb' | 'pubsub' | 'google-pubsub';
+export type BackendKind =
+  | 'redis'
+  | 'redis-cluster'
+  | 'dynamodb'
+  | 'pubsub'
+  | 'google-pubsub'
+  | 'postgres';
 
 interface Started extends Backend {
   readonly endpoint?: string;
@@ -39,6 +46,7 @@ const STARTERS: Record<BackendKind, Starter> = {
   },
   dynamodb: { key: 'dynamoEndpoint', start: startDynamoLocal, address: (b) => b.endpoint ?? b.url },
   pubsub: { key: 'pubsubEmulatorHost', start: startPubSub, address: (b) => b.endpoint ?? b.url },
+  postgres: { key: 'postgresUrl', start: startPostgres, address: (b) => b.url },
   'google-pubsub': {
     key: 'googlePubsubEmulatorHost',
     start: () => startGooglePubSubEmulator(),

@@ -7,6 +7,7 @@ export type {
   Env,
   KillOptions,
   LaunchOptions,
+  PostgresBackend,
   PubSubBackend,
   RedisBackend,
   RedisClusterBackend,
@@ -28,6 +29,8 @@ export {
   googlePubSubEmulatorCommand,
   startGooglePubSubEmulator,
 } from './google-pubsub-emulator.js';
+export { type PostgresLaunchOptions, startPostgres } from './postgres.js';
+export { findPostgresBin } from './postgres-install.js';
 export type { BackendAddresses, ProvidedKey } from './provided-context.js';
 export { startPubSub } from './pubsub.js';
 export { startRedis } from './redis.js';

@@ -12,6 +12,8 @@ export interface LaunchSpec {
   readonly group?: boolean;
   /** Killed when this process exits, but not on its SIGINT or SIGTERM (the caller stops it). */
   readonly ownSignals?: boolean;
+  /** What `stop()` sends first (default SIGTERM), SIGKILL after its grace period. */
+  readonly stopSignal?: NodeJS.Signals;
   readonly probe: () => Promise<boolean>;
   readonly timeoutMs: number;
   /** What to install, or which variable to set, when it fails. */
@@ -23,6 +25,7 @@ export async function launchChild(spec: LaunchSpec): Promise<ManagedChild> {
   const managed = manageChild(spec.child, {
     group: spec.group ?? false,
     ownSignals: spec.ownSignals ?? false,
+    stopSignal: spec.stopSignal ?? 'SIGTERM',
   });
   const notReady = await waitUntilReady({
     child: managed,

@@ -14,7 +14,7 @@ export interface ManagedChild {
 
 export function manageChild(
   child: ChildProcess,
-  options: { group?: boolean; ownSignals?: boolean } = {},
+  options: { group?: boolean; ownSignals?: boolean; stopSignal?: NodeJS.Signals } = {},
 ): ManagedChild {
   const group = options.group ?? false;
   const output = captureOutput(child);
@@ -31,7 +31,9 @@ export function manageChild(
   );
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
-    stopping ??= stopProcess(child, { group }).finally(forget);
+    stopping ??= stopProcess(child, { group, signal: options.stopSignal ?? 'SIGTERM' }).finally(
+      forget,
+    );
     return stopping;
   };
   return { child, output, spawnError: () => error, stop };

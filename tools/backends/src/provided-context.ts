@@ -15,6 +15,8 @@ declare module 'vitest' {
     dynamoEndpoint: string;
     /** `127.0.0.1:PORT`, or PUBSUB_EMULATOR_HOST. */
     pubsubEmulatorHost: string;
+    /** `postgres://postgres@127.0.0.1:PORT/postgres`, or DATABASE_URL. */
+    postgresUrl: string;
     /** Google's emulator, `127.0.0.1:PORT`; empty where gcloud has no pubsub-emulator. */
     googlePubsubEmulatorHost: string;
   }
@@ -25,7 +27,8 @@ export type ProvidedKey =
   | 'redisClusterNodes'
   | 'dynamoEndpoint'
   | 'pubsubEmulatorHost'
-  | 'googlePubsubEmulatorHost';
+  | 'googlePubsubEmulatorHost'
+  | 'postgresUrl';
 
 /** The provided addresses as one object. Using vitest's type here also keeps the `vitest` import
  * in the bundled .d.ts, without which TypeScript rejects the augmentation above (TS2664). */

@@ -7,6 +7,11 @@ export interface StopOptions {
   readonly graceMs?: number;
   /** Signal the child's whole process group (it was spawned `detached`), for wrappers like gcloud. */
   readonly group?: boolean;
+  /**
+   * The polite signal (default SIGTERM). PostgreSQL takes SIGINT: its SIGTERM ("smart"
+   * shutdown) waits for every client to disconnect, which a test's open pool never does.
+   */
+  readonly signal?: NodeJS.Signals;
 }
 
 /** How long a SIGKILLed group may take to leave the process table before stop() gives up waiting. */
@@ -33,12 +38,12 @@ export function signalProcess(child: ChildProcess, signal: NodeJS.Signals, group
  * java it started, and that java keeps the port until it has really ended.
  */
 export async function stopProcess(child: ChildProcess, options: StopOptions = {}): Promise<void> {
-  const { graceMs = 5000, group = false } = options;
+  const { graceMs = 5000, group = false, signal = 'SIGTERM' } = options;
   if (child.pid === undefined) return;
   if (group) return stopGroup(child, child.pid, graceMs);
   if (hasExited(child)) return;
   const exited = exitOf(child);
-  signalProcess(child, 'SIGTERM');
+  signalProcess(child, signal);
   if (!(await settlesWithin(exited, graceMs))) {
     signalProcess(child, 'SIGKILL');
     await exited;

@@ -1,0 +1,4 @@
+import { messengerConformance } from '@datadriver/testkit';
+import { messengerHarness } from './support/harnesses.js';
+
+messengerConformance('PostgreSQL LISTEN/NOTIFY', messengerHarness());
