@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,13 @@ describe('startPostgres (own server)', () => {
     expect(psql(postgres.url, 'select 1 + 1')).toBe('2');
     folder = psql(postgres.url, 'show data_directory');
     expect(folder).toMatch(/dd-postgres-/);
+  });
+
+  it('serves each session from a process at a higher priority than ours, when we are root', () => {
+    const backend = psql(postgres.url, 'select pg_backend_pid()');
+    const stat = readFileSync(`/proc/${backend}/stat`, 'utf8');
+    const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    expect(nice).toBe(process.getuid?.() === 0 ? -5 : 0);
   });
 
   it('kill() takes it down and restart() brings it back on the same port with its data', async () => {

@@ -24,15 +24,16 @@ export async function postgresProxy(url = postgresUrl()): Promise<TcpProxy> {
 }
 
 /**
- * A pool as a test uses one: short connection and query timeouts, so an outage fails within a
- * test's patience. Errors of idle clients during an outage are expected; the listener keeps
- * them from crashing the process.
+ * A pool as a test uses one: bounded connection and query timeouts, so an outage fails within a
+ * test's patience (a stopped proxy refuses at once; the bound is for a server that is slow to
+ * fork a backend for each of many new connections on a busy machine). Errors of idle clients
+ * during an outage are expected; the listener keeps them from crashing the process.
  */
 export function makePool(url = postgresUrl(), options: pg.PoolConfig = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
-    connectionTimeoutMillis: 2_000,
+    connectionTimeoutMillis: 10_000,
     query_timeout: 5_000,
     ...options,
   });
