@@ -1,0 +1,21 @@
+/**
+ * `pnpm chaos` / `pnpm chaos:load`: runs, prints each run's figures and violations (with the
+ * command that replays its schedule), appends them to `--report` if given, and exits 1 on any
+ * violation.
+ */
+import { appendFileSync } from 'node:fs';
+import { parseCliArgs } from './cli-args.js';
+import { markdownReport, textReport } from './report.js';
+import { runChaos } from './run/chaos-run.js';
+
+const args = parseCliArgs(process.argv.slice(2), () => Math.floor(Math.random() * 1_000_000) + 1);
+const script = args.load ? 'chaos:load' : 'chaos';
+let violations = 0;
+for (const run of args.runs) {
+  console.log(`starting ${run.kind} run, seed ${run.seed}, ${run.durationMs / 1_000} s`);
+  const report = await runChaos(run);
+  violations += report.violations.length;
+  console.log(textReport(report, script));
+  if (args.report) appendFileSync(args.report, `${markdownReport(report, script, new Date())}\n`);
+}
+process.exit(violations === 0 ? 0 : 1);
