@@ -82,11 +82,24 @@ function planNemesis(options: PlanOptions, random: Random): NemesisStep[] {
   if (options.actions.length === 0) return [];
   const steps: NemesisStep[] = [];
   let atMs = QUIET_MS + random.int(...options.nemesisGapMs);
+  // Rounds of every action in a shuffled order: a short run still meets each of them.
+  let round: NemesisAction[] = [];
   for (;;) {
-    const action = random.pick(options.actions);
+    if (round.length === 0) round = shuffled(options.actions, random);
+    const action = round.pop()!;
     const durationMs = action === 'pause' ? options.pauseMs : random.int(...options.outageMs);
     if (atMs + durationMs > options.durationMs - QUIET_MS) return steps;
     steps.push({ atMs, action, target: random.int(0, options.servers - 1), durationMs });
     atMs += durationMs + random.int(...options.nemesisGapMs);
   }
+}
+
+/** Fisher-Yates on a copy. */
+function shuffled<T>(items: readonly T[], random: Random): T[] {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index -= 1) {
+    const other = random.int(0, index);
+    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
+  }
+  return copy;
 }

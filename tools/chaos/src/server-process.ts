@@ -26,6 +26,8 @@ export class ServerProcess {
   static async start(config: ChaosServerConfig, log: WriteStream): Promise<ServerProcess> {
     const child = fork(SERVER_SCRIPT, [JSON.stringify(config)], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // The AWS SDK's notice about Node 20 would fill the log once per server start.
+      env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...process.env },
     });
     running.add(child);
     child.once('exit', () => running.delete(child));

@@ -3,16 +3,21 @@ import type { HistoryLine, ServerLine } from '../history.js';
 type Kind = ServerLine['kind'];
 export type LineOf<K extends Kind> = Extract<ServerLine, { kind: K }>;
 
+/** The server lines of `kind`. */
+export function ofKind<K extends Kind>(lines: readonly HistoryLine[], kind: K): LineOf<K>[] {
+  return lines.filter((line): line is LineOf<K> => line.kind === kind && 'server' in line);
+}
+
 /** The server lines of `kind`, grouped by profile key. */
 export function byKey<K extends Kind>(
   lines: readonly HistoryLine[],
   kind: K,
 ): Map<string, LineOf<K>[]> {
   const groups = new Map<string, LineOf<K>[]>();
-  for (const line of lines) {
-    if (line.kind !== kind || !('key' in line)) continue;
+  for (const line of ofKind(lines, kind)) {
+    if (!('key' in line)) continue;
     const group = groups.get(line.key) ?? [];
-    group.push(line as LineOf<K>);
+    group.push(line);
     groups.set(line.key, group);
   }
   return groups;

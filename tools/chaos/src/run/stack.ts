@@ -6,7 +6,6 @@
 import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoLocalBackend,
   type RedisBackend,
@@ -16,7 +15,6 @@ import {
   type TcpProxy,
 } from '@datadriver/backends';
 import { parseRecord, storeKeyOf } from '@datadriver/core/ports';
-import { ensureTable } from '@datadriver/dynamodb';
 import { connect } from '../server/connections.js';
 import { type ChaosServerConfig, DRIVER_NAME, type StoreAddress } from '../server/server-config.js';
 import { ServerProcess } from '../server-process.js';
@@ -121,7 +119,7 @@ export class Stack {
   /** The counter each key holds in the store now, read past the proxies (null: no record). */
   async storedCounters(keys: readonly string[]): Promise<Map<string, number | null>> {
     const silent = { debug() {}, info() {}, warn() {}, error() {} };
-    const ports = connect(this.directStore(), this.redis.url, silent);
+    const ports = await connect(this.directStore(), this.redis.url, silent);
     try {
       const counters = new Map<string, number | null>();
       for (const key of keys) {
@@ -185,7 +183,10 @@ export class Stack {
   }
 }
 
+/** The AWS SDK is imported by the DynamoDB stack only: it takes seconds to load. */
 async function startDynamo(): Promise<DynamoLocalBackend> {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { ensureTable } = await import('@datadriver/dynamodb');
   const dynamo = await startDynamoLocal();
   const client = new DynamoDBClient({
     endpoint: dynamo.endpoint,

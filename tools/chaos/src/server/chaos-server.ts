@@ -49,7 +49,7 @@ const logger: Logger = {
   error: (message) => process.stderr.write(`${prefix} error ${message}\n`),
 };
 
-const ports = connect(config.store, config.busUrl, logger);
+const ports = await connect(config.store, config.busUrl, logger);
 const handoff = Handoff.shared(config.jobId, {
   messenger: ports.messenger,
   presence: ports.presence,

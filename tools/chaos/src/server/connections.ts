@@ -2,9 +2,7 @@
  * A chaos server's ports: the store on Redis or DynamoDB, messages and presence on Redis, each
  * on its own connection (and its own TCP proxy), so a cut of one leaves the other working.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Logger, Messenger, Presence, Store } from '@datadriver/core';
-import { DynamoStore } from '@datadriver/dynamodb';
 import {
   RECOMMENDED_REDIS_OPTIONS,
   RedisMessenger,
@@ -21,11 +19,15 @@ export interface Connections {
   close(): Promise<void>;
 }
 
-export function connect(store: StoreAddress, busUrl: string, logger: Logger): Connections {
+export async function connect(
+  store: StoreAddress,
+  busUrl: string,
+  logger: Logger,
+): Promise<Connections> {
   const bus = redisClient(busUrl, 'bus', logger);
   const messenger = new RedisMessenger({ client: bus, logger });
   const storeSide =
-    store.kind === 'redis' ? redisStore(store.url, logger) : dynamoStore(store, logger);
+    store.kind === 'redis' ? redisStore(store.url, logger) : await dynamoStore(store, logger);
   return {
     store: storeSide.store,
     messenger,
@@ -43,7 +45,10 @@ function redisStore(url: string, logger: Logger) {
   return { store: new RedisStore({ client, logger }), close: () => client.disconnect() };
 }
 
-function dynamoStore(address: Extract<StoreAddress, { kind: 'dynamodb' }>, logger: Logger) {
+/** Imported only by the DynamoDB stack: the AWS SDK takes seconds to load on a busy machine. */
+async function dynamoStore(address: Extract<StoreAddress, { kind: 'dynamodb' }>, logger: Logger) {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { DynamoStore } = await import('@datadriver/dynamodb');
   const client = new DynamoDBClient({
     endpoint: address.endpoint,
     region: 'us-east-1',
