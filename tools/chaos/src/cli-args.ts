@@ -6,7 +6,13 @@
  */
 
 import type { RunOptions } from './run/chaos-run.js';
-import { ALL_ACTIONS, CHAOS_TIMINGS, LOAD_TIMINGS } from './run/presets.js';
+import {
+  ALL_ACTIONS,
+  CHAOS_TIMINGS,
+  LOAD_TIMINGS,
+  NEMESIS_GAP_MS,
+  OUTAGE_MS,
+} from './run/presets.js';
 import type { StackKind } from './run/stack.js';
 
 export interface CliArgs {
@@ -53,8 +59,8 @@ export function parseCliArgs(argv: readonly string[], randomSeed: () => number):
       hopsPerSecond: number('rate', defaults.rate, false),
       liveShare: load ? 1 : 0.5,
       actions: load ? [] : ALL_ACTIONS,
-      nemesisGapMs: [1_000, 3_000],
-      outageMs: [1_000, 3_000],
+      nemesisGapMs: NEMESIS_GAP_MS,
+      outageMs: OUTAGE_MS,
       timings: load ? LOAD_TIMINGS : CHAOS_TIMINGS,
     }),
   );

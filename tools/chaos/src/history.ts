@@ -106,6 +106,19 @@ export type RunnerLine =
       readonly sent: boolean;
     }
   | {
+      /**
+       * A server process ended: `expected` when the nemesis killed it or the run stopped it;
+       * any other exit is a crash.
+       */
+      readonly kind: 'exit';
+      readonly at: number;
+      readonly server: string;
+      readonly incarnation: number;
+      readonly code: number | null;
+      readonly signal: string | null;
+      readonly expected: boolean;
+    }
+  | {
       /** The counter stored at the end of the run, read from the store (null: no record). */
       readonly kind: 'final';
       readonly at: number;

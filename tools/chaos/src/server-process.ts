@@ -11,7 +11,8 @@ import type { ChaosServerConfig, ServerCommand } from './server/server-config.js
 
 /** dist/chaos-server.js, from this module in src (tests) and bundled in dist alike: both one level below the package. */
 const SERVER_SCRIPT = fileURLToPath(new URL('../dist/chaos-server.js', import.meta.url));
-const START_TIMEOUT_MS = 20_000;
+/** Generous: several servers start at once on a busy 2-core machine. */
+const START_TIMEOUT_MS = 45_000;
 /** A clean stop releases every profile within its 10 s deadline. */
 const STOP_GRACE_MS = 15_000;
 
@@ -23,22 +24,32 @@ process.once('exit', () => {
 export class ServerProcess {
   private constructor(private readonly child: ChildProcess) {}
 
-  static async start(config: ChaosServerConfig, log: WriteStream): Promise<ServerProcess> {
+  /** `onExit` is called once when the process ends, for whatever reason. */
+  static async start(
+    config: ChaosServerConfig,
+    log: WriteStream,
+    onExit: (code: number | null, signal: NodeJS.Signals | null) => void,
+  ): Promise<ServerProcess> {
     const child = fork(SERVER_SCRIPT, [JSON.stringify(config)], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       // The AWS SDK's notice about Node 20 would fill the log once per server start.
       env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...process.env },
     });
     running.add(child);
-    child.once('exit', () => running.delete(child));
-    child.stdout?.pipe(log, { end: false });
-    child.stderr?.pipe(log, { end: false });
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      onExit(code, signal);
+    });
+    // Written, not piped: a pipe adds listeners to the shared log for every server started.
+    for (const output of [child.stdout, child.stderr]) {
+      output?.on('data', (chunk: Buffer) => log.write(chunk));
+    }
     // A send to a child that just died fails here; the nemesis knows it killed it.
     child.on('error', () => undefined);
     try {
       await ready(config.jobId, child);
     } catch (error) {
-      child.kill('SIGKILL');
+      await new ServerProcess(child).kill();
       throw error;
     }
     return new ServerProcess(child);

@@ -152,3 +152,23 @@ describe('checkHistory joins', () => {
     expect(checks(elsewhere)).toEqual(['join-unbounded']);
   });
 });
+
+describe('checkHistory exits', () => {
+  const exit = (expected: boolean): HistoryLine => ({
+    kind: 'exit',
+    at: 50,
+    server: 'a',
+    incarnation: 1,
+    code: expected ? null : 1,
+    signal: expected ? 'SIGKILL' : null,
+    expected,
+  });
+
+  it('passes a process the nemesis killed or the run stopped', () => {
+    expect(checks([exit(true)])).toEqual([]);
+  });
+
+  it('reports a process that died unasked', () => {
+    expect(checks([exit(false)])).toEqual(['server-crashed']);
+  });
+});

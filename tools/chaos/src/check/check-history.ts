@@ -1,5 +1,6 @@
 /** The checker: every check over a run's histories, and the figures. */
 import type { HistoryLine } from '../history.js';
+import { checkCrashes } from './crashes.js';
 import { type Figures, figuresOf } from './figures.js';
 import { checkJoins } from './joins.js';
 import { checkSaves } from './saves.js';
@@ -19,7 +20,12 @@ export interface CheckOptions {
 export function checkHistory(lines: readonly HistoryLine[], options: CheckOptions): CheckResult {
   const joins = checkJoins(lines, options.joinBoundMs);
   return {
-    violations: [...checkSaves(lines), ...checkWriters(lines), ...joins.violations],
+    violations: [
+      ...checkSaves(lines),
+      ...checkWriters(lines),
+      ...joins.violations,
+      ...checkCrashes(lines),
+    ],
     figures: figuresOf(lines, joins.outcomes),
   };
 }

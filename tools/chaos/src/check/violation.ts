@@ -1,5 +1,10 @@
 /** What the checker found wrong, each with the history lines that show it. */
-export type CheckName = 'lost-save' | 'two-writers' | 'counter-back' | 'join-unbounded';
+export type CheckName =
+  | 'lost-save'
+  | 'two-writers'
+  | 'counter-back'
+  | 'join-unbounded'
+  | 'server-crashed';
 
 export interface Violation {
   readonly check: CheckName;

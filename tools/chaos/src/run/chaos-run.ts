@@ -45,14 +45,18 @@ export async function runChaos(options: RunOptions): Promise<RunReport> {
   mkdirSync(historyDir, { recursive: true });
   const began = Date.now();
   const plan = planRun({ ...options, pauseMs: pauseMsOf(options.timings) });
+  const runner = new HistoryWriter(join(historyDir, 'runner.jsonl'));
   const stack = await Stack.start({
     kind: options.kind,
     servers: options.servers,
     historyDir,
     timings: options.timings,
     durable: options.durable ?? true,
+    history: runner,
+  }).catch((error: unknown) => {
+    runner.close();
+    throw error;
   });
-  const runner = new HistoryWriter(join(historyDir, 'runner.jsonl'));
   try {
     const start = Date.now();
     await Promise.all([
@@ -65,8 +69,8 @@ export async function runChaos(options: RunOptions): Promise<RunReport> {
       runner.write({ kind: 'final', at: Date.now(), key, value });
     }
   } finally {
-    runner.close();
     await stack.stop();
+    runner.close();
   }
   const bound = joinBoundMs(options.timings);
   return {

@@ -40,6 +40,11 @@ export function pauseMsOf(timings: ServerTimings): number {
   return (timings.lockTtlSeconds + timings.lockSkewSeconds) * 1_000 + 1_000;
 }
 
+/** Quiet time between one fault's heal and the next: faults close together. */
+export const NEMESIS_GAP_MS: readonly [number, number] = [300, 800];
+/** How long a kill, a cut or a backend outage lasts. */
+export const OUTAGE_MS: readonly [number, number] = [600, 1_500];
+
 export const ALL_ACTIONS: readonly NemesisAction[] = [
   'kill',
   'pause',

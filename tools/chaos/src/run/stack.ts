@@ -15,6 +15,7 @@ import {
   type TcpProxy,
 } from '@datadriver/backends';
 import { parseRecord, storeKeyOf } from '@datadriver/core/ports';
+import type { HistoryWriter } from '../history.js';
 import { connect } from '../server/connections.js';
 import { type ChaosServerConfig, DRIVER_NAME, type StoreAddress } from '../server/server-config.js';
 import { ServerProcess } from '../server-process.js';
@@ -39,6 +40,8 @@ export interface StackOptions {
   readonly timings: ServerTimings;
   /** False: Redis without persistence, so a backend restart loses data (the checker's own test). */
   readonly durable?: boolean;
+  /** Where each server process's exit is written. */
+  readonly history: HistoryWriter;
 }
 
 /** A table of its own per run: DDB_ENDPOINT may name a DynamoDB Local that outlives runs. */
@@ -51,6 +54,8 @@ interface Slot {
   readonly storeProxy: TcpProxy;
   readonly busProxy: TcpProxy;
   process: ServerProcess | undefined;
+  /** Set before the run kills or stops it: its exit is no crash. */
+  exitExpected: boolean;
 }
 
 export class Stack {
@@ -67,8 +72,21 @@ export class Stack {
     const dataDir = mkdtempSync(join(tmpdir(), 'chaos-redis-'));
     // Always a Redis of our own, even with REDIS_URL set: the nemesis restarts it.
     const env = { ...process.env, REDIS_URL: undefined };
-    const redis = await startRedis({ env, ...(options.durable === false ? {} : { dataDir }) });
-    const dynamo = options.kind === 'dynamodb' ? await startDynamo() : undefined;
+    const redis = await startRedis({
+      env,
+      ...(options.durable === false ? {} : { dataDir }),
+    }).catch((error: unknown) => {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    });
+    const dynamo =
+      options.kind === 'dynamodb'
+        ? await startDynamo().catch(async (error: unknown) => {
+            await redis.stop();
+            rmSync(dataDir, { recursive: true, force: true });
+            throw error;
+          })
+        : undefined;
     const storeTarget = dynamo
       ? { host: HOST, port: Number(new URL(dynamo.endpoint).port) }
       : { host: HOST, port: redis.port };
@@ -80,11 +98,17 @@ export class Stack {
         storeProxy: await startTcpProxy(storeTarget),
         busProxy: await startTcpProxy({ host: HOST, port: redis.port }),
         process: undefined,
+        exitExpected: false,
       });
     }
     const log = createWriteStream(join(options.historyDir, 'servers.log'), { flags: 'a' });
     const stack = new Stack(options, redis, dynamo, dataDir, slots, log);
-    await Promise.all(slots.map((slot) => stack.startServer(slot.jobId)));
+    try {
+      await Promise.all(slots.map((slot) => stack.startServer(slot.jobId)));
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
     return stack;
   }
 
@@ -100,11 +124,24 @@ export class Stack {
   async startServer(jobId: string): Promise<void> {
     const slot = this.slot(jobId);
     slot.incarnation += 1;
-    slot.process = await ServerProcess.start(this.configOf(slot), this.log);
+    slot.exitExpected = false;
+    const { incarnation } = slot;
+    slot.process = await ServerProcess.start(this.configOf(slot), this.log, (code, signal) => {
+      this.options.history.write({
+        kind: 'exit',
+        at: Date.now(),
+        server: jobId,
+        incarnation,
+        code,
+        signal,
+        expected: slot.exitExpected || slot.incarnation !== incarnation,
+      });
+    });
   }
 
   async killServer(jobId: string): Promise<void> {
     const slot = this.slot(jobId);
+    slot.exitExpected = true;
     await slot.process?.kill();
     slot.process = undefined;
   }
@@ -139,6 +176,7 @@ export class Stack {
       await slot.storeProxy.start();
       await slot.busProxy.start();
     }
+    for (const slot of this.slots) slot.exitExpected = true;
     await Promise.all(this.slots.map((slot) => slot.process?.stop()));
     for (const slot of this.slots) slot.process = undefined;
   }

@@ -1,32 +1,23 @@
-/** The short seeded runs `pnpm test` makes: small counts, faults close together. */
+/**
+ * The short seeded runs `pnpm test` makes, built by the CLI's own parser: the command a
+ * failure prints (`pnpm chaos --stack redis --seed 3 ...`) replays the very schedule.
+ */
+import { parseCliArgs } from '../../src/cli-args.js';
 import type { RunOptions } from '../../src/run/chaos-run.js';
-import { ALL_ACTIONS, CHAOS_TIMINGS, LOAD_TIMINGS } from '../../src/run/presets.js';
 
-export const SHORT_REDIS_RUN: RunOptions = {
-  kind: 'redis',
-  seed: 3,
-  durationMs: 16_000,
-  servers: 3,
-  players: 10,
-  hopsPerSecond: 5,
-  liveShare: 0.5,
-  actions: ALL_ACTIONS,
-  nemesisGapMs: [300, 800],
-  outageMs: [600, 1_500],
-  timings: CHAOS_TIMINGS,
-};
+function cli(...argv: string[]): RunOptions {
+  const run = parseCliArgs(argv, () => 1).runs[0];
+  if (!run) throw new Error(`no run for ${argv.join(' ')}`);
+  return run;
+}
 
-export const SHORT_DYNAMODB_RUN: RunOptions = { ...SHORT_REDIS_RUN, kind: 'dynamodb', seed: 5 };
+const SMALL = ['--duration', '16', '--servers', '3', '--players', '10', '--rate', '5'];
 
-/** The load run in small: 8 servers on one Redis, hundreds of players, no nemesis. */
-export const TINY_LOAD_RUN: RunOptions = {
-  ...SHORT_REDIS_RUN,
-  seed: 1,
-  durationMs: 8_000,
-  servers: 8,
-  players: 200,
-  hopsPerSecond: 40,
-  liveShare: 1,
-  actions: [],
-  timings: LOAD_TIMINGS,
-};
+export const SHORT_REDIS_RUN = cli('--stack', 'redis', '--seed', '3', ...SMALL);
+export const SHORT_DYNAMODB_RUN = cli('--stack', 'dynamodb', '--seed', '5', ...SMALL);
+
+/** The load run in small: 4 servers on one Redis, 100 players, no nemesis. */
+export const TINY_LOAD_RUN = cli(
+  ...['--load', '--seed', '1', '--duration', '8'],
+  ...['--servers', '4', '--players', '100', '--rate', '20'],
+);
