@@ -24,7 +24,13 @@ export interface CliArgs {
 const CHAOS = { duration: 60, servers: 4, players: 16, rate: 5 };
 const LOAD = { duration: 180, servers: 8, players: 2_000, rate: 25 };
 
+const OPTIONS = ['stack', 'seed', 'duration', 'servers', 'players', 'rate', 'report'];
+
 export function parseCliArgs(argv: readonly string[], randomSeed: () => number): CliArgs {
+  const known = new Set(['--load', ...OPTIONS.map((name) => `--${name}`)]);
+  for (const arg of argv) {
+    if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
+  }
   const value = (name: string): string | undefined => {
     const index = argv.indexOf(`--${name}`);
     if (index < 0) return undefined;

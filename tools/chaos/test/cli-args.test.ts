@@ -39,5 +39,6 @@ describe('parseCliArgs', () => {
       '--stack must be redis, dynamodb or both',
     );
     expect(() => parseCliArgs(['--duration'], seed)).toThrow('--duration needs a value');
+    expect(() => parseCliArgs(['--sed', '5'], seed)).toThrow('unknown option --sed');
   });
 });

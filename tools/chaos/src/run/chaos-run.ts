@@ -6,25 +6,15 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckResult, checkHistory } from '../check/check-history.js';
-import { HistoryWriter, type NemesisAction, readHistories } from '../history.js';
-import { planRun } from '../schedule.js';
+import { HistoryWriter, readHistories } from '../history.js';
+import { type PlanOptions, planRun } from '../schedule.js';
 import { runNemesis } from './nemesis.js';
 import { joinBoundMs, pauseMsOf } from './presets.js';
 import { type ServerTimings, Stack, type StackKind } from './stack.js';
 import { runWorkload } from './workload.js';
 
-export interface RunOptions {
+export interface RunOptions extends Omit<PlanOptions, 'pauseMs'> {
   readonly kind: StackKind;
-  readonly seed: number;
-  readonly durationMs: number;
-  readonly servers: number;
-  readonly players: number;
-  readonly hopsPerSecond: number;
-  /** Share of hops made while still on the old server (0 to 1). */
-  readonly liveShare: number;
-  readonly actions: readonly NemesisAction[];
-  readonly nemesisGapMs: readonly [number, number];
-  readonly outageMs: readonly [number, number];
   readonly timings: ServerTimings;
   /** Where the histories go (a new temporary directory when unset); kept after the run. */
   readonly historyDir?: string;

@@ -17,21 +17,18 @@ import {
 import { parseRecord, storeKeyOf } from '@datadriver/core/ports';
 import type { HistoryWriter } from '../history.js';
 import { connect } from '../server/connections.js';
-import { type ChaosServerConfig, DRIVER_NAME, type StoreAddress } from '../server/server-config.js';
+import {
+  type ChaosServerConfig,
+  DRIVER_NAME,
+  type ServerTimings,
+  type StoreAddress,
+} from '../server/server-config.js';
+
+export type { ServerTimings };
+
 import { ServerProcess } from '../server-process.js';
 
 export type StackKind = 'redis' | 'dynamodb';
-
-/** The driver's waits and the save loop's pace, as every server of a stack runs them. */
-export interface ServerTimings {
-  readonly scale: number;
-  readonly lockWaitSeconds: number;
-  readonly localHandoffSeconds: number;
-  readonly lockTtlSeconds: number;
-  readonly lockSkewSeconds: number;
-  readonly autosaveSeconds: number;
-  readonly saveIntervalMs: number;
-}
 
 export interface StackOptions {
   readonly kind: StackKind;

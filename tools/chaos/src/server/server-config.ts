@@ -6,15 +6,8 @@ export type StoreAddress =
   | { readonly kind: 'redis'; readonly url: string }
   | { readonly kind: 'dynamodb'; readonly endpoint: string; readonly table: string };
 
-export interface ChaosServerConfig {
-  readonly jobId: string;
-  /** How many times this job id was started before: its history file is its own. */
-  readonly incarnation: number;
-  readonly historyDir: string;
-  /** Through this server's own TCP proxy, so the nemesis can cut it alone. */
-  readonly store: StoreAddress;
-  /** Redis for messages and presence, through this server's second proxy. */
-  readonly busUrl: string;
+/** The driver's waits and the save loop's pace, as every server of a stack runs them. */
+export interface ServerTimings {
   /** The handoff's constants times this (1: the library's defaults). */
   readonly scale: number;
   readonly lockWaitSeconds: number;
@@ -24,6 +17,17 @@ export interface ChaosServerConfig {
   readonly autosaveSeconds: number;
   /** Pause between one acknowledged (or failed) save of a profile and its next. */
   readonly saveIntervalMs: number;
+}
+
+export interface ChaosServerConfig extends ServerTimings {
+  readonly jobId: string;
+  /** How many times this job id was started before: its history file is its own. */
+  readonly incarnation: number;
+  readonly historyDir: string;
+  /** Through this server's own TCP proxy, so the nemesis can cut it alone. */
+  readonly store: StoreAddress;
+  /** Redis for messages and presence, through this server's second proxy. */
+  readonly busUrl: string;
 }
 
 /** Runner to server, over the IPC channel: a player connects or disconnects. */
