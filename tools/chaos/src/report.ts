@@ -27,7 +27,7 @@ function rows(report: RunReport): Array<[string, string]> {
     ['hops', `${f.hopsSent} sent, ${f.hopsToDownServer} to a server that was down`],
     [
       'joins',
-      `${f.joins}: ${f.loaded} loaded, failed: ${tally(f.failed)}, cut by a kill ${f.interrupted}`,
+      `${f.joins}: ${f.loaded} loaded, failed: ${tally(f.failed)}, unended (their process ended first) ${f.interrupted}`,
     ],
     [
       'join wait p50 / p99',
@@ -70,5 +70,7 @@ export function markdownReport(report: RunReport, script: string, when: Date): s
     '| --- | --- |',
     ...rows(report).map(([name, value]) => `| ${name} | ${value} |`),
     '',
+    ...report.violations.map((v) => `- \`${v.check}\` ${v.key}: ${v.detail}`),
+    ...(report.violations.length > 0 ? [''] : []),
   ].join('\n');
 }

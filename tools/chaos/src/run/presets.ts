@@ -5,7 +5,7 @@
  */
 import { RECOMMENDED_REDIS_OPTIONS } from '@datadriver/redis';
 import type { NemesisAction } from '../history.js';
-import type { ServerTimings } from './stack.js';
+import type { ServerTimings } from '../server/server-config.js';
 
 export const CHAOS_TIMINGS: ServerTimings = {
   scale: 0.2,
