@@ -71,3 +71,4 @@ export {
   withCluster,
 } from './run-scenarios.js';
 export * from './scenarios/index.js';
+export { Random } from './simulation/prng.js';

@@ -87,4 +87,10 @@ export interface LaunchOptions {
    * process exits. Redis only.
    */
   readonly ownSignals?: boolean;
+  /**
+   * Redis only: keep the data in this directory (an append-only file, fsynced before each
+   * write is answered), so `restart()` brings back every acknowledged write. Unset: no
+   * persistence, and a restart starts empty.
+   */
+  readonly dataDir?: string;
 }

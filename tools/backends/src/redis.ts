@@ -17,20 +17,27 @@ const INSTALL = 'apt-get install -y redis-server';
 export async function startRedis(options: LaunchOptions = {}): Promise<RedisBackend> {
   const env = options.env ?? process.env;
   if (env.REDIS_URL) return externalRedis(env.REDIS_URL);
-  const ownSignals = options.ownSignals ?? false;
+  const launch = { env, ownSignals: options.ownSignals ?? false, dataDir: options.dataDir };
   return withFreePort(
-    async (port) => new LocalRedis(port, env, ownSignals, await launchRedis(port, env, ownSignals)),
+    async (port) => new LocalRedis(port, launch, await launchRedis(port, launch)),
   );
 }
 
-function launchRedis(port: number, env: Env, ownSignals: boolean): Promise<ManagedChild> {
+interface RedisLaunch {
+  readonly env: Env;
+  readonly ownSignals: boolean;
+  readonly dataDir: string | undefined;
+}
+
+function launchRedis(port: number, launch: RedisLaunch): Promise<ManagedChild> {
   return launchRedisServer({
     port,
-    env,
+    env: launch.env,
     backend: 'redis',
     envVar: 'REDIS_URL',
     args: [],
-    ownSignals,
+    ownSignals: launch.ownSignals,
+    dataDir: launch.dataDir,
   });
 }
 
@@ -44,14 +51,23 @@ export interface RedisServerLaunch {
   readonly args: readonly string[];
   /** See `LaunchOptions.ownSignals`. */
   readonly ownSignals?: boolean;
+  /** See `LaunchOptions.dataDir`. */
+  readonly dataDir?: string | undefined;
 }
 
-/** One loopback redis-server child without persistence, resolved once it answers PING. */
+/**
+ * One loopback redis-server child, resolved once it answers PING: without persistence, or
+ * with an fsynced append-only file in `dataDir`.
+ */
 export function launchRedisServer(launch: RedisServerLaunch): Promise<ManagedChild> {
   const { port, env } = launch;
   const ownSignals = launch.ownSignals ?? false;
-  // No persistence: tests must not leave dump.rdb / appendonly files in whatever cwd we run in.
-  const args = ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no'];
+  // No persistence by default: tests must not leave dump.rdb / appendonly files in whatever
+  // cwd we run in. With a data directory, every write is on disk before Redis answers it.
+  const persistence = launch.dataDir
+    ? ['--dir', launch.dataDir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--save', '', '--appendonly', 'no'];
+  const args = ['--port', String(port), '--bind', HOST, ...persistence];
   return launchChild({
     backend: launch.backend,
     program: 'redis-server',
@@ -73,8 +89,7 @@ class LocalRedis implements RedisBackend {
 
   constructor(
     readonly port: number,
-    private readonly env: Env,
-    private readonly ownSignals: boolean,
+    private readonly launch: RedisLaunch,
     private server: ManagedChild | undefined,
   ) {
     this.url = `redis://${HOST}:${port}`;
@@ -86,10 +101,13 @@ class LocalRedis implements RedisBackend {
     await server?.stop();
   }
 
-  /** Same port, so clients holding the old URL reconnect to the new server. */
+  /**
+   * Same port, so clients holding the old URL reconnect to the new server; with `dataDir`,
+   * the same data.
+   */
   async restart(): Promise<void> {
     await this.kill();
-    this.server = await launchRedis(this.port, this.env, this.ownSignals);
+    this.server = await launchRedis(this.port, this.launch);
   }
 
   stop(): Promise<void> {

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { BackendUnavailableError, type RedisBackend, startRedis } from '../src/index.js';
+import { redisCli } from '../src/redis-cli.js';
 import { isListening, processesMentioning, rawPing } from './helpers.js';
 
 const HOST = '127.0.0.1';
@@ -30,6 +34,26 @@ describe('startRedis (own server)', () => {
     await redis.stop(); // twice is fine
     expect(await isListening(HOST, redis.port)).toBe(false);
     expect(processesMentioning(`redis-server ${HOST}:${redis.port}`)).toEqual([]);
+  });
+});
+
+describe('startRedis with a data directory', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'redis-data-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('restart() keeps every acknowledged write; without one, a restart starts empty', async () => {
+    const durable = await startRedis({ env: {}, dataDir });
+    const volatile = await startRedis({ env: {} });
+    try {
+      for (const redis of [durable, volatile]) {
+        expect((await redisCli(redis.port, 'SET', 'kept', '42')).trim()).toBe('OK');
+        await redis.restart();
+      }
+      expect((await redisCli(durable.port, 'GET', 'kept')).trim()).toBe('42');
+      expect((await redisCli(volatile.port, 'GET', 'kept')).trim()).toBe('');
+    } finally {
+      await Promise.all([durable.stop(), volatile.stop()]);
+    }
   });
 });
 

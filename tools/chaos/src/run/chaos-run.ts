@@ -1,0 +1,73 @@
+/**
+ * One run: a stack started, the seeded schedule played (the workload and the nemesis side by
+ * side), the servers stopped cleanly, the stored counters read, and the histories checked.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CheckResult, checkHistory } from '../check/check-history.js';
+import { HistoryWriter, readHistories } from '../history.js';
+import { type PlanOptions, planRun } from '../schedule.js';
+import { runNemesis } from './nemesis.js';
+import { joinBoundMs, pauseMsOf } from './presets.js';
+import { type ServerTimings, Stack, type StackKind } from './stack.js';
+import { runWorkload } from './workload.js';
+
+export interface RunOptions extends Omit<PlanOptions, 'pauseMs'> {
+  readonly kind: StackKind;
+  readonly timings: ServerTimings;
+  /** Where the histories go (a new temporary directory when unset); kept after the run. */
+  readonly historyDir?: string;
+  /** False: Redis without persistence (the checker's own test of a backend that loses data). */
+  readonly durable?: boolean;
+}
+
+export interface RunReport extends CheckResult {
+  readonly options: RunOptions;
+  readonly historyDir: string;
+  readonly joinBoundMs: number;
+  readonly wallMs: number;
+}
+
+export async function runChaos(options: RunOptions): Promise<RunReport> {
+  const historyDir =
+    options.historyDir ?? mkdtempSync(join(tmpdir(), `chaos-${options.kind}-${options.seed}-`));
+  mkdirSync(historyDir, { recursive: true });
+  const began = Date.now();
+  const plan = planRun({ ...options, pauseMs: pauseMsOf(options.timings) });
+  const runner = new HistoryWriter(join(historyDir, 'runner.jsonl'));
+  const stack = await Stack.start({
+    kind: options.kind,
+    servers: options.servers,
+    historyDir,
+    timings: options.timings,
+    durable: options.durable ?? true,
+    history: runner,
+  }).catch((error: unknown) => {
+    runner.close();
+    throw error;
+  });
+  try {
+    const start = Date.now();
+    await Promise.all([
+      runWorkload(stack, plan.hops, start, runner),
+      runNemesis(stack, plan.nemesis, start, runner),
+    ]);
+    await stack.stopServers();
+    const players = [...new Set(plan.hops.map((hop) => hop.player))];
+    for (const [key, value] of await stack.storedCounters(players)) {
+      runner.write({ kind: 'final', at: Date.now(), key, value });
+    }
+  } finally {
+    await stack.stop();
+    runner.close();
+  }
+  const bound = joinBoundMs(options.timings);
+  return {
+    ...checkHistory(readHistories(historyDir), { joinBoundMs: bound }),
+    options,
+    historyDir,
+    joinBoundMs: bound,
+    wallMs: Date.now() - began,
+  };
+}

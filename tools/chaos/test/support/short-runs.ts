@@ -1,0 +1,23 @@
+/**
+ * The short seeded runs `pnpm test` makes, built by the CLI's own parser: the command a
+ * failure prints (`pnpm chaos --stack redis --seed 3 ...`) replays the very schedule.
+ */
+import { parseCliArgs } from '../../src/cli-args.js';
+import type { RunOptions } from '../../src/run/chaos-run.js';
+
+function cli(...argv: string[]): RunOptions {
+  const run = parseCliArgs(argv, () => 1).runs[0];
+  if (!run) throw new Error(`no run for ${argv.join(' ')}`);
+  return run;
+}
+
+const SMALL = ['--duration', '16', '--servers', '3', '--players', '10', '--rate', '5'];
+
+export const SHORT_REDIS_RUN = cli('--stack', 'redis', '--seed', '3', ...SMALL);
+export const SHORT_DYNAMODB_RUN = cli('--stack', 'dynamodb', '--seed', '5', ...SMALL);
+
+/** The load run in small: 4 servers on one Redis, 100 players, no nemesis. */
+export const TINY_LOAD_RUN = cli(
+  ...['--load', '--seed', '1', '--duration', '8'],
+  ...['--servers', '4', '--players', '100', '--rate', '20'],
+);
