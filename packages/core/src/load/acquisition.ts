@@ -181,12 +181,25 @@ class Acquisition {
     });
   }
 
-  /** After each wake: a flagged holder's presence; two empty reads a beat apart free its lock. */
+  /**
+   * After each wake: a flagged holder's presence; two empty reads a beat apart free its lock.
+   * A first unknown answer (a read that failed, and its retry a presence retry later) is read
+   * again at once, and that read stands in for it: a failed read then costs the wait its
+   * retry's quarter of a second, not a whole park, which at the wrong moment would push the
+   * proof of a crash past the default wait. An unknown answer after an unknown one is not read
+   * again: in a presence outage the reads keep their parks and do not turn into a stream.
+   */
   private async readPresence(holder: LockInfo): Promise<void> {
     if (!this.readsPresenceOf(holder)) return;
-    const at = this.ctx.scheduler.now();
-    const answer = await this.presenceOf(holder);
-    const proved = this.silence.record(holder.jobId, answer.alive, this.ctx.scheduler.now());
+    const { scheduler } = this.ctx;
+    const before = this.lastRead;
+    const at = scheduler.now();
+    let answer = await this.presenceOf(holder);
+    const outage = before?.jobId === holder.jobId && before.answer === 'unknown';
+    if (answer.alive === undefined && !outage && !this.deadline.passed) {
+      answer = await this.presenceOf(holder);
+    }
+    const proved = this.silence.record(holder.jobId, answer.alive, scheduler.now());
     this.lastRead = { jobId: holder.jobId, at, answer: answerName(answer.alive), proved };
     if (proved) this.stealFrom = holder.jobId;
   }
