@@ -52,8 +52,14 @@ export interface DataDriverOptions<T extends object> {
    * the default handoff off (pass a `Handoff` to have one).
    */
   readonly jobId?: string;
-  /** `false` turns handoff off; a `Handoff` is used as given; otherwise the default rule. */
-  readonly handoff?: Handoff | false;
+  /**
+   * `false` turns handoff off; a `Handoff` is used as given; `true` or unset, the default
+   * rule: on at `attach` for a live server whose store, messenger and presence reach other
+   * servers. The server's shared handoff then beats presence and listens on the messenger of
+   * every backend its drivers use (one beat and one subscription per distinct presence and
+   * messenger object), so a driver may keep its profiles on a backend of its own.
+   */
+  readonly handoff?: Handoff | boolean;
   /**
    * Signs the default handoff's messages with the fleet's shared key (off by default); see
    * `HandoffOptions.signing`. A `Handoff` passed as `handoff` takes its own.

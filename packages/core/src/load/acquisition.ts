@@ -213,7 +213,7 @@ class Acquisition {
     const { handoff } = this.ctx.link;
     // A read that has not answered by the deadline (or within a beat) is an unknown answer.
     const read = handoff
-      ? await this.deadline.presenceCall(handoff.isAlive(holder.jobId))
+      ? await this.deadline.presenceCall(handoff.isAlive(holder.jobId, this.ctx.name))
       : undefined;
     const alive = read === undefined || read.late ? undefined : read.value;
     this.emit({
