@@ -5,6 +5,7 @@
 import type { JsonObject, Messenger, Presence } from '../src/index.js';
 import type { MessageHandler, Subscription } from '../src/ports/index.js';
 import {
+  FaultyPresence,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
@@ -76,12 +77,17 @@ export function countedBackend(clock: VirtualClock) {
     store,
     bus: new MemoryMessenger(),
     beats: new MemoryPresence(clock),
-    /** One server's connections to this backend: its own counted messenger and presence. */
+    /**
+     * One server's connections to this backend: its own counted messenger and presence, the
+     * presence's calls counted before its faults (`presenceFaults`) act.
+     */
     connect() {
+      const faulty = new FaultyPresence(this.beats, { scheduler: clock });
       return {
         store,
         messenger: new CountedMessenger(this.bus),
-        presence: new CountedPresence(this.beats),
+        presence: new CountedPresence(faulty),
+        presenceFaults: faulty.faults,
       };
     },
   };

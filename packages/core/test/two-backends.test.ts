@@ -22,11 +22,13 @@ function world() {
   const x = countedBackend(clock);
   const y = countedBackend(clock);
   const log = recordingLogger();
-  const driver = (name: string, ports: Ports) => {
+  const driver = (name: string, { store, messenger, presence }: Ports) => {
     const made = new DataDriver({
       name,
       defaults: { members: 0 },
-      ...ports,
+      store,
+      messenger,
+      presence,
       scheduler: clock,
       logger: log.logger,
     });
