@@ -74,9 +74,20 @@ export interface DataDriverOptions<T extends object> {
   /**
    * How long a joining player waits for another server's lock (default 15, plus one presence
    * TTL when `presence` counts expiry from its first read: see `defaultLockWaitSeconds`).
+   *
+   * It bounds the cross-server part of a join, counted from the end of its same-server wait
+   * (`localHandoffSeconds`): the release requests (never awaited: a slow or hung bus delays
+   * nothing), the parks on the holder's reply and the presence reads (each ends by this
+   * deadline, and one beat after it started at most, as unknown). The read and the store
+   * attempt after the last wake then decide the join: taken, or `Data.Locked`. After a first
+   * unknown presence answer the load reads again at once, so one failed read does not cost the
+   * takeover of a crashed holder. See docs/guide/waits-and-backends.md.
    */
   readonly lockWaitSeconds?: number;
-  /** How long a load waits for a load or release of the same key on this server. */
+  /**
+   * How long a load waits for a load or release of the same key on this server (default 0):
+   * the same-server part of a join, before `lockWaitSeconds` starts.
+   */
   readonly localHandoffSeconds?: number;
   /** Lock age after which a lock without presence protection can be taken (default 180). */
   readonly lockTtlSeconds?: number;
