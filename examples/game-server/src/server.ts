@@ -72,8 +72,8 @@ driver.on((event) => {
   if (event.type === 'load.loaded') waits.set(event.key, event.waitedMs);
   events.push(event);
 });
-// The beats, so a watcher can tell when this server last showed it was alive.
-handoff?.on((event) => events.push(event));
+// The beats reach the driver's listeners above (the server's shared handoff reports to every
+// driver attached to it), so a watcher can tell when this server last showed it was alive.
 driver.attach(host, {
   onLoad: (profile, player) => {
     send(player, {

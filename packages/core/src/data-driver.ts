@@ -107,9 +107,12 @@ export class DataDriver<T extends object> implements HandoffClient {
         `the host's jobId ${long} (MAX_NAME_BYTES)`,
       );
     }
+    // Everything that can refuse runs before anything changes: a refused attach leaves no
+    // identity, host slot or handoff behind.
+    const turnHandoffOn = ctx.link.prepareAttach(host.jobId);
     ctx.identity.attachTo(host.jobId);
     slot.set(host as unknown as Host<HostPlayer>);
-    ctx.link.attach(host.jobId);
+    turnHandoffOn();
     const load = loader.load.bind(loader);
     const players = new PlayerSessions<T, P>(ctx, registry, slot, load, options);
     const offAdded = host.onPlayerAdded((player) => void players.join(player));

@@ -155,11 +155,18 @@ export class EventStream {
     return this.listeners.size > 0 || LOGGED_EVENT_TYPES.has(type);
   }
 
-  /** Emits `payload`, stamped, with `extra` fields (a profile event's driver name). */
-  emit(payload: EventPayload, extra?: { readonly driver: string }): void {
-    if (!this.listening(payload.type)) return;
+  /**
+   * Emits `payload`, stamped, with `extra` fields (a profile event's driver name); `log: false`
+   * when the line was logged already (a shared handoff's event, through a shared logger).
+   */
+  emit(
+    payload: EventPayload,
+    extra?: { readonly driver: string },
+    { log = true }: { readonly log?: boolean } = {},
+  ): void {
+    if (log ? !this.listening(payload.type) : this.listeners.size === 0) return;
     const event = { ...payload, ...extra, ...this.stamp() } as DataDriverEvent;
-    const line = describeEvent(event);
+    const line = log ? describeEvent(event) : undefined;
     if (line) this.logger[line.level](line.message, { event: event.type });
     for (const listener of this.listeners) {
       try {

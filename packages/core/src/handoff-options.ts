@@ -1,4 +1,6 @@
 /** What a `Handoff` is made with, and what it routes messages to. */
+import type { EventStream } from './event-stream.js';
+import type { BackendPorts } from './handoff-backends.js';
 import type { Logger } from './ports/logger.js';
 import type { Messenger } from './ports/messenger.js';
 import type { Presence } from './ports/presence.js';
@@ -16,6 +18,17 @@ export interface HandoffClient {
   receiveHandoffReply(key: string): void;
   /** Profiles this driver holds or is loading: each adds to the server's publish budget. */
   readonly profileCount?: number;
+}
+
+/**
+ * @internal What a driver attached to its server's shared handoff brings to it: the
+ * messenger and presence of its backend (beaten and listened on too), and its event stream
+ * and logger (the handoff's events reach them).
+ */
+export interface HandoffMembership {
+  readonly ports?: BackendPorts;
+  readonly events?: EventStream;
+  readonly logger?: Logger;
 }
 
 export interface HandoffOptions {

@@ -1,7 +1,9 @@
 /**
  * One handoff per server: a subscription to `CKHandoff_<jobId>` that routes release requests
  * and replies to the drivers by name, and a presence beat (`CKPresence`, key = jobId) that
- * tells other servers this one is alive. Shared by every driver on the server.
+ * tells other servers this one is alive. Shared by every driver on the server: a driver that
+ * brings its own messenger and presence (another backend) adds a beat and a subscription on
+ * them (`handoff-backends.ts`), and its requests, replies and presence reads go through them.
  */
 
 import { sameFields } from './config-checks.js';
@@ -9,12 +11,13 @@ import { consoleLogger } from './console-logger.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import { EventStream } from './event-stream.js';
 import type { EventListener, EventPayload } from './events.js';
+import { HandoffBackends } from './handoff-backends.js';
+import { PresenceBeat } from './handoff-beat.js';
 import { MessageGate } from './handoff-gate.js';
-import type { HandoffClient, HandoffOptions } from './handoff-options.js';
+import type { HandoffClient, HandoffMembership, HandoffOptions } from './handoff-options.js';
 import { TopicSubscription } from './handoff-subscription.js';
 import { isWellFormedText, tooLong } from './keys.js';
-import type { Messenger } from './ports/messenger.js';
-import type { Presence } from './ports/presence.js';
+import type { Logger } from './ports/logger.js';
 import type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
 import type { MessageLimits } from './rules/index.js';
 import { retryOnce } from './signal.js';
@@ -28,7 +31,7 @@ import {
   topicOf,
 } from './wire.js';
 
-export type { HandoffClient, HandoffOptions } from './handoff-options.js';
+export type { HandoffClient, HandoffMembership, HandoffOptions } from './handoff-options.js';
 
 const marker = Symbol.for('datadriver.handoff');
 
@@ -45,14 +48,14 @@ export class Handoff {
   readonly timings: HandoffTimings;
   /** The topic this server listens on. */
   readonly topic: string;
-  private readonly messenger: Messenger;
-  private readonly presence: Presence;
   private scheduler: Scheduler;
+  private readonly logger: Logger;
   private readonly events: EventStream;
   private readonly clients = new Map<string, HandoffClient>();
-  private readonly subscription: TopicSubscription;
+  /** What each attached driver brought: its ports, and its event stream and logger. */
+  private readonly members = new Map<string, HandoffMembership>();
+  private readonly backends: HandoffBackends<PresenceBeat, TopicSubscription>;
   private beatTask: ScheduledTask | undefined;
-  private beatHealthy = true;
   private destroyed = false;
   private readonly gate: MessageGate;
   readonly [marker] = true;
@@ -68,10 +71,9 @@ export class Handoff {
     if (long) throw new DataDriverError(ErrorCode.InvalidConfig, `a handoff's jobId ${long}`);
     this.jobId = options.jobId;
     this.topic = topicOf(options.jobId);
-    this.messenger = options.messenger;
-    this.presence = options.presence;
     this.scheduler = options.scheduler ?? new SystemScheduler();
-    this.events = new EventStream(options.logger ?? consoleLogger(), () => ({
+    this.logger = options.logger ?? consoleLogger();
+    this.events = new EventStream(this.logger, () => ({
       time: this.scheduler.now(),
       jobId: this.jobId,
     }));
@@ -80,11 +82,16 @@ export class Handoff {
     } catch (error) {
       throw toDataDriverError(error, ErrorCode.InvalidConfig, 'invalid handoff options');
     }
-    this.subscription = new TopicSubscription(
-      options.messenger,
-      this.topic,
-      (message) => this.route(message),
-      (event) => this.emit(event),
+    const report = (event: EventPayload) => this.emit(event);
+    this.backends = new HandoffBackends(
+      { messenger: options.messenger, presence: options.presence },
+      {
+        beat: (presence) =>
+          new PresenceBeat(presence, this.jobId, this.timings, () => this.scheduler, report),
+        listen: (messenger) =>
+          new TopicSubscription(messenger, this.topic, (message) => this.route(message), report),
+        stop: (subscription) => subscription.end(),
+      },
     );
     this.gate = new MessageGate(
       options.limits,
@@ -101,7 +108,8 @@ export class Handoff {
 
   /**
    * The one handoff of server `jobId`, made on first use with these options; later calls get
-   * the same instance whatever ports they pass. Signing, limits or timings given that differ
+   * the same instance whatever ports they pass (a driver attached with other ports adds them
+   * when it registers: see `register`). Signing, limits or timings given that differ
    * from the existing handoff's are refused (`Data.InvalidConfig`): dropping them silently
    * would leave a driver that asked for signing unsigned.
    */
@@ -117,6 +125,21 @@ export class Handoff {
     return handoff;
   }
 
+  /**
+   * @internal Refuses what `shared(jobId, options)` and registering `client` on it would
+   * refuse, changing nothing (a refused attach leaves no trace).
+   */
+  static assertSharable(
+    jobId: string,
+    options: Omit<HandoffOptions, 'jobId'>,
+    client: HandoffClient,
+  ): void {
+    const existing = sharedHandoffs.get(jobId);
+    if (!existing) return;
+    existing.assertSameAs(options);
+    existing.assertRegistrable(client);
+  }
+
   /** True for a Handoff from any copy of this package. */
   static isInstance(value: unknown): value is Handoff {
     return typeof value === 'object' && value !== null && marker in value;
@@ -127,8 +150,27 @@ export class Handoff {
     return this.events.on(listener);
   }
 
-  /** Routes messages for `client.name` to `client`, subscribing on first use. */
-  register(client: HandoffClient): void {
+  /**
+   * Routes messages for `client.name` to `client`, subscribing on first use. With a
+   * `membership`, the client's ports join this server's backends (a beat on its presence, a
+   * subscription on its messenger, each once per distinct port object), its requests, replies
+   * and presence reads go through them, and this handoff's events reach its event stream.
+   */
+  register(client: HandoffClient, membership?: HandoffMembership): void {
+    this.assertRegistrable(client);
+    this.clients.set(client.name, client);
+    if (membership) this.members.set(client.name, membership);
+    const beaten = this.backends.beats;
+    if (membership?.ports) this.backends.use(client.name, membership.ports);
+    for (const subscription of this.backends.listening) void subscription.ensure();
+    // A presence new to this server is beaten now; the others keep their schedule.
+    if (this.beatTask) {
+      for (const beat of this.backends.beats) if (!beaten.includes(beat)) void this.beatOnce(beat);
+    }
+  }
+
+  /** Refuses what `register(client)` would refuse, changing nothing. */
+  assertRegistrable(client: HandoffClient): void {
     this.assertLive();
     const existing = this.clients.get(client.name);
     if (existing && existing !== client) {
@@ -137,12 +179,14 @@ export class Handoff {
         `two drivers named ${client.name} on one handoff: handoff routes by name, so they would collide`,
       );
     }
-    this.clients.set(client.name, client);
-    void this.subscription.ensure();
   }
 
-  unregister(client: HandoffClient): void {
-    if (this.clients.get(client.name) === client) this.clients.delete(client.name);
+  /** Stops routing to `client`; its ports are no longer beaten or listened on unless others use them. */
+  async unregister(client: HandoffClient): Promise<void> {
+    if (this.clients.get(client.name) !== client) return;
+    this.clients.delete(client.name);
+    this.members.delete(client.name);
+    await this.backends.leave(client.name);
   }
 
   /** Number of drivers registered. */
@@ -163,30 +207,25 @@ export class Handoff {
     void this.beat();
   }
 
-  /** Writes one presence beat. The first failure after a success warns. */
+  /**
+   * Writes one presence beat on each presence this server's drivers use. The first failure
+   * after a success warns; while a beat is in flight on a presence, no other is sent there.
+   */
   async beat(): Promise<void> {
-    try {
-      await retryOnce(this.scheduler, this.timings.presenceRetrySeconds * 1000, () =>
-        this.presence.set(this.jobId, '1', this.timings.presenceTtlSeconds),
-      );
-      this.beatHealthy = true;
-      this.emit({ type: 'presence.beat' });
-    } catch (error) {
-      const failure = toDataDriverError(error, ErrorCode.BackendFailed, 'presence beat failed');
-      this.emit({ type: 'presence.beat-failed', error: failure, first: this.beatHealthy });
-      this.beatHealthy = false;
-    }
+    await Promise.all(this.backends.beats.map((beat) => this.beatOnce(beat)));
   }
 
   /**
    * Whether server `jobId` beats presence: `true` for a beat within the TTL (always for this
-   * server), `false` when a read found none, `undefined` when the read failed.
+   * server), `false` when a read found none, `undefined` when the read failed. Read on the
+   * presence of driver `driverName` when given (its backend's), else this handoff's own.
    */
-  async isAlive(jobId: string): Promise<boolean | undefined> {
+  async isAlive(jobId: string, driverName?: string): Promise<boolean | undefined> {
     if (jobId === this.jobId) return true;
+    const { presence } = this.portsOf(driverName);
     try {
       const value = await retryOnce(this.scheduler, this.timings.presenceRetrySeconds * 1000, () =>
-        this.presence.get(jobId),
+        presence.get(jobId),
       );
       return value !== undefined;
     } catch {
@@ -196,17 +235,23 @@ export class Handoff {
 
   /** Asks `holder` to release `key` of driver `driverName`; `token` names the lock seen. */
   async request(driverName: string, key: string, holder: string, token?: string): Promise<void> {
-    await this.publish(holder, requestMessage(driverName, key, this.jobId, token));
+    const message = requestMessage(driverName, key, this.jobId, token);
+    await this.publish(driverName, holder, message);
   }
 
   /** Tells `requester` that this server no longer holds `key` of driver `driverName`. */
   async reply(driverName: string, key: string, requester: string): Promise<void> {
-    await this.publish(requester, replyMessage(driverName, key));
+    await this.publish(driverName, requester, replyMessage(driverName, key));
   }
 
-  /** True while this server receives requests (false: subscribe failed, polling). */
+  /** True while this server receives requests on every messenger (false: a subscribe failed, polling). */
   get subscribed(): boolean {
-    return this.subscription.active;
+    return this.backends.listening.every((subscription) => subscription.active);
+  }
+
+  /** How many presences this server beats on and messengers it listens on: one per backend. */
+  get backendCount(): { readonly presences: number; readonly messengers: number } {
+    return { presences: this.backends.beats.length, messengers: this.backends.listening.length };
   }
 
   /** Stops the beat, disconnects the subscription and forgets the drivers. */
@@ -216,14 +261,27 @@ export class Handoff {
     this.beatTask?.cancel();
     this.beatTask = undefined;
     this.clients.clear();
+    this.members.clear();
     if (sharedHandoffs.get(this.jobId) === this) sharedHandoffs.delete(this.jobId);
-    await this.subscription.end();
+    await Promise.all(this.backends.listening.map((subscription) => subscription.end()));
   }
 
   private async tick(): Promise<void> {
     // A failed subscription is retried with each beat: handoff polls until it is back.
-    if (!this.subscription.active && this.clients.size > 0) void this.subscription.ensure();
+    if (this.clients.size > 0) {
+      for (const subscription of this.backends.listening) {
+        if (!subscription.active) void subscription.ensure();
+      }
+    }
     await this.beat();
+  }
+
+  private beatOnce(beat: PresenceBeat): Promise<void> {
+    return this.destroyed ? Promise.resolve() : beat.beat();
+  }
+
+  private portsOf(driverName: string | undefined) {
+    return driverName === undefined ? this.backends.own : this.backends.portsOf(driverName);
   }
 
   /** Refuses options a shared handoff would otherwise silently ignore. */
@@ -254,11 +312,12 @@ export class Handoff {
     else client.receiveHandoffReply(message.K);
   }
 
-  private async publish(jobId: string, message: HandoffMessage): Promise<void> {
+  private async publish(driverName: string, jobId: string, message: HandoffMessage): Promise<void> {
     const sent = this.gate.outgoing(message, jobId, this.publishPerMinute());
+    const { messenger } = this.portsOf(driverName);
     try {
       await retryOnce(this.scheduler, this.timings.messageRetrySeconds * 1000, () =>
-        this.messenger.publish(topicOf(jobId), sent),
+        messenger.publish(topicOf(jobId), sent),
       );
     } catch (error) {
       throw toDataDriverError(
@@ -276,8 +335,19 @@ export class Handoff {
     return this.limits.publishPerMinute + this.limits.publishPerPlayerPerMinute * profiles;
   }
 
+  /**
+   * To this handoff's listeners and logger, and to every attached driver's listeners and
+   * logger: a beat failure concerns each of them. A logger already given the line is not
+   * given it again (drivers of one server often share one).
+   */
   private emit(event: EventPayload): void {
     this.events.emit(event);
+    const logged = new Set<Logger>([this.logger]);
+    for (const { events, logger } of this.members.values()) {
+      if (!events) continue;
+      events.emit(event, undefined, { log: logger === undefined || !logged.has(logger) });
+      if (logger) logged.add(logger);
+    }
   }
 
   private assertLive(): void {

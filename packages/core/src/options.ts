@@ -52,8 +52,14 @@ export interface DataDriverOptions<T extends object> {
    * the default handoff off (pass a `Handoff` to have one).
    */
   readonly jobId?: string;
-  /** `false` turns handoff off; a `Handoff` is used as given; otherwise the default rule. */
-  readonly handoff?: Handoff | false;
+  /**
+   * `false` turns handoff off; a `Handoff` is used as given; `true` or unset, the default
+   * rule: on at `attach` for a live server whose store, messenger and presence reach other
+   * servers. The server's shared handoff then beats presence and listens on the messenger of
+   * every backend its drivers use (one beat and one subscription per distinct presence and
+   * messenger object), so a driver may keep its profiles on a backend of its own.
+   */
+  readonly handoff?: Handoff | boolean;
   /**
    * Signs the default handoff's messages with the fleet's shared key (off by default); see
    * `HandoffOptions.signing`. A `Handoff` passed as `handoff` takes its own.
@@ -68,9 +74,20 @@ export interface DataDriverOptions<T extends object> {
   /**
    * How long a joining player waits for another server's lock (default 15, plus one presence
    * TTL when `presence` counts expiry from its first read: see `defaultLockWaitSeconds`).
+   *
+   * It bounds the cross-server part of a join, counted from the end of its same-server wait
+   * (`localHandoffSeconds`): the release requests (never awaited: a slow or hung bus delays
+   * nothing), the parks on the holder's reply and the presence reads (each ends by this
+   * deadline, and one beat after it started at most, as unknown). The read and the store
+   * attempt after the last wake then decide the join: taken, or `Data.Locked`. After a first
+   * unknown presence answer the load reads again at once, so one failed read does not cost the
+   * takeover of a crashed holder. See docs/guide/waits-and-backends.md.
    */
   readonly lockWaitSeconds?: number;
-  /** How long a load waits for a load or release of the same key on this server. */
+  /**
+   * How long a load waits for a load or release of the same key on this server (default 0):
+   * the same-server part of a join, before `lockWaitSeconds` starts.
+   */
   readonly localHandoffSeconds?: number;
   /** Lock age after which a lock without presence protection can be taken (default 180). */
   readonly lockTtlSeconds?: number;

@@ -150,8 +150,10 @@ function checkPorts(options: DataDriverOptions<object>): void {
   checkImplements(options.scheduler, 'scheduler', ['now', 'schedule', 'repeat']);
   checkImplements(options.logger, 'logger', ['debug', 'info', 'warn', 'error']);
   const { handoff } = options;
-  if (handoff !== undefined && handoff !== false && !Handoff.isInstance(handoff)) {
-    throw invalidConfig(`handoff must be false or a Handoff, got ${describeValue(handoff)}`);
+  if (handoff !== undefined && typeof handoff !== 'boolean' && !Handoff.isInstance(handoff)) {
+    throw invalidConfig(
+      `handoff must be true (the default rule), false (off) or a Handoff, got ${describeValue(handoff)}`,
+    );
   }
   checkHandoffOptions(options);
   if (options.createId !== undefined && typeof options.createId !== 'function') {

@@ -75,7 +75,16 @@ const rows: Array<[string, Record<string, unknown>, string]> = [
     { handoffSigning: { key: 'short' } },
     'invalid handoff options: signing.key must be a string or bytes of at least 16 bytes',
   ],
-  ['handoff: true', { handoff: true }, 'handoff must be false or a Handoff, got a boolean (true)'],
+  [
+    'handoff that is a string',
+    { handoff: 'on' },
+    'handoff must be true (the default rule), false (off) or a Handoff, got a string ("on")',
+  ],
+  [
+    'handoff that is an object but no Handoff',
+    { handoff: { jobId: 'A' } },
+    'handoff must be true (the default rule), false (off) or a Handoff, got an object',
+  ],
   [
     'a logger without its methods',
     { logger: { log: () => undefined } },

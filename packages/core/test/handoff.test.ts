@@ -203,7 +203,10 @@ describe('Handoff', () => {
     handoff.register(players.handoffClient);
     handoff.start();
     await clock.advance(0);
+    expect(handoff.clientCount).toBe(1);
     await handoff.destroy();
+    // Forgotten: nothing of the driver is kept (or routed to) by a destroyed handoff.
+    expect(handoff.clientCount).toBe(0);
     expect(bus.subscriberCount('CKHandoff_A')).toBe(0);
     await clock.advance(10_000);
     expect(map.peek('A')).toBeUndefined();

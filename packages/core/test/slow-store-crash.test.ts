@@ -6,7 +6,7 @@
  * 2 s park there would land the takeover past 15 s.
  */
 import { describe, expect, it } from 'vitest';
-import type { DataDriverEvent } from '../src/index.js';
+import { type DataDriverEvent, ErrorCode, type Profile } from '../src/index.js';
 import {
   MemoryMessenger,
   MemoryPresence,
@@ -18,9 +18,10 @@ import { recordingLogger, slowServers } from './helpers.js';
 /**
  * Server A holds p1 and crashes right after a beat; B's player joins at that instant. Every
  * store call takes `storeMs`, every presence call 10 ms; B's presence reads from the
- * `failReadsFrom`-th (0-based) on fail twice (one read and its retry: an "unknown" answer).
+ * `failReadsFrom`-th (0-based) on fail `failedReads` times (two: one read and its retry, an
+ * "unknown" answer).
  */
-async function slowStoreCrash(storeMs: number, failReadsFrom?: number) {
+async function slowStoreCrash(storeMs: number, failReadsFrom?: number, failedReads = 2) {
   const clock = new VirtualClock();
   const beats = new MemoryPresence(clock);
   const log = recordingLogger();
@@ -35,14 +36,24 @@ async function slowStoreCrash(storeMs: number, failReadsFrom?: number) {
   await a.handoff.destroy();
   a.connection.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
   if (failReadsFrom !== undefined) {
-    b.presence.faults.inject({ kind: 'fail', operation: 'get', skip: failReadsFrom, times: 2 });
+    b.presence.faults.inject({
+      kind: 'fail',
+      operation: 'get',
+      skip: failReadsFrom,
+      times: failedReads,
+    });
   }
   const reads: Array<[number, string]> = [];
   b.driver.on((event: DataDriverEvent) => {
     if (event.type === 'presence.read') reads.push([clock.now() - crashedAt, event.answer]);
   });
-  const profile = await clock.run(b.driver.load('p1'));
-  return { profile, waitedMs: clock.now() - crashedAt, reads, log };
+  const profile = await clock.run(b.driver.load('p1').catch((error: unknown) => error));
+  return {
+    profile: profile as Profile<{ coins: number }>,
+    waitedMs: clock.now() - crashedAt,
+    reads,
+    log,
+  };
 }
 
 const ALIVE: Array<[number, string]> = [
@@ -87,18 +98,36 @@ describe('a crash takeover on a slow store (500 ms store calls)', () => {
     expect(waitedMs).toBe(14_370);
   });
 
-  it('keeps the whole park after an unknown answer: a presence outage does not flood', async () => {
+  it('reads again at once after an unknown answer: the takeover at 13.84 s, not 15.51 s', async () => {
     // B's sixth read (at 12.55 s) fails with its retry: "unknown" at 12.82 s.
     const { profile, waitedMs, reads } = await slowStoreCrash(500, 5);
     expect(profile.active).toBe(true);
-    // The attempt after it ends at 13.32 s, past the beat due at 13.05 s, but the park runs
-    // whole, here to the 15 s deadline: the proving read answers at 15.01 s.
+    // The read again at once answers at 12.83 s, under a beat after the first empty read; the
+    // attempt after it ends at 13.33 s, past the beat due at 13.05 s, so the proving read runs
+    // at once (0.78 s after the last read started) and the take ends at 13.84 s. The whole
+    // park the unknown answer used to cost ran to the 15 s deadline: a take at 15.51 s.
     expect(reads).toEqual([
       ...ALIVE,
       [10_050, 'stopped'],
       [12_820, 'unknown'],
-      [15_010, 'stopped'],
+      [12_830, 'stopped'],
+      [13_340, 'stopped'],
     ]);
-    expect(waitedMs).toBe(15_510);
+    expect(waitedMs).toBe(13_840);
+  });
+
+  it('in a presence outage, reads again only after the first unknown answer: no stream of reads', async () => {
+    // From B's sixth read on, every presence read fails: each answer is unknown.
+    const { profile, reads, waitedMs } = await slowStoreCrash(500, 5, Number.POSITIVE_INFINITY);
+    expect(profile).toMatchObject({ code: ErrorCode.Locked });
+    // The first unknown answer is read again at once (unknown at 13.09 s); after that the
+    // park runs whole, to the deadline, where the last read (with its retry) answers at
+    // 15.27 s and the last attempt ends at 15.77 s.
+    expect(reads.slice(5)).toEqual([
+      [12_820, 'unknown'],
+      [13_090, 'unknown'],
+      [15_270, 'unknown'],
+    ]);
+    expect(waitedMs).toBe(15_770);
   });
 });

@@ -71,6 +71,7 @@ export function createContext<T extends object>(
     scheduler,
     logger,
     settings.timings,
+    events,
   );
   const report = (event: EventPayload) => events.emit(event);
   return Object.freeze({

@@ -2,10 +2,14 @@
  * A driver's handoff, the one owner of "is handoff on here": a `Handoff` given in the options
  * (used as given), else the server's shared one, turned on at attach by the seed's rule
  * (`handoffByDefault`) and made with the driver's signing, limits and timings (a shared one
- * already running with others refuses the attach), else none. While it is on, this server beats presence, so its locks
- * carry the presence flag and it reads other holders' presence.
+ * already running with others refuses the attach), else none. While it is on, this server
+ * beats presence, so its locks carry the presence flag and it reads other holders' presence.
+ * A driver joining the shared handoff brings its messenger and presence: the server beats and
+ * listens on each backend its drivers use, and this driver's requests, replies and presence
+ * reads go through its own (a driver on another backend than the first one's is served there).
  */
-import { Handoff, type HandoffClient } from '../handoff.js';
+import type { EventStream } from '../event-stream.js';
+import { Handoff, type HandoffClient, type HandoffMembership } from '../handoff.js';
 import type { DataDriverOptions } from '../options.js';
 import type { Logger } from '../ports/logger.js';
 import type { Scheduler } from '../ports/scheduler.js';
@@ -27,6 +31,8 @@ export class HandoffLink {
     private readonly logger: Logger,
     /** The driver's own timings, used while it has no handoff. */
     private readonly ownTimings: HandoffTimings,
+    /** The driver's events: a shared handoff's events reach them too. */
+    private readonly events: EventStream,
   ) {}
 
   /** Once the driver is built: a `Handoff` given in the options is used as given. */
@@ -49,10 +55,28 @@ export class HandoffLink {
     return this.#handoff?.timings ?? this.ownTimings;
   }
 
-  /** At attach: turns the server's shared handoff on when the seed's rule says so. */
-  attach(hostJobId: string): void {
-    this.#attached = true;
-    if (this.#handoff) return;
+  /**
+   * At attach: refuses what turning the server's shared handoff on (by the seed's rule) would
+   * refuse, changing nothing, and returns what does it: a refused attach leaves the driver as
+   * it was, free to attach again once the cause is fixed.
+   */
+  prepareAttach(hostJobId: string): () => void {
+    const options = this.#handoff ? undefined : this.sharedOptions(hostJobId);
+    if (options) Handoff.assertSharable(hostJobId, options, this.client);
+    return () => {
+      this.#attached = true;
+      if (!options || this.#handoff) return;
+      const { messenger, presence } = options;
+      this.use(Handoff.shared(hostJobId, options), true, {
+        ports: { messenger, presence },
+        events: this.events,
+        logger: this.logger,
+      });
+    };
+  }
+
+  /** The shared handoff's options when the seed's rule turns it on at attach, else none. */
+  private sharedOptions(hostJobId: string) {
     const { store, messenger, presence, handoff, jobId } = this.options;
     const on = handoffByDefault({
       option: handoff === false ? 'off' : 'default',
@@ -62,8 +86,8 @@ export class HandoffLink {
       sharedMessenger: messenger !== undefined && !messenger.processLocal,
       sharedPresence: presence !== undefined && !presence.processLocal,
     });
-    if (!on || !messenger || !presence) return;
-    const shared = Handoff.shared(hostJobId, {
+    if (!on || !messenger || !presence) return undefined;
+    return {
       messenger,
       presence,
       scheduler: this.scheduler,
@@ -71,8 +95,7 @@ export class HandoffLink {
       ...(this.options.handoffSigning ? { signing: this.options.handoffSigning } : {}),
       ...(this.options.handoffLimits ? { limits: this.options.handoffLimits } : {}),
       ...(this.options.timings ? { timings: this.options.timings } : {}),
-    });
-    this.use(shared, true);
+    };
   }
 
   /**
@@ -115,14 +138,14 @@ export class HandoffLink {
   async leave(): Promise<void> {
     const handoff = this.#handoff;
     if (!handoff) return;
-    handoff.unregister(this.client);
+    await handoff.unregister(this.client);
     if (this.#owned && handoff.clientCount === 0) await handoff.destroy();
   }
 
-  private use(handoff: Handoff, owned: boolean): void {
+  private use(handoff: Handoff, owned: boolean, membership?: HandoffMembership): void {
     this.#handoff = handoff;
     this.#owned = owned;
-    handoff.register(this.client);
+    handoff.register(this.client, membership);
     handoff.start(this.scheduler);
   }
 }

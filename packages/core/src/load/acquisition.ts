@@ -24,6 +24,7 @@ import {
 } from '../rules/index.js';
 import { Silence } from '../rules/silence.js';
 import { HolderRequests } from './holder-requests.js';
+import { JoinDeadline } from './join-deadline.js';
 import { type Acquired, type Attempt, attemptLoad } from './load-attempt.js';
 
 /** Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait). */
@@ -39,7 +40,7 @@ export function acquire(
 }
 
 class Acquisition {
-  private readonly deadline: number;
+  private readonly deadline: JoinDeadline;
   private readonly silence: Silence;
   private parkMs: number;
   private stealFrom: string | undefined;
@@ -62,7 +63,7 @@ class Acquisition {
     private released: StoreSnapshot | undefined,
   ) {
     const { timings } = ctx.link;
-    this.deadline = ctx.scheduler.now() + ctx.settings.lockWaitMs;
+    this.deadline = new JoinDeadline(ctx.scheduler, ctx.settings.lockWaitMs, timings);
     this.silence = new Silence(timings.beatSeconds * 1000);
     this.parkMs = timings.parkMinSeconds * 1000;
     this.requests = new HolderRequests(ctx, key, reservation.loadId);
@@ -80,14 +81,7 @@ class Acquisition {
     let waitingOn: string | undefined;
     for (;;) {
       this.assertWanted();
-      const attempt = await attemptLoad(this.ctx, {
-        key: this.key,
-        token: this.reservation.token,
-        stealFrom: this.stealFrom,
-        heldHere: this.heldHere,
-        presenceOf: (holder) => this.presenceOf(holder),
-        expected: this.released,
-      });
+      const attempt = await this.attempt();
       this.released = undefined; // stale after one attempt, whatever it found
       if (attempt.kind === 'taken') return attempt.acquired;
       if (attempt.kind === 'locked') {
@@ -104,11 +98,9 @@ class Acquisition {
           });
         }
       }
-      const now = this.ctx.scheduler.now();
-      if (now >= this.deadline) {
+      if (this.deadline.passed) {
         throw attempt.kind === 'locked' ? this.lockedError(attempt.holder) : attempt.error;
       }
-      // Park from now: a slow publish of the request must not stretch the wait.
       const parkMs = this.nextParkMs(attempt);
       if (attempt.kind === 'failed') {
         this.failures += 1;
@@ -120,14 +112,26 @@ class Acquisition {
           nextInMs: parkMs,
         });
       }
-      const parked = this.reservation.reply.wait(this.ctx.scheduler, parkMs);
-      if (attempt.kind === 'locked') await this.requests.ask(attempt.holder);
-      const replied = await parked;
+      // The request goes out, and the park runs from now, whatever the publish does: a slow or
+      // hung bus must delay neither a reply's wake nor the presence reads after the park.
+      if (attempt.kind === 'locked') this.requests.ask(attempt.holder);
+      const replied = await this.reservation.reply.wait(this.ctx.scheduler, parkMs);
       // A reply means the holder let go: load again at once. Otherwise read its presence.
       if (attempt.kind === 'locked' && this.readsAfterWake(attempt.holder, replied)) {
         await this.readPresence(attempt.holder);
       }
     }
+  }
+
+  private attempt(): Promise<Attempt> {
+    return attemptLoad(this.ctx, {
+      key: this.key,
+      token: this.reservation.token,
+      stealFrom: this.stealFrom,
+      heldHere: this.heldHere,
+      presenceOf: (holder) => this.presenceOf(holder),
+      expected: this.released,
+    });
   }
 
   /** How long the next park on the holder's reply lasts (`parkLength`); doubles the park after. */
@@ -136,7 +140,7 @@ class Acquisition {
     const now = scheduler.now();
     const wait = parkLength({
       doublingMs: this.parkMs,
-      untilDeadlineMs: this.deadline - now,
+      untilDeadlineMs: this.deadline.leftMs(),
       untilSecondReadMs: this.silence.untilSecondRead(now),
       lastRead: this.lastReadBefore(attempt, now),
       minSpacingMs: link.timings.parkMinSeconds * 1000,
@@ -170,12 +174,25 @@ class Acquisition {
     });
   }
 
-  /** After each wake: a flagged holder's presence; two empty reads a beat apart free its lock. */
+  /**
+   * After each wake: a flagged holder's presence; two empty reads a beat apart free its lock.
+   * A first unknown answer (a read that failed, and its retry a presence retry later) is read
+   * again at once, and that read stands in for it: a failed read then costs the wait its
+   * retry's quarter of a second, not a whole park, which at the wrong moment would push the
+   * proof of a crash past the default wait. An unknown answer after an unknown one is not read
+   * again: in a presence outage the reads keep their parks and do not turn into a stream.
+   */
   private async readPresence(holder: LockInfo): Promise<void> {
     if (!this.readsPresenceOf(holder)) return;
-    const at = this.ctx.scheduler.now();
-    const answer = await this.presenceOf(holder);
-    const proved = this.silence.record(holder.jobId, answer.alive, this.ctx.scheduler.now());
+    const { scheduler } = this.ctx;
+    const before = this.lastRead;
+    const at = scheduler.now();
+    let answer = await this.presenceOf(holder);
+    const outage = before?.jobId === holder.jobId && before.answer === 'unknown';
+    if (answer.alive === undefined && !outage && !this.deadline.passed) {
+      answer = await this.presenceOf(holder);
+    }
+    const proved = this.silence.record(holder.jobId, answer.alive, scheduler.now());
     this.lastRead = { jobId: holder.jobId, at, answer: answerName(answer.alive), proved };
     if (proved) this.stealFrom = holder.jobId;
   }
@@ -187,7 +204,11 @@ class Acquisition {
 
   private async presenceOf(holder: LockInfo): Promise<PresenceAnswer> {
     const { handoff } = this.ctx.link;
-    const alive = handoff ? await handoff.isAlive(holder.jobId) : undefined;
+    // A read that has not answered by the deadline (or within a beat) is an unknown answer.
+    const read = handoff
+      ? await this.deadline.presenceCall(handoff.isAlive(holder.jobId, this.ctx.name))
+      : undefined;
+    const alive = read === undefined || read.late ? undefined : read.value;
     this.emit({
       type: 'presence.read',
       key: this.key,

@@ -19,20 +19,21 @@ export class HolderRequests {
     private readonly loadId: number,
   ) {}
 
-  /** The load found `holder`'s lock: a new holder (or lock) is asked now, then repeatedly. */
-  ask(holder: LockInfo): Promise<void> {
+  /**
+   * The load found `holder`'s lock: a new holder (or lock) is asked now, then repeatedly. Never
+   * awaited: the publish runs beside the load's wait, which it must not hold up.
+   */
+  ask(holder: LockInfo): void {
     const { handoff, timings } = this.ctx.link;
-    if (!handoff) return Promise.resolve();
+    if (!handoff) return;
     const asked = this.#asked;
-    if (asked && asked.jobId === holder.jobId && asked.token === holder.token) {
-      return Promise.resolve();
-    }
+    if (asked && asked.jobId === holder.jobId && asked.token === holder.token) return;
     this.stop();
     this.#asked = holder;
     this.#repeat = this.ctx.scheduler.repeat(timings.requestRepeatSeconds * 1000, () => {
       void this.#send(holder);
     });
-    return this.#send(holder);
+    void this.#send(holder);
   }
 
   /** The load ended: no more requests. */

@@ -8,6 +8,8 @@ import { sleep } from '../signal.js';
  * - `lose-response`: the write commits, then the call rejects (the caller cannot tell);
  * - `stall`: the call waits until the fault is released (or for ever), then proceeds;
  * - `latency`: the call takes `ms` longer;
+ * - `slow-ack`: the call does its work at once (a publish is delivered), but its promise
+ *   settles `ms` later: a backend that acknowledges slowly;
  * - `drop`, `duplicate`, `delay`: a message is lost, delivered twice, or delivered `ms` late.
  */
 export type FaultKind =
@@ -15,6 +17,7 @@ export type FaultKind =
   | 'lose-response'
   | 'stall'
   | 'latency'
+  | 'slow-ack'
   | 'drop'
   | 'duplicate'
   | 'delay';
@@ -31,7 +34,7 @@ export interface FaultSpec {
   readonly skip?: number;
   /** How many calls it hits; 1 when unset, `Infinity` until removed. */
   readonly times?: number;
-  /** For `latency` and `delay`. */
+  /** For `latency`, `slow-ack` and `delay`. */
   readonly ms?: number;
 }
 
@@ -120,6 +123,19 @@ export async function beforeCall(
       cause: new Error('injected fault'),
     });
   }
+}
+
+/** Applies the faults that act after a call did its work: a slow acknowledgement. */
+export async function afterCall(
+  faults: readonly ActiveFault[],
+  scheduler: Scheduler | undefined,
+): Promise<void> {
+  const ackMs = faults
+    .filter((fault) => fault.spec.kind === 'slow-ack')
+    .reduce((sum, fault) => sum + (fault.spec.ms ?? 0), 0);
+  if (ackMs <= 0) return;
+  if (!scheduler) throw new Error('an in-memory slow acknowledgement needs a scheduler');
+  await sleep(scheduler, ackMs);
 }
 
 export function losesResponse(faults: readonly ActiveFault[]): boolean {

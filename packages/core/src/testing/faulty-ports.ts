@@ -16,7 +16,7 @@ import type {
   StoreVersions,
   UpdateOptions,
 } from '../ports/store.js';
-import { beforeCall, Faults, losesResponse, lostResponseError } from './faults.js';
+import { afterCall, beforeCall, Faults, losesResponse, lostResponseError } from './faults.js';
 
 export interface FaultyOptions {
   /** The clock that latency and delays run on; needed only for those. */
@@ -39,6 +39,7 @@ async function faulted<T>(
   const taken = faults.take(call.operation, call.key);
   await beforeCall(taken, options.scheduler, options.latencyMs ?? 0, label);
   const result = await run();
+  await afterCall(taken, options.scheduler);
   if (call.canLoseResponse && losesResponse(taken)) throw lostResponseError(label);
   return result;
 }
@@ -121,6 +122,7 @@ export class FaultyMessenger extends FaultyPort<Messenger> implements Messenger 
     );
     if (faults.some((fault) => fault.spec.kind === 'drop')) return;
     await this.inner.publish(topic, message);
+    await afterCall(faults, this.options.scheduler);
     if (losesResponse(faults)) throw lostResponseError(`publish ${topic}`);
   }
 

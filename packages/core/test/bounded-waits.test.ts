@@ -1,0 +1,232 @@
+/**
+ * Every wait of a join is bounded by its own deadline: a publish that acknowledges slowly,
+ * stalls or never settles delays neither a reply's wake, nor the park, nor the presence reads;
+ * a hung presence read counts as unknown (after a beat, or at the deadline). `lockWaitSeconds`
+ * bounds the cross-server part, counted from the end of the same-server part. Every time here
+ * is exact, on the virtual clock.
+ */
+import { describe, expect, it } from 'vitest';
+import { DataDriver, type DataDriverEvent, ErrorCode, Handoff } from '../src/index.js';
+import {
+  FaultyMessenger,
+  FaultyPresence,
+  FaultyStore,
+  MemoryMessenger,
+  MemoryPresence,
+  MemoryStore,
+  VirtualClock,
+} from '../src/testing/index.js';
+import { recordingLogger } from './helpers.js';
+
+/** Servers over one store, bus and presence, each with its own faulty connections. */
+function fleet() {
+  const clock = new VirtualClock();
+  const store = new MemoryStore();
+  const bus = new MemoryMessenger();
+  const beats = new MemoryPresence(clock);
+  const log = recordingLogger();
+  const server = (jobId: string) => {
+    const messenger = new FaultyMessenger(bus, { scheduler: clock });
+    const presence = new FaultyPresence(beats, { scheduler: clock });
+    const connection = new FaultyStore(store, { scheduler: clock });
+    const handoff = new Handoff({
+      jobId,
+      messenger,
+      presence,
+      scheduler: clock,
+      logger: log.logger,
+    });
+    const driver = new DataDriver({
+      name: 'PlayerData',
+      defaults: { coins: 0 },
+      store: connection,
+      scheduler: clock,
+      logger: log.logger,
+      handoff,
+    });
+    const events: DataDriverEvent[] = [];
+    driver.on((event) => events.push(event));
+    return { driver, handoff, messenger, presence, connection, events };
+  };
+  return { clock, store, server, log };
+}
+
+/** Runs `load` to its end: whether it loaded, its error if not, and the virtual time it took. */
+async function timed(
+  clock: VirtualClock,
+  load: Promise<unknown>,
+): Promise<{ ok: boolean; error?: unknown; waitedMs: number }> {
+  const started = clock.now();
+  const outcome = await clock.run(
+    load.then(
+      () => ({ ok: true }),
+      (error: unknown) => ({ ok: false, error }),
+    ),
+  );
+  return { ...outcome, waitedMs: clock.now() - started };
+}
+
+describe('a reply that comes at once, with the request publish acknowledged late', () => {
+  for (const ackMs of [300, 3_000, 20_000]) {
+    it(`wakes the load at the reply's time when the acknowledgement takes ${ackMs} ms`, async () => {
+      const { clock, server } = fleet();
+      const a = server('A');
+      const b = server('B');
+      await clock.run(a.driver.load('p1'));
+      b.messenger.faults.inject({ kind: 'slow-ack', operation: 'publish', ms: ackMs });
+      // A (no host) releases on the request and replies in the same instant: the load takes
+      // the lock then, not when B's publish is acknowledged.
+      const { ok, waitedMs } = await timed(clock, b.driver.load('p1'));
+      expect(ok).toBe(true);
+      expect(waitedMs).toBe(0);
+      expect(b.events.filter((e) => e.type === 'handoff.reply.received')).toHaveLength(1);
+    });
+  }
+});
+
+describe('a request publish that stalls', () => {
+  it('stalled 40 s, with a live holder that never answers: Data.Locked at 15 s, not 40 s', async () => {
+    const { clock, server } = fleet();
+    const a = server('A');
+    const b = server('B');
+    await clock.run(a.driver.load('p1'));
+    const stall = b.messenger.faults.inject({
+      kind: 'stall',
+      operation: 'publish',
+      times: Number.POSITIVE_INFINITY,
+    });
+    clock.schedule(40_000, () => stall.remove());
+    const { ok, error, waitedMs } = await timed(clock, b.driver.load('p1'));
+    expect(ok).toBe(false);
+    expect(error).toMatchObject({ code: ErrorCode.Locked });
+    expect(waitedMs).toBe(15_000);
+    // It read A's presence on the usual schedule meanwhile: A was alive each time.
+    const started = clock.now() - waitedMs;
+    const reads = b.events.flatMap((e) =>
+      e.type === 'presence.read' ? [[e.time - started, e.answer]] : [],
+    );
+    expect(reads).toEqual(
+      [500, 1_500, 3_500, 5_500, 7_500, 9_500, 11_500, 13_500, 15_000].map((at) => [at, 'alive']),
+    );
+  });
+
+  it('never settling: a crashed holder is taken over exactly when it is over a healthy bus', async () => {
+    const takeover = async (hungBus: boolean) => {
+      const { clock, server, log } = fleet();
+      const a = server('A');
+      const b = server('B');
+      await clock.run(a.driver.load('p1'));
+      await clock.run(a.handoff.beat());
+      // A dies right after a beat: no more beats, no replies, no writes.
+      await a.handoff.destroy();
+      a.connection.faults.inject({ kind: 'stall', times: Number.POSITIVE_INFINITY });
+      if (hungBus) {
+        b.messenger.faults.inject({
+          kind: 'stall',
+          operation: 'publish',
+          times: Number.POSITIVE_INFINITY,
+        });
+      }
+      const started = clock.now();
+      const outcome = await timed(clock, b.driver.load('p1'));
+      const reads = b.events.flatMap((e) =>
+        e.type === 'presence.read' ? [[e.time - started, e.answer]] : [],
+      );
+      return { ...outcome, reads, warnings: log.warnings() };
+    };
+    const healthy = await takeover(false);
+    const hung = await takeover(true);
+    expect(hung.ok).toBe(true);
+    expect(hung.warnings).toContain(
+      'took the lock of p1 from server A, which stopped beating presence.',
+    );
+    // The key expires 10 s after the last beat; the wake at 11.5 s reads it gone, 13.5 s too
+    // (under a beat later), and the park ends at 14.5 s, a beat after the first empty read,
+    // whose read proves the silence; the attempt after it takes the lock.
+    expect(hung.waitedMs).toBe(14_500);
+    expect(hung.reads).toEqual([
+      [500, 'alive'],
+      [1_500, 'alive'],
+      [3_500, 'alive'],
+      [5_500, 'alive'],
+      [7_500, 'alive'],
+      [9_500, 'alive'],
+      [11_500, 'stopped'],
+      [13_500, 'stopped'],
+      [14_500, 'stopped'],
+    ]);
+    expect({ waitedMs: hung.waitedMs, reads: hung.reads }).toEqual({
+      waitedMs: healthy.waitedMs,
+      reads: healthy.reads,
+    });
+  });
+});
+
+describe('a presence read that never answers', () => {
+  it('counts as unknown after one beat, and the join ends Data.Locked at 15 s', async () => {
+    const { clock, server } = fleet();
+    const a = server('A');
+    const b = server('B');
+    await clock.run(a.driver.load('p1'));
+    // A never hears the request (its deliveries are dropped), and B's reads hang.
+    a.messenger.faults.inject({
+      kind: 'drop',
+      operation: 'deliver',
+      times: Number.POSITIVE_INFINITY,
+    });
+    b.presence.faults.inject({ kind: 'stall', operation: 'get', times: Number.POSITIVE_INFINITY });
+    const { ok, error, waitedMs } = await timed(clock, b.driver.load('p1'));
+    expect(ok).toBe(false);
+    expect(error).toMatchObject({ code: ErrorCode.Locked });
+    expect(waitedMs).toBe(15_000);
+    const reads = b.events.flatMap((e) =>
+      e.type === 'presence.read' ? [[e.time - clock.now() + 15_000, e.answer]] : [],
+    );
+    // The wake at 0.5 s reads; the read is cut a beat later (3.5 s), and the read again at
+    // once is cut at 6.5 s; the next wakes, after 1 s and 2 s parks, read at 7.5 s and 12.5 s
+    // (an unknown after an unknown is not read again), the last cut at the deadline.
+    expect(reads).toEqual([
+      [3_500, 'unknown'],
+      [6_500, 'unknown'],
+      [10_500, 'unknown'],
+      [15_000, 'unknown'],
+    ]);
+  });
+});
+
+describe('what lockWaitSeconds bounds', () => {
+  it('the cross-server part, counted from the end of the same-server wait: 15 s after it', async () => {
+    const { clock, server } = fleet();
+    const a = server('A');
+    const b = server('B');
+    await clock.run(a.driver.load('p1'));
+    a.messenger.faults.inject({
+      kind: 'drop',
+      operation: 'deliver',
+      times: Number.POSITIVE_INFINITY,
+    });
+    const first = timed(clock, b.driver.load('p1'));
+    // The second load waits here for the first (up to 20 s), then 15 s for A's lock itself.
+    const second = timed(clock, b.driver.load('p1', { handoffSeconds: 20 }));
+    const [one, two] = await Promise.all([first, second]);
+    const locked = { code: ErrorCode.Locked };
+    expect(one).toMatchObject({ ok: false, error: locked, waitedMs: 15_000 });
+    expect(two).toMatchObject({ ok: false, error: locked, waitedMs: 30_000 });
+  });
+
+  it('the same-server wait ends by its own bound (handoffSeconds), whatever lockWaitSeconds is', async () => {
+    const { clock, server } = fleet();
+    const a = server('A');
+    const b = server('B');
+    await clock.run(a.driver.load('p1'));
+    a.messenger.faults.inject({
+      kind: 'drop',
+      operation: 'deliver',
+      times: Number.POSITIVE_INFINITY,
+    });
+    const first = timed(clock, b.driver.load('p1'));
+    const second = timed(clock, b.driver.load('p1', { handoffSeconds: 5 }));
+    const [, two] = await Promise.all([first, second]);
+    expect(two).toMatchObject({ ok: false, error: { code: ErrorCode.Locked }, waitedMs: 5_000 });
+  });
+});
