@@ -49,9 +49,13 @@ export class ColyseusProcess {
     if (options.publicAddress) args.push('--public-address', options.publicAddress);
     const child = spawn(process.execPath, args, {
       env: { ...process.env, REDIS_URL: options.redisUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The channel is the process's lifeline: it closes when this process dies, however it
+      // dies (SIGKILL, a crash), and the game process then shuts down (server.ts), even in a
+      // process group of its own. Unreferenced, it never keeps this process alive.
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: options.detached ?? false,
     });
+    child.channel?.unref();
     running.add(child);
     child.once('exit', () => running.delete(child));
     const printed = { text: '' };
