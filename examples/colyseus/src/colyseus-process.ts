@@ -79,6 +79,28 @@ export class ColyseusProcess {
     return this.printed.text;
   }
 
+  /** Resolves once what the process printed after the first `from` characters matches `pattern`. */
+  waitForOutput(pattern: RegExp, from = 0): Promise<void> {
+    const { child, printed } = this;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`the game process never printed ${pattern}: ${printed.text}`));
+      }, START_TIMEOUT_MS);
+      const check = (): void => {
+        if (!pattern.test(printed.text.slice(from))) return;
+        done();
+        resolve();
+      };
+      const done = (): void => {
+        clearTimeout(timer);
+        child.stdout?.off('data', check);
+      };
+      child.stdout?.on('data', check);
+      check();
+    });
+  }
+
   /** Sends `signal` (SIGTERM shuts down gracefully) and resolves with the exit code. */
   stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     const { child } = this;
