@@ -196,7 +196,8 @@ export class Handoff {
 
   /** Asks `holder` to release `key` of driver `driverName`; `token` names the lock seen. */
   async request(driverName: string, key: string, holder: string, token?: string): Promise<void> {
-    await this.publish(holder, requestMessage(driverName, key, this.jobId, token));
+    const reason = this.clients.get(driverName)?.requestReason?.(key);
+    await this.publish(holder, requestMessage(driverName, key, this.jobId, token, reason));
   }
 
   /** Tells `requester` that this server no longer holds `key` of driver `driverName`. */
@@ -250,7 +251,7 @@ export class Handoff {
     if (!message || !this.gate.trusted(message, raw)) return;
     const client = this.clients.get(message.D);
     if (!client) return;
-    if (message.T === 'Q') client.receiveHandoffRequest(message.K, message.R, message.L);
+    if (message.T === 'Q') client.receiveHandoffRequest(message.K, message.R, message.L, message.W);
     else client.receiveHandoffReply(message.K);
   }
 
