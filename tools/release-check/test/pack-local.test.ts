@@ -3,7 +3,8 @@
  * package into a folder and prints, for each, the whole npm command a project of your own needs.
  * Run as printed in fresh projects, the Redis adapter's line installs core and the adapter, where
  * a program type-checks and runs against a real redis-server, and the CLI's line installs the
- * `datadriver` command (it needs the core, Redis and DynamoDB tarballs too), which prints its help.
+ * `datadriver` command (it needs the core, Redis and DynamoDB tarballs too), which prints its help
+ * and inspects a profile a program left locked on a real redis-server.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PUBLISHED } from '../scripts/published.mjs';
 import { CONSUMER_PROGRAM } from './consumer-program.js';
 import { run, Scratch } from './consumer-project.js';
+import { LOCKED_PROFILE_PROGRAM } from './operate-programs.js';
 
 const PACK_LOCAL = fileURLToPath(new URL('../scripts/pack-local.mjs', import.meta.url));
 const scratch = new Scratch();
@@ -47,13 +49,18 @@ describe('pnpm pack:local', () => {
     // Every peer within its range (a bare `ioredis` would be its next major: ELSPROBLEMS).
     await run('npm', ['ls', '--all'], { cwd: project });
     await writeFile(join(project, 'main.ts'), CONSUMER_PROGRAM);
+    await writeFile(join(project, 'locked.ts'), LOCKED_PROFILE_PROGRAM);
     // This package's TypeScript, on the project's installed declarations.
     const tsc = fileURLToPath(new URL('../node_modules/.bin/tsc', import.meta.url));
     const types = fileURLToPath(new URL('../node_modules/@types', import.meta.url));
     const flags = ['--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext'];
     await run(
       tsc,
-      [...flags, '--strict', '--typeRoots', types, '--types', 'node', '--outDir', 'out', 'main.ts'],
+      [
+        ...flags,
+        '--strict',
+        ...['--typeRoots', types, '--types', 'node', '--outDir', 'out', 'main.ts', 'locked.ts'],
+      ],
       { cwd: project },
     ).catch((error: { stdout?: string }) => {
       throw new Error(`the program does not type-check:\n${error.stdout ?? ''}`);
@@ -74,6 +81,33 @@ describe('pnpm pack:local', () => {
     });
     const help = await run('npx', ['datadriver', '--help'], { cwd: cliProject });
     expect(help.stdout).toContain('inspect [options] <driver> <key>');
+    // And it inspects a profile a program on the Redis adapter's install left locked.
+    const prefix = `pack-local-cli-${process.pid}:`;
+    await run('node', ['out/locked.js'], {
+      cwd: project,
+      env: { ...process.env, REDIS_URL: inject('redisUrl'), PREFIX: prefix },
+    });
+    const inspected = await run(
+      'npx',
+      [
+        'datadriver',
+        '--redis',
+        inject('redisUrl'),
+        '--prefix',
+        prefix,
+        '--json',
+        'inspect',
+        'PlayerData',
+        'user-1',
+      ],
+      { cwd: cliProject },
+    );
+    expect(JSON.parse(inspected.stdout)).toMatchObject({
+      found: true,
+      userIds: ['steam:1'],
+      lock: { jobId: 'packed-server', presence: false },
+      verdict: { state: 'locked' },
+    });
   });
 
   it('--help, and a bad option refused', async () => {
