@@ -31,6 +31,9 @@ export class CoinRoom extends Room {
 
   override async onLeave(client: Client, consented: boolean): Promise<void> {
     if (consented) return;
+    // A kicked player (they joined another process) has no profile here any more, and the host
+    // cancels their seat: nothing to hold.
+    if (!profiles.profileOf(this, client)) return;
     // A network blip: hold the seat; the player's profile stays loaded meanwhile.
     const held = this.allowReconnection(client, RECONNECT_SECONDS);
     // The seat is held from here (allowReconnection reserves it at once). The runner waits for
