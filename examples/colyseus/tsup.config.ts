@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/server.ts', 'src/play.ts'],
+  // colyseus-process: also what the parent-death test's runner imports.
+  entry: ['src/server.ts', 'src/play.ts', 'src/colyseus-process.ts'],
   format: ['esm'],
   sourcemap: true,
   clean: true,

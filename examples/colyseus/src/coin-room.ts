@@ -31,7 +31,17 @@ export class CoinRoom extends Room {
 
   override async onLeave(client: Client, consented: boolean): Promise<void> {
     if (consented) return;
+    // A kicked player (they joined another process) has no profile here any more, and the host
+    // cancels their seat: nothing to hold.
+    if (!profiles.profileOf(this, client)) return;
     // A network blip: hold the seat; the player's profile stays loaded meanwhile.
-    await this.allowReconnection(client, RECONNECT_SECONDS).catch(() => undefined);
+    const held = this.allowReconnection(client, RECONNECT_SECONDS);
+    // The seat is held from here (allowReconnection reserves it at once). The runner waits for
+    // this line before it reconnects: a reconnection that came before it would find no seat
+    // yet, and Colyseus would print "reconnection token invalid or expired" for a player who
+    // then reconnects fine on the client's retry.
+    const { userId } = client.auth as { userId: string };
+    console.log(`${userId} dropped: seat held ${RECONNECT_SECONDS} s for a reconnection`);
+    await held.catch(() => undefined);
   }
 }

@@ -49,9 +49,13 @@ export class ColyseusProcess {
     if (options.publicAddress) args.push('--public-address', options.publicAddress);
     const child = spawn(process.execPath, args, {
       env: { ...process.env, REDIS_URL: options.redisUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The channel is the process's lifeline: it closes when this process dies, however it
+      // dies (SIGKILL, a crash), and the game process then shuts down (server.ts), even in a
+      // process group of its own. Unreferenced, it never keeps this process alive.
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: options.detached ?? false,
     });
+    child.channel?.unref();
     running.add(child);
     child.once('exit', () => running.delete(child));
     const printed = { text: '' };
@@ -73,6 +77,28 @@ export class ColyseusProcess {
   /** Everything the process printed. */
   output(): string {
     return this.printed.text;
+  }
+
+  /** Resolves once what the process printed after the first `from` characters matches `pattern`. */
+  waitForOutput(pattern: RegExp, from = 0): Promise<void> {
+    const { child, printed } = this;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`the game process never printed ${pattern}: ${printed.text}`));
+      }, START_TIMEOUT_MS);
+      const check = (): void => {
+        if (!pattern.test(printed.text.slice(from))) return;
+        done();
+        resolve();
+      };
+      const done = (): void => {
+        clearTimeout(timer);
+        child.stdout?.off('data', check);
+      };
+      child.stdout?.on('data', check);
+      check();
+    });
   }
 
   /** Sends `signal` (SIGTERM shuts down gracefully) and resolves with the exit code. */

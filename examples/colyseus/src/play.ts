@@ -62,7 +62,11 @@ try {
   step('the connection to B drops; the room holds the seat and the player reconnects');
   await earn(onB.room, 10);
   const token = onB.room.reconnectionToken;
+  const printedBefore = b.output().length;
   onB.room.connection.close();
+  // Once B has noticed the drop and holds the seat (it says so): sooner, B would refuse the
+  // token and print "reconnection token invalid or expired" before the retry got in.
+  await b.waitForOutput(new RegExp(`${user} dropped: seat held`), printedBefore);
   const back = await reconnect(b.url, token);
   console.log(`  reconnected with the same profile: ${await earn(back, 1)} coins`);
 

@@ -8,6 +8,7 @@ import { matchMaker, Server } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence as ColyseusRedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
+import { stopWithParent } from '@datadriver/backends';
 import { Handoff, scaleTimings } from '@datadriver/core';
 import { CoinRoom } from './coin-room.js';
 import { logger, messenger, playerData, presence, profiles, redis, settings } from './profiles.js';
@@ -29,6 +30,8 @@ const handoff = Handoff.shared(matchMaker.processId, {
   timings: scaleTimings(settings.scale),
 });
 gameServer.define('coins', CoinRoom);
+// Started by the runner (its lifeline closes when the runner dies): shut down as SIGTERM does.
+stopWithParent();
 
 // Colyseus's shutdown first lets every client go, and a player who has left every room here is
 // released by the driver's leave path, before onShutdown runs close(): count both.

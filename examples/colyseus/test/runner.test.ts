@@ -55,6 +55,11 @@ describe('pnpm colyseus', () => {
       expect(output).toContain('the room on A closed with 4100: "You joined another server."');
       expect(output).toMatch(/loaded on B with 15 coins/);
       expect(output).toMatch(/reconnected with the same profile: 26 coins/);
+      // B held the seat before the client came back: no refusal printed for a reconnect that works.
+      expect(output).toMatch(/player-\d+ dropped: seat held 20 s[\s\S]*reconnected with the same/);
+      // Only for that drop: the kicked connection on A holds no seat, and says none.
+      expect(output.match(/dropped: seat held/g)).toHaveLength(1);
+      expect(output).not.toContain('reconnection token invalid or expired');
       expect(output).toMatch(/taken over [\d.]+ s after the crash .* with 15 coins/);
       // A player still in a room when Ctrl-C comes: their release needs Redis up.
       await joinRoom(`ws://127.0.0.1:${port}`, `ctrl-c-${process.pid}`);

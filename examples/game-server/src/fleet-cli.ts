@@ -4,6 +4,7 @@
  * and exits 0 when every profile was released. A server that dies meanwhile is reported.
  */
 
+import { botSuggestion } from './bot-suggestion.js';
 import { exitAfter } from './exit-after.js';
 import { type Fleet, startFleet } from './fleet.js';
 import { FLEET_USAGE, parseFleetArgs } from './fleet-args.js';
@@ -56,8 +57,8 @@ try {
 if (stopping) {
   await stop(fleet);
 } else {
-  console.log(`\nfleet up (Redis at ${fleet.redisUrl}). Play with the bot in another terminal:`);
-  console.log(`  pnpm bot --servers ${fleet.servers.map((s) => s.url).join(',')} --hops 10`);
+  console.log(`\nfleet up (Redis at ${fleet.redisUrl}).`);
+  for (const line of botSuggestion(fleet.servers.map((server) => server.url))) console.log(line);
   console.log('Ctrl-C stops the fleet.');
 }
 

@@ -8,6 +8,8 @@
 import { type RedisBackend, startRedis } from '@datadriver/backends';
 import { GameServerProcess } from './game-server-process.js';
 
+export { botSuggestion } from './bot-suggestion.js';
+
 export interface FleetOptions {
   /** How many game servers (default 3), with jobIds `server-a`, `server-b`, ... */
   readonly count?: number;

@@ -162,8 +162,12 @@ export class GameServerProcess {
   static async start(options: GameServerOptions): Promise<GameServerProcess> {
     const child = spawn(process.execPath, [SERVER_SCRIPT, ...argsOf(options)], {
       env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The channel is the server's lifeline: it closes when this process dies, however it
+      // dies (SIGKILL, a crash), and the server then stops (server.ts). Unreferenced, it never
+      // keeps this process alive.
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
+    child.channel?.unref();
     running.add(child);
     child.once('exit', () => running.delete(child));
     const output = new Output(child, options.echo ?? false);

@@ -7,6 +7,7 @@
  * `--message-limits-times`: see args.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { stopWithParent } from '@datadriver/backends';
 import { consoleLogger, DataDriver, DEFAULTS, Handoff, scaleTimings } from '@datadriver/core';
 import { WebSocketServer } from 'ws';
 import { parseArgs } from './args.js';
@@ -151,6 +152,7 @@ http.listen(args.port, '127.0.0.1', () => {
 
 // A clean shutdown releases every profile, so the next server loads them at once.
 let stopping = false;
+stopWithParent();
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, async () => {
     if (stopping) return;

@@ -180,7 +180,7 @@ function handle(message, info) {
       view.clock.textContent = formatMs(message.t);
       lanes.setNow(message.t);
       view.outcome.dataset.kind = message.outcome.kind;
-      setOutcome('done', message.outcome.text, outcomeNote(message.outcome, info));
+      setOutcome('done', message.outcome.text, outcomeNote(message.outcome, message.t, info));
       return;
     case 'error':
       setOutcome('error', `The case failed: ${message.text}`);
@@ -192,16 +192,24 @@ function handle(message, info) {
 }
 
 /**
- * The line under an outcome: the seed's wait, the clock it was measured on, and the record as
- * the backend holds it when the runner read it back.
+ * The line under an outcome: the rule's wait, where the measured wait starts on the case clock
+ * (the clock shows the whole case, set-up included, so it reads more than the wait), the clock
+ * it was measured on, and the record as the backend holds it when the runner read it back.
  * @param {Outcome} outcome
+ * @param {number} endedAt the case clock at the outcome, in ms
  * @param {CaseInfo} info
  */
-function outcomeNote(outcome, info) {
+function outcomeNote(outcome, endedAt, info) {
   const clock = backend.clock === 'wall' ? 'the servers’ clocks' : 'the virtual clock';
-  // Only the first letter is lowered: the seed's wait may name an option (lockTtlSeconds).
+  // Only the first letter is lowered: the rule's wait may name an option (lockTtlSeconds).
   const wait = info.seedWait.charAt(0).toLowerCase() + info.seedWait.slice(1);
-  const parts = [`Seed’s wait: ${wait}.`, `Measured on ${clock}.`];
+  const from = outcome.measuredFrom === 'last-beat' ? 'the crashed holder’s last beat' : 'the join';
+  const startedAt = formatMs(Math.max(0, endedAt - outcome.waitedMs));
+  const parts = [
+    `The rule’s wait: ${wait}.`,
+    `The wait counts from ${from}, at ${startedAt} on the case clock.`,
+    `Measured on ${clock}.`,
+  ];
   const stored = outcome.stored;
   if (stored) {
     const flag = stored.presenceFlag === false ? ', without the presence flag' : '';

@@ -10,7 +10,8 @@ import { formatMs } from './format.js';
 export class EventLog {
   /**
    * @param {HTMLTableElement} table
-   * @param {HTMLElement} scroller the box that scrolls to show the newest row
+   * @param {HTMLElement} scroller the box the rows scroll in: it stays where the reader put it,
+   *   at the first row for a new case, so the log reads from the start in time order
    */
   constructor(table, scroller) {
     this.table = table;
@@ -32,6 +33,7 @@ export class EventLog {
       row.append(cell);
     }
     this.body().replaceChildren();
+    this.scroller.scrollTop = 0;
   }
 
   /** @param {TimelineEntry} entry */
@@ -53,7 +55,6 @@ export class EventLog {
       cell.append(entry.text, type);
     }
     setTimeout(() => row.classList.remove('fresh'), 800);
-    this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
   /** @returns {HTMLTableSectionElement} */

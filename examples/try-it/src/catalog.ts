@@ -39,7 +39,7 @@ export const CASES: readonly CaseInfo[] = [
     setup:
       'p1 plays on A, last saved with 5 coins and 4 more earned since. A crashes right after a presence beat, and p1 joins B.',
     explanation:
-      'No reply comes from a crashed server. B reads A’s presence after each wake: alive until the key expires 10 s after A’s last beat, then two empty reads at least one beat (3 s) apart mark A as stopped, and B’s next load takes the lock with stealFrom. The record that loads is A’s last save: progress after it was lost with the crash. Played four times faster, with the real constants (3 s beat, 10 s presence TTL, 15 s lockWaitSeconds).',
+      'No reply comes from a crashed server. B reads A’s presence after each wake: alive until the key expires 10 s after A’s last beat, then two empty reads at least one beat (3 s) apart mark A as stopped: in the log, the first “stopped” read and the first one at least 3 s after it count, and a read between them (sooner than a beat after the first) counts for nothing. B’s next load then takes the lock with stealFrom. The record that loads is A’s last save: progress after it was lost with the crash. Played four times faster, with the real constants (3 s beat, 10 s presence TTL, 15 s lockWaitSeconds).',
     pace: 4,
     servers: ['A', 'B'],
   },

@@ -171,7 +171,9 @@ describe('on DynamoDB', () => {
       holderAnswer: 'alive',
       reason: 'unlocked',
     });
-    expect(holder.host.kicks).toEqual([{ player: 'u4', message: 'You joined another server.' }]);
+    expect(holder.host.kicks).toEqual([
+      { player: 'u4', message: 'Support is working on your data. Please rejoin in a moment.' },
+    ]);
     const store = new DynamoStore({
       client,
       tableName: tables.records,

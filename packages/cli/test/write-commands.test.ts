@@ -57,7 +57,9 @@ describe('restore', () => {
     expect(result.requests).toBeGreaterThanOrEqual(1);
     // About one save, not a lock wait.
     expect(result.waitedMs).toBeLessThan(3_000);
-    expect(server.host.kicks).toEqual([{ player: 'u1', message: 'You joined another server.' }]);
+    expect(server.host.kicks).toEqual([
+      { player: 'u1', message: 'Support is working on your data. Please rejoin in a moment.' },
+    ]);
     const record = await storeOf(prefix).get('PlayerData/u1');
     expect(record?.data).toEqual({ coins: 1200 });
     // Released by the CLI: the next join loads it at once.
@@ -177,7 +179,9 @@ describe('restore --schema', () => {
     expect(restored.stderr).not.toMatch(/Data\./);
     expect(restored.code).toBe(0);
     expect((await storeOf(prefix).get('PlayerData/u1'))?.data).toEqual({ coins: 5 });
-    expect(server.host.kicks).toEqual([{ player: 'u1', message: 'You joined another server.' }]);
+    expect(server.host.kicks).toEqual([
+      { player: 'u1', message: 'Support is working on your data. Please rejoin in a moment.' },
+    ]);
   });
 
   it('without --schema the data is not checked: the same version is restored', async () => {
@@ -225,7 +229,9 @@ describe('erase', () => {
       holderAnswer: 'alive',
     });
     expect(result.reason).toBe('unlocked');
-    expect(server.host.kicks).toEqual([{ player: 'u1', message: 'You joined another server.' }]);
+    expect(server.host.kicks).toEqual([
+      { player: 'u1', message: 'Support is working on your data. Please rejoin in a moment.' },
+    ]);
     expect(await storeOf(prefix).get('PlayerData/u1')).toBeUndefined();
     expect(await storeOf(prefix).versions!.list('PlayerData/u1')).toEqual([]);
     const found = json<{ matches: unknown[] }>(

@@ -21,6 +21,7 @@ import type { StoreVersion, VersionQuery } from './ports/store.js';
 import { type Profile, sessionOf } from './profile.js';
 import type { ProfileSession } from './session/profile-session.js';
 import { trade } from './trade/trade.js';
+import type { RequestReason } from './wire.js';
 
 export type { CloseResult };
 
@@ -32,6 +33,8 @@ export interface LoadOptions {
 export class DataDriver<T extends object> implements HandoffClient {
   readonly #ctx: DriverContext;
   readonly #parts: DriverParts;
+  /** Keys `restoreAt` or `erase` is loading: a holder elsewhere kicks with `kickMessages.support`. */
+  readonly #supportLoads = new Set<string>();
 
   /** With a `schema`, the data type is the schema's output, and `defaults` must match it. */
   constructor(options: SchemaDriverOptions<T>);
@@ -151,7 +154,7 @@ export class DataDriver<T extends object> implements HandoffClient {
         `restoreAt needs a time in ms or a valid Date, got ${String(time)}`,
       );
     }
-    const session = await restoreAt(this.#ctx, key, at, () => this.#load(key, options));
+    const session = await restoreAt(this.#ctx, key, at, () => this.#supportLoad(key, options));
     return session.profile as Profile<T>;
   }
 
@@ -162,7 +165,7 @@ export class DataDriver<T extends object> implements HandoffClient {
    */
   async erase(key: string, options: LoadOptions = {}): Promise<void> {
     checkProfileKey(key);
-    const session = await this.#load(key, options);
+    const session = await this.#supportLoad(key, options);
     await erase(this.#ctx, session);
   }
 
@@ -209,8 +212,18 @@ export class DataDriver<T extends object> implements HandoffClient {
   }
 
   /** @internal Routed by the handoff: another server asks for `key`. */
-  receiveHandoffRequest(key: string, requester: string, token: string | undefined): void {
-    this.#parts.requests.receive(key, requester, token);
+  receiveHandoffRequest(
+    key: string,
+    requester: string,
+    token: string | undefined,
+    reason?: RequestReason,
+  ): void {
+    this.#parts.requests.receive(key, requester, token, reason);
+  }
+
+  /** @internal Asked by the handoff when it sends a request for `key`: why this driver asks. */
+  requestReason(key: string): RequestReason | undefined {
+    return this.#supportLoads.has(key) ? 'support' : undefined;
   }
 
   /** @internal Routed by the handoff: the server this driver asked no longer holds `key`. */
@@ -219,6 +232,16 @@ export class DataDriver<T extends object> implements HandoffClient {
     // load already succeeded (a slow bus) is still worth seeing in the timeline.
     this.#ctx.emit({ type: 'handoff.reply.received', key });
     this.#parts.registry.wakeLoad(key);
+  }
+
+  /** A load for `restoreAt` or `erase`: its requests tell the holder support is asking. */
+  async #supportLoad(key: string, options: LoadOptions): Promise<ProfileSession> {
+    this.#supportLoads.add(key);
+    try {
+      return await this.#load(key, options);
+    } finally {
+      this.#supportLoads.delete(key);
+    }
   }
 
   #load(key: string, { handoffSeconds }: LoadOptions): Promise<ProfileSession> {

@@ -37,7 +37,9 @@ export type KickCause =
   /** The load failed otherwise, `keyOf` threw, or `onLoad` threw. */
   | 'load-failed'
   /** Another server took the lock: the session is lost. */
-  | 'lock-lost';
+  | 'lock-lost'
+  /** Support took the profile (`restoreAt`, `erase` on another server). */
+  | 'support';
 
 export type WaitReason = 'local-load' | 'local-release' | 'local-session' | 'locked';
 export type PresenceAnswerName = 'alive' | 'stopped' | 'unknown';

@@ -8,12 +8,23 @@ import type { Scheduler } from './ports/scheduler.js';
 import type { MessageLimits } from './rules/index.js';
 import type { HandoffSigning } from './signing.js';
 import type { HandoffTimings } from './timings.js';
+import type { RequestReason } from './wire.js';
 
 /** What a handoff routes messages to: a DataDriver, by its name. */
 export interface HandoffClient {
   readonly name: string;
-  /** Another server asks this driver to release `key`; `token` names the lock it saw. */
-  receiveHandoffRequest(key: string, requester: string, token: string | undefined): void;
+  /**
+   * Another server asks this driver to release `key`; `token` names the lock it saw, `reason`
+   * why it asks when not for a player's join.
+   */
+  receiveHandoffRequest(
+    key: string,
+    requester: string,
+    token: string | undefined,
+    reason?: RequestReason,
+  ): void;
+  /** Why this driver asks for `key` when not for a player's join (`restoreAt`, `erase`). */
+  requestReason?(key: string): RequestReason | undefined;
   /** The server this driver asked no longer holds `key`. */
   receiveHandoffReply(key: string): void;
   /** Profiles this driver holds or is loading: each adds to the server's publish budget. */

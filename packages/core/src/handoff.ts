@@ -235,7 +235,8 @@ export class Handoff {
 
   /** Asks `holder` to release `key` of driver `driverName`; `token` names the lock seen. */
   async request(driverName: string, key: string, holder: string, token?: string): Promise<void> {
-    const message = requestMessage(driverName, key, this.jobId, token);
+    const reason = this.clients.get(driverName)?.requestReason?.(key);
+    const message = requestMessage(driverName, key, this.jobId, token, reason);
     await this.publish(driverName, holder, message);
   }
 
@@ -308,7 +309,7 @@ export class Handoff {
     if (!message || !this.gate.trusted(message, raw)) return;
     const client = this.clients.get(message.D);
     if (!client) return;
-    if (message.T === 'Q') client.receiveHandoffRequest(message.K, message.R, message.L);
+    if (message.T === 'Q') client.receiveHandoffRequest(message.K, message.R, message.L, message.W);
     else client.receiveHandoffReply(message.K);
   }
 

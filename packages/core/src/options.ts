@@ -23,6 +23,8 @@ export interface KickMessages {
   readonly loadFailed: string;
   /** The same player connected again to this server: the newer connection takes the profile. */
   readonly rejoined: string;
+  /** Support (`restoreAt`, `erase`, the `datadriver` CLI's restore and erase) took the profile. */
+  readonly support: string;
 }
 
 export const DEFAULT_KICK_MESSAGES: KickMessages = Object.freeze({
@@ -31,6 +33,7 @@ export const DEFAULT_KICK_MESSAGES: KickMessages = Object.freeze({
   lockLost: 'Your data was loaded on another server.',
   loadFailed: 'Your data could not be loaded. Please rejoin.',
   rejoined: 'You joined again from another connection.',
+  support: 'Support is working on your data. Please rejoin in a moment.',
 });
 
 export interface DataDriverOptions<T extends object> {

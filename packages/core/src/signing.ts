@@ -59,7 +59,15 @@ export class Signer {
     // Every field, in a fixed order, so no two messages share a signature.
     const fields =
       message.T === 'Q'
-        ? [message.T, message.D, message.K, message.R, message.L ?? null]
+        ? [
+            message.T,
+            message.D,
+            message.K,
+            message.R,
+            message.L ?? null,
+            // Only when present, so a request without one signs as it always did.
+            ...(message.W === undefined ? [] : [message.W]),
+          ]
         : [message.T, message.D, message.K];
     return createHmac('sha256', this.key).update(JSON.stringify(fields)).digest('base64url');
   }

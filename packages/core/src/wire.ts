@@ -16,7 +16,16 @@ export type HandoffRequest = {
   readonly R: string;
   /** The lock token the requester saw; a holder with another token replies at once. */
   readonly L?: string;
+  /**
+   * Why it asks, when not for a player's join: `'support'` for `restoreAt` and `erase`, so the
+   * holder kicks with `kickMessages.support`. Not in the original format: a build that predates
+   * it ignores the field and kicks as for a join.
+   */
+  readonly W?: RequestReason;
 };
+
+/** Why a server asks for a profile other than a player's join (`HandoffRequest.W`). */
+export type RequestReason = 'support';
 
 export type HandoffReply = {
   readonly T: 'R';
@@ -37,10 +46,13 @@ export function requestMessage(
   key: string,
   requester: string,
   token?: string,
+  reason?: RequestReason,
 ): HandoffRequest {
-  return token === undefined
-    ? { T: 'Q', D: driver, K: key, R: requester }
-    : { T: 'Q', D: driver, K: key, R: requester, L: token };
+  const request: HandoffRequest =
+    token === undefined
+      ? { T: 'Q', D: driver, K: key, R: requester }
+      : { T: 'Q', D: driver, K: key, R: requester, L: token };
+  return reason === undefined ? request : { ...request, W: reason };
 }
 
 export function replyMessage(driver: string, key: string): HandoffReply {
@@ -56,5 +68,7 @@ export function parseHandoffMessage(value: unknown): HandoffMessage | undefined 
   if (value.T === 'R') return replyMessage(value.D, value.K);
   if (value.T !== 'Q' || !isText(value.R)) return undefined;
   if (value.L !== undefined && !isText(value.L)) return undefined;
-  return requestMessage(value.D, value.K, value.R, value.L);
+  // A reason this build does not know reads as none: the holder kicks as for a join.
+  const reason = value.W === 'support' ? value.W : undefined;
+  return requestMessage(value.D, value.K, value.R, value.L, reason);
 }

@@ -16,7 +16,7 @@ import { recordingLogger } from './helpers.js';
 
 function fleet() {
   const clock = new VirtualClock();
-  const store = new MemoryStore();
+  const store = new MemoryStore({ versions: { keep: 10 }, clock });
   const messenger = new MemoryMessenger();
   const presence = new MemoryPresence(clock);
   const server = (jobId: string) => {
@@ -58,6 +58,91 @@ describe('a kick for a join elsewhere', () => {
     expect(cleanups).toEqual(['p1']);
     expect(b.driver.profile('p1')?.data).toEqual({ coins: 105 });
     expect(b.host.kicks).toEqual([]);
+  });
+});
+
+describe('a kick for support (restoreAt, erase, the CLI)', () => {
+  /** p1 plays on A with 5 coins saved; B is a support tool's driver on the same backend. */
+  async function playingOnA() {
+    const { clock, messenger, server } = fleet();
+    const a = server('A');
+    const b = server('support');
+    const kicked: unknown[] = [];
+    a.driver.on((event) => {
+      if (event.type === 'profile.kicked')
+        kicked.push({ cause: event.cause, message: event.message });
+    });
+    const requests: unknown[] = [];
+    await messenger.subscribe('CKHandoff_A', (message) => requests.push(message));
+    a.driver.attach(a.host);
+    a.host.join('p1');
+    await clock.advance(0);
+    a.driver.profile('p1')!.data.coins = 5;
+    await clock.run(a.driver.profile('p1')!.save());
+    return { clock, a, b, kicked, requests };
+  }
+
+  it('erase: the holder kicks its player with kickMessages.support (cause "support"), not as for a join', async () => {
+    const { clock, a, b, kicked, requests } = await playingOnA();
+    await clock.run(b.driver.erase('p1'));
+    expect(a.host.kicks).toEqual([
+      { player: 'p1', message: 'Support is working on your data. Please rejoin in a moment.' },
+    ]);
+    expect(kicked).toEqual([
+      { cause: 'support', message: 'Support is working on your data. Please rejoin in a moment.' },
+    ]);
+    expect(requests).toEqual([
+      { T: 'Q', D: 'PlayerData', K: 'p1', R: 'support', L: expect.any(String), W: 'support' },
+    ]);
+  });
+
+  it('restoreAt: the same kick; a player joining elsewhere afterwards is kicked as for a join again', async () => {
+    const { clock, a, b, kicked, requests } = await playingOnA();
+    const restored = await clock.run(b.driver.restoreAt('p1', clock.now()));
+    expect(restored.data).toEqual({ coins: 5 });
+    await clock.run(restored.release());
+    a.host.join('p1');
+    await clock.advance(0);
+    b.driver.attach(b.host); // now a game server: its player's join asks A as a join does
+    b.host.join('p1');
+    await clock.advance(5_000);
+    expect(a.host.kicks.map((kick) => kick.message)).toEqual([
+      'Support is working on your data. Please rejoin in a moment.',
+      'You joined another server.',
+    ]);
+    expect(kicked).toEqual([
+      { cause: 'support', message: 'Support is working on your data. Please rejoin in a moment.' },
+      { cause: 'joined-elsewhere', message: 'You joined another server.' },
+    ]);
+    expect(requests.map((request) => (request as { W?: string }).W)).toEqual([
+      'support',
+      undefined,
+    ]);
+  });
+
+  it('kickMessages.support is the game’s own words when given', async () => {
+    const clock = new VirtualClock();
+    const messenger = new MemoryMessenger();
+    const presence = new MemoryPresence(clock);
+    const store = new MemoryStore();
+    const server = (jobId: string, kickMessages = {}) => {
+      const handoff = new Handoff({ jobId, messenger, presence, scheduler: clock });
+      const options = { name: 'PlayerData', defaults: { coins: 0 }, store, scheduler: clock };
+      return new DataDriver({
+        ...options,
+        jobId,
+        handoff,
+        kickMessages,
+        logger: recordingLogger().logger,
+      });
+    };
+    const a = server('A', { support: 'An admin is looking at your account.' });
+    const host = new MemoryHost('A');
+    a.attach(host);
+    host.join('p1');
+    await clock.advance(0);
+    await clock.run(server('support').erase('p1'));
+    expect(host.kicks).toEqual([{ player: 'p1', message: 'An admin is looking at your account.' }]);
   });
 });
 

@@ -1,15 +1,24 @@
 /** A program from the repository README, as written there, for installing on the packed packages. */
 import { readFileSync } from 'node:fs';
-import { extractBlocks } from '@datadriver/docs-check';
+import { type DocBlock, extractBlocks } from '@datadriver/docs-check';
 
 const README = new URL('../../../README.md', import.meta.url);
 
-function readmeBlock(name: string): string {
+function readmeBlock(describe: string, match: (block: DocBlock) => boolean): string {
   const { blocks } = extractBlocks(readFileSync(README, 'utf8'), 'README.md');
-  const block = blocks.find((found) => found.name === name);
-  if (!block) throw new Error(`README.md has no \`ts file=${name}\` block`);
+  const block = blocks.find(match);
+  if (!block) throw new Error(`README.md has no ${describe}`);
   return block.code;
 }
 
 /** README's "Two servers of your own": two processes hand a player over on one Redis. */
-export const README_TWO_SERVERS = readmeBlock('two-servers.ts');
+export const README_TWO_SERVERS = readmeBlock(
+  '`ts file=two-servers.ts` block',
+  (block) => block.name === 'two-servers.ts',
+);
+
+/** README's quick start: its first complete program (the first `ts run` block). */
+export const README_QUICK_START = readmeBlock(
+  '`ts run` block',
+  (block) => block.run && block.name === undefined && block.preamble === '',
+);

@@ -58,6 +58,7 @@ async function playCase(page: Page, caseId: string, timeout = 10_000) {
       (await page.locator('#log tbody tr').all()).map((row) => row.getAttribute('data-type')),
     ),
     marks: await page.locator('#lanes .mark').count(),
+    logScrollTop: await page.$eval('#log-box', (box) => box.scrollTop),
   };
 }
 
@@ -79,6 +80,14 @@ describe('the Try it page in headless Chromium', () => {
       expect(shown.current).toBe('true');
       expect(shown.rows.at(-1)).toMatch(/^(load\.loaded|profile\.kicked)$/);
       expect(shown.marks).toBe(shown.rows.length);
+      // The clock shows the whole case; the note says where the wait in the headline starts.
+      const waitStartsAt =
+        expected.id === 'crashed-holder' ? 'the crashed holder’s last beat' : 'the join';
+      expect(shown.note, expected.id).toContain(
+        `The wait counts from ${waitStartsAt}, at ${expected.waitStartsAt} on the case clock.`,
+      );
+      // The log reads from its first row: nothing scrolled it to the end.
+      expect(shown.logScrollTop, expected.id).toBe(0);
       if (expected.id === 'crashed-holder') {
         expect(shown.rows).toContain('server.crashed');
         expect(await page.locator('#lanes .lane-silence').count()).toBe(1);
@@ -89,6 +98,10 @@ describe('the Try it page in headless Chromium', () => {
       }
     }
     expect(problems).toEqual([]);
+    // The log box does scroll: the crash case's rows overflow it, so a scroll to the end shows.
+    await playCase(page, 'crashed-holder');
+    expect(await page.$eval('#log-box', (box) => box.scrollHeight > box.clientHeight)).toBe(true);
+    expect(await page.$eval('#log-box', (box) => box.scrollTop)).toBe(0);
   }, 30_000);
 
   it('while a case plays, Play and the other cases are disabled, and no click starts a second run', async () => {
@@ -120,7 +133,7 @@ describe('the Try it page in headless Chromium', () => {
     expect(await page.textContent('#play')).toBe('Play again');
     expect(await page.isDisabled('button.case[data-case="live-holder"]')).toBe(false);
     expect(await page.textContent('#outcome .outcome-note')).toBe(
-      'Seed’s wait: until the holder releases; after a crash, until the lock is lockTtlSeconds + lockSkewSeconds old. Measured on the virtual clock.',
+      'The rule’s wait: until the holder releases; after a crash, until the lock is lockTtlSeconds + lockSkewSeconds old. The wait counts from the join, at 0 ms on the case clock. Measured on the virtual clock.',
     );
   }, 30_000);
 

@@ -10,6 +10,7 @@ import type { KickCause, RequestAction } from '../events.js';
 import { decideOrphanRelease, decideRequest, releasedRecord } from '../rules/index.js';
 import { guardedWrite } from '../session/guarded-write.js';
 import type { ProfileSession } from '../session/profile-session.js';
+import type { RequestReason } from '../wire.js';
 
 export class ReleaseRequests {
   constructor(
@@ -19,7 +20,7 @@ export class ReleaseRequests {
   ) {}
 
   /** Acts on `decideRequest`: reply, wait for a load or a release, retry it, kick, release. */
-  receive(key: string, requester: string, token: string | undefined): void {
+  receive(key: string, requester: string, token: string | undefined, reason?: RequestReason): void {
     const reservation = this.registry.reservation(key);
     const session = this.registry.session(key);
     const action = decideRequest({
@@ -54,7 +55,9 @@ export class ReleaseRequests {
     if (!session) return;
     session.requesters.note(requester, token);
     if (action === 'kick') {
-      this.kick(session, this.ctx.settings.kickMessages.joinedElsewhere, 'joined-elsewhere');
+      const messages = this.ctx.settings.kickMessages;
+      if (reason === 'support') this.kick(session, messages.support, 'support');
+      else this.kick(session, messages.joinedElsewhere, 'joined-elsewhere');
     }
     // Retried or released now; a failure is reported as profile.release-failed.
     else if (action === 'retry-release' || action === 'release')

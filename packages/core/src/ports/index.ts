@@ -71,7 +71,13 @@ export {
 } from '../rules/trade-rules.js';
 export { SystemScheduler } from '../system-scheduler.js';
 export { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings } from '../timings.js';
-export { type HandoffMessage, requestMessage, TOPIC_PREFIX, topicOf } from '../wire.js';
+export {
+  type HandoffMessage,
+  type RequestReason,
+  requestMessage,
+  TOPIC_PREFIX,
+  topicOf,
+} from '../wire.js';
 export type { Host, HostPlayer } from './host.js';
 export { HostListeners } from './host-listeners.js';
 export type { Logger } from './logger.js';

@@ -1,4 +1,5 @@
 /** restoreAt and erase racing a live holder on another server: they go through handoff too. */
+import { DEFAULT_KICK_MESSAGES } from '@datadriver/core';
 import { expect } from 'vitest';
 import type { Cluster } from '../cluster.js';
 import { mark, type Scenario, settled } from './scenario.js';
@@ -30,7 +31,7 @@ export const lifecycleScenarios: Scenario[] = [
       const midway = savedAt[1]! + cluster.ms(0.5);
       const restored = await cluster.time.until(b.driver.restoreAt('p1', midway), cluster.ms(30));
       expect(restored.data.coins).toBe(20);
-      expect(a.host.kicks.map((kick) => kick.message)).toEqual(['You joined another server.']);
+      expect(a.host.kicks.map((kick) => kick.message)).toEqual([DEFAULT_KICK_MESSAGES.support]);
       expect(await cluster.holder('p1')).toBe('B');
       expect((await cluster.record('p1'))?.data).toEqual({ coins: 20 });
       // History is kept: the release's 31 coins and the restore are both versions now.
@@ -44,7 +45,7 @@ export const lifecycleScenarios: Scenario[] = [
     async run(cluster) {
       const { a, b } = await historyOnA(cluster);
       await cluster.time.until(b.driver.erase('p1'), cluster.ms(30));
-      expect(a.host.kicks.map((kick) => kick.message)).toEqual(['You joined another server.']);
+      expect(a.host.kicks.map((kick) => kick.message)).toEqual([DEFAULT_KICK_MESSAGES.support]);
       expect(await cluster.record('p1')).toBeUndefined();
       expect(await b.driver.versions('p1')).toEqual([]);
       const from = mark(cluster);

@@ -139,15 +139,17 @@ function acknowledge(server: SimServer, key: string, { tracker, sink }: CheckCon
 }
 
 /**
- * A session ended for another server ("You joined another server.") must be one a request
- * named: judged from the requests sent, not from what the holder says it received.
+ * A session ended for another server ("You joined another server.", or the support kick of a
+ * `restoreAt` or `erase` there) must be one a request named: judged from the requests sent,
+ * not from what the holder says it received.
  */
 function onKicked(server: SimServer, event: EventOf<'profile.kicked'>, context: CheckContext) {
   if (event.message === DEFAULT_KICK_MESSAGES.lockLost) {
     checkLockLostKick(server, event, context);
     return;
   }
-  if (event.message !== DEFAULT_KICK_MESSAGES.joinedElsewhere) return;
+  const forAnotherServer = [DEFAULT_KICK_MESSAGES.joinedElsewhere, DEFAULT_KICK_MESSAGES.support];
+  if (!forAnotherServer.includes(event.message)) return;
   const token = server.profile(event.key)?.lockToken;
   if (token === undefined || context.tracker.wasRequested(server.jobId, event.key, token)) return;
   context.sink.report({

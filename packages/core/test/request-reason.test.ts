@@ -1,0 +1,65 @@
+/**
+ * A release request's reason (`W`): `'support'` when `restoreAt` or `erase` asks, so the holder
+ * kicks with `kickMessages.support` (kick-leave.test.ts). It parses only as a known reason, and
+ * a signature covers it: a request re-sent with its reason changed is dropped.
+ */
+import { describe, expect, it } from 'vitest';
+import type { HandoffClient } from '../src/handoff.js';
+import { Handoff } from '../src/index.js';
+import { topicOf } from '../src/ports/index.js';
+import { MemoryMessenger, MemoryPresence, VirtualClock } from '../src/testing/index.js';
+import { parseHandoffMessage } from '../src/wire.js';
+import { recordingLogger } from './helpers.js';
+
+describe('parseHandoffMessage: the reason', () => {
+  const request = { T: 'Q', D: 'PlayerData', K: 'p1', R: 'B', L: 't1' };
+  it.each([
+    ['support', { ...request, W: 'support' }, { ...request, W: 'support' }],
+    ['none', request, request],
+    ['one this build does not know: read as none', { ...request, W: 'audit' }, request],
+    ['not text: read as none', { ...request, W: 7 }, request],
+  ])('%s', (_name, input, expected) => {
+    expect(parseHandoffMessage(input)).toEqual(expected);
+  });
+});
+
+describe('a signed request with a reason', () => {
+  it('is routed with its reason; re-sent with the reason removed, it is dropped', async () => {
+    const clock = new VirtualClock();
+    const messenger = new MemoryMessenger();
+    const presence = new MemoryPresence(clock);
+    const signing = { key: 'a fleet secret of 32 characters!' };
+    const logger = recordingLogger().logger;
+    const server = (jobId: string) =>
+      new Handoff({ jobId, messenger, presence, scheduler: clock, logger, signing });
+    const a = server('A');
+    const b = server('B');
+    const heard: unknown[] = [];
+    const holder: HandoffClient = {
+      name: 'PlayerData',
+      receiveHandoffRequest: (key, requester, token, reason) =>
+        void heard.push([key, requester, token, reason]),
+      receiveHandoffReply: () => undefined,
+    };
+    a.register(holder);
+    b.register({ ...holder, requestReason: (key) => (key === 'p1' ? 'support' : undefined) });
+    const sent: Array<Record<string, unknown>> = [];
+    await messenger.subscribe(topicOf('A'), (message) => {
+      sent.push(message as Record<string, unknown>);
+    });
+    await clock.advance(0);
+    await clock.run(b.request('PlayerData', 'p1', 'A', 't1'));
+    await clock.run(b.request('PlayerData', 'p2', 'A', 't2'));
+    await clock.advance(0);
+    expect(heard).toEqual([
+      ['p1', 'B', 't1', 'support'],
+      ['p2', 'B', 't2', undefined],
+    ]);
+    expect(sent[0]).toMatchObject({ K: 'p1', W: 'support', S: expect.any(String) });
+    // p1's request exactly as signed, but with its reason removed: the signature covered it.
+    const { W: _reason, ...withoutReason } = sent[0]!;
+    await messenger.publish(topicOf('A'), withoutReason as never);
+    await clock.advance(0);
+    expect(heard).toHaveLength(2);
+  });
+});
