@@ -8,6 +8,7 @@ import type { TcpProxy } from '@datadriver/backends';
 import { recordingLogger } from '@datadriver/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../src/index.js';
+import { RESUBSCRIBE_RETRY_MS } from '../src/resubscribe.js';
 import { deliveredWithin, until } from './support/own-cluster.js';
 import {
   Clients,
@@ -78,4 +79,45 @@ describe('RedisMessenger when the bus drops again as it re-subscribes', () => {
       await messenger.close();
     });
   }
+
+  it('retries on a timer when the re-subscribe fails on a connection that stayed up', async () => {
+    // A user of this test's own whose channel rights are withdrawn while the connection is
+    // down: the re-SUBSCRIBE then fails with NOPERM on a connection that is ready.
+    const admin = await clients.open();
+    const user = `ddtest-resubscribe-${process.pid}`;
+    await admin.call('ACL', 'SETUSER', user, 'on', 'nopass', '~*', '&*', '+@all');
+    try {
+      const logger = recordingLogger();
+      const url = new URL(throughProxy(redisUrl(), proxy));
+      url.username = user;
+      url.password = '';
+      const client = await clients.open(url.toString(), TEST_OPTIONS);
+      const messenger = new RedisMessenger({ client, prefix: uniquePrefix('resubscribe-acl'), logger });
+      const received: unknown[] = [];
+      await messenger.subscribe('t', (message) => void received.push(message));
+
+      await proxy.stop();
+      await admin.call('ACL', 'SETUSER', user, 'resetchannels');
+      await proxy.start();
+      const warned = () => logger.lines.some((line) => line.level === 'warn');
+      await until(warned, 10_000, 'the re-subscribe failing');
+      await admin.call('ACL', 'SETUSER', user, '&*');
+      const publish = () => admin.publish(messenger.channelOf('t'), '{"after":"rights"}');
+      const waited = await deliveredWithin(publish, received, 10_000, 'a delivery after the retry');
+      expect(received).toEqual([{ after: 'rights' }]);
+      const reports = logger.lines
+        .filter((line) => line.level !== 'debug')
+        .map((line) => `${line.level}: ${line.message}`);
+      expect(reports).toEqual([
+        expect.stringMatching(/^warn: .*again after a reconnect failed \(.*NOPERM.*\); retrying in 1000 ms/),
+        'info: redis subscriber: subscribed to 1 channel(s) again',
+      ]);
+      // The retry came from the timer, not a reconnect: at most its 1 s after the rights.
+      expect(waited).toBeLessThan(RESUBSCRIBE_RETRY_MS + 1_000);
+      expect(unhandled).toEqual([]);
+      await messenger.close();
+    } finally {
+      await admin.call('ACL', 'DELUSER', user);
+    }
+  });
 });
