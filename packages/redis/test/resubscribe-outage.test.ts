@@ -92,7 +92,11 @@ describe('RedisMessenger when the bus drops again as it re-subscribes', () => {
       url.username = user;
       url.password = '';
       const client = await clients.open(url.toString(), TEST_OPTIONS);
-      const messenger = new RedisMessenger({ client, prefix: uniquePrefix('resubscribe-acl'), logger });
+      const messenger = new RedisMessenger({
+        client,
+        prefix: uniquePrefix('resubscribe-acl'),
+        logger,
+      });
       const received: unknown[] = [];
       await messenger.subscribe('t', (message) => void received.push(message));
 
@@ -109,7 +113,9 @@ describe('RedisMessenger when the bus drops again as it re-subscribes', () => {
         .filter((line) => line.level !== 'debug')
         .map((line) => `${line.level}: ${line.message}`);
       expect(reports).toEqual([
-        expect.stringMatching(/^warn: .*again after a reconnect failed \(.*NOPERM.*\); retrying in 1000 ms/),
+        expect.stringMatching(
+          /^warn: .*again after a reconnect failed \(.*NOPERM.*\); retrying in 1000 ms/,
+        ),
         'info: redis subscriber: subscribed to 1 channel(s) again',
       ]);
       // The retry came from the timer, not a reconnect: at most its 1 s after the rights.
