@@ -94,6 +94,7 @@ export class RedisMessenger implements Messenger {
       sharded: this.sharded,
       deadlineMs: this.deadlineMs,
       logger: this.logger,
+      channels: () => [...this.handlers.keys()],
       onMessage: (channel, payload) => this.dispatch(channel, payload),
       onTrouble: () => this.watch?.alarm(),
     });

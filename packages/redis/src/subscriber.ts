@@ -2,8 +2,9 @@
  * Where a messenger's subscriptions live, and the commands that make and end them.
  *
  * On a standalone client: a connection of its own (`duplicate()`), because a connection in
- * subscriber mode can run nothing else; ioredis re-subscribes it after every reconnect, and the
- * offline queue holds SUBSCRIBE until it is ready, whatever the user's client does.
+ * subscriber mode can run nothing else; a `Resubscriber` subscribes it again after every
+ * reconnect (not ioredis's `autoResubscribe`: see resubscribe.ts), and the offline queue holds
+ * SUBSCRIBE until it is ready, whatever the user's client does.
  *
  * On a Cluster client: the client itself. ioredis already subscribes on connections of its own
  * inside it (one node for classic pub/sub, each master for sharded), and one client keeps one
@@ -14,12 +15,15 @@ import { describeError, type Logger } from '@datadriver/core/ports';
 import type { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './client.js';
 import { within } from './deadline.js';
+import { Resubscriber } from './resubscribe.js';
 
 export interface SubscriberOptions {
   readonly client: RedisClient;
   readonly sharded: boolean;
   readonly deadlineMs: number | undefined;
   readonly logger: Logger;
+  /** The channels subscribed now, to subscribe again after a reconnect. */
+  readonly channels: () => readonly string[];
   /** Each message on any channel of the connection. */
   readonly onMessage: (channel: string, payload: string) => void;
   /** A sign that a subscription may be lost (a Cluster node reported trouble or left). */
@@ -34,7 +38,10 @@ export class Subscriber {
 
   /** Subscribes to `channel`, within the deadline. */
   async add(channel: string): Promise<void> {
-    const connection = this.open();
+    await this.subscribe(this.open(), channel);
+  }
+
+  private async subscribe(connection: RedisClient, channel: string): Promise<void> {
     const { sharded, deadlineMs } = this.options;
     // Kept queued past the deadline: the Cluster client subscribes once the cluster is back.
     await within(
@@ -96,10 +103,10 @@ export class Subscriber {
 
   private open(): RedisClient {
     if (this.connection) return this.connection;
-    const { client, sharded, logger, onMessage, onTrouble } = this.options;
+    const { client, sharded, logger, onMessage, onTrouble, channels } = this.options;
     const connection = client.isCluster
       ? client
-      : (client as Redis).duplicate({ autoResubscribe: true, enableOfflineQueue: true });
+      : (client as Redis).duplicate({ autoResubscribe: false, enableOfflineQueue: true });
     const listen = (event: string, listener: Parameters<Redis['on']>[1]) => {
       connection.on(event, listener);
       this.detach.push(() => connection.off(event, listener));
@@ -114,6 +121,13 @@ export class Subscriber {
       listen('error', (error: unknown) =>
         logger.debug(`redis subscriber connection: ${describeError(error)}`),
       );
+      const resubscriber = new Resubscriber({
+        connection: connection as Redis,
+        channels,
+        subscribe: (channel) => this.subscribe(connection, channel),
+        logger,
+      });
+      this.detach.push(() => resubscriber.stop());
     }
     this.connection = connection;
     return connection;

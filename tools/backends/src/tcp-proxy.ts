@@ -1,4 +1,5 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { Transform } from 'node:stream';
 
 export interface TcpProxy {
   /** The port clients connect to (127.0.0.1). */
@@ -13,6 +14,12 @@ export interface TcpProxy {
    * connections are unaffected.
    */
   freeze(): void;
+  /**
+   * Armed until it fires: the first bytes a client sends that match `request` are not passed
+   * on; instead the proxy stops (as `stop()`), so the backend goes down just as that request
+   * leaves the client, unanswered. Resolves once it has stopped.
+   */
+  stopOnRequest(request: RegExp): Promise<void>;
   /** Stops for good. */
   close(): Promise<void>;
 }
@@ -27,6 +34,20 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const pairs = new Set<readonly [Socket, Socket]>();
   let server: Server | undefined;
   let port = 0;
+  /** The armed `stopOnRequest`: its pattern, and what to call once stopped. */
+  let trap: { request: RegExp; fired: () => void } | undefined;
+
+  /** Passes a client's bytes on, unless they spring the trap. */
+  const inspect = () =>
+    new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        const armed = trap;
+        if (!armed?.request.test(chunk.toString('latin1'))) return done(null, chunk);
+        trap = undefined;
+        done();
+        void stop().then(armed.fired);
+      },
+    });
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
@@ -43,7 +64,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         const pair = [client, upstream] as const;
         pairs.add(pair);
         client.once('close', () => pairs.delete(pair));
-        client.pipe(upstream);
+        client.pipe(inspect()).pipe(upstream);
         upstream.pipe(client);
       });
       next.once('error', reject);
@@ -67,7 +88,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const freeze = () => {
     for (const [client, upstream] of pairs) {
       // Unpiped, an end on one side no longer ends the other; paused, nothing is read.
-      client.unpipe(upstream);
+      client.unpipe();
       upstream.unpipe(client);
       client.pause();
       upstream.pause();
@@ -85,6 +106,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       if (!server) await listen();
     },
     freeze,
+    stopOnRequest: (request) =>
+      new Promise<void>((resolve) => {
+        trap = { request, fired: resolve };
+      }),
     close: stop,
   };
 }

@@ -62,4 +62,29 @@ describe('startTcpProxy', () => {
     await proxy.close();
     echo.close();
   });
+
+  it('stopOnRequest stops as a matching request leaves the client, unanswered, and fires once', async () => {
+    const echo = await echoServer();
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: echo.port });
+    const port = proxy.port;
+    const stopped = proxy.stopOnRequest(/subscribe/i);
+    const client = connect(port, '127.0.0.1');
+    await new Promise((resolve) => client.once('connect', resolve));
+    client.on('error', () => undefined);
+    const closed = new Promise((resolve) => client.once('close', resolve));
+    const echoed = new Promise((resolve) =>
+      client.once('data', (data) => resolve(data.toString())),
+    );
+    client.write('PING');
+    expect(await echoed).toBe('PING'); // what does not match passes
+    client.on('data', (data) => expect.fail(`echoed ${data.toString()}`));
+    client.write('SUBSCRIBE news');
+    await stopped;
+    await closed;
+    await expect(roundTrip(port, 'refused')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await proxy.start();
+    expect(await roundTrip(port, 'SUBSCRIBE again')).toBe('SUBSCRIBE again'); // disarmed
+    await proxy.close();
+    echo.close();
+  });
 });
