@@ -1,7 +1,7 @@
 /**
- * `pnpm fleet`: a redis-server and three game servers for trying DataDriver by hand. Ctrl-C
- * (or SIGTERM, SIGHUP) stops the game servers first, each releasing its profiles, then Redis,
- * and exits 0 when every profile was released. A server that dies meanwhile is reported.
+ * `pnpm fleet`: a redis-server (or a PostgreSQL with `--stack postgres`) and three game servers
+ * for trying DataDriver by hand. Ctrl-C (or SIGTERM, SIGHUP) stops the game servers first, each
+ * releasing its profiles, then the backend, and exits 0 when every profile was released. A server that dies meanwhile is reported.
  */
 
 import { exitAfter } from './exit-after.js';
@@ -38,7 +38,9 @@ try {
     count: args.count,
     firstPort: args.firstPort,
     scale: args.scale,
+    stack: args.stack,
     ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
+    ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
     echo: true,
     log: (message) => console.log(`fleet: ${message}`),
     onServerExit: (jobId, how) => {
@@ -56,13 +58,17 @@ try {
 if (stopping) {
   await stop(fleet);
 } else {
-  console.log(`\nfleet up (Redis at ${fleet.redisUrl}). Play with the bot in another terminal:`);
+  const where = `${fleet.stack === 'postgres' ? 'PostgreSQL' : 'Redis'} at ${fleet.backendUrl}`;
+  console.log(`\nfleet up (${where}). Play with the bot in another terminal:`);
   console.log(`  pnpm bot --servers ${fleet.servers.map((s) => s.url).join(',')} --hops 10`);
   console.log('Ctrl-C stops the fleet.');
 }
 
 async function stop(running: Fleet): Promise<void> {
-  console.log('\nstopping the fleet: each game server releases its profiles, then Redis stops');
+  const backend = running.stack === 'postgres' ? 'PostgreSQL' : 'Redis';
+  console.log(
+    `\nstopping the fleet: each game server releases its profiles, then ${backend} stops`,
+  );
   const { clean, exits } = await running.stop();
   if (clean) {
     exitAfter('fleet stopped: every profile released', 0);
