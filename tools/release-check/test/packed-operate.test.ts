@@ -1,24 +1,34 @@
 /**
  * The operating packages from their tarballs, installed with plain npm into fresh projects:
  * the `datadriver` bin of @datadriver/cli runs (its help, and an inspection of a profile a
- * program left locked on a real redis-server), and @datadriver/opentelemetry type-checks and
+ * program left locked on a real redis-server); in the same project @datadriver/postgres with pg
+ * 8.11.0, the bottom of its peer range, type-checks and keeps a profile on a real PostgreSQL,
+ * which the bin then inspects there (one npm install for both: the check's time); and @datadriver/opentelemetry type-checks and
  * records a load with the OpenTelemetry SDK 2.x.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { consumerProject, run, Scratch, tarballs } from './consumer-project.js';
 import { LOCKED_PROFILE_PROGRAM, TELEMETRY_PROGRAM } from './operate-programs.js';
+import { POSTGRES_CONSUMER_PROGRAM } from './postgres-consumer-program.js';
 
 const scratch = new Scratch();
 afterAll(() => scratch.removeAll());
 
 describe('the operating packages installed from their tarballs with npm', () => {
-  it('@datadriver/cli: the datadriver bin prints its help and inspects a profile left locked on Redis', async () => {
+  it('@datadriver/cli: the datadriver bin prints its help and inspects a profile left locked on Redis; @datadriver/postgres with pg 8.11.0 keeps one the bin reads there', async () => {
     const dir = await consumerProject(
       scratch,
-      { ...(await tarballs(scratch, ['core', 'redis', 'dynamodb', 'cli'])), ioredis: '5.11.1' },
-      LOCKED_PROFILE_PROGRAM,
+      {
+        ...(await tarballs(scratch, ['core', 'redis', 'dynamodb', 'postgres', 'cli'])),
+        ioredis: '5.11.1',
+        pg: '8.11.0',
+        '@types/pg': '8.11.0',
+      },
+      { 'main.ts': LOCKED_PROFILE_PROGRAM, 'postgres.ts': POSTGRES_CONSUMER_PROGRAM },
     );
+    // Every peer within its range (pg 8.11.0 for the PostgreSQL adapter): npm reports an invalid one.
+    await run('npm', ['ls', '--all'], { cwd: dir });
     const prefix = `packed-cli-${process.pid}:`;
     const env = { ...process.env, REDIS_URL: inject('redisUrl'), PREFIX: prefix };
     await run('node', ['out/main.js'], { cwd: dir, env });
@@ -44,6 +54,31 @@ describe('the operating packages installed from their tarballs with npm', () => 
       userIds: ['steam:1'],
       lock: { jobId: 'packed-server', presence: false },
       verdict: { state: 'locked' },
+    });
+    const schema = `packed_${process.pid}`;
+    const databaseUrl = inject('postgresUrl');
+    const kept = await run('node', ['out/postgres.js'], {
+      cwd: dir,
+      env: { ...process.env, DATABASE_URL: databaseUrl, SCHEMA: schema },
+    });
+    expect(JSON.parse(kept.stdout.trim())).toEqual({ coins: 25, records: 1 });
+    const onPostgres = await run(
+      bin,
+      [
+        '--postgres',
+        databaseUrl,
+        '--postgres-schema',
+        schema,
+        '--json',
+        'inspect',
+        'PlayerData',
+        'user-1',
+      ],
+      { cwd: dir },
+    );
+    expect(JSON.parse(onPostgres.stdout)).toMatchObject({
+      found: true,
+      verdict: { state: 'takeable' },
     });
   });
 
