@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // One redis-server per run, for the Redis runner's tests (a missing one fails, never skips).
+    // One redis-server and one PostgreSQL per run, for the real runners' tests (a missing one
+    // fails, never skips).
     globalSetup: ['test/global-setup.ts'],
   },
 });

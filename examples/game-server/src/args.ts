@@ -1,5 +1,12 @@
 /**
- * Command-line options of a game server: `--port 7001 --job server-a --scale 1`, the demo and
+ * Where a server's backends are: chosen by environment (`env`, see backends.ts), or all three
+ * ports on the PostgreSQL at `DATABASE_URL` (`--stack postgres`).
+ */
+export type ServerStack = 'env' | 'postgres';
+
+/**
+ * Command-line options of a game server: `--port 7001 --job server-a --scale 1`, `--stack
+ * postgres`, the demo and
  * test tools `--faults`, `--lock-ttl <s>`, `--lock-skew <s>`, `--no-handoff`, and the bench's
  * `--high-res-clock`, `--batch-events` and `--message-limits-times <k>`.
  */
@@ -8,6 +15,8 @@ export interface ServerArgs {
   readonly jobId: string;
   /** Multiplies the handoff's constants and the driver's waits (1 = the seed's values). */
   readonly scale: number;
+  /** `--stack postgres`: every port on PostgreSQL; otherwise backends.ts reads the environment. */
+  readonly stack: ServerStack;
   /** Serves `POST /faults` (see fault-controls.ts): a demo and test tool, off unless asked for. */
   readonly faults: boolean;
   /** Overrides the scaled lockTtlSeconds, so a stale-by-age lock can be shown in seconds. */
@@ -57,10 +66,14 @@ export function parseArgs(
   if (!Number.isInteger(port) || port < 0)
     throw new Error(`--port must be a port number, got ${value('port')}`);
   if (!(scale > 0)) throw new Error(`--scale must be a positive number, got ${value('scale')}`);
+  const stack = value('stack') ?? 'env';
+  if (stack !== 'env' && stack !== 'postgres')
+    throw new Error(`--stack must be postgres (or env, the default), got ${stack}`);
   return {
     port,
     jobId,
     scale,
+    stack,
     faults: argv.includes('--faults'),
     lockTtlSeconds: positive('lock-ttl', value('lock-ttl')),
     lockSkewSeconds: positive('lock-skew', value('lock-skew')),

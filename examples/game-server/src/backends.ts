@@ -2,11 +2,13 @@
  * Which backends a game server uses, chosen by environment, as a user's own server would:
  * `REDIS_URL` (store, messages and presence on Redis), `DDB_ENDPOINT` (the store on DynamoDB),
  * `PUBSUB_EMULATOR_HOST` / `PUBSUB_PROJECT_ID` (messages on Pub/Sub). With none, the in-memory
- * backend: one process only, handoff off.
+ * backend: one process only, handoff off. `--stack postgres` puts all three on the PostgreSQL at
+ * `DATABASE_URL` instead (tables in `DD_PG_SCHEMA`, default `datadriver`).
  */
 import type { Logger, Messenger, Presence, Store } from '@datadriver/core';
 import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 import type { Redis } from 'ioredis';
+import type { ServerStack } from './args.js';
 
 export interface Backends {
   readonly store: Store;
@@ -17,8 +19,13 @@ export interface Backends {
   close(): Promise<void>;
 }
 
-export async function connectBackends(env: NodeJS.ProcessEnv, logger: Logger): Promise<Backends> {
+export async function connectBackends(
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  stack: ServerStack = 'env',
+): Promise<Backends> {
   const closers: Array<() => Promise<unknown>> = [];
+  if (stack === 'postgres') return connectPostgres(env, logger, closers);
   const redis = env.REDIS_URL ? await connectRedis(env.REDIS_URL, logger, closers) : undefined;
   const store = env.DDB_ENDPOINT ? await connectDynamo(env, logger) : redis?.store;
   const messenger =
@@ -39,9 +46,50 @@ export async function connectBackends(env: NodeJS.ProcessEnv, logger: Logger): P
     messenger: messenger ?? new MemoryMessenger(),
     presence: redis?.presence ?? new MemoryPresence(),
     description: names.join(', '),
-    close: async () => {
-      for (const close of closers) await close().catch(() => undefined);
-    },
+    close: closeAll(closers),
+  };
+}
+
+function closeAll(closers: ReadonlyArray<() => Promise<unknown>>): () => Promise<void> {
+  return async () => {
+    for (const close of closers) await close().catch(() => undefined);
+  };
+}
+
+async function connectPostgres(
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  closers: Array<() => Promise<unknown>>,
+): Promise<Backends> {
+  if (!env.DATABASE_URL) throw new Error('--stack postgres needs DATABASE_URL (postgres://...)');
+  const { default: pg } = await import('pg');
+  const { ensureSchema, PostgresMessenger, PostgresPresence, PostgresStore } = await import(
+    '@datadriver/postgres'
+  );
+  // As packages/postgres/README.md sets it up: an outage fails a call in seconds, never hangs.
+  const pool = new pg.Pool({
+    connectionString: env.DATABASE_URL,
+    max: 10,
+    connectionTimeoutMillis: 2_000,
+    query_timeout: 5_000,
+  });
+  pool.on('error', (error) => logger.warn(`PostgreSQL idle connection lost: ${error.message}`));
+  closers.push(() => pool.end());
+  const schema = env.DD_PG_SCHEMA ?? 'datadriver';
+  try {
+    await ensureSchema(pool, { schema });
+  } catch (error) {
+    await closeAll(closers)();
+    throw error;
+  }
+  const messenger = new PostgresMessenger({ pool, schema, logger });
+  closers.unshift(() => messenger.close());
+  return {
+    store: new PostgresStore({ pool, schema, logger }),
+    messenger,
+    presence: new PostgresPresence({ pool, schema }),
+    description: 'store, messages and presence: PostgreSQL',
+    close: closeAll(closers),
   };
 }
 

@@ -1,23 +1,31 @@
-/** Command-line options of `pnpm fleet`: `--count 3 --port 7001 --scale 1`, or `--help`. */
+import type { FleetStack } from './fleet.js';
+
+/**
+ * Command-line options of `pnpm fleet`: `--count 3 --port 7001 --scale 1 --stack postgres`, or
+ * `--help`.
+ */
 export interface FleetArgs {
   readonly count: number;
   readonly firstPort: number;
   readonly scale: number;
+  readonly stack: FleetStack;
   readonly help: boolean;
 }
 
-export const FLEET_USAGE = `Usage: pnpm fleet [--count N] [--port P] [--scale S]
+export const FLEET_USAGE = `Usage: pnpm fleet [--count N] [--port P] [--scale S] [--stack redis|postgres]
 
 Starts a redis-server on loopback (or uses REDIS_URL) and N game servers
 (jobIds server-a, server-b, ...) on ports P, P+1, ... Ctrl-C stops them in order:
 each game server releases its profiles, then Redis stops.
 
-  --count N   how many game servers (default 3)
-  --port P    the first server's port (default 7001; 0 picks free ports)
-  --scale S   every handoff constant and wait times S (default 1, the seed's values)
-  --help      this text`;
+  --count N         how many game servers (default 3)
+  --port P          the first server's port (default 7001; 0 picks free ports)
+  --scale S         every handoff constant and wait times S (default 1, the seed's values)
+  --stack postgres  store, messages and presence on one PostgreSQL instead of Redis:
+                    a throwaway server on loopback (or uses DATABASE_URL)
+  --help            this text`;
 
-const KNOWN = new Set(['--count', '--port', '--scale', '--help']);
+const KNOWN = new Set(['--count', '--port', '--scale', '--stack', '--help']);
 
 export function parseFleetArgs(argv: readonly string[]): FleetArgs {
   for (const arg of argv) {
@@ -42,5 +50,9 @@ export function parseFleetArgs(argv: readonly string[]): FleetArgs {
   if (!(scale > 0) || !Number.isFinite(scale)) {
     throw new Error(`--scale must be a positive number, got ${value('scale')}`);
   }
-  return { count, firstPort, scale, help: argv.includes('--help') };
+  const stack = value('stack') ?? 'redis';
+  if (stack !== 'redis' && stack !== 'postgres') {
+    throw new Error(`--stack must be redis or postgres, got ${stack}`);
+  }
+  return { count, firstPort, scale, stack, help: argv.includes('--help') };
 }

@@ -1,7 +1,8 @@
 /**
- * `pnpm fleet`: a redis-server and three game servers for trying DataDriver by hand. Ctrl-C
- * (or SIGTERM, SIGHUP) stops the game servers first, each releasing its profiles, then Redis,
- * and exits 0 when every profile was released. A server that dies meanwhile is reported.
+ * `pnpm fleet`: a redis-server (or a PostgreSQL with `--stack postgres`) and three game servers
+ * for trying DataDriver by hand. Ctrl-C (or SIGTERM, SIGHUP) stops the game servers first, each
+ * releasing its profiles, then the backend, and exits 0 when every profile was released. A
+ * server that dies meanwhile is reported.
  */
 
 import { botSuggestion } from './bot-suggestion.js';
@@ -39,7 +40,9 @@ try {
     count: args.count,
     firstPort: args.firstPort,
     scale: args.scale,
+    stack: args.stack,
     ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
+    ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
     echo: true,
     log: (message) => console.log(`fleet: ${message}`),
     onServerExit: (jobId, how) => {
@@ -57,13 +60,17 @@ try {
 if (stopping) {
   await stop(fleet);
 } else {
-  console.log(`\nfleet up (Redis at ${fleet.redisUrl}).`);
+  const where = `${fleet.stack === 'postgres' ? 'PostgreSQL' : 'Redis'} at ${fleet.backendUrl}`;
+  console.log(`\nfleet up (${where}).`);
   for (const line of botSuggestion(fleet.servers.map((server) => server.url))) console.log(line);
   console.log('Ctrl-C stops the fleet.');
 }
 
 async function stop(running: Fleet): Promise<void> {
-  console.log('\nstopping the fleet: each game server releases its profiles, then Redis stops');
+  const backend = running.stack === 'postgres' ? 'PostgreSQL' : 'Redis';
+  console.log(
+    `\nstopping the fleet: each game server releases its profiles, then ${backend} stops`,
+  );
   const { clean, exits } = await running.stop();
   if (clean) {
     exitAfter('fleet stopped: every profile released', 0);

@@ -1,11 +1,11 @@
 /**
  * A local fleet for trying DataDriver by hand (`pnpm fleet`, see fleet-cli.ts): a redis-server
- * on loopback (or the given Redis) and game servers on consecutive ports. It stops in order:
- * every game server releases its profiles and exits, then Redis stops. Redis runs in a
- * session of its own, so a terminal's Ctrl-C reaches the game servers and the fleet, never
- * Redis: the servers' release saves always find it up.
+ * (or with `stack: 'postgres'` a PostgreSQL) on loopback, or the given one, and game servers on
+ * consecutive ports. It stops in order: every game server releases its profiles and exits, then
+ * the backend stops. The backend runs in a session of its own, so a terminal's Ctrl-C reaches
+ * the game servers and the fleet, never the backend: the servers' release saves always find it up.
  */
-import { type RedisBackend, startRedis } from '@datadriver/backends';
+import { type Backend, startPostgres, startRedis } from '@datadriver/backends';
 import { GameServerProcess } from './game-server-process.js';
 
 export { botSuggestion } from './bot-suggestion.js';
@@ -17,8 +17,12 @@ export interface FleetOptions {
   readonly firstPort?: number;
   /** Every server's `--scale` (default 1, the seed's constants). */
   readonly scale?: number;
+  /** `postgres`: every port on one PostgreSQL (`--stack postgres`); default Redis. */
+  readonly stack?: FleetStack;
   /** Use this Redis instead of starting one (then the fleet never stops it). */
   readonly redisUrl?: string;
+  /** With `stack: 'postgres'`: use this PostgreSQL instead of starting one (never stopped). */
+  readonly databaseUrl?: string;
   /** Write the servers' output to this process's stdout and stderr. */
   readonly echo?: boolean;
   /** Told what the fleet does as it starts. */
@@ -34,10 +38,14 @@ export interface FleetStop {
   readonly clean: boolean;
 }
 
+export type FleetStack = 'redis' | 'postgres';
+
 export interface Fleet {
-  readonly redisUrl: string;
+  readonly stack: FleetStack;
+  /** The Redis or PostgreSQL the servers share. */
+  readonly backendUrl: string;
   readonly servers: readonly GameServerProcess[];
-  /** Stops every game server (each releases its profiles), then the fleet's own Redis. */
+  /** Stops every game server (each releases its profiles), then the fleet's own backend. */
   stop(): Promise<FleetStop>;
 }
 
@@ -45,13 +53,13 @@ export interface Fleet {
 const SERVER_STOP_MS = 15_000;
 
 export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
-  const { count = 3, firstPort = 7001, scale = 1 } = options;
-  const redis: RedisBackend | undefined = options.redisUrl
-    ? undefined
-    : await startRedis({ env: { ...process.env, REDIS_URL: undefined }, ownSignals: true });
-  const redisUrl = options.redisUrl ?? redis!.url;
+  const { count = 3, firstPort = 7001, scale = 1, stack = 'redis' } = options;
+  const given = stack === 'postgres' ? options.databaseUrl : options.redisUrl;
+  const backend: Backend | undefined = given ? undefined : await startBackend(stack);
+  const backendUrl = given ?? backend!.url;
+  const what = stack === 'postgres' ? ['a PostgreSQL', 'PostgreSQL'] : ['a redis-server', 'Redis'];
   options.log?.(
-    `${redis ? 'started a redis-server' : 'using the Redis'} at ${redisUrl}; starting ${count} game servers`,
+    `${backend ? `started ${what[0]}` : `using the ${what[1]}`} at ${backendUrl}; starting ${count} game servers`,
   );
   const servers: GameServerProcess[] = [];
   let stopping = false;
@@ -61,7 +69,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
     await Promise.all(
       servers.map(async (server) => exits.set(server.jobId, await stopServer(server))),
     );
-    await redis?.stop();
+    await backend?.stop();
     return { exits, clean: [...exits.values()].every((code) => code === 0) };
   };
   try {
@@ -70,7 +78,9 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         jobId: `server-${String.fromCharCode(97 + index)}`,
         port: firstPort === 0 ? 0 : firstPort + index,
         scale,
-        env: { REDIS_URL: redisUrl },
+        ...(stack === 'postgres'
+          ? { stack, env: { DATABASE_URL: backendUrl } }
+          : { env: { REDIS_URL: backendUrl } }),
         echo: options.echo ?? false,
       });
       servers.push(server);
@@ -82,7 +92,15 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
     await stopAll();
     throw error;
   }
-  return { redisUrl, servers, stop: stopAll };
+  return { stack, backendUrl, servers, stop: stopAll };
+}
+
+/** The fleet's own backend, started afresh even when the environment names one. */
+function startBackend(stack: FleetStack): Promise<Backend> {
+  const env = { ...process.env, REDIS_URL: undefined, DATABASE_URL: undefined };
+  return stack === 'postgres'
+    ? startPostgres({ env, ownSignals: true })
+    : startRedis({ env, ownSignals: true });
 }
 
 /** SIGTERM, then SIGKILL if the server has not exited in time; resolves with its exit code. */

@@ -25,6 +25,8 @@ export interface GameServerOptions {
   readonly scale?: number;
   /** Added to this process's environment: `REDIS_URL` and friends choose the backends. */
   readonly env?: Readonly<Record<string, string>>;
+  /** `--stack postgres`: every port on the PostgreSQL at the env's `DATABASE_URL`. */
+  readonly stack?: 'postgres';
   /** `--faults`: serve `POST /faults` (a demo and test tool). */
   readonly faults?: boolean;
   /** `--lock-ttl` and `--lock-skew`, in seconds. */
@@ -58,6 +60,7 @@ function argsOf(options: GameServerOptions): string[] {
     '--scale',
     String(options.scale ?? 1),
   ];
+  if (options.stack) args.push('--stack', options.stack);
   if (options.faults) args.push('--faults');
   if (options.handoff === false) args.push('--no-handoff');
   if (options.highResClock) args.push('--high-res-clock');

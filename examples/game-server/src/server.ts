@@ -24,7 +24,7 @@ import { send, WebSocketHost } from './websocket-host.js';
 
 const args = parseArgs(process.argv.slice(2));
 const logger = consoleLogger(`[${args.jobId}]`);
-const backends = await connectBackends(process.env, logger);
+const backends = await connectBackends(process.env, logger, args.stack);
 // Only with --faults do the ports go through the fault decorators.
 const faults = args.faults ? new FaultControls(backends.store, backends.presence) : undefined;
 const store = faults?.store ?? backends.store;

@@ -126,13 +126,16 @@ describe('pnpm fleet', () => {
 
 describe('parseFleetArgs', () => {
   it('reads the options and their defaults', () => {
-    expect(parseFleetArgs([])).toEqual({ count: 3, firstPort: 7001, scale: 1, help: false });
-    expect(parseFleetArgs(['--count', '2', '--port', '0', '--scale', '0.1'])).toEqual({
-      count: 2,
-      firstPort: 0,
-      scale: 0.1,
+    expect(parseFleetArgs([])).toEqual({
+      count: 3,
+      firstPort: 7001,
+      scale: 1,
+      stack: 'redis',
       help: false,
     });
+    expect(
+      parseFleetArgs(['--count', '2', '--port', '0', '--scale', '0.1', '--stack', 'postgres']),
+    ).toEqual({ count: 2, firstPort: 0, scale: 0.1, stack: 'postgres', help: false });
   });
 
   it.each([
@@ -143,6 +146,7 @@ describe('parseFleetArgs', () => {
     [['--count', '0'], '--count must be a whole number from 1 to 26, got 0'],
     [['--scale', '-1'], '--scale must be a positive number, got -1'],
     [['--scale', 'abc'], '--scale must be a positive number, got abc'],
+    [['--stack', 'mysql'], '--stack must be redis or postgres, got mysql'],
   ])('refuses %j: %s', (argv, message) => {
     expect(() => parseFleetArgs(argv)).toThrow(message);
   });

@@ -1,3 +1,3 @@
 import { backendsGlobalSetup } from '@datadriver/backends';
 
-export default backendsGlobalSetup('redis');
+export default backendsGlobalSetup('redis', 'postgres');

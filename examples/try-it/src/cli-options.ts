@@ -1,6 +1,7 @@
 /**
  * The server's command line: `--port N` (or `--port=N`), else the PORT variable, else 8080;
- * `--host`; and `--redis <url>`, which plays the cases on real game servers on that Redis.
+ * `--host`; and `--redis <url>`, which plays the cases on real game servers on that Redis, or
+ * `--postgres <url>`, on game servers keeping every port on that PostgreSQL.
  * REDIS_URL alone does not switch modes: the default stays the in-memory backend, which needs
  * no service, whatever the shell exports.
  */
@@ -11,6 +12,8 @@ export interface CliOptions {
   readonly host: string;
   /** Set by `--redis`: the Redis the game servers use. */
   readonly redisUrl?: string;
+  /** Set by `--postgres`: the PostgreSQL the game servers use (`--stack postgres`). */
+  readonly databaseUrl?: string;
 }
 
 function portOf(value: string, where: string): number {
@@ -55,5 +58,15 @@ export function parseCliOptions(
   // Loopback by default: the demo is for the person at this machine.
   const host = flag(argv, 'host') ?? '127.0.0.1';
   const redis = flag(argv, 'redis');
+  const postgres = flag(argv, 'postgres');
+  if (redis !== undefined && postgres !== undefined) {
+    throw new RangeError('--redis and --postgres choose the same thing: give one');
+  }
+  if (postgres !== undefined) {
+    if (!/^postgres(ql)?:\/\/./.test(postgres)) {
+      throw new RangeError(`--postgres must be a postgres:// URL, got "${postgres}"`);
+    }
+    return { port, host, databaseUrl: postgres };
+  }
   return redis === undefined ? { port, host } : { port, host, redisUrl: redisUrlOf(redis) };
 }

@@ -1,5 +1,6 @@
 /**
- * `node dist/server.js [--port 8080] [--host 127.0.0.1] [--redis redis://127.0.0.1:6379]`:
+ * `node dist/server.js [--port 8080] [--host 127.0.0.1] [--redis redis://127.0.0.1:6379 |
+ * --postgres postgres://...]`:
  * serves the "Try it" page, playing each case on the real core over the in-memory backend, or
  * with `--redis` on real game-server processes over that Redis. SIGINT and SIGTERM stop every
  * game server the demo started before it exits.
@@ -12,6 +13,8 @@ import { RedisCaseRunner } from './redis/redis-runner.js';
 import type { CaseRunner } from './stream.js';
 
 function runnerFor(options: CliOptions): Promise<CaseRunner> {
+  if (options.databaseUrl !== undefined)
+    return RedisCaseRunner.connectPostgres(options.databaseUrl);
   return options.redisUrl === undefined
     ? Promise.resolve(new MemoryCaseRunner())
     : RedisCaseRunner.connect(options.redisUrl);
@@ -27,9 +30,11 @@ async function main(): Promise<void> {
     host: options.host,
   });
   const backend =
-    options.redisUrl === undefined
-      ? 'in-memory backend'
-      : `Redis at ${options.redisUrl}, real game servers`;
+    options.databaseUrl !== undefined
+      ? `PostgreSQL at ${options.databaseUrl}, real game servers`
+      : options.redisUrl === undefined
+        ? 'in-memory backend'
+        : `Redis at ${options.redisUrl}, real game servers`;
   console.log(`DataDriver "Try it" (${backend}): ${server.url}`);
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

@@ -30,6 +30,20 @@ describe('the command line', () => {
     expect(() => parseCliOptions(['--redis'], {})).toThrow('--redis needs a value');
   });
 
+  it('takes --postgres <url> for game servers on PostgreSQL; refuses it beside --redis', () => {
+    expect(parseCliOptions(['--postgres', 'postgres://u@db:5432/game'], {})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://u@db:5432/game',
+    });
+    expect(() => parseCliOptions(['--postgres', 'db:5432'], {})).toThrow(
+      '--postgres must be a postgres:// URL, got "db:5432"',
+    );
+    expect(() =>
+      parseCliOptions(['--redis', 'redis://r:6379', '--postgres', 'postgres://db/x'], {}),
+    ).toThrow('--redis and --postgres choose the same thing: give one');
+  });
+
   it('refuses a port that is not one', () => {
     expect(() => parseCliOptions(['--port', 'http'], {})).toThrow(
       '--port must be a port number from 0 to 65535, got "http"',

@@ -1,7 +1,8 @@
 /**
  * The backends the CLI connects to, from its options: records on Redis (`--redis` and
  * `--prefix`) or DynamoDB (`--table`, with `--endpoint` or `--region`), presence on Redis or a
- * DynamoDB table (`--presence-table`), and Redis pub/sub for hand-over requests. The adapters
+ * DynamoDB table (`--presence-table`), and Redis pub/sub for hand-over requests; or all three
+ * on one PostgreSQL (`--postgres` and `--postgres-schema`, postgres-backends.ts). The adapters
  * are the published ones, so the CLI reads exactly what the servers wrote.
  */
 import { DescribeTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -28,11 +29,14 @@ import {
   RedisStore,
 } from '@datadriver/redis';
 import { Redis } from 'ioredis';
+import { connectPostgres } from './postgres-backends.js';
 import { quietLogger } from './quiet-logger.js';
 
 export interface BackendOptions {
   readonly redis?: string;
   readonly prefix?: string;
+  readonly postgres?: string;
+  readonly postgresSchema?: string;
   readonly table?: string;
   readonly versionsTable?: string;
   readonly presenceTable?: string;
@@ -55,10 +59,11 @@ export interface Backends {
 }
 
 export async function connectBackends(options: BackendOptions): Promise<Backends> {
+  if (options.postgres !== undefined) return connectPostgresOnly(options, options.postgres);
   if (options.redis === undefined && options.table === undefined) {
     throw new DataDriverError(
       ErrorCode.InvalidArgument,
-      'name the store: --redis <url> (with --prefix) or --table <name> (with --endpoint or --region)',
+      'name the store: --redis <url> (with --prefix), --table <name> (with --endpoint or --region) or --postgres <url> (with --postgres-schema)',
     );
   }
   const redis = options.redis === undefined ? undefined : await connectRedis(options.redis);
@@ -107,6 +112,29 @@ export async function connectBackends(options: BackendOptions): Promise<Backends
     redis?.disconnect();
     throw error;
   }
+}
+
+/** `--postgres`: every port on that PostgreSQL, so no Redis or DynamoDB option goes with it. */
+async function connectPostgresOnly(options: BackendOptions, url: string): Promise<Backends> {
+  const other = options.redis !== undefined ? '--redis' : options.table !== undefined && '--table';
+  if (other) {
+    throw new DataDriverError(
+      ErrorCode.InvalidArgument,
+      `--postgres keeps records, presence and messages on PostgreSQL: drop ${other}`,
+    );
+  }
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new DataDriverError(
+      ErrorCode.InvalidArgument,
+      `--postgres needs a postgres:// or postgresql:// URL, got ${JSON.stringify(redactedUrl(url))}`,
+    );
+  }
+  return connectPostgres({
+    url,
+    shownUrl: redactedUrl(url),
+    ...(options.postgresSchema === undefined ? {} : { schema: options.postgresSchema }),
+    ...(options.versions === undefined ? {} : { versions: options.versions }),
+  });
 }
 
 async function connectRedis(url: string): Promise<Redis> {

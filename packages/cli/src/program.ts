@@ -45,6 +45,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--key-attribute <name>', "the DynamoDB tables' partition key", 'pk')
     .option('--endpoint <url>', 'DynamoDB endpoint (DynamoDB Local, a VPC endpoint)')
     .option('--region <region>', 'DynamoDB region (default: from the AWS environment)')
+    .option('--postgres <url>', 'PostgreSQL of the records, presence and hand-over messages')
+    // Not `--schema`: restore's `--schema <module>` names the game's data schema.
+    .option('--postgres-schema <name>', "the PostgreSQL adapters' schema (default datadriver)")
     .option('--json', 'print JSON for scripts instead of a table')
     .addOption(new Option('--presence-ttl <seconds>', "the servers' presence TTL").default('10'))
     .addOption(new Option('--lock-ttl <seconds>', "the servers' lockTtlSeconds").default('180'))

@@ -1,3 +1,3 @@
 import { backendsGlobalSetup } from '@datadriver/backends';
 
-export default backendsGlobalSetup('redis', 'dynamodb');
+export default backendsGlobalSetup('redis', 'dynamodb', 'postgres');

@@ -84,7 +84,7 @@ export interface LaunchOptions {
    * The caller handles SIGINT and SIGTERM itself and stops the backend when it chooses (a runner
    * that stops its game servers first, Redis last): the server then runs in its own process
    * group, out of reach of a terminal's Ctrl-C, and is killed on a signal only when this
-   * process exits. Redis only.
+   * process exits. Redis and PostgreSQL.
    */
   readonly ownSignals?: boolean;
   /**

@@ -48,7 +48,8 @@ export async function startPostgres(options: PostgresLaunchOptions = {}): Promis
   const folder = await initCluster(bin, user, env);
   try {
     return await withFreePort(async (port) => {
-      const server = new LocalPostgres({ bin, user, folder, port, env });
+      const ownSignals = options.ownSignals ?? false;
+      const server = new LocalPostgres({ bin, user, folder, port, env, ownSignals });
       await server.restart();
       return server;
     });
@@ -98,6 +99,8 @@ interface LocalSetup {
   readonly folder: string;
   readonly port: number;
   readonly env: Env;
+  /** See `LaunchOptions.ownSignals`: out of reach of a terminal's Ctrl-C (the fleet). */
+  readonly ownSignals: boolean;
 }
 
 class LocalPostgres implements PostgresBackend {
@@ -123,7 +126,7 @@ class LocalPostgres implements PostgresBackend {
   /** Starts it again on the same data folder and port; clients holding the URL reconnect. */
   async restart(): Promise<void> {
     await this.kill();
-    const { bin, user, folder, port, env } = this.setup;
+    const { bin, user, folder, port, env, ownSignals } = this.setup;
     const args = [
       ...['-D', join(folder, 'data'), '-k', folder, '-p', String(port)],
       ...['-c', `listen_addresses=${HOST}`, '-c', 'fsync=off', '-c', 'max_connections=500'],
@@ -134,8 +137,10 @@ class LocalPostgres implements PostgresBackend {
       child: spawn(join(bin, 'postgres'), args, {
         cwd: folder,
         stdio: ['ignore', 'pipe', 'pipe'],
+        detached: ownSignals,
         ...(user && { uid: user.uid, gid: user.gid }),
       }),
+      ownSignals,
       stopSignal: 'SIGINT',
       probe: () => isReady(bin, port),
       timeoutMs: START_TIMEOUT_MS,

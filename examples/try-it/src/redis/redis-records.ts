@@ -4,7 +4,7 @@
  * and whose lock is on it), and deleted after, so the demo leaves no player data behind.
  * Records are read through the Redis adapter, as the game servers wrote them.
  */
-import { parseRecord } from '@datadriver/core/ports';
+import { parseRecord, type Store } from '@datadriver/core/ports';
 import { DRIVER_NAME } from '@datadriver/example-game-server/process';
 import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
 import { Redis } from 'ioredis';
@@ -20,7 +20,32 @@ export interface RecordView {
   readonly presenceFlag: boolean;
 }
 
-export class RedisRecords {
+/** What a case runner reads and deletes of each case's record, on Redis or PostgreSQL. */
+export interface CaseRecords {
+  read(user: string): Promise<RecordView | undefined>;
+  remove(user: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the page shows of the record of `user` in `store` (`undefined` when there is none). */
+export async function readRecordView(store: Store, user: string): Promise<RecordView | undefined> {
+  const key = `${DRIVER_NAME}/${user}`;
+  const record = parseRecord(key, await store.get(key));
+  if (record === undefined) return undefined;
+  const { coins } = record.data;
+  return {
+    coins: typeof coins === 'number' ? coins : 0,
+    holderJobId: record.meta.lock?.jobId ?? null,
+    presenceFlag: record.meta.lock?.presence === true,
+  };
+}
+
+/** Deletes the record of `user` from `store`. */
+export async function removeRecord(store: Store, user: string): Promise<void> {
+  await store.update(`${DRIVER_NAME}/${user}`, () => null);
+}
+
+export class RedisRecords implements CaseRecords {
   private constructor(
     private readonly client: Redis,
     private readonly store: RedisStore,
@@ -57,21 +82,13 @@ export class RedisRecords {
   }
 
   /** What the page shows of the record of `user` (`undefined` when there is none). */
-  async read(user: string): Promise<RecordView | undefined> {
-    const key = `${DRIVER_NAME}/${user}`;
-    const record = parseRecord(key, await this.store.get(key));
-    if (record === undefined) return undefined;
-    const { coins } = record.data;
-    return {
-      coins: typeof coins === 'number' ? coins : 0,
-      holderJobId: record.meta.lock?.jobId ?? null,
-      presenceFlag: record.meta.lock?.presence === true,
-    };
+  read(user: string): Promise<RecordView | undefined> {
+    return readRecordView(this.store, user);
   }
 
   /** Deletes the record of `user`. Presence keys expire on their own, within seconds. */
-  async remove(user: string): Promise<void> {
-    await this.store.update(`${DRIVER_NAME}/${user}`, () => null);
+  remove(user: string): Promise<void> {
+    return removeRecord(this.store, user);
   }
 
   async close(): Promise<void> {

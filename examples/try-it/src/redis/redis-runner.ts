@@ -1,6 +1,6 @@
 /**
  * The Redis `CaseRunner`: each case starts real game-server processes (`examples/game-server`)
- * on one Redis, drives them as a player would (WebSocket clients), injects faults through
+ * on one Redis (or, from `connectPostgres`, on one PostgreSQL: `--stack postgres`), drives them as a player would (WebSocket clients), injects faults through
  * their `POST /faults` and kills A with SIGKILL for the crash case, and streams the events the
  * servers report into the same timeline the in-memory runner draws. Times are real: each
  * event's time on its server's clock, counted from when the story started.
@@ -9,8 +9,9 @@ import type { CaseInfo, CaseRunner, Outcome, RunOptions, StreamSink } from '../s
 import { REDIS_SCRIPTS, type RedisCaseScript } from './cases/index.js';
 import { unlessInterrupted } from './interrupted.js';
 import { OrderedTimeline } from './ordered-timeline.js';
+import { connectPostgresRecords } from './postgres-records.js';
 import { REDIS_CASES } from './redis-catalog.js';
-import { RedisRecords } from './redis-records.js';
+import { type CaseRecords, RedisRecords } from './redis-records.js';
 import { RedisWorld } from './redis-world.js';
 
 /** No case, setup included, takes anywhere near this on a machine that is merely busy. */
@@ -21,7 +22,7 @@ const CLOCK_TICK_MS = 100;
 const STRAGGLERS_MS = 200;
 
 export class RedisCaseRunner implements CaseRunner {
-  readonly mode = 'Redis';
+  readonly mode: 'Redis' | 'PostgreSQL';
   readonly clock = 'wall';
   readonly cases: readonly CaseInfo[] = REDIS_CASES;
   readonly about: string;
@@ -31,14 +32,21 @@ export class RedisCaseRunner implements CaseRunner {
 
   private constructor(
     private readonly redisUrl: string,
-    private readonly records: RedisRecords,
+    private readonly records: CaseRecords,
+    private readonly stack: 'redis' | 'postgres' = 'redis',
   ) {
-    this.about = `Each case starts real game-server processes (examples/game-server) on Redis at ${redisUrl}, plays the player over WebSocket, injects faults through the servers’ POST /faults and kills A with SIGKILL for the crash case. The times shown are real, read from each event’s server.`;
+    this.mode = stack === 'postgres' ? 'PostgreSQL' : 'Redis';
+    this.about = `Each case starts real game-server processes (examples/game-server) on ${this.mode} at ${redisUrl}, plays the player over WebSocket, injects faults through the servers’ POST /faults and kills A with SIGKILL for the crash case. The times shown are real, read from each event’s server.`;
   }
 
   /** A runner on the Redis at `redisUrl`; fails at once when that Redis does not answer. */
   static async connect(redisUrl: string): Promise<RedisCaseRunner> {
     return new RedisCaseRunner(redisUrl, await RedisRecords.connect(redisUrl));
+  }
+
+  /** The same cases on game servers keeping every port on the PostgreSQL at `databaseUrl`. */
+  static async connectPostgres(databaseUrl: string): Promise<RedisCaseRunner> {
+    return new RedisCaseRunner(databaseUrl, await connectPostgresRecords(databaseUrl), 'postgres');
   }
 
   async run(caseId: string, options: RunOptions, sink: StreamSink): Promise<Outcome> {
@@ -47,7 +55,11 @@ export class RedisCaseRunner implements CaseRunner {
     if (!info || !script) throw new RangeError(`no case ${caseId}`);
     if (this.closed) throw new Error('the demo is stopping');
     // A case played `pace` times faster runs the seed's constants `pace` times shorter.
-    const world = new RedisWorld({ redisUrl: this.redisUrl, scale: 1 / info.pace });
+    const world = new RedisWorld({
+      redisUrl: this.redisUrl,
+      stack: this.stack,
+      scale: 1 / info.pace,
+    });
     const running = this.playOnce(world, info, script, sink, options.signal);
     this.running.set(world, running);
     try {

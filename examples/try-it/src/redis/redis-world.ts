@@ -28,7 +28,10 @@ export interface ServerSpec {
 }
 
 export interface WorldOptions {
+  /** The Redis the game servers share, or with `stack: 'postgres'` the PostgreSQL. */
   readonly redisUrl: string;
+  /** `postgres`: the servers run `--stack postgres` on the database at `redisUrl`'s place. */
+  readonly stack?: 'redis' | 'postgres';
   /** Every server's `--scale`: the seed's constants times this. */
   readonly scale: number;
 }
@@ -68,7 +71,9 @@ export class RedisWorld {
     const process = await GameServerProcess.start({
       jobId: this.names.jobId(label),
       scale: this.options.scale,
-      env: { REDIS_URL: this.options.redisUrl },
+      ...(this.options.stack === 'postgres'
+        ? { stack: 'postgres' as const, env: { DATABASE_URL: this.options.redisUrl } }
+        : { env: { REDIS_URL: this.options.redisUrl } }),
       faults: spec.faults ?? false,
       handoff: spec.handoff ?? true,
       lockTtlSeconds: spec.lockTtlSeconds,

@@ -7,6 +7,7 @@ import {
   type DataDriverEvent,
   Handoff,
   type HandoffTimings,
+  type Messenger,
   type Presence,
   type Store,
 } from '@datadriver/core';
@@ -41,15 +42,17 @@ export interface GameServerOptions {
   /** False: an older build, or handoff off (locks without the presence flag). */
   readonly handoff?: boolean;
   readonly timings?: Partial<HandoffTimings>;
-  /** Backends other than the Redis ones (DynamoDB); the messenger stays on Redis. */
+  /** Backends other than the Redis ones (DynamoDB, PostgreSQL). */
   readonly store?: Store;
   readonly presence?: Presence;
+  readonly messenger?: Messenger & { close(): Promise<void> };
 }
 
 export async function gameServer(options: GameServerOptions): Promise<GameServer> {
   const client = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: 5_000 });
   const { prefix } = options;
-  const messenger = new RedisMessenger({ client, prefix, logger: quietLogger });
+  const messenger =
+    options.messenger ?? new RedisMessenger({ client, prefix, logger: quietLogger });
   const presence = options.presence ?? new RedisPresence({ client, prefix, logger: quietLogger });
   const store =
     options.store ??
