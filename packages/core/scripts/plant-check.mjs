@@ -1,0 +1,77 @@
+/**
+ * `pnpm plant-check [name...] [--all] [--simulate N]`: applies each planted bug of
+ * plants/plants.json to core's source in turn, runs the tests that must catch it, and reverts it.
+ * A plant the tests do not catch fails the check. `--all` runs core's whole suite per plant
+ * instead of the named tests; `--simulate N` also builds core with the plant and runs N seeds of
+ * the cluster simulator (from seed 1, stopping at the first violation), which must break the
+ * invariant the plant names. The working tree must have no changes to the planted files.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const core = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(core, '..', '..');
+const plants = JSON.parse(readFileSync(join(core, 'plants', 'plants.json'), 'utf8'));
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { all: { type: 'boolean', default: false }, simulate: { type: 'string' } },
+});
+const chosen = positionals.length
+  ? plants.filter((plant) => positionals.some((name) => plant.patch.includes(name)))
+  : plants;
+
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: process.env });
+  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+}
+
+function apply(plant, reverse) {
+  const patch = join(core, 'plants', plant.patch);
+  const args = ['apply', ...(reverse ? ['-R'] : []), '--directory=packages/core', patch];
+  const { ok, output } = run('git', args, root);
+  if (!ok) throw new Error(`git apply ${reverse ? '-R ' : ''}${plant.patch} failed:\n${output}`);
+}
+
+/** The tests that must fail with the plant in. */
+function testsCatch(plant) {
+  const files = values.all ? [] : plant.tests.map((test) => test.file);
+  const args = ['exec', 'vitest', 'run', '--config', 'vitest.mutation.config.ts', ...files];
+  return !run('pnpm', args, core).ok;
+}
+
+/** The simulator breaks the plant's invariant within N seeds. */
+function simulatorCatches(plant, seeds) {
+  const build = run('pnpm', ['exec', 'tsup'], core);
+  if (!build.ok) throw new Error(`core did not build with ${plant.patch}:\n${build.output}`);
+  const args = ['packages/testkit/dist/simulation/cli.js', '--runs', String(seeds), '--stop'];
+  const { output } = run('node', args, root);
+  const found = output.match(/VIOLATION ([a-z-]+)/);
+  return found ? found[1] : undefined;
+}
+
+let missed = 0;
+for (const plant of chosen) {
+  apply(plant, false);
+  let verdict;
+  try {
+    const caught = testsCatch(plant);
+    verdict = caught ? 'caught by its tests' : 'MISSED by its tests';
+    if (!caught) missed += 1;
+    if (values.simulate !== undefined && plant.simulator.invariant) {
+      const invariant = simulatorCatches(plant, Number(values.simulate));
+      const expected = invariant === plant.simulator.invariant;
+      if (!expected) missed += 1;
+      verdict += `; simulator: ${invariant ?? 'no violation'}${expected ? '' : ` (expected ${plant.simulator.invariant})`}`;
+    }
+  } finally {
+    apply(plant, true);
+  }
+  console.log(`${plant.patch}: ${verdict}`);
+}
+if (values.simulate !== undefined) run('pnpm', ['exec', 'tsup'], core); // the real code again
+console.log(`${chosen.length} plants, ${missed} missed`);
+process.exitCode = missed ? 1 : 0;
