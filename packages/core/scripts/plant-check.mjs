@@ -24,8 +24,12 @@ const chosen = positionals.length
   ? plants.filter((plant) => positionals.some((name) => plant.patch.includes(name)))
   : plants;
 
+/** Plain output: no colours in the lines the check reads. */
+const env = { ...process.env, NO_COLOR: '1' };
+delete env.FORCE_COLOR;
+
 function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: process.env });
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env });
   return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -36,11 +40,24 @@ function apply(plant, reverse) {
   if (!ok) throw new Error(`git apply ${reverse ? '-R ' : ''}${plant.patch} failed:\n${output}`);
 }
 
-/** The tests that must fail with the plant in. */
+const asPattern = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Runs one named test of the plant's list: 'passed', 'failed' or 'missing' (no such test). */
+function runTest(test) {
+  const args = ['exec', 'vitest', 'run', '--config', 'vitest.mutation.config.ts', test.file];
+  const { output } = run('pnpm', [...args, '-t', asPattern(test.title)], core);
+  if (/Tests\s+1 failed/.test(output)) return 'failed';
+  if (/Tests\s+1 passed/.test(output)) return 'passed';
+  return 'missing';
+}
+
+/** With the plant in: every test of its list fails (or, with --all, core's suite fails). */
 function testsCatch(plant) {
-  const files = values.all ? [] : plant.tests.map((test) => test.file);
-  const args = ['exec', 'vitest', 'run', '--config', 'vitest.mutation.config.ts', ...files];
-  return !run('pnpm', args, core).ok;
+  if (values.all) {
+    const args = ['exec', 'vitest', 'run', '--config', 'vitest.mutation.config.ts'];
+    return !run('pnpm', args, core).ok;
+  }
+  return plant.tests.every((test) => runTest(test) === 'failed');
 }
 
 /** The simulator breaks the plant's invariant within N seeds. */
@@ -51,6 +68,15 @@ function simulatorCatches(plant, seeds) {
   const { output } = run('node', args, root);
   const found = output.match(/VIOLATION ([a-z-]+)/);
   return found ? found[1] : undefined;
+}
+
+// Without the plants every named test exists and passes: a failure below is the plant's doing.
+for (const plant of chosen) {
+  for (const test of plant.tests) {
+    const outcome = runTest(test);
+    if (outcome !== 'passed')
+      throw new Error(`${test.file}: "${test.title}" ${outcome} without the plant`);
+  }
 }
 
 let missed = 0;
