@@ -1,7 +1,7 @@
 /**
  * The faults a run injects, drawn from the seed's fault stream: store writes that fail,
  * commit with the response lost, stall or slow down; presence writes and reads that fail or
- * slow down; messages dropped, duplicated or delayed (and so reordered); crashes, stalls and
+ * slow down, and a live server's presence key that the backend loses; messages dropped, duplicated or delayed (and so reordered); crashes, stalls and
  * graceful shutdowns of whole servers. Each hits one live server's own connections, through
  * the fault decorators. Subscriptions that fail and servers with handoff off are drawn with
  * the config.
@@ -18,6 +18,7 @@ export type FaultAction =
   | 'presence-write-outage'
   | 'presence-read-fail'
   | 'presence-latency'
+  | 'presence-key-lost'
   | 'publish-drop'
   | 'publish-fail'
   | 'deliver-drop'
@@ -36,6 +37,7 @@ const WEIGHTS: Readonly<Record<FaultAction, number>> = {
   'presence-write-outage': 6,
   'presence-read-fail': 5,
   'presence-latency': 3,
+  'presence-key-lost': 5,
   'publish-drop': 3,
   'publish-fail': 3,
   'deliver-drop': 4,
@@ -189,6 +191,12 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
     });
     server.slowed(world.now(), fault, ms, count);
     world.note(`fault: next ${count} presence ${operation}s take ${ms} ms longer`, server.label);
+  },
+  'presence-key-lost': (world, server) => {
+    // The backend loses a live server's key (a failover, an eviction): absent until its next
+    // beat, less than a beat later. Two empty reads a beat apart cannot both fall in the gap.
+    world.backend.losePresence(server.jobId);
+    world.note('fault: its presence key is lost (it beats on)', server.label);
   },
   'publish-drop': (world, server) => {
     const count = times(world, 3);

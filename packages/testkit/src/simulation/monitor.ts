@@ -6,7 +6,7 @@ import type { DataDriverEvent } from '@datadriver/core';
 import { type CheckContext, checkCommit } from './commit-checks.js';
 import { checkEvent } from './event-checks.js';
 import { Invariant, type Violation, type ViolationSink } from './invariants.js';
-import type { StoreCommit } from './recording-backend.js';
+import { PRESENCE_LIFETIME_MS, type PresenceWrite, type StoreCommit } from './recording-backend.js';
 import { checkStep } from './step-checks.js';
 import { commitLine, eventLine, journalLine } from './trace-lines.js';
 import { Tracker } from './tracker.js';
@@ -41,6 +41,17 @@ export class Monitor implements ViolationSink {
       if (key === undefined) world.trace.add(commit.at, journalLine(world, commit), server);
       else world.trace.add(commit.at, commitLine(commit), server, key);
       checkCommit(commit, this.context(world));
+    });
+  }
+
+  /** presence-lifetime: every beat asks for the contract's lifetime. */
+  onPresenceWrite(write: PresenceWrite): void {
+    const world = this.world;
+    if (!world || write.ttlSeconds * 1000 === PRESENCE_LIFETIME_MS) return;
+    this.report({
+      invariant: Invariant.PresenceLifetime,
+      server: world.nameOf(write.key),
+      message: `${world.nameOf(write.key)} beat presence with a ${write.ttlSeconds} s TTL; the key must live ${PRESENCE_LIFETIME_MS / 1000} s`,
     });
   }
 

@@ -34,7 +34,10 @@ export async function runSimulation(seed: number): Promise<SimulationResult> {
   const wallStart = performance.now();
   const config = drawConfig(seed);
   const monitor = new Monitor();
-  const backend = recordingBackend(config.latency, (commit) => monitor.onCommit(commit));
+  const backend = recordingBackend(config.latency, {
+    commit: (commit) => monitor.onCommit(commit),
+    presenceWrite: (write) => monitor.onPresenceWrite(write),
+  });
   const origin = backend.clock.now();
   const trace = new Trace(origin);
   trace.header.push(`seed ${seed}`, ...describeConfig(config).split('\n'));
