@@ -1,9 +1,22 @@
 /**
  * Mutation testing of core's rules and flows (`pnpm mutate`; docs/contributing/mutation-testing.md).
- * `STRYKER_SCOPE=rules` narrows it to `src/rules/` (CI's short run, incremental against the
- * committed `mutation/rules-incremental.json`); the default is every directory below.
+ * `STRYKER_SCOPE` picks what is mutated: `handoff-rules` (the lock handoff's decisions: CI's
+ * short run, incremental against the committed `mutation/handoff-rules-incremental.json`),
+ * `rules` (all of `src/rules/`), or `flows` (the default: rules, load, session, trade, holder).
  */
+const handoffRules = [
+  'lock-rules',
+  'silence',
+  'same-server',
+  'request-rules',
+  'presence-reads',
+  'session-state',
+  'handoff-rule',
+  'trade-rules',
+].map((name) => `src/rules/${name}.ts`);
+
 const scopes = {
+  'handoff-rules': handoffRules,
   rules: ['src/rules/**/*.ts', '!src/rules/index.ts'],
   flows: [
     'src/rules/**/*.ts',

@@ -31,7 +31,11 @@ export function checkCommit(commit: StoreCommit, context: CheckContext): void {
   const { world, tracker } = context;
   const key = world.playerKeyOf(commit.key);
   const writer = world.serverByJobId(commit.jobId);
-  if (key === undefined || writer === undefined) return; // a trade journal
+  if (writer === undefined) return;
+  if (key === undefined) {
+    checkJournalDecision(commit, writer, context);
+    return;
+  }
   const write: Write = {
     key,
     at: commit.at,
@@ -140,7 +144,7 @@ function checkTakeover(write: Write, context: CheckContext): void {
   }
   const longest = waitBoundMs(world, writer, { startedAt: at, waitedHere: true }, at);
   const loadStart = tracker.oldestLoad(writer.label, key) ?? at - longest;
-  const age = independentAge(write, holder, context);
+  const age = independentAge(key, at, writer, holder, context);
   const stale = age > world.staleAfterMs;
   const ageText = `its holder's last write landed ${age} ms before on ${writer.label}'s clock, stale after ${world.staleAfterMs} ms`;
   if (!holder.presence || !writer.plan.handoff) {
@@ -187,13 +191,55 @@ function checkTakeover(write: Write, context: CheckContext): void {
  * holder's last write under that token landed, shifted by the two servers' clock offsets.
  * Never the time the lock carries (lock-time checks that one).
  */
-function independentAge(write: Write, holder: LockInfo, { world, tracker }: CheckContext): number {
-  const last = tracker.lastCommit(write.key, holder.token);
+function independentAge(
+  key: string,
+  at: number,
+  taker: SimServer,
+  holder: LockInfo,
+  { world, tracker }: CheckContext,
+): number {
+  const last = tracker.lastCommit(key, holder.token);
   const holderServer = world.serverByJobId(holder.jobId);
   if (last === undefined || holderServer === undefined) {
-    throw new Error(`no committed write of ${write.key} under ${holder.token} was recorded`);
+    throw new Error(`no committed write of ${key} under ${holder.token} was recorded`);
   }
-  return write.at - last.at + (write.writer.plan.skewMs - holderServer.plan.skewMs);
+  return at - last.at + (taker.plan.skewMs - holderServer.plan.skewMs);
+}
+
+/**
+ * recovery-by-taker: a trade journal decided by a server other than the trade's own is a
+ * recovering load settling a participant's marker, which it may do only once it may take that
+ * participant's lock. Every participant record marked with the journal must then be
+ * unlocked, locked by the deciding server itself, stale by its holder's last write, or flagged
+ * with its holder's presence key missing a beat apart during the load.
+ */
+function checkJournalDecision(commit: StoreCommit, writer: SimServer, context: CheckContext) {
+  const { world, tracker, sink } = context;
+  if (world.tradeIdOf(commit.key) === undefined) return;
+  if (commit.before === undefined) {
+    tracker.journalCreated(commit.key, commit.jobId);
+    return;
+  }
+  const decided = commit.before.state === 'prepared' && commit.after.state !== 'prepared';
+  if (!decided || tracker.journalCreator(commit.key) === commit.jobId) return;
+  const { at } = commit;
+  for (const player of world.players) {
+    const record = world.record(player.id);
+    const holder = record?.meta.lock;
+    if (record?.meta.trade?.journal !== commit.key || !holder) continue;
+    if (holder.jobId === writer.jobId) continue;
+    if (independentAge(player.id, at, writer, holder, context) > world.staleAfterMs) continue;
+    const longest = waitBoundMs(world, writer, { startedAt: at, waitedHere: true }, at);
+    const loadStart = tracker.oldestLoad(writer.label, player.id) ?? at - longest;
+    const absent = world.backend.presenceHistory.absentSpan(holder.jobId, loadStart, at);
+    if (holder.presence && writer.plan.handoff && absent >= PRESENCE_BEAT_MS) continue;
+    sink.report({
+      invariant: Invariant.RecoveryByTaker,
+      key: player.id,
+      server: writer.label,
+      message: `${writer.label} decided trade journal ${commit.key} (${String(commit.after.state)}) while ${player.id}'s lock, ${describeLock(world, holder)}, could not change hands to it`,
+    });
+  }
 }
 
 /**

@@ -88,6 +88,14 @@ export const Invariant = {
    */
   TradeAtomicity: 'trade-atomicity',
   /**
+   * A recovering load settles a trade only once it may take the lock: a trade journal that a
+   * server other than the trade's own decides must have every participant it marks unlocked,
+   * locked by that server, or lockable by it (stale by its holder's last write, or flagged with
+   * its holder's presence key missing a beat apart during the load). A load that meets a live
+   * holder's marker waits; it never aborts that holder's trade.
+   */
+  RecoveryByTaker: 'recovery-by-taker',
+  /**
    * A request carrying an old token never ends a newer session: a request naming a token
    * is acted on (kick, release, retry-release) only by the session holding that token.
    */

@@ -5,6 +5,7 @@
 import type { DataDriverEvent } from '@datadriver/core';
 import { type CheckContext, checkCommit } from './commit-checks.js';
 import { checkEvent } from './event-checks.js';
+import { type FlowName, flowsOfCommit, flowsOfEvent } from './flows.js';
 import { Invariant, type Violation, type ViolationSink } from './invariants.js';
 import { PRESENCE_LIFETIME_MS, type PresenceWrite, type StoreCommit } from './recording-backend.js';
 import { checkStep } from './step-checks.js';
@@ -41,6 +42,7 @@ export class Monitor implements ViolationSink {
       if (key === undefined) world.trace.add(commit.at, journalLine(world, commit), server);
       else world.trace.add(commit.at, commitLine(commit), server, key);
       checkCommit(commit, this.context(world));
+      flowsOfCommit(world, commit, this.flow);
     });
   }
 
@@ -64,6 +66,7 @@ export class Monitor implements ViolationSink {
       if (line)
         world.trace.add(world.now(), line, server.label, 'key' in event ? event.key : undefined);
       checkEvent(server, event, this.context(world));
+      flowsOfEvent(world, server, event, this.flow);
     });
   }
 
@@ -71,6 +74,12 @@ export class Monitor implements ViolationSink {
     const world = this.world;
     if (world) this.guard(() => checkStep(this.context(world)));
   }
+
+  /** A flow of flows.ts ran: counted, and marked reached for this run. */
+  readonly flow = (name: FlowName): void => {
+    this.count(`flow.${name}`);
+    this.counts.set(`reached.${name}`, 1);
+  };
 
   count(name: string): void {
     this.counts.set(name, (this.counts.get(name) ?? 0) + 1);

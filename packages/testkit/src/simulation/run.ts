@@ -7,6 +7,7 @@ import { Cluster } from '../cluster.js';
 import { describeConfig, drawConfig, type ServerPlan, type SimulationConfig } from './config.js';
 import { maybeInjectFault } from './faults-plan.js';
 import { finalPhase } from './final-phase.js';
+import { flowsOfConfig } from './flows.js';
 import { Invariant, type Violation } from './invariants.js';
 import { Monitor } from './monitor.js';
 import { Random } from './prng.js';
@@ -49,6 +50,7 @@ export async function runSimulation(seed: number): Promise<SimulationResult> {
     faults: Random.stream(seed, 'faults'),
   });
   monitor.attach(world);
+  flowsOfConfig(world, monitor.flow);
   let steps = 0;
   try {
     for (const plan of config.servers) await addServer(world, monitor, plan);

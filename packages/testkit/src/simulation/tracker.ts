@@ -57,7 +57,17 @@ export class Tracker {
   private readonly requested = new Set<string>();
   private readonly unsavedAdoptions = new Set<string>();
   private readonly lostLocks = new Set<string>();
+  private readonly journalCreators = new Map<string, string>();
   failedLoads: FailedLoad[] = [];
+
+  /** The server (jobId) whose write created the trade journal `storeKey`. */
+  journalCreated(storeKey: string, jobId: string): void {
+    this.journalCreators.set(storeKey, jobId);
+  }
+
+  journalCreator(storeKey: string): string | undefined {
+    return this.journalCreators.get(storeKey);
+  }
 
   loadStarted(server: string, key: string, at: number): void {
     const list = this.loads.get(pair(server, key)) ?? [];

@@ -17,6 +17,7 @@ export type WorkloadAction =
   | 'save'
   | 'trade'
   | 'drop'
+  | 'hop-trader'
   | 'pause';
 
 const WEIGHTS: Readonly<Record<WorkloadAction, number>> = {
@@ -27,6 +28,7 @@ const WEIGHTS: Readonly<Record<WorkloadAction, number>> = {
   save: 5,
   trade: 10,
   drop: 5,
+  'hop-trader': 3,
   pause: 5,
 };
 
@@ -61,6 +63,13 @@ const ACTIONS: Readonly<Record<WorkloadAction, Act>> = {
     const player = pickPlayer(world, (candidate) => candidate.current !== undefined);
     const server = player && pickServer(world, player.current);
     if (player && server) connect(world, monitor, player, server, 'hops (old connection stays)');
+  },
+  'hop-trader': (world, monitor) => {
+    // A player whose trade is still pending joins another server: its load meets the trade's
+    // marker on a lock the trading server holds (and takes it, once that lock may change hands).
+    const player = pickPlayer(world, (candidate) => candidate.trading && !!candidate.current);
+    const server = player && pickServer(world, player.current);
+    if (player && server) connect(world, monitor, player, server, 'hops mid-trade');
   },
   leave: (world, monitor) => {
     const player = pickPlayer(world, (candidate) => candidate.current !== undefined);
