@@ -18,6 +18,7 @@ export type WorkloadAction =
   | 'trade'
   | 'drop'
   | 'hop-trader'
+  | 'reconnect'
   | 'pause';
 
 const WEIGHTS: Readonly<Record<WorkloadAction, number>> = {
@@ -29,6 +30,7 @@ const WEIGHTS: Readonly<Record<WorkloadAction, number>> = {
   trade: 10,
   drop: 5,
   'hop-trader': 3,
+  reconnect: 3,
   pause: 5,
 };
 
@@ -70,6 +72,15 @@ const ACTIONS: Readonly<Record<WorkloadAction, Act>> = {
     const player = pickPlayer(world, (candidate) => candidate.trading && !!candidate.current);
     const server = player && pickServer(world, player.current);
     if (player && server) connect(world, monitor, player, server, 'hops mid-trade');
+  },
+  reconnect: (world) => {
+    // The player connects again to the same server before it noticed the old connection
+    // close (a second tab, a reconnect before the socket timed out): the newest one wins.
+    const player = pickPlayer(world, (candidate) => candidate.current?.live === true);
+    const server = player?.current;
+    if (!player || !server) return;
+    world.note(`${player.id} reconnects (old connection stays)`, server.label, player.id);
+    server.test.join(player.id);
   },
   leave: (world, monitor) => {
     const player = pickPlayer(world, (candidate) => candidate.current !== undefined);
