@@ -1,19 +1,12 @@
 /**
  * Mutation testing of core's rules and flows (`pnpm mutate`; docs/contributing/mutation-testing.md).
- * `STRYKER_SCOPE` picks what is mutated: `handoff-rules` (the lock handoff's decisions: CI's
- * short run, incremental against the committed `mutation/handoff-rules-incremental.json`),
+ * `STRYKER_SCOPE` picks what is mutated: `handoff-rules` (who gets a lock: the load and
+ * save decisions, the silence rule, the same-server rules and the presence reads; CI's short run, incremental against the committed `mutation/handoff-rules-incremental.json`),
  * `rules` (all of `src/rules/`), or `flows` (the default: rules, load, session, trade, holder).
  */
-const handoffRules = [
-  'lock-rules',
-  'silence',
-  'same-server',
-  'request-rules',
-  'presence-reads',
-  'session-state',
-  'handoff-rule',
-  'trade-rules',
-].map((name) => `src/rules/${name}.ts`);
+const handoffRules = ['lock-rules', 'silence', 'same-server', 'presence-reads'].map(
+  (name) => `src/rules/${name}.ts`,
+);
 
 const scopes = {
   'handoff-rules': handoffRules,

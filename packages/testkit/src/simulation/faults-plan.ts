@@ -255,7 +255,8 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
         kind: 'stall',
         operation: 'update',
         matches: (key) => key.startsWith(world.journalPrefix),
-        skip: 1, // the next trade's prepare lands; its commit hangs
+        skip: 1, // the next trade's prepare lands; its commit (and every journal write after) hangs
+        times: Number.POSITIVE_INFINITY, // until removed: the final phase's heal ends it too
       }),
       server.test.presence.faults.inject({
         kind: 'fail',
@@ -263,7 +264,7 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
         times: Number.POSITIVE_INFINITY,
       }),
     ];
-    const text = `its next trade's commit stalls and presence writes fail for ${ms} ms`;
+    const text = `journal writes after the next stall, and presence writes fail, for ${ms} ms`;
     world.note(`fault: ${text}`, server.label);
     server.stalled(world.now(), world.now() + ms);
     endAfter(world, server, ms, text, faults);
