@@ -60,14 +60,14 @@ function testsCatch(plant) {
   return plant.tests.every((test) => runTest(test) === 'failed');
 }
 
-/** The simulator breaks the plant's invariant within N seeds. */
+/** The first violation the simulator finds within N seeds (seed and invariant), if any. */
 function simulatorCatches(plant, seeds) {
   const build = run('pnpm', ['exec', 'tsup'], core);
   if (!build.ok) throw new Error(`core did not build with ${plant.patch}:\n${build.output}`);
   const args = ['packages/testkit/dist/simulation/cli.js', '--runs', String(seeds), '--stop'];
   const { output } = run('node', args, root);
-  const found = output.match(/VIOLATION ([a-z-]+)/);
-  return found ? found[1] : undefined;
+  const found = output.match(/seed (\d+): VIOLATION ([a-z-]+)/);
+  return found ? { seed: Number(found[1]), invariant: found[2] } : undefined;
 }
 
 // Without the plants every named test exists and passes: a failure below is the plant's doing.
@@ -88,10 +88,11 @@ for (const plant of chosen) {
     verdict = caught ? 'caught by its tests' : 'MISSED by its tests';
     if (!caught) missed += 1;
     if (values.simulate !== undefined && plant.simulator.invariant) {
-      const invariant = simulatorCatches(plant, Number(values.simulate));
-      const expected = invariant === plant.simulator.invariant;
+      const found = simulatorCatches(plant, Number(values.simulate));
+      const expected = found?.invariant === plant.simulator.invariant;
       if (!expected) missed += 1;
-      verdict += `; simulator: ${invariant ?? 'no violation'}${expected ? '' : ` (expected ${plant.simulator.invariant})`}`;
+      const what = found ? `${found.invariant} at seed ${found.seed}` : 'no violation';
+      verdict += `; simulator: ${what}${expected ? '' : ` (expected ${plant.simulator.invariant})`}`;
     }
   } finally {
     apply(plant, true);
