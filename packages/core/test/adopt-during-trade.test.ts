@@ -20,7 +20,7 @@ describe('a retained profile that a trade holds', () => {
         version: 1,
         vendor: 'test',
         validate: async (value) => {
-          if (slow) await new Promise((resolve) => bed.clock.schedule(100, resolve));
+          if (slow) await new Promise<void>((resolve) => bed.clock.schedule(100, resolve));
           return { value: value as { coins: number } };
         },
       },
