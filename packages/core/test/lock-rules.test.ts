@@ -153,6 +153,7 @@ const saveRows: Array<[string, ProfileRecord | undefined, boolean, unknown]> = [
   ['another token: lost', record({ lock: lock() }), false, { kind: 'lost', holder: lock() }],
   ['no lock: lost', record(), false, { kind: 'lost' }],
   ['no record (erased): lost', undefined, false, { kind: 'lost' }],
+  ['no record (erased), adoption: lost', undefined, true, { kind: 'lost' }],
   [
     'own release, no retake allowed: lost',
     record({ releasedToken: 'mine' }),
@@ -178,6 +179,10 @@ describe('decideSave', () => {
   it.each(saveRows)('%s', (_name, stored, retake, expected) => {
     expect(decideSave(stored, 'mine', { retake })).toEqual(expected);
   });
+
+  it('without options never retakes: a marker or an erasure on its own release is lost', () => {
+    expect(decideSave(record({ releasedToken: 'mine' }), 'mine')).toEqual({ kind: 'lost' });
+  });
 });
 
 const releaseRows: Array<[string, ProfileRecord | undefined, unknown]> = [
@@ -189,6 +194,11 @@ const releaseRows: Array<[string, ProfileRecord | undefined, unknown]> = [
   ],
   ['released by another token: lost', record({ releasedToken: 'other' }), { kind: 'lost' }],
   ['another holder: lost', record({ lock: lock() }), { kind: 'lost', holder: lock() }],
+  [
+    'another holder, the record naming this token released: lost',
+    record({ lock: lock(), releasedToken: 'mine' }),
+    { kind: 'lost', holder: lock() },
+  ],
   ['no record: lost', undefined, { kind: 'lost' }],
 ];
 

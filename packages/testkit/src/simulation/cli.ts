@@ -16,6 +16,7 @@ import {
   serveChunks,
   totalCounts,
 } from './explore-parallel.js';
+import { flowTable } from './flows.js';
 import { describeFailure, describeSuccess, describeTakeovers, runSimulation } from './run.js';
 
 const USAGE = `usage: pnpm simulate --seed N [--trace]
@@ -99,6 +100,7 @@ function summarize(results: readonly ChunkResult[], seconds: number): number {
   console.log(
     `  loads ${count('load.loaded')}, failed loads ${count('load.failed')}, takeovers ${describeTakeovers(counts)}, trades committed ${count('trade.committed')}, recovered ${count('trade.recovered')}, adoptions ${count('profile.adopted')}, crashes ${count('crash')}`,
   );
+  console.log(flowTable(counts, runs));
   const first = failures[0];
   if (!first) return 0;
   console.log(`failing seeds: ${failures.map((failure) => failure.seed).join(' ')}`);

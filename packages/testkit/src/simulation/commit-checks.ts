@@ -7,7 +7,7 @@
 import type { LockInfo, ProfileRecord } from '@datadriver/core/ports';
 import { Invariant, type ViolationSink } from './invariants.js';
 import { ledgerError, progressOf, tradesOf } from './player-data.js';
-import type { StoreCommit } from './recording-backend.js';
+import { PRESENCE_BEAT_MS, type StoreCommit } from './recording-backend.js';
 import type { Tracker } from './tracker.js';
 import { settledRecordData } from './trade-view.js';
 import { waitBoundMs } from './wait-bound.js';
@@ -31,7 +31,11 @@ export function checkCommit(commit: StoreCommit, context: CheckContext): void {
   const { world, tracker } = context;
   const key = world.playerKeyOf(commit.key);
   const writer = world.serverByJobId(commit.jobId);
-  if (key === undefined || writer === undefined) return; // a trade journal
+  if (writer === undefined) return;
+  if (key === undefined) {
+    checkJournalDecision(commit, writer, context);
+    return;
+  }
   const write: Write = {
     key,
     at: commit.at,
@@ -40,13 +44,32 @@ export function checkCommit(commit: StoreCommit, context: CheckContext): void {
     after: commit.after as unknown as ProfileRecord,
   };
   checkWriter(write, context);
+  checkLockTime(write, context);
   checkTakeover(write, context);
   checkData(write, context);
   const lock = write.after.meta.lock;
   if (lock && !tracker.tokenSeen(key, lock.token))
     tracker.sessionTook(writer.label, key, lock.token);
   const token = lock?.token ?? write.after.meta.releasedToken;
-  tracker.committed(key, token, { jobId: commit.jobId, progress: progressOf(write.after.data) });
+  tracker.committed(key, token, {
+    jobId: commit.jobId,
+    progress: progressOf(write.after.data),
+    at: commit.at,
+  });
+}
+
+/** lock-time: a lock carries its writer's clock at the moment the write landed. */
+function checkLockTime(write: Write, { sink }: CheckContext): void {
+  const lock = write.after.meta.lock;
+  if (!lock) return;
+  const clock = write.at + write.writer.plan.skewMs;
+  if (lock.time === clock) return;
+  sink.report({
+    invariant: Invariant.LockTime,
+    key: write.key,
+    server: write.writer.label,
+    message: `${write.writer.label} wrote the lock of ${write.key} with time ${lock.time}, ${lock.time - clock} ms off its clock (${clock}) as the write landed`,
+  });
 }
 
 export function describeLock(world: World, lock: LockInfo | undefined): string {
@@ -121,9 +144,9 @@ function checkTakeover(write: Write, context: CheckContext): void {
   }
   const longest = waitBoundMs(world, writer, { startedAt: at, waitedHere: true }, at);
   const loadStart = tracker.oldestLoad(writer.label, key) ?? at - longest;
-  const age = at + writer.plan.skewMs - holder.time;
+  const age = independentAge(key, at, writer, holder, context);
   const stale = age > world.staleAfterMs;
-  const ageText = `age ${age} ms on ${writer.label}'s clock, stale after ${world.staleAfterMs} ms`;
+  const ageText = `its holder's last write landed ${age} ms before on ${writer.label}'s clock, stale after ${world.staleAfterMs} ms`;
   if (!holder.presence || !writer.plan.handoff) {
     // No presence on either side: only age frees the lock.
     if (stale) return;
@@ -146,13 +169,76 @@ function checkTakeover(write: Write, context: CheckContext): void {
       `${writer.label} took the lock ${from} after its holder's presence read alive (${ageText})`,
     );
   } else if (!stale) {
-    // Not stale: only a holder that stopped beating loses it, and the store saw the gap.
-    const beating = world.backend.presenceHistory.presentThroughout(holder.jobId, loadStart, at);
-    if (read.answer === 'stopped' && !beating) return;
+    // Not stale: only a holder that stopped beating loses it, and the presence history saw
+    // its key missing at two instants of the load a beat apart (two empty reads need that).
+    const absent = world.backend.presenceHistory.absentSpan(holder.jobId, loadStart, at);
+    if (read.answer === 'stopped' && absent >= PRESENCE_BEAT_MS) return;
+    const why =
+      absent < 0
+        ? 'beat presence all through the load'
+        : read.answer === 'stopped'
+          ? `had its presence key missing for only ${absent} ms of the load, less than a beat (${PRESENCE_BEAT_MS} ms)`
+          : `last read ${read.answer}`;
     report(
       Invariant.LiveHolderKept,
-      `${writer.label} took the lock ${from} before it was stale (${ageText}); its holder ${beating ? 'beat presence all through the load' : `last read ${read.answer}`}`,
+      `${writer.label} took the lock ${from} before it was stale (${ageText}); its holder ${why}`,
     );
+  }
+}
+
+/**
+ * How old the holder's lock is on the taker's clock, from the store's record: when the
+ * holder's last write under that token landed, shifted by the two servers' clock offsets.
+ * Never the time the lock carries (lock-time checks that one).
+ */
+function independentAge(
+  key: string,
+  at: number,
+  taker: SimServer,
+  holder: LockInfo,
+  { world, tracker }: CheckContext,
+): number {
+  const last = tracker.lastCommit(key, holder.token);
+  const holderServer = world.serverByJobId(holder.jobId);
+  if (last === undefined || holderServer === undefined) {
+    throw new Error(`no committed write of ${key} under ${holder.token} was recorded`);
+  }
+  return at - last.at + (taker.plan.skewMs - holderServer.plan.skewMs);
+}
+
+/**
+ * recovery-by-taker: a trade journal decided by a server other than the trade's own is a
+ * recovering load settling a participant's marker, which it may do only once it may take that
+ * participant's lock. Every participant record marked with the journal must then be
+ * unlocked, locked by the deciding server itself, stale by its holder's last write, or flagged
+ * with its holder's presence key missing a beat apart during the load.
+ */
+function checkJournalDecision(commit: StoreCommit, writer: SimServer, context: CheckContext) {
+  const { world, tracker, sink } = context;
+  if (world.tradeIdOf(commit.key) === undefined) return;
+  if (commit.before === undefined) {
+    tracker.journalCreated(commit.key, commit.jobId);
+    return;
+  }
+  const decided = commit.before.state === 'prepared' && commit.after.state !== 'prepared';
+  if (!decided || tracker.journalCreator(commit.key) === commit.jobId) return;
+  const { at } = commit;
+  for (const player of world.players) {
+    const record = world.record(player.id);
+    const holder = record?.meta.lock;
+    if (record?.meta.trade?.journal !== commit.key || !holder) continue;
+    if (holder.jobId === writer.jobId) continue;
+    if (independentAge(player.id, at, writer, holder, context) > world.staleAfterMs) continue;
+    const longest = waitBoundMs(world, writer, { startedAt: at, waitedHere: true }, at);
+    const loadStart = tracker.oldestLoad(writer.label, player.id) ?? at - longest;
+    const absent = world.backend.presenceHistory.absentSpan(holder.jobId, loadStart, at);
+    if (holder.presence && writer.plan.handoff && absent >= PRESENCE_BEAT_MS) continue;
+    sink.report({
+      invariant: Invariant.RecoveryByTaker,
+      key: player.id,
+      server: writer.label,
+      message: `${writer.label} decided trade journal ${commit.key} (${String(commit.after.state)}) while ${player.id}'s lock, ${describeLock(world, holder)}, could not change hands to it`,
+    });
   }
 }
 

@@ -35,7 +35,7 @@ export function checkEvent(server: SimServer, event: DataDriverEvent, context: C
       return;
     case 'profile.saved':
     case 'profile.released':
-      acknowledge(server, event.key, context);
+      acknowledge(server, event, context);
       return;
     case 'lock.lost':
       tracker.lockLost(server.label, event.key);
@@ -122,19 +122,33 @@ function onTaken(server: SimServer, event: EventOf<'lock.taken'>, { world, sink 
   });
 }
 
-/** An acknowledged save or release: a commit of this session must be in the store. */
-function acknowledge(server: SimServer, key: string, { tracker, sink }: CheckContext): void {
+/**
+ * An acknowledged save or release: the write it sent is in the store. Each acknowledgment is
+ * credited with the session's last commit, and a commit only once: a save told it succeeded
+ * while writing nothing (its lock was gone) finds only a commit an earlier one was credited with.
+ * A session's writes run one at a time, so its last commit is the acknowledged write's own.
+ */
+function acknowledge(
+  server: SimServer,
+  event: EventOf<'profile.saved' | 'profile.released'>,
+  { tracker, sink }: CheckContext,
+): void {
+  const { key } = event;
   const token = tracker.sessionToken(server.label, key);
   const commit = token === undefined ? undefined : tracker.lastCommit(key, token);
-  if (commit && commit.jobId === server.jobId) {
+  const fresh = commit !== undefined && token !== undefined && tracker.credit(key, token, commit);
+  if (commit && fresh && commit.jobId === server.jobId) {
     tracker.acknowledge(key, commit.progress);
     return;
   }
+  const what = event.type === 'profile.saved' ? `a save (${event.reason})` : 'a release';
   sink.report({
     invariant: Invariant.NoRollback,
     key,
     server: server.label,
-    message: `${server.label} was told a write of ${key} succeeded, but no write of its session ${token ?? '(none)'} is in the store`,
+    message: commit
+      ? `${server.label} was told ${what} of ${key} succeeded, but its session ${token} committed nothing since its last acknowledged write`
+      : `${server.label} was told ${what} of ${key} succeeded, but no write of its session ${token ?? '(none)'} is in the store`,
   });
 }
 

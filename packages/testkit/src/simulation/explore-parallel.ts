@@ -3,9 +3,11 @@
  * finished chunk prints one line, so a log of an interrupted exploration tells `--resume`
  * which chunks are done; a violation prints its seed at once and its trace at the end.
  */
+
 import { readFileSync } from 'node:fs';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { addCounts, explore } from './explore.js';
+import { flowsNeverReached } from './flows.js';
 import { describeFailure, violationLine } from './run.js';
 
 export interface Chunk {
@@ -38,7 +40,9 @@ export function chunksOf(from: number, runs: number, size: number): Chunk[] {
 
 export function chunkLine(result: ChunkResult): string {
   const last = result.from + result.runs - 1;
-  return `chunk ${result.from}-${last}: ${result.failures.length} violations, ${(result.wallMs / 1000).toFixed(1)} s`;
+  const never = flowsNeverReached(result.counts);
+  const flows = never.length === 0 ? 'every flow reached' : `never reached: ${never.join(', ')}`;
+  return `chunk ${result.from}-${last}: ${result.failures.length} violations, ${(result.wallMs / 1000).toFixed(1)} s; ${flows}`;
 }
 
 /** The chunks a log of an earlier exploration reports done, as "from-last". */

@@ -1,7 +1,7 @@
 /**
  * The faults a run injects, drawn from the seed's fault stream: store writes that fail,
  * commit with the response lost, stall or slow down; presence writes and reads that fail or
- * slow down; messages dropped, duplicated or delayed (and so reordered); crashes, stalls and
+ * slow down, and a live server's presence key that the backend loses; messages dropped, duplicated or delayed (and so reordered); crashes, stalls and
  * graceful shutdowns of whole servers. Each hits one live server's own connections, through
  * the fault decorators. Subscriptions that fail and servers with handoff off are drawn with
  * the config.
@@ -18,6 +18,7 @@ export type FaultAction =
   | 'presence-write-outage'
   | 'presence-read-fail'
   | 'presence-latency'
+  | 'presence-key-lost'
   | 'publish-drop'
   | 'publish-fail'
   | 'deliver-drop'
@@ -25,6 +26,7 @@ export type FaultAction =
   | 'deliver-delay'
   | 'crash'
   | 'crash-mid-trade'
+  | 'stall-mid-trade'
   | 'server-stall'
   | 'shutdown';
 
@@ -36,6 +38,7 @@ const WEIGHTS: Readonly<Record<FaultAction, number>> = {
   'presence-write-outage': 6,
   'presence-read-fail': 5,
   'presence-latency': 3,
+  'presence-key-lost': 5,
   'publish-drop': 3,
   'publish-fail': 3,
   'deliver-drop': 4,
@@ -43,6 +46,7 @@ const WEIGHTS: Readonly<Record<FaultAction, number>> = {
   'deliver-delay': 9,
   crash: 3,
   'crash-mid-trade': 3,
+  'stall-mid-trade': 3,
   'server-stall': 4,
   shutdown: 1,
 };
@@ -190,6 +194,13 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
     server.slowed(world.now(), fault, ms, count);
     world.note(`fault: next ${count} presence ${operation}s take ${ms} ms longer`, server.label);
   },
+  'presence-key-lost': (world, server, monitor) => {
+    // The backend loses a live server's key (a failover, an eviction): absent until its next
+    // beat, less than a beat later. Two empty reads a beat apart cannot both fall in the gap.
+    world.backend.losePresence(server.jobId);
+    world.note('fault: its presence key is lost (it beats on)', server.label);
+    monitor.flow('presence-key-lost');
+  },
   'publish-drop': (world, server) => {
     const count = times(world, 3);
     server.test.messenger.faults.inject({ kind: 'drop', operation: 'publish', times: count });
@@ -232,6 +243,31 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
     world.clock.schedule(ms, () => {
       if (server.live) crash(world, server, monitor);
     });
+  },
+  'stall-mid-trade': (world, server) => {
+    // A server that lives on, but whose next trade's commit hangs past its locks' age while
+    // its beats fail: other servers may take a participant's lock and settle the trade's
+    // marker while the trade is still running (a recovering load racing its commit).
+    const random = world.random.faults;
+    const ms = random.int(world.staleAfterMs, world.staleAfterMs + 30_000);
+    const faults = [
+      server.test.store.faults.inject({
+        kind: 'stall',
+        operation: 'update',
+        matches: (key) => key.startsWith(world.journalPrefix),
+        skip: 1, // the next trade's prepare lands; its commit (and every journal write after) hangs
+        times: Number.POSITIVE_INFINITY, // until removed: the final phase's heal ends it too
+      }),
+      server.test.presence.faults.inject({
+        kind: 'fail',
+        operation: 'set',
+        times: Number.POSITIVE_INFINITY,
+      }),
+    ];
+    const text = `journal writes after the next stall, and presence writes fail, for ${ms} ms`;
+    world.note(`fault: ${text}`, server.label);
+    server.stalled(world.now(), world.now() + ms);
+    endAfter(world, server, ms, text, faults);
   },
   'server-stall': (world, server) => {
     // Every call of the server hangs, then goes on: a long pause of the whole process.

@@ -17,16 +17,32 @@ export const Invariant = {
    */
   OneLockHolder: 'one-lock-holder',
   /**
-   * A live holder keeps its lock. Another server's lock changes hands only (a) by age: older
-   * than lockTtl + lockSkew on the taker's clock; or (b) when it is flagged, the taker has
-   * handoff on, the taker's last read of the holder's presence in this load answered stopped,
-   * and the holder's presence key really was missing at some instant of the load (the
-   * store's truth: a read can fail, never lie).
+   * A live holder keeps its lock. Another server's lock changes hands only (a) by age: its
+   * holder's last committed write under it landed more than lockTtl + lockSkew ago on the
+   * taker's clock (judged from the store's record of when that write landed and the two
+   * servers' clock offsets, never from the time the lock carries); or (b) when it is flagged,
+   * the taker has handoff on, the taker's last read of the holder's presence in this load
+   * answered stopped, and the holder's presence key really was missing at two instants of the
+   * load at least a beat apart (the presence history's truth, with the contract's key
+   * lifetime: a read can fail, never lie, and two empty reads a beat apart need that).
    * Allows, as the seed does: a crashed, stopped or stalled server, or one whose presence
    * writes fail, reads as stopped and loses its locks (Gotchas); a server with handoff off
    * takes a stale flagged lock by age without reading presence (mixed versions).
    */
   LiveHolderKept: 'live-holder-kept',
+  /**
+   * A lock's time is its writer's clock at the write: every committed write that sets a lock
+   * stamps it with the writing server's clock (the backend's clock when the write landed, plus
+   * that server's offset), so a lock's age measures how long its holder has been silent. Judged
+   * from the store's record of when each write landed, never from the time the record carries.
+   */
+  LockTime: 'lock-time',
+  /**
+   * A presence key lives the contract's lifetime (presenceTtlSeconds, 10 s by default) after
+   * each beat: every presence write asks for exactly that TTL. The presence history judges
+   * absences by the contract's lifetime, whatever a writer asked for.
+   */
+  PresenceLifetime: 'presence-lifetime',
   /**
    * Presence protection: a server with handoff on takes another server's flagged lock only
    * after reading the holder's presence in that load, and never after it read alive. An
@@ -71,6 +87,14 @@ export const Invariant = {
    * loads, which settle every marker for real.
    */
   TradeAtomicity: 'trade-atomicity',
+  /**
+   * A recovering load settles a trade only once it may take the lock: a trade journal that a
+   * server other than the trade's own decides must have every participant it marks unlocked,
+   * locked by that server, or lockable by it (stale by its holder's last write, or flagged with
+   * its holder's presence key missing a beat apart during the load). A load that meets a live
+   * holder's marker waits; it never aborts that holder's trade.
+   */
+  RecoveryByTaker: 'recovery-by-taker',
   /**
    * A request carrying an old token never ends a newer session: a request naming a token
    * is acted on (kick, release, retry-release) only by the session holding that token.

@@ -5,8 +5,9 @@
 import type { DataDriverEvent } from '@datadriver/core';
 import { type CheckContext, checkCommit } from './commit-checks.js';
 import { checkEvent } from './event-checks.js';
+import { type FlowName, flowsOfCommit, flowsOfEvent } from './flows.js';
 import { Invariant, type Violation, type ViolationSink } from './invariants.js';
-import type { StoreCommit } from './recording-backend.js';
+import { PRESENCE_LIFETIME_MS, type PresenceWrite, type StoreCommit } from './recording-backend.js';
 import { checkStep } from './step-checks.js';
 import { commitLine, eventLine, journalLine } from './trace-lines.js';
 import { Tracker } from './tracker.js';
@@ -41,6 +42,18 @@ export class Monitor implements ViolationSink {
       if (key === undefined) world.trace.add(commit.at, journalLine(world, commit), server);
       else world.trace.add(commit.at, commitLine(commit), server, key);
       checkCommit(commit, this.context(world));
+      flowsOfCommit(world, commit, this.flow);
+    });
+  }
+
+  /** presence-lifetime: every beat asks for the contract's lifetime. */
+  onPresenceWrite(write: PresenceWrite): void {
+    const world = this.world;
+    if (!world || write.ttlSeconds * 1000 === PRESENCE_LIFETIME_MS) return;
+    this.report({
+      invariant: Invariant.PresenceLifetime,
+      server: world.nameOf(write.key),
+      message: `${world.nameOf(write.key)} beat presence with a ${write.ttlSeconds} s TTL; the key must live ${PRESENCE_LIFETIME_MS / 1000} s`,
     });
   }
 
@@ -53,6 +66,7 @@ export class Monitor implements ViolationSink {
       if (line)
         world.trace.add(world.now(), line, server.label, 'key' in event ? event.key : undefined);
       checkEvent(server, event, this.context(world));
+      flowsOfEvent(world, server, event, this.flow);
     });
   }
 
@@ -60,6 +74,12 @@ export class Monitor implements ViolationSink {
     const world = this.world;
     if (world) this.guard(() => checkStep(this.context(world)));
   }
+
+  /** A flow of flows.ts ran: counted, and marked reached for this run. */
+  readonly flow = (name: FlowName): void => {
+    this.count(`flow.${name}`);
+    this.counts.set(`reached.${name}`, 1);
+  };
 
   count(name: string): void {
     this.counts.set(name, (this.counts.get(name) ?? 0) + 1);

@@ -1,15 +1,38 @@
 /**
- * Every presence write that landed, on the backend's clock: the ground truth of which server
- * was beating when. A presence read cannot lie (it can only fail, the third answer), so a
- * holder whose key was present all through a window could not have read as stopped in it.
+ * Every presence write that landed and every key the backend lost, on the backend's clock: the
+ * ground truth of which server was beating when. A key lives the contract's lifetime
+ * (`presenceTtlSeconds`) from each write, whatever TTL the writer passed: what a writer asks for
+ * is judged separately (`presence-lifetime`). A presence read cannot lie (it can only fail, the
+ * third answer), so a holder whose key was present all through a window could not have read as
+ * stopped in it.
  */
-export class PresenceHistory {
-  private readonly writes = new Map<string, Array<{ at: number; expiresAt: number }>>();
 
-  record(key: string, at: number, ttlSeconds: number): void {
-    const list = this.writes.get(key) ?? [];
-    list.push({ at, expiresAt: at + ttlSeconds * 1000 });
-    this.writes.set(key, list);
+type PresenceFact =
+  | { readonly kind: 'write'; readonly at: number; readonly expiresAt: number }
+  | { readonly kind: 'lost'; readonly at: number };
+
+/** A stretch of time during which a key was present: every instant of [from, to]. */
+interface Present {
+  readonly from: number;
+  readonly to: number;
+}
+
+export class PresenceHistory {
+  private readonly facts = new Map<string, PresenceFact[]>();
+
+  constructor(
+    /** The presence key's lifetime by contract (ms). */
+    private readonly lifetimeMs: number,
+  ) {}
+
+  /** A write of `key` landed at `at`. */
+  record(key: string, at: number): void {
+    this.add(key, { kind: 'write', at, expiresAt: at + this.lifetimeMs });
+  }
+
+  /** The backend lost `key` at `at` (a failover, an eviction): gone until the next write. */
+  lost(key: string, at: number): void {
+    this.add(key, { kind: 'lost', at });
   }
 
   /**
@@ -18,12 +41,63 @@ export class PresenceHistory {
    * have run first), and a key is gone at its expiry instant, as in the in-memory presence.
    */
   presentThroughout(key: string, from: number, to: number): boolean {
-    let coveredUntil = from - 1; // every instant up to here is covered
-    for (const write of this.writes.get(key) ?? []) {
-      if (write.at + 1 > coveredUntil + 1) break; // in time order: nothing later fills the gap
-      coveredUntil = Math.max(coveredUntil, write.expiresAt - 1);
-      if (coveredUntil >= to) return true;
+    return this.present(key).some((span) => span.from <= from && span.to >= to);
+  }
+
+  /**
+   * How far apart the first and the last instant of [from, to] at which `key` was absent lie
+   * (ms); -1 when it was present all through. Two empty reads a beat apart need at least a beat.
+   */
+  absentSpan(key: string, from: number, to: number): number {
+    let first: number | undefined;
+    let last: number | undefined;
+    let cursor = from;
+    for (const span of this.present(key)) {
+      if (span.to < cursor) continue;
+      if (span.from > to) break;
+      if (span.from > cursor) {
+        first ??= cursor;
+        last = Math.min(span.from - 1, to);
+      }
+      cursor = Math.max(cursor, span.to + 1);
+      if (cursor > to) break;
     }
-    return coveredUntil >= to;
+    if (cursor <= to) {
+      first ??= cursor;
+      last = to;
+    }
+    return first === undefined || last === undefined ? -1 : last - first;
+  }
+
+  /** The stretches during which `key` was present, in time order and merged. */
+  private present(key: string): Present[] {
+    const spans: Present[] = [];
+    const facts = this.facts.get(key) ?? [];
+    // The first loss after each fact: it cuts a write short; a later write extends it (merged).
+    const nextLoss: number[] = new Array(facts.length);
+    let loss = Number.POSITIVE_INFINITY;
+    for (let index = facts.length - 1; index >= 0; index -= 1) {
+      nextLoss[index] = loss;
+      const fact = facts[index]!;
+      if (fact.kind === 'lost') loss = fact.at;
+    }
+    for (const [index, fact] of facts.entries()) {
+      if (fact.kind !== 'write') continue;
+      const to = Math.min(fact.expiresAt - 1, nextLoss[index]! - 1);
+      if (to < fact.at + 1) continue;
+      const previous = spans[spans.length - 1];
+      if (previous && fact.at + 1 <= previous.to + 1) {
+        spans[spans.length - 1] = { from: previous.from, to: Math.max(previous.to, to) };
+      } else {
+        spans.push({ from: fact.at + 1, to });
+      }
+    }
+    return spans;
+  }
+
+  private add(key: string, fact: PresenceFact): void {
+    const list = this.facts.get(key) ?? [];
+    list.push(fact);
+    this.facts.set(key, list);
   }
 }

@@ -20,9 +20,15 @@ import {
   type VirtualClock,
 } from '@datadriver/core/testing';
 import type { ClusterBackend } from '../cluster-backend.js';
-import { virtualTime } from '../cluster-time.js';
+import { scaledTimings, virtualTime } from '../cluster-time.js';
 import type { Latency } from './config.js';
 import { PresenceHistory } from './presence-history.js';
+
+/** How long a presence key lives after each write, by contract (the simulator runs at scale 1). */
+export const PRESENCE_LIFETIME_MS = scaledTimings(1).presenceTtlSeconds * 1000;
+
+/** The presence beat by contract: two empty reads that prove a holder stopped lie this far apart. */
+export const PRESENCE_BEAT_MS = scaledTimings(1).beatSeconds * 1000;
 
 export interface StoreCommit {
   /** The backend's clock when the write landed. */
@@ -35,6 +41,18 @@ export interface StoreCommit {
 }
 
 export type CommitListener = (commit: StoreCommit) => void;
+
+/** A presence write that landed, with the TTL its writer asked for. */
+export interface PresenceWrite {
+  readonly at: number;
+  readonly key: string;
+  readonly ttlSeconds: number;
+}
+
+export interface RecordingListeners {
+  readonly commit: CommitListener;
+  readonly presenceWrite: (write: PresenceWrite) => void;
+}
 
 class RecordingStore implements Store {
   readonly specificationVersion = 'v2';
@@ -74,6 +92,9 @@ class RecordingStore implements Store {
   }
 }
 
+/** Keys the backend lost (`losePresence`): absent to every reader until their next write. */
+type LostKeys = Set<string>;
+
 class RecordingPresence implements Presence {
   readonly specificationVersion = 'v1';
 
@@ -81,15 +102,21 @@ class RecordingPresence implements Presence {
     private readonly inner: MemoryPresence,
     private readonly clock: VirtualClock,
     private readonly history: PresenceHistory,
+    private readonly lostKeys: LostKeys,
+    private readonly listener: RecordingListeners['presenceWrite'],
   ) {}
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     await this.inner.set(key, value, ttlSeconds);
-    this.history.record(key, this.clock.now(), ttlSeconds);
+    const at = this.clock.now();
+    this.lostKeys.delete(key);
+    this.history.record(key, at);
+    this.listener({ at, key, ttlSeconds });
   }
 
-  get(key: string): Promise<string | undefined> {
-    return this.inner.get(key);
+  async get(key: string): Promise<string | undefined> {
+    const value = await this.inner.get(key);
+    return this.lostKeys.has(key) ? undefined : value;
   }
 }
 
@@ -97,14 +124,20 @@ export type RecordingBackend = ClusterBackend & {
   readonly clock: VirtualClock;
   readonly store: MemoryStore;
   readonly presenceHistory: PresenceHistory;
+  /** The backend loses `key` now (as a failover can): absent until its server's next beat. */
+  losePresence(key: string): void;
 };
 
-export function recordingBackend(latency: Latency, listener: CommitListener): RecordingBackend {
+export function recordingBackend(
+  latency: Latency,
+  listeners: RecordingListeners,
+): RecordingBackend {
   const time = virtualTime();
   const store = new MemoryStore();
   const messenger = new MemoryMessenger();
   const presence = new MemoryPresence(time.clock);
-  const presenceHistory = new PresenceHistory();
+  const presenceHistory = new PresenceHistory(PRESENCE_LIFETIME_MS);
+  const lostKeys: LostKeys = new Set();
   return {
     name: 'simulation',
     time,
@@ -113,10 +146,20 @@ export function recordingBackend(latency: Latency, listener: CommitListener): Re
     latency,
     store,
     presenceHistory,
+    losePresence: (key) => {
+      lostKeys.add(key);
+      presenceHistory.lost(key, time.clock.now());
+    },
     connect: async (jobId) => ({
-      store: new RecordingStore(store, jobId, time.clock, listener),
+      store: new RecordingStore(store, jobId, time.clock, listeners.commit),
       messenger,
-      presence: new RecordingPresence(presence, time.clock, presenceHistory),
+      presence: new RecordingPresence(
+        presence,
+        time.clock,
+        presenceHistory,
+        lostKeys,
+        listeners.presenceWrite,
+      ),
     }),
     read: async (key) => store.peek(key),
     close: async () => undefined,

@@ -7,6 +7,7 @@ import { Cluster } from '../cluster.js';
 import { describeConfig, drawConfig, type ServerPlan, type SimulationConfig } from './config.js';
 import { maybeInjectFault } from './faults-plan.js';
 import { finalPhase } from './final-phase.js';
+import { flowsOfConfig } from './flows.js';
 import { Invariant, type Violation } from './invariants.js';
 import { Monitor } from './monitor.js';
 import { Random } from './prng.js';
@@ -34,7 +35,10 @@ export async function runSimulation(seed: number): Promise<SimulationResult> {
   const wallStart = performance.now();
   const config = drawConfig(seed);
   const monitor = new Monitor();
-  const backend = recordingBackend(config.latency, (commit) => monitor.onCommit(commit));
+  const backend = recordingBackend(config.latency, {
+    commit: (commit) => monitor.onCommit(commit),
+    presenceWrite: (write) => monitor.onPresenceWrite(write),
+  });
   const origin = backend.clock.now();
   const trace = new Trace(origin);
   trace.header.push(`seed ${seed}`, ...describeConfig(config).split('\n'));
@@ -46,6 +50,7 @@ export async function runSimulation(seed: number): Promise<SimulationResult> {
     faults: Random.stream(seed, 'faults'),
   });
   monitor.attach(world);
+  flowsOfConfig(world, monitor.flow);
   let steps = 0;
   try {
     for (const plan of config.servers) await addServer(world, monitor, plan);

@@ -23,6 +23,13 @@ interface LoadSeen {
 export interface CommitSeen {
   readonly jobId: string;
   readonly progress: number;
+  /** The backend's clock when it landed. */
+  readonly at: number;
+}
+
+/** A commit as the tracker keeps it: numbered, so that each acknowledgment uses a new one. */
+export interface CommitNumbered extends CommitSeen {
+  readonly number: number;
 }
 
 export interface FailedLoad {
@@ -40,14 +47,27 @@ export class Tracker {
   private readonly sessions = new Map<string, string>();
   private readonly reads = new Map<string, { answer: PresenceAnswerName; at: number }>();
   private readonly tokens = new Map<string, Set<string>>();
-  private readonly commits = new Map<string, CommitSeen>();
+  private readonly commits = new Map<string, CommitNumbered>();
+  private commitCount = 0;
+  /** Per session, the number of the last commit an acknowledgment was credited with. */
+  private readonly credited = new Map<string, number>();
   private readonly acked = new Map<string, number>();
   private readonly kicks = new Map<string, number>();
   private readonly removals = new Map<string, number>();
   private readonly requested = new Set<string>();
   private readonly unsavedAdoptions = new Set<string>();
   private readonly lostLocks = new Set<string>();
+  private readonly journalCreators = new Map<string, string>();
   failedLoads: FailedLoad[] = [];
+
+  /** The server (jobId) whose write created the trade journal `storeKey`. */
+  journalCreated(storeKey: string, jobId: string): void {
+    this.journalCreators.set(storeKey, jobId);
+  }
+
+  journalCreator(storeKey: string): string | undefined {
+    return this.journalCreators.get(storeKey);
+  }
 
   loadStarted(server: string, key: string, at: number): void {
     const list = this.loads.get(pair(server, key)) ?? [];
@@ -120,12 +140,24 @@ export class Tracker {
     const set = this.tokens.get(key) ?? new Set<string>();
     set.add(token);
     this.tokens.set(key, set);
-    this.commits.set(pair(key, token), seen);
+    this.commitCount += 1;
+    this.commits.set(pair(key, token), { ...seen, number: this.commitCount });
   }
 
   /** The last commit of the session `token` on `key`. */
-  lastCommit(key: string, token: string): CommitSeen | undefined {
+  lastCommit(key: string, token: string): CommitNumbered | undefined {
     return this.commits.get(pair(key, token));
+  }
+
+  /**
+   * Credits an acknowledged write of session `token` with its last commit, once: false when
+   * that commit was already credited to an earlier acknowledgment (this one wrote nothing).
+   */
+  credit(key: string, token: string, commit: CommitNumbered): boolean {
+    const id = pair(key, token);
+    if ((this.credited.get(id) ?? 0) >= commit.number) return false;
+    this.credited.set(id, commit.number);
+    return true;
   }
 
   acknowledge(key: string, progress: number): void {

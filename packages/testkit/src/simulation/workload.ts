@@ -17,6 +17,8 @@ export type WorkloadAction =
   | 'save'
   | 'trade'
   | 'drop'
+  | 'hop-trader'
+  | 'reconnect'
   | 'pause';
 
 const WEIGHTS: Readonly<Record<WorkloadAction, number>> = {
@@ -27,6 +29,8 @@ const WEIGHTS: Readonly<Record<WorkloadAction, number>> = {
   save: 5,
   trade: 10,
   drop: 5,
+  'hop-trader': 3,
+  reconnect: 3,
   pause: 5,
 };
 
@@ -61,6 +65,22 @@ const ACTIONS: Readonly<Record<WorkloadAction, Act>> = {
     const player = pickPlayer(world, (candidate) => candidate.current !== undefined);
     const server = player && pickServer(world, player.current);
     if (player && server) connect(world, monitor, player, server, 'hops (old connection stays)');
+  },
+  'hop-trader': (world, monitor) => {
+    // A player whose trade is still pending joins another server: its load meets the trade's
+    // marker on a lock the trading server holds (and takes it, once that lock may change hands).
+    const player = pickPlayer(world, (candidate) => candidate.trading && !!candidate.current);
+    const server = player && pickServer(world, player.current);
+    if (player && server) connect(world, monitor, player, server, 'hops mid-trade');
+  },
+  reconnect: (world) => {
+    // The player connects again to the same server before it noticed the old connection
+    // close (a second tab, a reconnect before the socket timed out): the newest one wins.
+    const player = pickPlayer(world, (candidate) => candidate.current?.live === true);
+    const server = player?.current;
+    if (!player || !server) return;
+    world.note(`${player.id} reconnects (old connection stays)`, server.label, player.id);
+    server.test.join(player.id);
   },
   leave: (world, monitor) => {
     const player = pickPlayer(world, (candidate) => candidate.current !== undefined);

@@ -1,0 +1,143 @@
+/**
+ * Which of the driver's paths a run reached, so that an exploration shows what its invariants
+ * were actually exercised on: a check of a path never reached proves nothing. Each flow is
+ * recognised from the store's commits, the drivers' events and the faults, and counted as
+ * `flow.<name>`; a run that reached it also counts `reached.<name>` once, so a batch reports
+ * how many of its runs reached each.
+ */
+import type { DataDriverEvent } from '@datadriver/core';
+import type { ProfileRecord } from '@datadriver/core/ports';
+import type { StoreCommit } from './recording-backend.js';
+import type { SimServer, World } from './world.js';
+
+export const FLOWS = {
+  'take-new': 'a load creates a record',
+  'take-unlocked': 'a load takes a released record',
+  'take-stale-flagged': "a load takes a flagged lock by age (its holder's presence not alive)",
+  'take-stale-unflagged': 'a load takes a lock without the presence flag by age (handoff off)',
+  'take-stolen': 'a load takes a lock after two empty presence reads a beat apart',
+  'take-orphaned': "a load takes its own server's orphaned lock (a lost response)",
+  'handoff-reply': 'a holder released on request and the waiting load took the lock',
+  'save-lock-lost': 'a save or release found its lock taken (Data.LockLost)',
+  'release-retained': 'a leave save failed and the profile was retained',
+  'adopt-kept': 'a rejoin adopted a retained profile and saved it',
+  'adopt-lost': 'a rejoin found its retained profile’s lock gone',
+  'adopt-unsaved': 'a rejoin adopted a retained profile it could not save yet',
+  'newest-connection': 'a second connection of a player on one server ended the first',
+  'trade-committed': 'a trade committed',
+  'trade-aborted': 'a trade aborted',
+  'trade-undecided': 'a trade closed while its commit was being written',
+  'recovered-committed': 'a load settled a committed trade from its journal',
+  'recovered-aborted': 'a load aborted an undecided trade it found marked',
+  'load-met-live-marker': "a load found a live holder's lock with a trade marker on it",
+  'recovery-raced-live-trade': 'a load took a marked record from a server still running that trade',
+  'presence-key-lost': "a live server's presence key was lost and it beat on",
+  'presence-unknown': 'a presence read failed (the unknown answer)',
+  'late-request': 'a request naming an older token reached a newer session',
+  'skewed-clocks': "a run whose servers' clocks differ (within lockSkew)",
+  'mixed-handoff': 'a run with servers of handoff on and off',
+} as const;
+
+export type FlowName = keyof typeof FLOWS;
+
+/** Counts the flows an event shows. */
+export function flowsOfEvent(
+  world: World,
+  server: SimServer,
+  event: DataDriverEvent,
+  count: (flow: FlowName) => void,
+): void {
+  switch (event.type) {
+    case 'lock.taken':
+      if (event.reason === 'stale') {
+        count(event.from.presence ? 'take-stale-flagged' : 'take-stale-unflagged');
+      } else count(`take-${event.reason}` as FlowName);
+      return;
+    case 'load.loaded':
+      if (event.reason === 'new' || event.reason === 'unlocked') count(`take-${event.reason}`);
+      return;
+    case 'load.waiting':
+      if (event.reason === 'locked' && world.record(event.key)?.meta.trade) {
+        count('load-met-live-marker');
+      }
+      return;
+    case 'handoff.reply.received':
+      count('handoff-reply');
+      return;
+    case 'presence.read':
+      if (event.answer === 'unknown') count('presence-unknown');
+      return;
+    case 'lock.lost':
+      count('save-lock-lost');
+      return;
+    case 'profile.release-failed':
+      count('release-retained');
+      return;
+    case 'profile.adopted':
+      count(`adopt-${event.outcome}`);
+      return;
+    case 'profile.kicked':
+      if (event.cause === 'rejoined') count('newest-connection');
+      return;
+    case 'trade.committed':
+    case 'trade.aborted':
+    case 'trade.undecided':
+      count(event.type.replace('.', '-') as FlowName);
+      return;
+    case 'trade.recovered':
+      count(`recovered-${event.outcome}`);
+      return;
+    case 'handoff.request.received': {
+      const held = server.profile(event.key)?.lockToken;
+      if (event.token !== undefined && held !== undefined && held !== event.token) {
+        count('late-request');
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Counts the flows a commit shows: a load taking a marked record from a live trading server. */
+export function flowsOfCommit(
+  world: World,
+  commit: StoreCommit,
+  count: (flow: FlowName) => void,
+): void {
+  if (world.playerKeyOf(commit.key) === undefined) return; // a trade journal
+  const before = commit.before as unknown as ProfileRecord | undefined;
+  const after = commit.after as unknown as ProfileRecord;
+  const holder = before?.meta.lock;
+  if (!before?.meta.trade || !holder || !after.meta.lock) return;
+  if (after.meta.lock.token === holder.token) return;
+  const trading = world.serverByJobId(holder.jobId);
+  const pending = [...world.trades.values()].some(
+    (trade) => trade.server === trading && trade.outcome === 'pending',
+  );
+  if (trading?.live && pending) count('recovery-raced-live-trade');
+}
+
+/** The flows a run's configuration shows. */
+export function flowsOfConfig(world: World, count: (flow: FlowName) => void): void {
+  const skews = new Set(world.config.servers.map((server) => server.skewMs));
+  if (skews.size > 1) count('skewed-clocks');
+  const handoff = new Set(world.config.servers.map((server) => server.handoff));
+  if (handoff.size > 1) count('mixed-handoff');
+}
+
+/** A batch's table: each flow, the runs that reached it and how often it ran. */
+export function flowTable(counts: ReadonlyMap<string, number>, runs: number): string {
+  const rows = Object.entries(FLOWS).map(([name, what]) => {
+    const reached = counts.get(`reached.${name}`) ?? 0;
+    const times = counts.get(`flow.${name}`) ?? 0;
+    const mark = reached === 0 ? 'NEVER REACHED' : `${reached} of ${runs} runs, ${times} times`;
+    return `  ${name.padEnd(27)} ${mark.padEnd(30)} ${what}`;
+  });
+  return ['flows reached:', ...rows].join('\n');
+}
+
+/** The flows no run of a batch reached. */
+export function flowsNeverReached(counts: ReadonlyMap<string, number>): string[] {
+  return Object.keys(FLOWS).filter((name) => !counts.get(`reached.${name}`));
+}
