@@ -112,7 +112,9 @@ describe('a broken rule is caught within the CI budget', () => {
     expectCaught(await firstFailure(), 'late-request-harmless');
   });
 
-  it('the seeds that caught them hold with the rules as written', { timeout: 120_000 }, async () => {
+  it('the seeds that caught them hold with the rules as written', {
+    timeout: 120_000,
+  }, async () => {
     // What failed above is the broken rule's doing, not the seed's.
     expect(caught).toHaveLength(4);
     for (const seed of caught) {

@@ -199,7 +199,7 @@ describe('the Try it page in Redis mode, on real game servers', () => {
 
     const crash = await playCase(page, 'crashed-holder', 60_000);
     expect(crash.outcome).toMatch(
-      /^B took the lock \d\.\d+ s after A’s last beat \(\d+\.\d+ s at the seed’s constants\), with 5 coins: A’s last save\.$/,
+      /^B took the lock \d\.\d+ s after A’s last beat \(\d+\.\d+ s at the default timings\), with 5 coins: A’s last save\.$/,
     );
     expect(crash.note).toContain('Redis holds 5 coins, locked by B.');
     expect(crash.rows).toContain('server.crashed');

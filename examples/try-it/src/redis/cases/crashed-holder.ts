@@ -39,14 +39,14 @@ export const crashedHolder: RedisCaseScript = {
       const taken = await end;
       const played = loaded('B', taken, await arrival(onB));
       const sinceBeat = taken.time - lastBeat;
-      const atSeed = Math.round(sinceBeat / world.scale);
+      const atDefaultTimings = Math.round(sinceBeat / world.scale);
       return {
         at: played.at,
         outcome: {
           ...played.outcome,
           waitedMs: sinceBeat,
           measuredFrom: 'last-beat',
-          text: `B took the lock ${formatMs(sinceBeat)} after A’s last beat (${formatMs(atSeed)} at the seed’s constants), with ${played.outcome.coins} coins: A’s last save.`,
+          text: `B took the lock ${formatMs(sinceBeat)} after A’s last beat (${formatMs(atDefaultTimings)} at the default timings), with ${played.outcome.coins} coins: A’s last save.`,
         },
       };
     };
