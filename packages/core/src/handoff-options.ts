@@ -1,4 +1,9 @@
-/** What a `Handoff` is made with, and what it routes messages to. */
+/**
+ * What a `Handoff` is made with, what it routes messages to, and which options a driver
+ * sharing a running handoff may not change.
+ */
+import { sameFields } from './config-checks.js';
+import { DataDriverError, ErrorCode } from './errors.js';
 import type { EventStream } from './event-stream.js';
 import type { BackendPorts } from './handoff-backends.js';
 import type { Logger } from './ports/logger.js';
@@ -7,7 +12,7 @@ import type { Presence } from './ports/presence.js';
 import type { Scheduler } from './ports/scheduler.js';
 import type { MessageLimits } from './rules/index.js';
 import type { HandoffSigning } from './signing.js';
-import type { HandoffTimings } from './timings.js';
+import { type HandoffTimings, resolveTimings } from './timings.js';
 import type { RequestReason } from './wire.js';
 
 /** What a handoff routes messages to: a DataDriver, by its name. */
@@ -55,4 +60,26 @@ export interface HandoffOptions {
   readonly limits?: Partial<MessageLimits>;
   /** Sign every message with the fleet's key and drop unsigned ones (off by default). */
   readonly signing?: HandoffSigning;
+}
+
+/**
+ * Refuses options a shared handoff would otherwise silently ignore: `differing` (signing or
+ * limits, as its gate found them), and `timings` other than the `running` ones.
+ */
+export function refuseOtherOptions(
+  jobId: string,
+  differing: readonly string[],
+  running: HandoffTimings,
+  timings: Partial<HandoffTimings> | undefined,
+): void {
+  const differs = [...differing];
+  if (timings !== undefined && !sameFields(resolveTimings(timings), running)) {
+    differs.push('timings');
+  }
+  if (differs.length === 0) return;
+  throw new DataDriverError(
+    ErrorCode.InvalidConfig,
+    `the handoff of server ${jobId} already runs with other ${differs.join(', ')} (set by the first driver attached, or Handoff.shared); give every driver of this server the same handoffSigning, handoffLimits and timings, or make the Handoff first and pass it as the handoff option`,
+    { details: { jobId, differs } },
+  );
 }

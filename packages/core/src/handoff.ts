@@ -5,8 +5,6 @@
  * brings its own messenger and presence (another backend) adds a beat and a subscription on
  * them (`handoff-backends.ts`), and its requests, replies and presence reads go through them.
  */
-
-import { sameFields } from './config-checks.js';
 import { consoleLogger } from './console-logger.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from './errors.js';
 import { EventStream } from './event-stream.js';
@@ -14,22 +12,22 @@ import type { EventListener, EventPayload } from './events.js';
 import { HandoffBackends } from './handoff-backends.js';
 import { PresenceBeat } from './handoff-beat.js';
 import { MessageGate } from './handoff-gate.js';
-import type { HandoffClient, HandoffMembership, HandoffOptions } from './handoff-options.js';
+import { HandoffMembers } from './handoff-members.js';
+import { HandoffMessages } from './handoff-messages.js';
+import {
+  type HandoffClient,
+  type HandoffMembership,
+  type HandoffOptions,
+  refuseOtherOptions,
+} from './handoff-options.js';
 import { TopicSubscription } from './handoff-subscription.js';
 import { isWellFormedText, tooLong } from './keys.js';
-import type { Logger } from './ports/logger.js';
 import type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
 import type { MessageLimits } from './rules/index.js';
 import { retryOnce } from './signal.js';
 import { SystemScheduler } from './system-scheduler.js';
 import { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings } from './timings.js';
-import {
-  type HandoffMessage,
-  parseHandoffMessage,
-  replyMessage,
-  requestMessage,
-  topicOf,
-} from './wire.js';
+import { replyMessage, requestMessage, topicOf } from './wire.js';
 
 export type { HandoffClient, HandoffMembership, HandoffOptions } from './handoff-options.js';
 
@@ -49,15 +47,14 @@ export class Handoff {
   /** The topic this server listens on. */
   readonly topic: string;
   private scheduler: Scheduler;
-  private readonly logger: Logger;
   private readonly events: EventStream;
-  private readonly clients = new Map<string, HandoffClient>();
-  /** What each attached driver brought: its ports, and its event stream and logger. */
-  private readonly members = new Map<string, HandoffMembership>();
+  /** The attached drivers: messages are routed to them, events reach them. */
+  private readonly members: HandoffMembers;
   private readonly backends: HandoffBackends<PresenceBeat, TopicSubscription>;
   private beatTask: ScheduledTask | undefined;
   private destroyed = false;
   private readonly gate: MessageGate;
+  private readonly messages: HandoffMessages;
   readonly [marker] = true;
 
   constructor(options: HandoffOptions) {
@@ -72,24 +69,30 @@ export class Handoff {
     this.jobId = options.jobId;
     this.topic = topicOf(options.jobId);
     this.scheduler = options.scheduler ?? new SystemScheduler();
-    this.logger = options.logger ?? consoleLogger();
-    this.events = new EventStream(this.logger, () => ({
+    const logger = options.logger ?? consoleLogger();
+    this.events = new EventStream(logger, () => ({
       time: this.scheduler.now(),
       jobId: this.jobId,
     }));
+    this.members = new HandoffMembers(this.events, logger);
     try {
       this.timings = resolveTimings(options.timings);
     } catch (error) {
       throw toDataDriverError(error, ErrorCode.InvalidConfig, 'invalid handoff options');
     }
-    const report = (event: EventPayload) => this.emit(event);
+    const report = (event: EventPayload) => this.members.emit(event);
     this.backends = new HandoffBackends(
       { messenger: options.messenger, presence: options.presence },
       {
         beat: (presence) =>
           new PresenceBeat(presence, this.jobId, this.timings, () => this.scheduler, report),
         listen: (messenger) =>
-          new TopicSubscription(messenger, this.topic, (message) => this.route(message), report),
+          new TopicSubscription(
+            messenger,
+            this.topic,
+            (message) => this.messages.receive(message),
+            report,
+          ),
         stop: (subscription) => subscription.end(),
       },
     );
@@ -97,8 +100,12 @@ export class Handoff {
       options.limits,
       options.signing,
       () => this.scheduler.now(),
-      (event) => this.emit(event),
+      report,
     );
+    this.messages = new HandoffMessages(this.gate, this.members, () => ({
+      scheduler: this.scheduler,
+      delayMs: this.timings.messageRetrySeconds * 1000,
+    }));
   }
 
   /** How many messages this server publishes and accepts. */
@@ -158,8 +165,7 @@ export class Handoff {
    */
   register(client: HandoffClient, membership?: HandoffMembership): void {
     this.assertRegistrable(client);
-    this.clients.set(client.name, client);
-    if (membership) this.members.set(client.name, membership);
+    this.members.add(client, membership);
     const beaten = this.backends.beats;
     if (membership?.ports) this.backends.use(client.name, membership.ports);
     for (const subscription of this.backends.listening) void subscription.ensure();
@@ -172,26 +178,18 @@ export class Handoff {
   /** Refuses what `register(client)` would refuse, changing nothing. */
   assertRegistrable(client: HandoffClient): void {
     this.assertLive();
-    const existing = this.clients.get(client.name);
-    if (existing && existing !== client) {
-      throw new DataDriverError(
-        ErrorCode.InvalidConfig,
-        `two drivers named ${client.name} on one handoff: handoff routes by name, so they would collide`,
-      );
-    }
+    this.members.assertFree(client);
   }
 
   /** Stops routing to `client`; its ports are no longer beaten or listened on unless others use them. */
   async unregister(client: HandoffClient): Promise<void> {
-    if (this.clients.get(client.name) !== client) return;
-    this.clients.delete(client.name);
-    this.members.delete(client.name);
+    if (!this.members.remove(client)) return;
     await this.backends.leave(client.name);
   }
 
   /** Number of drivers registered. */
   get clientCount(): number {
-    return this.clients.size;
+    return this.members.size;
   }
 
   /** Beats presence now and every `beatSeconds` after. Idempotent. */
@@ -235,14 +233,15 @@ export class Handoff {
 
   /** Asks `holder` to release `key` of driver `driverName`; `token` names the lock seen. */
   async request(driverName: string, key: string, holder: string, token?: string): Promise<void> {
-    const reason = this.clients.get(driverName)?.requestReason?.(key);
+    const reason = this.members.requestReason(driverName, key);
     const message = requestMessage(driverName, key, this.jobId, token, reason);
-    await this.publish(driverName, holder, message);
+    await this.messages.send(this.portsOf(driverName).messenger, holder, message);
   }
 
   /** Tells `requester` that this server no longer holds `key` of driver `driverName`. */
   async reply(driverName: string, key: string, requester: string): Promise<void> {
-    await this.publish(driverName, requester, replyMessage(driverName, key));
+    const message = replyMessage(driverName, key);
+    await this.messages.send(this.portsOf(driverName).messenger, requester, message);
   }
 
   /** True while this server receives requests on every messenger (false: a subscribe failed, polling). */
@@ -261,7 +260,6 @@ export class Handoff {
     this.destroyed = true;
     this.beatTask?.cancel();
     this.beatTask = undefined;
-    this.clients.clear();
     this.members.clear();
     if (sharedHandoffs.get(this.jobId) === this) sharedHandoffs.delete(this.jobId);
     await Promise.all(this.backends.listening.map((subscription) => subscription.end()));
@@ -269,7 +267,7 @@ export class Handoff {
 
   private async tick(): Promise<void> {
     // A failed subscription is retried with each beat: handoff polls until it is back.
-    if (this.clients.size > 0) {
+    if (this.members.size > 0) {
       for (const subscription of this.backends.listening) {
         if (!subscription.active) void subscription.ensure();
       }
@@ -288,67 +286,7 @@ export class Handoff {
   /** Refuses options a shared handoff would otherwise silently ignore. */
   private assertSameAs(options: Omit<HandoffOptions, 'jobId'>): void {
     const differs = this.gate.differences(options.limits, options.signing);
-    if (
-      options.timings !== undefined &&
-      !sameFields(resolveTimings(options.timings), this.timings)
-    ) {
-      differs.push('timings');
-    }
-    if (differs.length === 0) return;
-    throw new DataDriverError(
-      ErrorCode.InvalidConfig,
-      `the handoff of server ${this.jobId} already runs with other ${differs.join(', ')} (set by the first driver attached, or Handoff.shared); give every driver of this server the same handoffSigning, handoffLimits and timings, or make the Handoff first and pass it as the handoff option`,
-      { details: { jobId: this.jobId, differs } },
-    );
-  }
-
-  private route(raw: unknown): void {
-    // Counted before it is read: a flood costs this server the budget, never more.
-    if (!this.gate.admit()) return;
-    const message = parseHandoffMessage(raw);
-    if (!message || !this.gate.trusted(message, raw)) return;
-    const client = this.clients.get(message.D);
-    if (!client) return;
-    if (message.T === 'Q') client.receiveHandoffRequest(message.K, message.R, message.L, message.W);
-    else client.receiveHandoffReply(message.K);
-  }
-
-  private async publish(driverName: string, jobId: string, message: HandoffMessage): Promise<void> {
-    const sent = this.gate.outgoing(message, jobId, this.publishPerMinute());
-    const { messenger } = this.portsOf(driverName);
-    try {
-      await retryOnce(this.scheduler, this.timings.messageRetrySeconds * 1000, () =>
-        messenger.publish(topicOf(jobId), sent),
-      );
-    } catch (error) {
-      throw toDataDriverError(
-        error,
-        ErrorCode.BackendFailed,
-        `publish to ${topicOf(jobId)} failed`,
-      );
-    }
-  }
-
-  /** This server's publish budget: a base, and more for each profile its drivers hold. */
-  private publishPerMinute(): number {
-    let profiles = 0;
-    for (const client of this.clients.values()) profiles += client.profileCount ?? 0;
-    return this.limits.publishPerMinute + this.limits.publishPerPlayerPerMinute * profiles;
-  }
-
-  /**
-   * To this handoff's listeners and logger, and to every attached driver's listeners and
-   * logger: a beat failure concerns each of them. A logger already given the line is not
-   * given it again (drivers of one server often share one).
-   */
-  private emit(event: EventPayload): void {
-    this.events.emit(event);
-    const logged = new Set<Logger>([this.logger]);
-    for (const { events, logger } of this.members.values()) {
-      if (!events) continue;
-      events.emit(event, undefined, { log: logger === undefined || !logged.has(logger) });
-      if (logger) logged.add(logger);
-    }
+    refuseOtherOptions(this.jobId, differs, this.timings, options.timings);
   }
 
   private assertLive(): void {

@@ -82,7 +82,10 @@ export interface DataDriverOptions<T extends object> {
    * (`localHandoffSeconds`): the release requests (never awaited: a slow or hung bus delays
    * nothing), the parks on the holder's reply and the presence reads (each ends by this
    * deadline, and one beat after it started at most, as unknown). The read and the store
-   * attempt after the last wake then decide the join: taken, or `Data.Locked`. After a first
+   * attempt after the last wake then decide the join: taken, or `Data.Locked`. A store attempt
+   * is awaited one presence TTL past this deadline at most (then `Data.Timeout`; a lock its
+   * write takes later is released), so a whole join ends within its same-server wait, this,
+   * and one presence TTL. After a first
    * unknown presence answer the load reads again at once, so one failed read does not cost the
    * takeover of a crashed holder. See docs/guide/waits-and-backends.md.
    */

@@ -1,9 +1,9 @@
 /**
  * Every wait of a join is bounded by its own deadline: a publish that acknowledges slowly,
  * stalls or never settles delays neither a reply's wake, nor the park, nor the presence reads;
- * a hung presence read counts as unknown (after a beat, or at the deadline). `lockWaitSeconds`
- * bounds the cross-server part, counted from the end of the same-server part. Every time here
- * is exact, on the virtual clock.
+ * a hung presence read counts as unknown; a store call is awaited at most one presence TTL past
+ * the deadline. `lockWaitSeconds` bounds the cross-server part, counted from the end of the
+ * same-server part. Every time here is exact, on the virtual clock.
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriver, type DataDriverEvent, ErrorCode, Handoff } from '../src/index.js';
@@ -16,7 +16,7 @@ import {
   MemoryStore,
   VirtualClock,
 } from '../src/testing/index.js';
-import { recordingLogger } from './helpers.js';
+import { recordingLogger, stored } from './helpers.js';
 
 /** Servers over one store, bus and presence, each with its own faulty connections. */
 function fleet() {
@@ -191,6 +191,74 @@ describe('a presence read that never answers', () => {
       [10_500, 'unknown'],
       [15_000, 'unknown'],
     ]);
+  });
+});
+
+describe('a store call that hangs during a join', () => {
+  it("is awaited until one presence TTL past the deadline: Data.Timeout at 25 s; the lock it takes when it lands is released, with the holder's data intact", async () => {
+    const { clock, store, server, log } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const held = await clock.run(a.driver.load('p1'));
+    held.data.coins = 7;
+    await clock.run(held.save());
+    a.messenger.faults.inject({
+      kind: 'drop',
+      operation: 'deliver',
+      times: Number.POSITIVE_INFINITY,
+    });
+    // B's first attempt finds A's lock; its later ones hang.
+    const hang = b.connection.faults.inject({
+      kind: 'stall',
+      operation: 'update',
+      skip: 1,
+      times: Number.POSITIVE_INFINITY,
+    });
+    const { ok, error, waitedMs } = await timed(clock, b.driver.load('p1'));
+    expect(ok).toBe(false);
+    expect(error).toMatchObject({ code: ErrorCode.Timeout });
+    expect(waitedMs).toBe(25_000);
+    // A lets go; B's hung attempt lands, takes the free record, and is released at once.
+    await clock.run(a.driver.close());
+    const released = stored(store, 'p1');
+    expect(released?.meta).toMatchObject({ releasedToken: held.lockToken });
+    hang.remove();
+    await clock.advance(1);
+    const record = stored(store, 'p1');
+    expect(record?.meta.lock).toBeUndefined();
+    // Taken, then released: two writes of B's, under a token of its own.
+    expect(record?.meta.version).toBe(released!.meta.version + 2);
+    expect(record?.meta.releasedToken).not.toBe(held.lockToken);
+    expect(record?.data).toEqual({ coins: 7 });
+    expect(b.driver.profile('p1')).toBeUndefined();
+    expect(log.lines.filter((line) => line.level === 'warn' || line.level === 'error')).toEqual([]);
+  });
+
+  it('ends the join at the same bound when its first attempt hangs on a free record, and the late lock is released', async () => {
+    const { clock, store, server, log } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const held = await clock.run(a.driver.load('p1'));
+    held.data.coins = 7;
+    await clock.run(a.driver.close());
+    const before = stored(store, 'p1');
+    const hang = b.connection.faults.inject({
+      kind: 'stall',
+      operation: 'update',
+      times: Number.POSITIVE_INFINITY,
+    });
+    const { ok, error, waitedMs } = await timed(clock, b.driver.load('p1'));
+    expect(ok).toBe(false);
+    expect(error).toMatchObject({ code: ErrorCode.Timeout });
+    expect(waitedMs).toBe(25_000);
+    hang.remove();
+    await clock.advance(1);
+    const record = stored(store, 'p1');
+    expect(record?.meta.lock).toBeUndefined();
+    expect(record?.meta.version).toBe(before!.meta.version + 2);
+    expect(record?.data).toEqual({ coins: 7 });
+    expect(b.driver.profile('p1')).toBeUndefined();
+    expect(log.lines.filter((line) => line.level === 'warn' || line.level === 'error')).toEqual([]);
   });
 });
 

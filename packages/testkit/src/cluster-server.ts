@@ -57,7 +57,10 @@ export interface LogLine {
 
 export class TestServer {
   private crashed = false;
-  /** Told when the server crashes (the cluster stops timing what reaches it). */
+  /**
+   * Told when the server crashes: the cluster halts the timers of its driver and handoff and
+   * stops timing what reaches it.
+   */
   onCrash: () => void = () => undefined;
 
   constructor(
@@ -86,7 +89,10 @@ export class TestServer {
     return this.driver.profile(key);
   }
 
-  /** The server stops dead: no write, beat, message or reply ever leaves it again. */
+  /**
+   * The server stops dead, as a killed process does: no write, beat, message or reply ever
+   * leaves it again, and no timer of it fires (a load it had under way never ends).
+   */
   crash(): void {
     this.crashed = true;
     this.onCrash();

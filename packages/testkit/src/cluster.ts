@@ -22,6 +22,7 @@ import {
 } from '@datadriver/core/testing';
 import type { ClusterBackend } from './cluster-backend.js';
 import { type CriticalPath, criticalPath, pathSlack, type Wait } from './cluster-critical-path.js';
+import { HaltingScheduler } from './cluster-halt.js';
 import { type Span, TimeLedger, type Unscaled } from './cluster-ledger.js';
 import { LoopLag } from './cluster-loop-lag.js';
 import { type LogLine, type PlayerData, type ServerOptions, TestServer } from './cluster-server.js';
@@ -129,9 +130,12 @@ export class Cluster {
     const ports = real ? timedPorts(connected, this.ledger, label) : connected;
     const scheduler = this.time.scheduler;
     const timed = real ? timedScheduler(scheduler, this.ledger, label) : scheduler;
-    const serverClock = skewed(
-      options.timerDelay ? stretched(timed, options.timerDelay) : timed,
-      this.ms(options.clockSkewSeconds ?? 0),
+    // A crash stops every timer of the server's driver and handoff (see `HaltingScheduler`).
+    const serverClock = new HaltingScheduler(
+      skewed(
+        options.timerDelay ? stretched(timed, options.timerDelay) : timed,
+        this.ms(options.clockSkewSeconds ?? 0),
+      ),
     );
     const latency = this.backend.latency;
     const store = new FaultyStore(ports.store, { scheduler, latencyMs: latency?.storeMs ?? 0 });
@@ -174,7 +178,10 @@ export class Cluster {
     const host = new MemoryHost(jobId);
     driver.attach(host);
     const server = new TestServer(label, jobId, host, driver, store, messenger, presence, handoff);
-    server.onCrash = () => this.ledger.silence(label);
+    server.onCrash = () => {
+      serverClock.halt();
+      this.ledger.silence(label);
+    };
     this.servers.set(label, server);
     await this.time.pass(0);
     // A bus may drop what is published before a subscription exists (Pub/Sub does): a server

@@ -123,12 +123,17 @@ async function crashTakeover(
   return checked!;
 }
 
-/** Stretches the first timer armed after B's first empty read by one beat: a missed beat. */
+/**
+ * Stretches the first timer of B's schedule armed after its first empty read by one beat: a
+ * missed beat. The bound of a store attempt (one presence TTL past the join's deadline, so
+ * never shorter than a TTL) is armed first, but is no step of the schedule: it fires only
+ * when the store hangs.
+ */
 function missedBeat(cluster: Cluster) {
   let missed = false;
   return (delayMs: number) => {
     const empty = cluster.events.some((e) => e.type === 'presence.read' && e.answer === 'stopped');
-    if (!empty || missed) return delayMs;
+    if (!empty || missed || delayMs >= cluster.ms(10)) return delayMs;
     missed = true;
     return delayMs + cluster.ms(3);
   };

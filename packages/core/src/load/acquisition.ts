@@ -25,6 +25,7 @@ import {
 import { Silence } from '../rules/silence.js';
 import { HolderRequests } from './holder-requests.js';
 import { JoinDeadline } from './join-deadline.js';
+import { releaseLateLock } from './late-lock.js';
 import { type Acquired, type Attempt, attemptLoad } from './load-attempt.js';
 
 /** Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait). */
@@ -123,15 +124,21 @@ class Acquisition {
     }
   }
 
-  private attempt(): Promise<Attempt> {
-    return attemptLoad(this.ctx, {
-      key: this.key,
-      token: this.reservation.token,
+  /** One attempt, awaited until the hard end at most (then `Data.Timeout`). */
+  private async attempt(): Promise<Attempt> {
+    const { ctx, key, reservation, heldHere } = this;
+    const attempt = attemptLoad(ctx, {
+      key,
+      token: reservation.token,
       stealFrom: this.stealFrom,
-      heldHere: this.heldHere,
+      heldHere,
       presenceOf: (holder) => this.presenceOf(holder),
       expected: this.released,
     });
+    const bounded = await this.deadline.storeCall(attempt);
+    if (!bounded.late) return bounded.value;
+    releaseLateLock(ctx, key, reservation.token, heldHere, attempt);
+    throw this.deadline.storeTimeout(key);
   }
 
   /** How long the next park on the holder's reply lasts (`parkLength`); doubles the park after. */

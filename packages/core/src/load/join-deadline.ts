@@ -1,11 +1,13 @@
 /**
- * The bound of the cross-server wait. `lockWaitSeconds` bounds the wait itself: no park, no
+ * The bounds of the cross-server wait. `lockWaitSeconds` bounds the wait itself: no park, no
  * wait for a publish (a release request is never awaited) and no presence read lasts past it.
- * A presence read also ends one beat after it started: a read that has not answered by then
- * counts as unknown, as a failed one does, so a hung presence backend costs the wait no more
- * than a beat per read. The read and the store attempt after the last wake run from the
- * deadline and decide the join (a store attempt is awaited: the store's own timeouts bound it).
+ * A store attempt still in flight at the deadline may be taking the lock, so it is awaited, but
+ * only until the hard end, one presence TTL past the deadline; a lock it takes after that is
+ * released (`late-lock.ts`). A presence read also ends after one beat: a read that has not
+ * answered by then counts as unknown, as a failed one does, so a hung presence backend costs
+ * the wait no more than a beat per read.
  */
+import { DataDriverError, ErrorCode } from '../errors.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { HandoffTimings } from '../timings.js';
 
@@ -15,6 +17,8 @@ export type Bounded<T> = { readonly late: false; readonly value: T } | { readonl
 export class JoinDeadline {
   /** When `lockWaitSeconds` runs out: no wait lasts past it. */
   readonly at: number;
+  /** The latest a store attempt in flight at `at` is awaited. */
+  readonly hardEnd: number;
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -22,6 +26,7 @@ export class JoinDeadline {
     private readonly timings: HandoffTimings,
   ) {
     this.at = scheduler.now() + lockWaitMs;
+    this.hardEnd = this.at + timings.presenceTtlSeconds * 1000;
   }
 
   /** Time left until the deadline (never negative). */
@@ -34,14 +39,28 @@ export class JoinDeadline {
     return this.scheduler.now() >= this.at;
   }
 
+  /** A store attempt: its result, or `late` at the hard end. */
+  storeCall<T>(work: Promise<T>): Promise<Bounded<T>> {
+    return this.race(work, this.hardEnd);
+  }
+
   /**
-   * A presence read: its answer, or `late` one beat after it started, or at the deadline for a
-   * read that started before it, whichever comes first.
+   * A presence read: its answer, or `late` at the deadline (the hard end for a read that starts
+   * after it, inside the last attempt) or one beat after it started, whichever comes first.
    */
   presenceCall<T>(work: Promise<T>): Promise<Bounded<T>> {
     const now = this.scheduler.now();
-    const afterBeat = now + this.timings.beatSeconds * 1000;
-    return this.race(work, now < this.at ? Math.min(this.at, afterBeat) : afterBeat);
+    const end = now < this.at ? this.at : this.hardEnd;
+    return this.race(work, Math.min(end, now + this.timings.beatSeconds * 1000));
+  }
+
+  /** The error of a store attempt that outlasted the hard end. */
+  storeTimeout(key: string): DataDriverError {
+    return new DataDriverError(
+      ErrorCode.Timeout,
+      `the store did not answer the load of ${key} by ${this.timings.presenceTtlSeconds} s past lockWaitSeconds; a lock it takes later is released`,
+      { details: { key } },
+    );
   }
 
   private race<T>(work: Promise<T>, end: number): Promise<Bounded<T>> {
