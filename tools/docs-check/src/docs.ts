@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DocBlock, extractBlocks, type MarkupProblem } from './extract.js';
 import { materialize } from './materialize.js';
+import { type Toolchain, typeCheckWith } from './newest-toolchain.js';
 import { runBlocks } from './run-blocks.js';
 import { typeCheck } from './type-check.js';
 
@@ -69,14 +70,27 @@ export interface CheckResult {
   readonly problems: readonly Problem[];
 }
 
-export async function checkDocs(options: CheckOptions): Promise<CheckResult> {
+/** Every block of `files`, and the mistakes in their markup. */
+function blocksOf(
+  root: string,
+  files: readonly string[],
+): { blocks: DocBlock[]; problems: Problem[] } {
   const blocks: DocBlock[] = [];
   const problems: Problem[] = [];
-  for (const file of options.files) {
-    const found = extractBlocks(readFileSync(join(options.root, file), 'utf8'), file);
+  for (const file of files) {
+    const found = extractBlocks(readFileSync(join(root, file), 'utf8'), file);
     blocks.push(...found.blocks);
     problems.push(...found.problems);
   }
+  return { blocks, problems };
+}
+
+function byLine(problems: Problem[]): Problem[] {
+  return problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+}
+
+export async function checkDocs(options: CheckOptions): Promise<CheckResult> {
+  const { blocks, problems } = blocksOf(options.root, options.files);
   const outDir = options.outDir ?? join(options.packageDir, 'node_modules', '.cache', 'docs-check');
   const { modules, problems: clashes } = materialize(blocks, outDir);
   problems.push(...clashes, ...typeCheck(modules, options.packageDir));
@@ -86,8 +100,24 @@ export async function checkDocs(options: CheckOptions): Promise<CheckResult> {
     const runnable = modules.filter((module) => !broken.has(module.block.file));
     problems.push(...(await runBlocks(runnable, options.runEnv, options.runTimeoutMs)));
   }
-  problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
-  return { blocks, problems };
+  return { blocks, problems: byLine(problems) };
+}
+
+/**
+ * The same blocks type-checked with another toolchain (the newest npm serves) instead of the
+ * pinned one; nothing is run. Its modules go to their own folder (`docs-check-newest` by default),
+ * so this and `checkDocs` may run at once.
+ */
+export async function checkDocsWith(
+  toolchain: Toolchain,
+  options: Omit<CheckOptions, 'runEnv' | 'runTimeoutMs'>,
+): Promise<CheckResult> {
+  const { blocks, problems } = blocksOf(options.root, options.files);
+  const outDir =
+    options.outDir ?? join(options.packageDir, 'node_modules', '.cache', 'docs-check-newest');
+  const { modules, problems: clashes } = materialize(blocks, outDir);
+  problems.push(...clashes, ...(await typeCheckWith(toolchain, modules, outDir)));
+  return { blocks, problems: byLine(problems) };
 }
 
 /** `README.md:57: TS2304: Cannot find name 'host'.` */
