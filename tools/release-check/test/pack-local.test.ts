@@ -3,8 +3,8 @@
  * package into a folder and prints, for each, the whole npm command a project of your own needs.
  * Run as printed in fresh projects, the Redis adapter's line installs core and the adapter, where
  * a program type-checks and runs against a real redis-server, and the CLI's line installs the
- * `datadriver` command (it needs the core, Redis, DynamoDB and PostgreSQL tarballs too), which prints its help
- * and inspects a profile a program left locked on a real redis-server.
+ * `datadriver` command (it needs the core, Redis, DynamoDB and PostgreSQL tarballs too), which
+ * prints its help and inspects a profile a program left locked on a real redis-server.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
