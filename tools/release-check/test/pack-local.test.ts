@@ -3,8 +3,8 @@
  * package into a folder and prints, for each, the whole npm command a project of your own needs.
  * Run as printed in fresh projects, the Redis adapter's line installs core and the adapter, where
  * a program type-checks and runs against a real redis-server, and the CLI's line installs the
- * `datadriver` command (it needs the core, Redis and DynamoDB tarballs too), which prints its help
- * and inspects a profile a program left locked on a real redis-server.
+ * `datadriver` command (it needs the core, Redis, DynamoDB and PostgreSQL tarballs too), which
+ * prints its help and inspects a profile a program left locked on a real redis-server.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -38,7 +38,7 @@ describe('pnpm pack:local', () => {
     expect(install).toBe(`npm install ${tarball('core')} ${tarball('redis')} ioredis@5`);
     const installCli = lines.get('@datadriver/cli');
     expect(installCli).toBe(
-      `npm install ${['core', 'redis', 'dynamodb', 'cli'].map(tarball).join(' ')}`,
+      `npm install ${['core', 'redis', 'dynamodb', 'postgres', 'cli'].map(tarball).join(' ')}`,
     );
 
     const project = await scratch.dir('dd-pack-local-project-');

@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { type DocBlock, extractBlocks } from '@datadriver/docs-check';
 
 const README = new URL('../../../README.md', import.meta.url);
+const README_TEXT = readFileSync(README, 'utf8');
 
 function readmeBlock(describe: string, match: (block: DocBlock) => boolean): string {
-  const { blocks } = extractBlocks(readFileSync(README, 'utf8'), 'README.md');
+  const { blocks } = extractBlocks(README_TEXT, 'README.md');
   const block = blocks.find(match);
   if (!block) throw new Error(`README.md has no ${describe}`);
   return block.code;
@@ -22,3 +23,15 @@ export const README_QUICK_START = readmeBlock(
   '`ts run` block',
   (block) => block.run && block.name === undefined && block.preamble === '',
 );
+
+/**
+ * The tsconfig.json README's "Two servers of your own" has the user write (its sh block's
+ * `echo '…' > tsconfig.json`), as written there: parsed, so a README that writes invalid JSON
+ * fails here rather than in tsc.
+ */
+export const README_TSCONFIG: string = (() => {
+  const echoed = /^echo '(\{[\s\S]*?\})' > tsconfig\.json$/m.exec(README_TEXT)?.[1];
+  if (echoed === undefined) throw new Error("README.md has no `echo '…' > tsconfig.json` line");
+  JSON.parse(echoed);
+  return `${echoed}\n`;
+})();

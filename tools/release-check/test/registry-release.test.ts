@@ -5,8 +5,11 @@
  * publishes every package to a local npm registry (Verdaccio, no uplinks) and tags the release.
  * A fresh project then installs core, the Redis adapter and the CLI from that registry by name
  * (everything else from npm's own registry, as a user's project would), with the NEWEST
- * TypeScript and @types/node npm serves: README's quick start and two-server program compile
- * with them and with the workspace's pinned ones, and run; the `datadriver` bin prints its help.
+ * TypeScript and @types/node npm serves. There README's own steps are followed: the tsconfig.json
+ * its sh block writes, `npx tsc`, `node two-servers.js` (no server name: it plays both servers,
+ * and A's kicked coins are B's loaded ones); the quick start compiles with the same options and
+ * runs. Both programs also compile with the workspace's pinned TypeScript and @types/node (whose
+ * output packed-install.test.ts runs). The `datadriver` bin prints its help.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +18,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PUBLISHED } from '../scripts/published.mjs';
 import { run, Scratch } from './consumer-project.js';
 import { type LocalRegistry, startLocalRegistry } from './local-registry.js';
-import { README_QUICK_START, README_TWO_SERVERS } from './readme-program.js';
+import { README_QUICK_START, README_TSCONFIG, README_TWO_SERVERS } from './readme-program.js';
 import { commitAll, copyForRelease, git } from './release-copy.js';
 
 const CHANGESET = fileURLToPath(new URL('../../../node_modules/.bin/changeset', import.meta.url));
@@ -54,7 +57,7 @@ afterAll(async () => {
 
 describe('a release through a local npm registry', () => {
   // Every step of a release, and an npm install with the CLI's AWS SDK: bounded, not short.
-  it('changeset version writes every changeset into the changelogs, changeset publish publishes and tags every package, and a fresh project installs core, the Redis adapter and the CLI by name and runs README’s programs on the newest and the pinned TypeScript', async () => {
+  it('changeset version writes every changeset into the changelogs, changeset publish publishes and tags every package, and a fresh project installs core, the Redis adapter and the CLI by name, compiles README’s programs with README’s tsconfig.json on the pinned and the newest TypeScript, and runs the newest’s output: the two servers hand a player over with every coin', async () => {
     registry = await startLocalRegistry(await scratch.dir('dd-registry-'));
     const repo = await scratch.dir('dd-release-');
     // `registry=` too: whatever a package's settings say, nothing here publishes to npmjs.org.
@@ -137,44 +140,43 @@ describe('a release through a local npm registry', () => {
     };
     console.log(`README's programs compiled with the newest toolchain: ${JSON.stringify(newest)}`);
 
-    await writeFile(join(project, 'quick-start.ts'), README_QUICK_START);
+    // README's own steps: its tsconfig.json, `npx tsc`, `node two-servers.js` (no server name:
+    // it plays both parts). The quick start gets the same compiler options in a config of its own.
+    await writeFile(join(project, 'tsconfig.json'), README_TSCONFIG);
     await writeFile(join(project, 'two-servers.ts'), README_TWO_SERVERS);
-    const compile = async (tsc: string, outDir: string, typeRoots: string[]) => {
-      const flags = [
-        '--target',
-        'ES2022',
-        '--module',
-        'NodeNext',
-        '--moduleResolution',
-        'NodeNext',
-      ];
-      await run(
-        tsc,
-        [
-          ...flags,
-          '--strict',
-          ...typeRoots,
-          '--types',
-          'node',
-          '--outDir',
-          outDir,
-          'quick-start.ts',
-          'two-servers.ts',
-        ],
-        { cwd: project },
-      ).catch((error: { stdout?: string }) => {
-        throw new Error(`README's programs do not compile with ${tsc}:\n${error.stdout ?? ''}`);
-      });
-    };
-    await compile(join(project, 'node_modules', '.bin', 'tsc'), 'newest', []);
-    await compile(PINNED_TSC, 'pinned', ['--typeRoots', PINNED_TYPES]);
-    const env = { ...process.env, REDIS_URL: inject('redisUrl') };
-    // Run as the newest compiler emitted them (packed-install.test.ts runs the pinned output).
-    await run('node', ['newest/quick-start.js'], { cwd: project, env });
-    const twoServers = await run('node', ['newest/two-servers.js'], { cwd: project, env });
-    expect(twoServers.stdout).toMatch(
-      /^A: You joined another server\.\nB loaded p1-\d+ with 11 coins/,
+    await writeFile(
+      join(project, 'tsconfig.quick-start.json'),
+      `${JSON.stringify({ extends: './tsconfig.json', files: ['quick-start.ts'] })}\n`,
     );
+    await writeFile(join(project, 'quick-start.ts'), README_QUICK_START);
+    const compile = async ([command, ...tsc]: readonly string[], extra: readonly string[]) => {
+      for (const config of [[], ['-p', 'tsconfig.quick-start.json']]) {
+        await run(command!, [...tsc, ...config, ...extra], { cwd: project }).catch(
+          (error: { stdout?: string }) => {
+            throw new Error(
+              `${[command, ...tsc, ...config].join(' ')} fails:\n${error.stdout ?? ''}`,
+            );
+          },
+        );
+      }
+    };
+    // The pinned TypeScript and @types/node type-check and emit aside (packed-install.test.ts
+    // runs their output); then the newest, as README's `npx tsc`, next to the sources.
+    await compile([PINNED_TSC], ['--typeRoots', PINNED_TYPES, '--outDir', 'pinned']);
+    await compile(['npx', 'tsc'], []);
+    const env = { ...process.env, REDIS_URL: inject('redisUrl') };
+    await run('node', ['quick-start.js'], { cwd: project, env });
+    const twoServers = await run('node', ['two-servers.js'], { cwd: project, env });
+    // A's kick names the coins it had not saved; B loads exactly those (the program checks it too).
+    const kicked = /^A: kicked with (\d+) coins: You joined another server\.$/m.exec(
+      twoServers.stdout,
+    );
+    expect(kicked, twoServers.stdout).not.toBeNull();
+    expect(twoServers.stdout).toMatch(
+      new RegExp(`^B: loaded p1-\\d+ with ${kicked?.[1]} coins, \\d+ ms after the join$`, 'm'),
+    );
+    expect(twoServers.stdout).toMatch(/^A: stopped$/m);
+    expect(twoServers.stdout).toMatch(/^B: stopped$/m);
     const help = await run(join(project, 'node_modules', '.bin', 'datadriver'), ['--help'], {
       cwd: project,
     });
