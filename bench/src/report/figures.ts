@@ -35,7 +35,7 @@ function staleFigures(results: RunResults): Figure[] {
       label: 'old connection open but silent: first join on B to loaded on B',
       unit: 'ms',
       summary,
-      goal: `seed: about one save (< ${STALE_GOAL_MS} ms, no join refused)`,
+      goal: `lock handoff rules: about one save (< ${STALE_GOAL_MS} ms, no join refused)`,
       meetsGoal: summary.max < STALE_GOAL_MS && refused === 0,
       note: `${refused} joins refused after lockWaitSeconds and retried; ${kept} of ${stale.length} kept A's latest data`,
     },
@@ -109,7 +109,7 @@ function crashFigures(crashes: readonly Crash[], scale: number): Figure[] {
       label: "DataDriver: A's last beat to loaded on B",
       unit: 's',
       summary: sinceBeat,
-      goal: `floor ${seconds1(13 * scale)} s; seed: ${seconds1(13 * scale)}-${seconds1(15 * scale)} s`,
+      goal: `floor ${seconds1(13 * scale)} s; lock handoff rules: ${seconds1(13 * scale)}-${seconds1(15 * scale)} s`,
       note: 'TTL + the two empty reads a beat apart, + up to one park (2 s at scale 1) of retry spacing',
     },
   ];
@@ -124,7 +124,7 @@ function idleFigure(idle: IdleCost): Figure {
   const { store, presence, bus } = idle.perMinute;
   return {
     id: `idle.${idle.drivers}`,
-    section: 'Idle cost per server (all-Redis, seed constants)',
+    section: 'Idle cost per server (all-Redis, default timings)',
     label: `${idle.drivers} driver${idle.drivers === 1 ? '' : 's'} attached, no players`,
     unit: 'ops/min',
     value: store + presence + bus,

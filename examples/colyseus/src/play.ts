@@ -5,7 +5,7 @@
  * carried over when that process crashes. The two processes then stay up for you to play;
  * Ctrl-C stops them (each releases its profiles), then Redis.
  *
- * `--scale 0.2` runs the seed's constants five times faster (the crash takeover in 2 to 3 s);
+ * `--scale 0.2` runs the default timings five times faster (the crash takeover in 2 to 3 s);
  * `--port 3000` puts the processes on 3000 and 3001.
  */
 import { startRedis } from '@datadriver/backends';
@@ -76,7 +76,7 @@ try {
   const after = await joinRoom(a.url, user);
   console.log(
     `  taken over ${((performance.now() - crashedAt) / 1000).toFixed(1)} s after the crash ` +
-      `(seed: 10 to 15 s, times ${scale}), with ${after.coins} coins: B's last save ` +
+      `(default timings: 10 to 15 s, times ${scale}), with ${after.coins} coins: B's last save ` +
       '(what B earned after it was lost with the crash)',
   );
   await after.room.leave();

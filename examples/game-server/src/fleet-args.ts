@@ -20,7 +20,7 @@ each game server releases its profiles, then Redis stops.
 
   --count N         how many game servers (default 3)
   --port P          the first server's port (default 7001; 0 picks free ports)
-  --scale S         every handoff constant and wait times S (default 1, the seed's values)
+  --scale S         every handoff constant and wait times S (default 1, the default timings)
   --stack postgres  store, messages and presence on one PostgreSQL instead of Redis:
                     a throwaway server on loopback (or uses DATABASE_URL)
   --help            this text`;

@@ -114,6 +114,9 @@ describe('pnpm fleet', () => {
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, [FLEET_CLI, '--help']);
     expect(stdout.trim()).toBe(FLEET_USAGE);
+    // The usage names the behaviour, not the specification's nickname.
+    expect(FLEET_USAGE).toContain('(default 1, the default timings)');
+    expect(FLEET_USAGE).not.toMatch(/\bseed\b/i);
     const refused = await run(process.execPath, [FLEET_CLI, '--count', 'many']).catch(
       (error: { code: number; stderr: string }) => error,
     );

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CASES } from '../src/catalog.js';
+import { REDIS_CASES } from '../src/redis/redis-catalog.js';
 import { EXPECTED } from './support/expected.js';
 import { line, record } from './support/record.js';
 
@@ -195,6 +196,16 @@ describe('the catalog', () => {
     }
     expect(CASES.find((info) => info.id === 'stalled-holder')?.happens).toBe(
       'It keeps its lock, even once the lock is stale by age; the join fails closed after lockWaitSeconds.',
+    );
+  });
+
+  it('names the behaviour on the page, never the specification’s nickname "the seed"', () => {
+    for (const info of [...CASES, ...REDIS_CASES]) {
+      const words = [info.title, info.happens, info.seedWait, info.shortWait, info.setup];
+      expect([...words, info.explanation].join(' ')).not.toMatch(/\bseed/i);
+    }
+    expect(REDIS_CASES.find((info) => info.id === 'crashed-holder')?.explanation).toContain(
+      'Every server runs the default timings four times shorter',
     );
   });
 });

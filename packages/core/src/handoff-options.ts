@@ -54,7 +54,7 @@ export interface HandoffOptions {
   readonly presence: Presence;
   readonly scheduler?: Scheduler;
   readonly logger?: Logger;
-  /** The seed's constants by default; scale them down for fast tests and demos. */
+  /** The default timings by default; scale them down for fast tests and demos. */
   readonly timings?: Partial<HandoffTimings>;
   /** How many messages this server publishes and accepts (MessagingService's by default). */
   readonly limits?: Partial<MessageLimits>;

@@ -91,8 +91,10 @@ export interface DataDriverOptions<T extends object> {
    */
   readonly lockWaitSeconds?: number;
   /**
-   * How long a load waits for a load or release of the same key on this server (default 0):
-   * the same-server part of a join, before `lockWaitSeconds` starts.
+   * How long a load waits for a load or release of the same key on this server: the
+   * same-server part of a join, before `lockWaitSeconds` starts. Unset, a player's join
+   * (through `attach`) waits `lockWaitSeconds` for it, and `load`, `restoreAt` and `erase`
+   * called directly wait 0 (or their own `handoffSeconds` option, when given).
    */
   readonly localHandoffSeconds?: number;
   /** Lock age after which a lock without presence protection can be taken (default 180). */
@@ -137,11 +139,11 @@ export const DEFAULTS = Object.freeze({
 });
 
 /**
- * The join wait when `lockWaitSeconds` is unset: the seed's 15 s, plus one presence TTL for a
+ * The join wait when `lockWaitSeconds` is unset: the default 15 s, plus one presence TTL for a
  * presence whose readers count expiry from their first read (`expiryCountedFrom`). Such a
  * reader calls a crashed server stopped a TTL after it first looked, which a join that starts
  * at the crash reaches one first wake later than a TTL counted from the last beat, and a join
- * long after the crash reaches a whole TTL after it started: the seed's 15 s would then cut
+ * long after the crash reaches a whole TTL after it started: the default 15 s would then cut
  * the wait off and kick the player before the takeover.
  */
 export function defaultLockWaitSeconds(

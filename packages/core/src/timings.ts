@@ -1,23 +1,23 @@
 import { checkKnownKeys, describeValue } from './config-checks.js';
 
 /**
- * The handoff's clock constants. The seed's values are the defaults; real-backend tests and
+ * The handoff's clock constants. The values below are the defaults (the default timings); real-backend tests and
  * the demo scale them down so a crash takeover can be watched in seconds.
  */
 export interface HandoffTimings {
-  /** Presence beat period (seed: 3 s). Also the gap between the two empty reads. */
+  /** Presence beat period (default 3 s). Also the gap between the two empty reads. */
   readonly beatSeconds: number;
-  /** Presence key lifetime (seed: 10 s): a server that misses three beats reads as stopped. */
+  /** Presence key lifetime (default 10 s): a server that misses three beats reads as stopped. */
   readonly presenceTtlSeconds: number;
-  /** A waiting join repeats its release request this often (seed: 4 s). */
+  /** A waiting join repeats its release request this often (default 4 s). */
   readonly requestRepeatSeconds: number;
-  /** First park between load attempts (seed: 0.5 s), doubling up to `parkMaxSeconds`. */
+  /** First park between load attempts (default 0.5 s), doubling up to `parkMaxSeconds`. */
   readonly parkMinSeconds: number;
-  /** Longest park between load attempts (seed: 2 s). */
+  /** Longest park between load attempts (default 2 s). */
   readonly parkMaxSeconds: number;
-  /** A failed publish is retried once after this long (seed: 0.5 s). */
+  /** A failed publish is retried once after this long (default 0.5 s). */
   readonly messageRetrySeconds: number;
-  /** A failed presence read or write is retried once after this long (seed: 0.25 s). */
+  /** A failed presence read or write is retried once after this long (default 0.25 s). */
   readonly presenceRetrySeconds: number;
 }
 

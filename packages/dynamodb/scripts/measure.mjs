@@ -73,7 +73,7 @@ try {
   console.log(
     `\nHand-over of a live session, ${HANDOVERS} players: two in-process servers, each a DataDriver` +
       ' with its own Handoff and DynamoDB client, sharing an in-memory messenger and presence' +
-      " on real timers (seed timings). From the join on B to the profile loaded on B: B's" +
+      " on real timers (default timings). From the join on B to the profile loaded on B: B's" +
       " failed load, the request, A's kick and release save, the reply, B's load.",
   );
   printTable([['hand-over', { samples: handovers }]]);

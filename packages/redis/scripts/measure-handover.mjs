@@ -120,7 +120,7 @@ async function measure(redisUrl) {
     const get = await roundTrips(client, (c) => c.get(`${run}rtt`));
     const kicks = servers.reduce((sum, server) => sum + server.kicks.length, 0);
     console.log(
-      `DataDriver on Redis ${version} (${redisUrl}), two server processes, seed timings, message budgets x${MESSAGE_LIMITS_TIMES}`,
+      `DataDriver on Redis ${version} (${redisUrl}), two server processes, default timings, message budgets x${MESSAGE_LIMITS_TIMES}`,
     );
     console.log(
       `hand-over of a live session, ${HOPS} hops (+${WARMUP_HOPS} warm-up), ${kicks} kicks "You joined another server."`,
