@@ -191,3 +191,12 @@ describe('a trade left undecided by a closing driver is not reported failed', ()
   // trade.undecided) is core's trade.test.ts, which checks the event this seed does not.
   seedsHold([506806]);
 });
+
+describe("a load's store attempt that lands after the load gave up is judged by that load's reads", () => {
+  // presence-protection: D read a crashed A's presence "stopped" twice a beat apart and set
+  // stealFrom, but its attempt stalled; the load ended with Data.Timeout at its bound, and the
+  // write landed 16 s later (its lock then released at once). The check looked for reads in a
+  // window ending at the write, not from the load that sent it, and called a lawful steal one
+  // made without reading presence.
+  seedsHold([950]);
+});

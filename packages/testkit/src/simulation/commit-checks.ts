@@ -143,7 +143,12 @@ function checkTakeover(write: Write, context: CheckContext): void {
     return;
   }
   const longest = waitBoundMs(world, writer, { startedAt: at, waitedHere: true }, at);
-  const loadStart = tracker.oldestLoad(writer.label, key) ?? at - longest;
+  // A load that gave up on a store attempt (Data.Timeout) may see it land later: that write
+  // is judged by the reads of the load that sent it.
+  const loadStart =
+    tracker.oldestLoad(writer.label, key) ??
+    tracker.takeTimedOutLoad(writer.label, key) ??
+    at - longest;
   const age = independentAge(key, at, writer, holder, context);
   const stale = age > world.staleAfterMs;
   const ageText = `its holder's last write landed ${age} ms before on ${writer.label}'s clock, stale after ${world.staleAfterMs} ms`;

@@ -88,6 +88,8 @@ function onFailed(server: SimServer, event: EventOf<'load.failed'>, context: Che
   const now = world.now();
   const load = tracker.loadEnded(server.label, key, now - event.waitedMs);
   checkWait(server, load, event.waitedMs, context);
+  if (event.error.code === ErrorCode.Timeout)
+    tracker.loadTimedOut(server.label, key, load.startedAt);
   // A cancelled load (the player left) and a closing server kick nobody.
   if (event.error.code === ErrorCode.Closed || !server.live) return;
   tracker.failedLoads.push({

@@ -58,6 +58,8 @@ export class Tracker {
   private readonly unsavedAdoptions = new Set<string>();
   private readonly lostLocks = new Set<string>();
   private readonly journalCreators = new Map<string, string>();
+  /** Loads that ended with Data.Timeout while a store attempt was out: it may still land. */
+  private readonly timedOut = new Map<string, number[]>();
   failedLoads: FailedLoad[] = [];
 
   /** The server (jobId) whose write created the trade journal `storeKey`. */
@@ -86,6 +88,21 @@ export class Tracker {
     const index = list.findIndex((load) => load.startedAt === startedAt);
     const [ended] = list.splice(Math.max(index, 0), 1); // not found (-1): the oldest
     return { server, key, startedAt, waitedHere: ended?.waitedHere ?? true };
+  }
+
+  /** A load that started at `startedAt` gave up on a store attempt still out (Data.Timeout). */
+  loadTimedOut(server: string, key: string, startedAt: number): void {
+    const list = this.timedOut.get(pair(server, key)) ?? [];
+    list.push(startedAt);
+    this.timedOut.set(pair(server, key), list);
+  }
+
+  /**
+   * When the timed-out load whose late attempt just landed started (the oldest one), once:
+   * that write is judged by what its own load read.
+   */
+  takeTimedOutLoad(server: string, key: string): number | undefined {
+    return this.timedOut.get(pair(server, key))?.shift();
   }
 
   /** When the oldest load of `key` still in flight on `server` started. */
