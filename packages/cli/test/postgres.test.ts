@@ -166,7 +166,9 @@ describe('on PostgreSQL', () => {
       holderAnswer: 'alive',
       reason: 'unlocked',
     });
-    expect(holder.host.kicks).toEqual([{ player: 'u4', message: 'You joined another server.' }]);
+    expect(holder.host.kicks).toEqual([
+      { player: 'u4', message: 'Support is working on your data. Please rejoin in a moment.' },
+    ]);
     const store = new PostgresStore({ pool, schema, versions: {} });
     expect(await store.get('PlayerData/u4')).toBeUndefined();
     expect(await store.versions!.list('PlayerData/u4')).toEqual([]);

@@ -1,7 +1,7 @@
 /**
  * Every wait of a join is bounded by its own deadline: a publish that acknowledges slowly,
  * stalls or never settles delays neither a reply's wake, nor the park, nor the presence reads;
- * a hung presence read counts as unknown; a store call is awaited at most one presence TTL past
+ * a hung presence read counts as unknown at the deadline (never sooner); a store call is awaited at most one presence TTL past
  * the deadline. `lockWaitSeconds` bounds the cross-server part, counted from the end of the
  * same-server part. Every time here is exact, on the virtual clock.
  */
@@ -163,7 +163,7 @@ describe('a request publish that stalls', () => {
 });
 
 describe('a presence read that never answers', () => {
-  it('counts as unknown after one beat, and the join ends Data.Locked at 15 s', async () => {
+  it('is cut at the deadline, one unknown answer, and the join ends Data.Locked at 15 s', async () => {
     const { clock, server } = fleet();
     const a = server('A');
     const b = server('B');
@@ -182,15 +182,36 @@ describe('a presence read that never answers', () => {
     const reads = b.events.flatMap((e) =>
       e.type === 'presence.read' ? [[e.time - clock.now() + 15_000, e.answer]] : [],
     );
-    // The wake at 0.5 s reads; the read is cut a beat later (3.5 s), and the read again at
-    // once is cut at 6.5 s; the next wakes, after 1 s and 2 s parks, read at 7.5 s and 12.5 s
-    // (an unknown after an unknown is not read again), the last cut at the deadline.
-    expect(reads).toEqual([
-      [3_500, 'unknown'],
-      [6_500, 'unknown'],
-      [10_500, 'unknown'],
-      [15_000, 'unknown'],
-    ]);
+    // The wake at 0.5 s reads, and the read hangs until the deadline: not cut sooner, since a
+    // slow read taken for unknown would not protect a stale lock (next test).
+    expect(reads).toEqual([[15_000, 'unknown']]);
+  });
+
+  it("keeps a live holder's stale lock: a stale flagged lock whose presence read hangs fails the join closed, and the lock stays", async () => {
+    const { clock, store, server } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const held = await clock.run(a.driver.load('p1'));
+    const token = stored(store, 'p1')?.meta.lock?.token;
+    // A lives and beats, but its writes stall: its lock ages past lockTtl + lockSkew.
+    a.connection.faults.inject({
+      kind: 'stall',
+      operation: 'update',
+      times: Number.POSITIVE_INFINITY,
+    });
+    a.messenger.faults.inject({
+      kind: 'drop',
+      operation: 'deliver',
+      times: Number.POSITIVE_INFINITY,
+    });
+    await clock.advance(400_000);
+    b.presence.faults.inject({ kind: 'stall', operation: 'get', times: Number.POSITIVE_INFINITY });
+    const { ok, error, waitedMs } = await timed(clock, b.driver.load('p1'));
+    expect(ok).toBe(false);
+    expect(error).toMatchObject({ code: ErrorCode.Locked });
+    expect(waitedMs).toBe(15_000);
+    expect(stored(store, 'p1')?.meta.lock?.token).toBe(token);
+    expect(held.active).toBe(true);
   });
 });
 

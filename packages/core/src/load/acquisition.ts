@@ -132,7 +132,7 @@ class Acquisition {
       token: reservation.token,
       stealFrom: this.stealFrom,
       heldHere,
-      presenceOf: (holder) => this.presenceOf(holder),
+      presenceOf: (holder) => this.presenceOf(holder, { failClosed: true }),
       expected: this.released,
     });
     const bounded = await this.deadline.storeCall(attempt);
@@ -209,12 +209,20 @@ class Acquisition {
     return this.ctx.link.beatsPresence && holder.presence === true;
   }
 
-  private async presenceOf(holder: LockInfo): Promise<PresenceAnswer> {
+  /**
+   * The holder's presence. A read that has not answered by the deadline is an unknown answer
+   * after a wake; for a stale lock's decision (`failClosed`) it ends the join locked instead,
+   * since an unknown answer would free the lock of a holder whose read was only slow.
+   */
+  private async presenceOf(
+    holder: LockInfo,
+    { failClosed = false }: { failClosed?: boolean } = {},
+  ): Promise<PresenceAnswer> {
     const { handoff } = this.ctx.link;
-    // A read that has not answered by the deadline (or within a beat) is an unknown answer.
     const read = handoff
       ? await this.deadline.presenceCall(handoff.isAlive(holder.jobId, this.ctx.name))
       : undefined;
+    if (failClosed && read?.late === true) throw this.lockedError(holder);
     const alive = read === undefined || read.late ? undefined : read.value;
     this.emit({
       type: 'presence.read',

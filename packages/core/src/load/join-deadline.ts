@@ -3,9 +3,9 @@
  * wait for a publish (a release request is never awaited) and no presence read lasts past it.
  * A store attempt still in flight at the deadline may be taking the lock, so it is awaited, but
  * only until the hard end, one presence TTL past the deadline; a lock it takes after that is
- * released (`late-lock.ts`). A presence read also ends after one beat: a read that has not
- * answered by then counts as unknown, as a failed one does, so a hung presence backend costs
- * the wait no more than a beat per read.
+ * released (`late-lock.ts`). A presence read ends at the deadline. It is not cut sooner: a slow
+ * read cut short would count as unknown, and an unknown answer does not protect a stale lock, so
+ * a slow presence backend would let a live holder's lock be taken by age.
  */
 import { DataDriverError, ErrorCode } from '../errors.js';
 import type { Scheduler } from '../ports/scheduler.js';
@@ -46,12 +46,10 @@ export class JoinDeadline {
 
   /**
    * A presence read: its answer, or `late` at the deadline (the hard end for a read that starts
-   * after it, inside the last attempt) or one beat after it started, whichever comes first.
+   * after it, inside the last attempt).
    */
   presenceCall<T>(work: Promise<T>): Promise<Bounded<T>> {
-    const now = this.scheduler.now();
-    const end = now < this.at ? this.at : this.hardEnd;
-    return this.race(work, Math.min(end, now + this.timings.beatSeconds * 1000));
+    return this.race(work, this.scheduler.now() < this.at ? this.at : this.hardEnd);
   }
 
   /** The error of a store attempt that outlasted the hard end. */
