@@ -37,7 +37,8 @@ export async function installNewestToolchain(prefix: string): Promise<Toolchain>
       'typescript@latest',
       '@types/node@latest',
     ],
-    { cwd: prefix, timeout: 120_000 },
+    // npm fetches a compiler of tens of megabytes: on a busy CI machine this took over 120 s.
+    { cwd: prefix, timeout: 170_000 },
   );
   const modules = join(prefix, 'node_modules');
   const versionOf = (name: string): string =>
