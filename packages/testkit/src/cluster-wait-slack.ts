@@ -19,9 +19,20 @@ import type { LedgerEntry, Span, TimeLedger } from './cluster-ledger.js';
 
 /**
  * The reply `path` acted on: the latest message to the waiting server from another server that
- * landed inside the wait and before the path's last step began (the call that ended the wait
- * came after it). None if the path itself ends on it or no such message landed.
+ * landed inside the wait and before the path's last step ended. Where it landed before that
+ * step began, the step came after it; where it landed while the step was in flight (the
+ * waiting server's own retry, woken by a park while a slow bus held the request, was already
+ * taking the freed lock), the wait could end no sooner by the reply: that step's rest is the
+ * reply's tail. None if the path itself ends on it or no such message landed.
  */
+/** Whether `reply` landed before `step` began, or while it was in flight. */
+function landedBefore(reply: LedgerEntry, step: LedgerEntry): boolean {
+  if (reply.to < step.from) return true;
+  if (reply.to === step.from) return endedBefore(reply, step.startOrder);
+  if (reply.to < step.to) return true;
+  return reply.to === step.to && endedBefore(reply, step.endOrder);
+}
+
 function actedOn(entries: readonly LedgerEntry[], wait: Wait, path: CriticalPath) {
   const last = path.steps.at(-1);
   let reply: LedgerEntry | undefined;
@@ -29,9 +40,7 @@ function actedOn(entries: readonly LedgerEntry[], wait: Wait, path: CriticalPath
     if (entry.kind !== 'message' || entry.server !== wait.server) continue;
     if (entry.publisher === undefined || entry.publisher === wait.server) continue;
     if (entry.to <= wait.from || entry.to > wait.to) continue;
-    if (last && (entry.to > last.entry.from || !endedBefore(entry, last.entry.startOrder))) {
-      continue;
-    }
+    if (last && !landedBefore(entry, last.entry)) continue;
     reply = reply === undefined ? entry : later(reply, entry);
   }
   return reply;

@@ -318,6 +318,66 @@ describe("waitSlack: the holder's release chain to the reply as a second path", 
     expect(682).toBeLessThanOrEqual(bound + slack.slackMs);
   });
 
+  it("gives the holder chain's time to a joiner whose own retry was taking the lock when the reply landed", async () => {
+    // A CI run on PostgreSQL: the request's NOTIFY took 185 ms and A's release save 209 ms, so
+    // B parked 0.5 and 1 s (at 0.1), and its load after the second park was in flight when the
+    // reply landed; that load ended the wait.
+    const { ledger, open, call, send, timer } = timeline();
+    await call('store', 'B', 1, 43);
+    const request = send('B', 'A', 43, { T: 'Q' });
+    timer('B', 43, 50, 206);
+    await call('presence', 'B', 207, 278);
+    request(228);
+    const save = open('store', 'A', 230);
+    await call('store', 'B', 279, 331);
+    timer('B', 331, 100, 448);
+    await (await save)(439);
+    const reply = send('A', 'B', 440, { T: 'R' });
+    const read = open('presence', 'B', 448);
+    await (await read)(485);
+    const load = open('store', 'B', 485);
+    reply(493); // during B's load
+    await (await load)(663);
+    const wait = { from: 0, to: 664, server: 'B' };
+    const bound = 1_500 * 0.1;
+
+    const own = pathSlack(criticalPath(ledger, wait), 0.1);
+    expect(own.timerDelaysMs).toEqual([50, 100]);
+    expect(664).toBeGreaterThan(bound + own.slackMs);
+
+    const path = replyPath(ledger, wait);
+    expect(path?.steps.map((step) => `${step.entry.server}:${step.entry.kind}`)).toEqual([
+      'B:store', // B's first load
+      'A:message', // the request
+      'A:store', // the release save
+      'B:message', // the reply
+      'B:store', // the rest of the load it landed in
+    ]);
+    const slack = waitSlack(ledger, wait, 0.1);
+    expect(slack.viaReply).toBe(true);
+    expect(slack.timerDelaysMs).toEqual([]);
+    // 42 + 185 + 209 + 53 + 170 ms, less two store calls, 170/178 of a third and two flights
+    // at the model's latencies, plus 7 ms of gaps.
+    expect(slack.unscaledMs).toBe(659);
+    expect(slack.modelMs).toBeCloseTo(0.1 * (2 * 100 + (170 / 178) * 100 + 2 * 20));
+    expect(664).toBeLessThanOrEqual(bound + slack.slackMs);
+  });
+
+  it('takes no reply that landed after the last step for the one the wait acted on', async () => {
+    const { ledger, call, send, timer } = timeline();
+    await call('store', 'B', 0, 30);
+    const request = send('B', 'A', 31, { T: 'Q' });
+    timer('B', 31, 50);
+    await call('presence', 'B', 81, 91);
+    await call('store', 'B', 91, 121); // the lock was free: B took it on its own
+    request(300);
+    await call('store', 'A', 301, 400);
+    send('A', 'B', 401, { T: 'R' })(410); // after B's wait ended
+    const wait = { from: 0, to: 121, server: 'B' };
+    expect(replyPath(ledger, wait)).toBeUndefined();
+    expect(waitSlack(ledger, wait, 0.1).viaReply).toBe(false);
+  });
+
   it('gives no slack for a request repeat on the holder chain: a hand-over that waited one fails', async () => {
     const { ledger, open, call, send, timer } = timeline();
     await call('store', 'B', 0, 30);
