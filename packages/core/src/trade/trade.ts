@@ -83,15 +83,23 @@ async function runTrade(
   const checked = sessions.map((session, index) =>
     session.matchSchema(serializeData(session.key, copies[index])),
   );
-  // Before the journal: data the schema refuses is never committed, and nothing changes.
-  // Only an asynchronous schema waits: the trade's first writes start in this same tick.
-  if (checked.some((check) => check !== undefined)) await Promise.all(checked);
   const journal = journalOf(ctx, id, sessions, copies);
   let decide: () => void = () => undefined;
   const decided = new Promise<void>((resolve) => {
     decide = resolve;
   });
+  // Held in the tick `trade` checked them in, before any await: a second trade of either
+  // profile fails, and a save, release or erase waits for the decision.
   for (const session of sessions) session.joinTrade({ id, decided });
+  try {
+    // Before the journal: data the schema refuses is never committed, and nothing changes.
+    // Only an asynchronous schema waits: otherwise the first writes start in this same tick.
+    if (checked.some((check) => check !== undefined)) await Promise.all(checked);
+  } catch (error) {
+    for (const session of sessions) session.joinTrade(undefined);
+    decide();
+    throw error;
+  }
   let undecided = false;
   try {
     const outcome = await prepareAndDecide(ctx, id, sessions, journal, closed);
