@@ -5,7 +5,7 @@
  * with the same options as the pinned check and maps each error back to its Markdown line.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { MarkupProblem } from './extract.js';
@@ -22,23 +22,53 @@ export interface Toolchain {
   readonly typesNodeVersion: string;
 }
 
+/**
+ * npm run in `dir` as it runs in a user's project: `dir` holds a package.json, so npm takes it for
+ * the project and reads the same npmrc files (the project's, the user's, and the global one beside
+ * npm, where a machine sets its `cafile`, registry or proxy). Not `npm --prefix <dir>`: `prefix`
+ * is npm's global prefix, so npm would read its global settings from `<dir>/etc/npmrc` (absent)
+ * and, behind a TLS-inspecting proxy whose CA is only in that `cafile`, fail every fetch with
+ * SELF_SIGNED_CERT_IN_CHAIN and retry with back-off until killed.
+ */
+export async function npmIn(
+  dir: string,
+  args: readonly string[],
+  timeout: number,
+): Promise<{ stdout: string; stderr: string }> {
+  const manifest = join(dir, 'package.json');
+  if (!existsSync(manifest)) writeFileSync(manifest, '{ "private": true }\n');
+  try {
+    return await execFileAsync('npm', [...args], { cwd: dir, timeout });
+  } catch (error) {
+    // npm's log says why (a certificate, a proxy, the registry), not just that it was killed.
+    const failed = error as { stderr?: string; signal?: string };
+    const log = (failed.stderr ?? '').trim().split('\n').slice(-12).join('\n');
+    const how = failed.signal ? `killed (${failed.signal}) after ${timeout} ms` : 'failed';
+    throw new Error(`npm ${args.join(' ')} in ${dir} ${how}:\n${log}`, { cause: error });
+  }
+}
+
 /** `npm install --no-save` of `typescript@latest` and `@types/node@latest` into `prefix`. */
 export async function installNewestToolchain(prefix: string): Promise<Toolchain> {
-  await execFileAsync(
-    'npm',
+  await npmIn(
+    prefix,
     [
       'install',
       '--no-save',
       '--no-audit',
       '--no-fund',
-      '--loglevel=error',
-      '--prefix',
-      prefix,
+      // One line per request (four packages): a registry that cannot be reached shows why.
+      '--loglevel=http',
+      // A fetch that fails is retried once after 2 s, not twice with up to 60 s of back-off: a
+      // broken network fails the test in seconds with npm's reason, not at the timeout.
+      '--fetch-retries=1',
+      '--fetch-retry-mintimeout=2000',
+      '--fetch-retry-maxtimeout=5000',
       'typescript@latest',
       '@types/node@latest',
     ],
-    // npm fetches a compiler of tens of megabytes: on a busy CI machine this took over 120 s.
-    { cwd: prefix, timeout: 170_000 },
+    // npm fetches a compiler of tens of megabytes: about 10 s, bounded for a busy CI machine.
+    170_000,
   );
   const modules = join(prefix, 'node_modules');
   const versionOf = (name: string): string =>

@@ -20,6 +20,7 @@ import {
 import {
   describeToolchain,
   installNewestToolchain,
+  npmIn,
   type Toolchain,
 } from '../src/newest-toolchain.js';
 
@@ -48,6 +49,21 @@ describe('the documentation’s TypeScript blocks on the newest toolchain', () =
     const report = result.problems.map(formatProblem).join('\n');
     expect(result.problems, `\n${report}\n\n${HOW_TO_FIX}\n`).toEqual([]);
     expect(result.blocks.length).toBeGreaterThanOrEqual(16);
+  });
+});
+
+describe('npm as the newest toolchain’s install runs it', () => {
+  it('reads the npm settings a user’s project gets (the global npmrc beside npm, where a machine sets its cafile), not a folder of its own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-check-npm-settings-'));
+    try {
+      const setting = async (cwd: string) =>
+        (await npmIn(cwd, ['config', 'get', 'globalconfig'], 60_000)).stdout.trim();
+      const inFolder = await setting(dir);
+      expect(inFolder.startsWith(dir)).toBe(false);
+      expect(inFolder).toBe(await setting(root));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,14 +1,14 @@
 /**
  * The page in headless Chromium: every case played by clicking, its outcome and elapsed time
  * checked as shown, 20 times faster than life. Then the crash case at the page's own pace (four
- * times faster than life, about 5 s), whose picture is saved to `TRY_IT_SCREENSHOT` (README's
- * docs/try-it.png, with `pnpm screenshot`) or to the temporary folder. Last, the page in Redis
+ * times faster than life, about 5 s), whose picture is saved to the temporary folder (README's
+ * docs/try-it.png comes from `scripts/screenshot.mjs`, the same case). Last, the page in Redis
  * mode (the test run's redis-server): the live hand-over, the crash and the older-build holder
  * on real game servers. And while a case plays, no click starts a second run.
  */
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type RunningServer, startDemoServer } from '../../src/http-server.js';
@@ -19,7 +19,7 @@ import { type Browser, launchChromium } from '../support/chromium.js';
 import { EXPECTED } from '../support/expected.js';
 
 const SPEED = 20;
-const SCREENSHOT = resolve(process.env.TRY_IT_SCREENSHOT ?? join(tmpdir(), 'try-it.png'));
+const SCREENSHOT = join(tmpdir(), 'try-it.png');
 
 let server: RunningServer;
 let launched: Promise<Browser> | undefined;
