@@ -4,8 +4,9 @@
  * (the load starts from the release's snapshot), and the same with no released snapshot (the
  * load reads first). Against, in the same run, the lock a user of PostgreSQL would write: a
  * transaction that locks the player's row with `SELECT ... FOR UPDATE`, writes the change and
- * commits (BEGIN, SELECT FOR UPDATE, UPDATE, COMMIT on one pooled connection). Each side on a
- * pool of its own the size the example game server uses; windows take turns, the order
+ * commits (BEGIN, SELECT FOR UPDATE, UPDATE, COMMIT on one pooled connection), and DataDriver's
+ * own statements sent by hand (postgres-same-commands.ts). Each side on a pool of its own the
+ * size the example game server uses (the floor shares the naive lock's); windows take turns, the order
  * rotating each round, so that a change of load on the machine hits them alike.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import type pg from 'pg';
 import type { BenchConfig } from '../config.js';
 import { startServer } from './in-process-server.js';
 import { postgresPool, postgresPorts } from './postgres-ports.js';
+import { postgresSameCommandsCycle } from './postgres-same-commands.js';
 import { ADAPTER_COMMANDS, PostgresStatementCounter } from './round-trips.js';
 import {
   type Cycle,
@@ -31,13 +33,15 @@ export interface PostgresThroughputResult {
   readonly driver: Window[];
   /** The same cycle on keys this server kept no released snapshot of: a read first. */
   readonly driverCold: Window[];
+  /** DataDriver's statements sent by hand (postgres-same-commands.ts). */
+  readonly sameCommands: Window[];
   readonly naive: Window[];
   /** The pool size of each side. */
   readonly poolSize: number;
 }
 
-type Variant = 'driver' | 'driverCold' | 'naive';
-const VARIANTS: readonly Variant[] = ['driver', 'driverCold', 'naive'];
+type Variant = 'driver' | 'driverCold' | 'sameCommands' | 'naive';
+const VARIANTS: readonly Variant[] = ['driver', 'driverCold', 'sameCommands', 'naive'];
 
 /** The naive lock's table: a player's coins, one row per player. */
 const NAIVE_TABLE = 'bench_naive_lock';
@@ -64,11 +68,18 @@ export async function measurePostgresThroughput(
     const cycles: Record<Variant, Cycle> = {
       driver: dataDriverCycle(driver),
       driverCold: coldCycle(dataDriverCycle(driver), coldRing(config.throughputPlayers)),
+      sameCommands: await postgresSameCommandsCycle(naivePool, driver),
       naive: await naiveCycle(naivePool),
     };
     // JIT and connections, not recorded.
     for (const variant of VARIANTS) await measure(cycles[variant], `pg-warm-${variant}`, 0.5);
-    const result = { driver: [], driverCold: [], naive: [], poolSize: ports.poolSize };
+    const result = {
+      driver: [],
+      driverCold: [],
+      sameCommands: [],
+      naive: [],
+      poolSize: ports.poolSize,
+    };
     for (let index = 0; index < config.throughputWindows; index++) {
       for (const variant of rotated(VARIANTS, index)) {
         const tag = `pg-${variant}${index}`;

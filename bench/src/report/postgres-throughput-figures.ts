@@ -3,7 +3,7 @@ import type { Figure } from '../figure.js';
 import { describeCalls, STORE_COMMANDS, total } from '../measure/round-trips.js';
 import { coldRing, type Window } from '../measure/throughput.js';
 import type { RunResults } from '../run.js';
-import { summarize } from '../stats.js';
+import { type Summary, summarize } from '../stats.js';
 import { CYCLE_ROUND_TRIPS_GOAL, meanCalls, THROUGHPUT_GOAL } from './throughput-figures.js';
 
 export function postgresThroughputFigures(results: RunResults): Figure[] {
@@ -18,10 +18,13 @@ export function postgresThroughputFigures(results: RunResults): Figure[] {
     const server = median((w) => w.serverCpuUsPerCycle);
     return `CPU per cycle: node ${node.toFixed(0)} µs, PostgreSQL ${server.toFixed(0)} µs; statements per cycle: ${describeCalls(meanCalls(windows))}`;
   };
-  const [driver, cold, naive] = [throughput.driver, throughput.driverCold, throughput.naive].map(
-    rate,
-  ) as [ReturnType<typeof rate>, ReturnType<typeof rate>, ReturnType<typeof rate>];
-  const windows = `${throughput.driver.length} windows of ${throughputSeconds} s each, the three variants taking turns`;
+  const [driver, cold, same, naive] = [
+    throughput.driver,
+    throughput.driverCold,
+    throughput.sameCommands,
+    throughput.naive,
+  ].map(rate) as Summary[] as [Summary, Summary, Summary, Summary];
+  const windows = `${throughput.driver.length} windows of ${throughputSeconds} s each, the four variants taking turns`;
   const ratio = driver.median / naive.median;
   const roundTrips = (id: string, label: string, calls: Window[], note: string): Figure => {
     const store = total(meanCalls(calls), STORE_COMMANDS);
@@ -56,6 +59,15 @@ export function postgresThroughputFigures(results: RunResults): Figure[] {
       detail: { windows: throughput.driverCold },
     },
     {
+      id: 'throughput.postgres.same-commands',
+      section,
+      label: "the same statements by hand: 3 calls of the store's compare_and_set",
+      unit: 'cycles/s',
+      summary: same,
+      note: `${windows}; DataDriver's statements per cycle with no DataDriver around them; ${cpu(throughput.sameCommands)}`,
+      detail: { windows: throughput.sameCommands },
+    },
+    {
       id: 'throughput.postgres.naive',
       section,
       label: 'naive lock: BEGIN + SELECT ... FOR UPDATE + UPDATE + COMMIT',
@@ -72,7 +84,15 @@ export function postgresThroughputFigures(results: RunResults): Figure[] {
       value: ratio,
       goal: `>= ${THROUGHPUT_GOAL} (issue 31)`,
       meetsGoal: ratio >= THROUGHPUT_GOAL,
-      note: 'medians',
+      note: `medians; the same statements by hand / naive: ${(same.median / naive.median).toFixed(2)} (the design's floor)`,
+    },
+    {
+      id: 'throughput.postgres.ratio.same-commands',
+      section,
+      label: 'DataDriver / the same statements by hand, PostgreSQL',
+      unit: 'ratio',
+      value: driver.median / same.median,
+      note: "medians: what DataDriver's own code costs over the statements it sends",
     },
     {
       id: 'throughput.postgres.ratio.cold',
