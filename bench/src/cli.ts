@@ -68,6 +68,7 @@ const progress = (message: string) => {
 };
 
 const results = await runBench(config, progress, parts, stacks);
+results.command = argv.length === 0 ? 'pnpm bench' : `pnpm bench -- ${argv.join(' ')}`;
 const written = await writeResults(results, outDir);
 progress(`wrote ${written.join(' and ')}`);
 // Timers of closed clients (gRPC, the AWS SDK) must not keep the run alive.

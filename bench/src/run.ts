@@ -35,6 +35,8 @@ export interface RunResults {
   readonly machine: Machine;
   readonly startedAt: string;
   durationSeconds?: number;
+  /** The command that ran it, as results.md names it (`pnpm bench -- --only handover`). */
+  command?: string;
   readonly combos: readonly Combo[];
   readonly handover: Partial<Record<ComboId, HandoverResult>>;
   readonly limit: Partial<Record<ComboId, LimitResult>>;
