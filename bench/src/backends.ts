@@ -1,12 +1,15 @@
 /**
  * The backends of one bench run, started once through tools/backends (or taken from REDIS_URL,
- * DDB_ENDPOINT and PUBSUB_EMULATOR_HOST), and the three combinations the issue names.
+ * DDB_ENDPOINT, PUBSUB_EMULATOR_HOST and DATABASE_URL), and the stacks the hand-over is
+ * measured on: the three of issue 21 and the all-PostgreSQL one of issue 31.
  */
 import {
   type DynamoLocalBackend,
+  type PostgresBackend,
   type PubSubBackend,
   type RedisBackend,
   startDynamoLocal,
+  startPostgres,
   startPubSub,
   startRedis,
 } from '@datadriver/backends';
@@ -15,10 +18,11 @@ export interface RunningBackends {
   readonly redis: RedisBackend;
   readonly dynamo: DynamoLocalBackend;
   readonly pubsub: PubSubBackend;
+  readonly postgres: PostgresBackend;
   stop(): Promise<void>;
 }
 
-export const COMBO_IDS = ['all-redis', 'dynamodb-redis', 'redis-pubsub'] as const;
+export const COMBO_IDS = ['all-redis', 'dynamodb-redis', 'redis-pubsub', 'all-postgres'] as const;
 export type ComboId = (typeof COMBO_IDS)[number];
 
 export interface Combo {
@@ -26,23 +30,34 @@ export interface Combo {
   readonly label: string;
   /** The environment that makes a game server (examples/game-server) use this combination. */
   readonly env: Readonly<Record<string, string>>;
+  /** The game server's `--stack`: `postgres` puts every port on `DATABASE_URL`. */
+  readonly stack?: 'postgres';
 }
+
+/**
+ * PostgreSQL counts each statement it runs (`pg_stat_statements`), as Redis does its commands:
+ * the store round trips are counted at the server. Loaded at start; the extension is created
+ * by the counter (round-trips.ts).
+ */
+export const POSTGRES_SETTINGS = { shared_preload_libraries: 'pg_stat_statements' };
 
 export const PUBSUB_PROJECT = 'datadriver-bench';
 export const DYNAMO_TABLE = 'datadriver-bench';
 
 export async function startBackends(): Promise<RunningBackends> {
-  const [redis, dynamo, pubsub] = await Promise.all([
+  const [redis, dynamo, pubsub, postgres] = await Promise.all([
     startRedis(),
     startDynamoLocal(),
     startPubSub(),
+    startPostgres({ settings: POSTGRES_SETTINGS }),
   ]);
   return {
     redis,
     dynamo,
     pubsub,
+    postgres,
     stop: async () => {
-      await Promise.allSettled([redis.stop(), dynamo.stop(), pubsub.stop()]);
+      await Promise.allSettled([redis.stop(), dynamo.stop(), pubsub.stop(), postgres.stop()]);
     },
   };
 }
@@ -64,6 +79,12 @@ export function combos(backends: RunningBackends): readonly Combo[] {
         PUBSUB_EMULATOR_HOST: backends.pubsub.endpoint,
         PUBSUB_PROJECT_ID: PUBSUB_PROJECT,
       },
+    },
+    {
+      id: 'all-postgres',
+      label: 'all-PostgreSQL',
+      env: { DATABASE_URL: backends.postgres.url },
+      stack: 'postgres',
     },
   ];
 }

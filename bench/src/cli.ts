@@ -4,7 +4,8 @@
  * a temporary folder). `--only handover,throughput` runs only those parts (see PARTS), into
  * bench/results/raw/only unless `--out` says otherwise: a partial run never replaces the full
  * results. `--stack dynamodb-redis` (a list, like `--only`) runs the hand-over part on those
- * stacks only (see COMBO_IDS), into bench/results/raw/only likewise.
+ * stacks only (see COMBO_IDS), and the throughput part on the stores it names (all-redis:
+ * Redis's, all-postgres: PostgreSQL's), into bench/results/raw/only likewise.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +68,7 @@ const progress = (message: string) => {
 };
 
 const results = await runBench(config, progress, parts, stacks);
+results.command = argv.length === 0 ? 'pnpm bench' : `pnpm bench -- ${argv.join(' ')}`;
 const written = await writeResults(results, outDir);
 progress(`wrote ${written.join(' and ')}`);
 // Timers of closed clients (gRPC, the AWS SDK) must not keep the run alive.

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import type { RunningBackends } from './backends.js';
 
 export interface Machine {
@@ -33,6 +34,7 @@ export async function describeMachine(backends: RunningBackends): Promise<Machin
       pubsub: backends.pubsub.external
         ? `Pub/Sub emulator at ${backends.pubsub.endpoint} (PUBSUB_EMULATOR_HOST)`
         : 'the local gRPC Pub/Sub emulator (tools/pubsub-emulator), in this process',
+      postgres: `PostgreSQL ${await postgresVersion(backends.postgres.url)}${external(backends.postgres)}`,
       peer: `dynamodb-lock-client ${packageVersion('dynamodb-lock-client')} with aws-sdk ${packageVersion('aws-sdk')}`,
     },
   };
@@ -48,6 +50,17 @@ async function redisVersion(url: string): Promise<string> {
     return /redis_version:(\S+)/.exec(await client.info('server'))?.[1] ?? 'unknown';
   } finally {
     client.disconnect();
+  }
+}
+
+async function postgresVersion(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
+    return rows[0]?.server_version ?? 'unknown';
+  } finally {
+    await client.end();
   }
 }
 

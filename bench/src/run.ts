@@ -20,6 +20,10 @@ import { measureHandoverAndFloors, type TwoProcessFloors } from './measure/hando
 import { type HandoverProfile, profileHandover } from './measure/handover-profile.js';
 import { type IdleCost, measureIdleCost } from './measure/idle-cost.js';
 import { type LimitResult, measureLimit } from './measure/physical-limit.js';
+import {
+  measurePostgresThroughput,
+  type PostgresThroughputResult,
+} from './measure/postgres-throughput.js';
 import { measureRejoin, type RejoinResult } from './measure/rejoin.js';
 import type { Calls } from './measure/round-trips.js';
 import { measureStaleHandover, type StaleHandover } from './measure/stale-handover.js';
@@ -31,16 +35,23 @@ export interface RunResults {
   readonly machine: Machine;
   readonly startedAt: string;
   durationSeconds?: number;
+  /** The command that ran it, as results.md names it (`pnpm bench -- --only handover`). */
+  command?: string;
   readonly combos: readonly Combo[];
   readonly handover: Partial<Record<ComboId, HandoverResult>>;
   readonly limit: Partial<Record<ComboId, LimitResult>>;
   readonly profile: Partial<Record<ComboId, HandoverProfile>>;
   readonly twoProcessLimit: Partial<Record<ComboId, TwoProcessFloors>>;
-  /** Redis commands per hand-over between the game-server processes. */
+  /**
+   * Commands per hand-over between the game-server processes, counted by Redis (by PostgreSQL
+   * on the all-PostgreSQL stack).
+   */
   readonly hopCalls: Partial<Record<ComboId, Calls>>;
   rejoin?: RejoinResult;
   throughput?: ThroughputResult;
   throughputPipelined?: ThroughputResult;
+  /** The same cycle on one PostgreSQL, against a naive `SELECT ... FOR UPDATE` lock. */
+  throughputPostgres?: PostgresThroughputResult;
   coreCycle?: CoreCycle;
   crashes?: Crash[];
   stale?: StaleHandover[];
@@ -61,7 +72,7 @@ export async function runBench(
   stacks?: ReadonlySet<ComboId>,
 ): Promise<RunResults> {
   const started = performance.now();
-  progress('starting Redis, DynamoDB Local and the Pub/Sub emulator');
+  progress('starting Redis, DynamoDB Local, the Pub/Sub emulator and PostgreSQL');
   const backends = await startBackends();
   try {
     const machine = await describeMachine(backends);
@@ -86,7 +97,7 @@ export async function runBench(
       progress('same-server rejoins');
       results.rejoin = await measureRejoin(backends.redis.url, config);
     }
-    if (parts.has('throughput')) await throughputs(results, backends.redis.url, progress);
+    if (parts.has('throughput')) await throughputs(results, backends, progress, stacks);
     if (parts.has('waits')) await waits(results, backends, allRedis, progress);
     machine.loadAverageAtEnd = loadavg()[0]!;
     results.durationSeconds = (performance.now() - started) / 1000;
@@ -113,13 +124,31 @@ async function handovers(
     const measured = await measureHandoverAndFloors(combo, backends, config);
     results.handover[combo.id] = measured.handover;
     results.twoProcessLimit[combo.id] = measured.floors;
-    results.hopCalls[combo.id] = measured.redisCallsPerHop;
+    results.hopCalls[combo.id] = measured.callsPerHop;
     progress(`hand-over profile in one process, ${combo.label}`);
     results.profile[combo.id] = await profileHandover(combo, backends, config);
   }
 }
 
-async function throughputs(results: RunResults, redisUrl: string, progress: Progress) {
+/** On Redis, then on PostgreSQL; `--stack` picks one (all-redis, all-postgres). */
+async function throughputs(
+  results: RunResults,
+  backends: RunningBackends,
+  progress: Progress,
+  stacks: ReadonlySet<ComboId> | undefined,
+) {
+  if (!stacks || stacks.has('all-redis'))
+    await redisThroughputs(results, backends.redis.url, progress);
+  if (!stacks || stacks.has('all-postgres')) {
+    progress('throughput on PostgreSQL against a naive SELECT ... FOR UPDATE lock');
+    results.throughputPostgres = await measurePostgresThroughput(
+      backends.postgres.url,
+      results.config,
+    );
+  }
+}
+
+async function redisThroughputs(results: RunResults, redisUrl: string, progress: Progress) {
   progress('throughput against the naive lock');
   results.throughput = await measureThroughput(redisUrl, results.config);
   progress('throughput again, both with auto-pipelining');

@@ -44,6 +44,16 @@ const EXPECTED = [
   'handover.redis-pubsub.in-process',
   'ratio.redis-pubsub.in-process',
   'roundtrips.redis-pubsub.handover',
+  'handover.all-postgres',
+  'limit.all-postgres',
+  'limit.all-postgres.two-process',
+  'limit.all-postgres.two-process.back-to-back',
+  'ratio.all-postgres',
+  'ratio.all-postgres.two-process',
+  'ratio.all-postgres.two-process.back-to-back',
+  'handover.all-postgres.in-process',
+  'ratio.all-postgres.in-process',
+  'roundtrips.all-postgres.handover',
   'handover.all-redis.stale-connection',
   'rejoin.during-save',
   'rejoin.after-failed-save',
@@ -70,6 +80,15 @@ const EXPECTED = [
   'throughput.ratio.same-commands.auto-pipelining',
   'throughput.redis-cpu.ratio.auto-pipelining',
   'throughput.core-cpu',
+  'throughput.postgres.datadriver',
+  'throughput.postgres.datadriver-cold',
+  'throughput.postgres.same-commands',
+  'throughput.postgres.naive',
+  'throughput.postgres.ratio',
+  'throughput.postgres.ratio.same-commands',
+  'throughput.postgres.ratio.cold',
+  'roundtrips.postgres.cycle',
+  'roundtrips.postgres.cycle-cold',
   'idle.1',
   'idle.10',
   'peer.crash',
@@ -98,7 +117,13 @@ test('the quick run measures everything and writes results.md and results.json',
     figures: Figure[];
   };
   expect(json.machine.cpuCount).toBeGreaterThan(0);
-  expect(Object.keys(json.machine.backends)).toEqual(['redis', 'dynamodb', 'pubsub', 'peer']);
+  expect(Object.keys(json.machine.backends)).toEqual([
+    'redis',
+    'dynamodb',
+    'pubsub',
+    'postgres',
+    'peer',
+  ]);
   const ids = json.figures.map((figure) => figure.id);
   expect(ids).toEqual(EXPECTED);
   for (const figure of json.figures) {

@@ -16,14 +16,16 @@ import { type Combo, DYNAMO_TABLE, PUBSUB_PROJECT, type RunningBackends } from '
 import { quietLogger } from '../quiet-logger.js';
 import { dynamoClient } from './conditional-writes.js';
 import type { ClosablePorts } from './in-process-server.js';
+import { postgresPorts } from './postgres-ports.js';
 import type { DynamoRequestCounter } from './round-trips.js';
 
 /** `requests` counts the DynamoDB store's requests, when given. */
-export function comboPorts(
+export async function comboPorts(
   combo: Combo,
   backends: RunningBackends,
   requests?: DynamoRequestCounter,
-): ClosablePorts {
+): Promise<ClosablePorts> {
+  if (combo.id === 'all-postgres') return postgresPorts(backends.postgres.url);
   const redis = new Redis(backends.redis.url, RECOMMENDED_REDIS_OPTIONS);
   const closers: Array<() => unknown> = [];
   const logger = quietLogger;

@@ -14,7 +14,8 @@
 import type { Combo, RunningBackends } from '../backends.js';
 import type { BenchConfig } from '../config.js';
 import { type HandoverResult, Hops } from './handover.js';
-import { ADAPTER_COMMANDS, type Calls, per, RedisCommandCounter, sum } from './round-trips.js';
+import { counterOf } from './limit-backends.js';
+import { ADAPTER_COMMANDS, type CallCounter, type Calls, per, sum } from './round-trips.js';
 import { TwoProcessLimit } from './two-process-limit.js';
 
 export interface TwoProcessFloors {
@@ -33,8 +34,11 @@ export interface TwoProcessFloors {
 export interface HandoverAndFloors {
   readonly handover: HandoverResult;
   readonly floors: TwoProcessFloors;
-  /** Redis commands per recorded hop, from both game servers (INFO commandstats). */
-  readonly redisCallsPerHop: Calls;
+  /**
+   * Commands per recorded hop, from both game servers, counted at the backend: Redis's (INFO
+   * commandstats), PostgreSQL's statements on the all-PostgreSQL stack (pg_stat_statements).
+   */
+  readonly callsPerHop: Calls;
 }
 
 export async function measureHandoverAndFloors(
@@ -43,18 +47,18 @@ export async function measureHandoverAndFloors(
   config: BenchConfig,
 ): Promise<HandoverAndFloors> {
   const hops = await Hops.start(combo);
-  const redis = RedisCommandCounter.open(backends.redis.url);
+  const counter = await counterOf(combo, backends);
   try {
     const limit = await TwoProcessLimit.start(combo, backends);
     try {
-      const { floors, calls } = await interleave(hops, limit, redis, config);
-      const redisCallsPerHop = per(calls, config.handovers, ADAPTER_COMMANDS);
-      return { handover: hops.result(), floors, redisCallsPerHop };
+      const { floors, calls } = await interleave(hops, limit, counter, config);
+      const callsPerHop = per(calls, config.handovers, ADAPTER_COMMANDS);
+      return { handover: hops.result(), floors, callsPerHop };
     } finally {
       await limit.close();
     }
   } finally {
-    redis.close();
+    counter.close();
     await hops.close();
   }
 }
@@ -62,7 +66,7 @@ export async function measureHandoverAndFloors(
 async function interleave(
   hops: Hops,
   limit: TwoProcessLimit,
-  redis: RedisCommandCounter,
+  counter: CallCounter,
   config: BenchConfig,
 ): Promise<{ floors: TwoProcessFloors; calls: Calls }> {
   for (let n = 0; n < config.warmUp; n++) await hops.hop(false);
@@ -81,14 +85,14 @@ async function interleave(
     const size = Math.min(config.hopsPerBlock, config.handovers - block * config.hopsPerBlock);
     const gaps: number[] = [];
     // Only the hops' commands: the floor's own go to the same Redis.
-    const before = await redis.snapshot();
+    const before = await counter.snapshot();
     let lastEnd = performance.now();
     for (let n = 0; n < size; n++) {
       const hop = await hops.hop(true);
       gaps.push(hop.startedAt - lastEnd);
       lastEnd = hop.endedAt;
     }
-    calls = sum(calls, await redis.since(before));
+    calls = sum(calls, await counter.since(before));
     floors.hopGaps.push(...gaps);
     lastEnd = performance.now();
     for (const gap of gaps) {

@@ -13,13 +13,14 @@ import { timed } from '../stats.js';
 import { comboPorts } from './combo-ports.js';
 import { StepTimes } from './handover-steps.js';
 import { type InProcessServer, nextEvent, startServer } from './in-process-server.js';
+import { counterOf } from './limit-backends.js';
 import {
   ADAPTER_COMMANDS,
+  type CallCounter,
   type Calls,
   DynamoRequestCounter,
   difference,
   per,
-  RedisCommandCounter,
   sum,
 } from './round-trips.js';
 
@@ -38,15 +39,15 @@ export async function profileHandover(
   config: BenchConfig,
 ): Promise<HandoverProfile> {
   const requests = new DynamoRequestCounter();
-  const ports = [comboPorts(combo, backends, requests), comboPorts(combo, backends, requests)];
-  const redis = RedisCommandCounter.open(backends.redis.url);
+  const ports = await Promise.all([0, 1].map(() => comboPorts(combo, backends, requests)));
+  const backend = await counterOf(combo, backends);
   const scheduler = new HighResScheduler();
   const tag = `bench-profile-${combo.id}-${process.pid}`;
   const servers = ports.map((each, index) =>
     startServer({ jobId: `${tag}-${index === 0 ? 'A' : 'B'}`, ports: each, scheduler }),
   );
   try {
-    const counters = { redis, requests };
+    const counters = { backend, requests };
     return await hops(
       servers as [InProcessServer, InProcessServer],
       `${tag}-player`,
@@ -56,7 +57,7 @@ export async function profileHandover(
   } finally {
     for (const server of servers) await server.close();
     for (const each of ports) await each.close();
-    redis.close();
+    backend.close();
   }
 }
 
@@ -64,15 +65,15 @@ async function hops(
   servers: [InProcessServer, InProcessServer],
   key: string,
   config: BenchConfig,
-  counters: { redis: RedisCommandCounter; requests: DynamoRequestCounter },
+  counters: { backend: CallCounter; requests: DynamoRequestCounter },
 ): Promise<HandoverProfile> {
   const samples: number[] = [];
   const steps = new StepTimes();
   await joined(servers[0], key);
-  let before = { redis: {}, dynamo: {} } as { redis: Calls; dynamo: Calls };
+  let before = { backend: {}, dynamo: {} } as { backend: Calls; dynamo: Calls };
   for (let hop = 0; hop < config.warmUp + config.handovers; hop++) {
     if (hop === config.warmUp) {
-      before = { redis: await counters.redis.snapshot(), dynamo: counters.requests.snapshot() };
+      before = { backend: await counters.backend.snapshot(), dynamo: counters.requests.snapshot() };
     }
     const [holder, target] = hop % 2 === 0 ? servers : [servers[1], servers[0]];
     const coins = hop + 1;
@@ -88,7 +89,7 @@ async function hops(
     steps.add((on, type) => events.find(on === 'holder' ? holder : target, type, key));
   }
   const calls = sum(
-    await counters.redis.since(before.redis),
+    await counters.backend.since(before.backend),
     difference(counters.requests.snapshot(), before.dynamo),
   );
   const callsPerHop = per(calls, config.handovers, ADAPTER_COMMANDS);

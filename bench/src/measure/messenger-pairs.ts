@@ -9,9 +9,11 @@ import { PubSub } from '@google-cloud/pubsub';
 import { Redis } from 'ioredis';
 import { PUBSUB_PROJECT } from '../backends.js';
 import { quietLogger } from '../quiet-logger.js';
+import { postgresMessenger } from './postgres-ports.js';
 
 export type Bus =
   | { readonly kind: 'redis'; readonly url: string }
+  | { readonly kind: 'postgres'; readonly url: string }
   | {
       readonly kind: 'pubsub';
       readonly endpoint: string;
@@ -30,6 +32,7 @@ export interface MessengerPair {
 
 /** A messenger on `bus` with a connection of its own. */
 export function messengerOn(bus: Bus): OwnMessenger {
+  if (bus.kind === 'postgres') return postgresMessenger(bus.url);
   if (bus.kind === 'redis') {
     const client = new Redis(bus.url, RECOMMENDED_REDIS_OPTIONS);
     const messenger = new RedisMessenger({ client, logger: quietLogger });

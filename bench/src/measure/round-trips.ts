@@ -1,8 +1,10 @@
 /**
  * Store round trips, counted at the backend: Redis's own `INFO commandstats` calls before and
- * after (so the game-server processes' commands count too), and DynamoDB requests by an SDK
- * middleware on the bench's own clients. Each command a client sends without pipelining is one
- * round trip.
+ * after (so the game-server processes' commands count too), PostgreSQL's `pg_stat_statements`
+ * likewise, and DynamoDB requests by an SDK middleware on the bench's own clients. Each command
+ * a client sends without pipelining is one round trip, and so is each PostgreSQL statement
+ * (node-postgres sends a statement's parse, bind and execute in one write and waits for one
+ * reply).
  *
  * Redis counts the commands a Lua script calls as well, under their own names; only the
  * commands the adapters send themselves are counted here, and none of those is called inside
@@ -11,11 +13,33 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { RECOMMENDED_REDIS_OPTIONS } from '@datadriver/redis';
 import { Redis } from 'ioredis';
+import type pg from 'pg';
 
 /** Commands (lowercase, as Redis names them; DynamoDB's operations) and their counts. */
 export type Calls = Readonly<Record<string, number>>;
 
-/** What each adapter sends: the Redis store, presence and messenger; the DynamoDB store. */
+/**
+ * The PostgreSQL adapter's statements, named by what they do (the top-level statement only:
+ * compare_and_set's own statements run inside it, on the server).
+ */
+const POSTGRES_STATEMENTS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/compare_and_set\(/, 'SELECT compare_and_set'],
+  [/^SELECT version, record FROM /, 'SELECT record'],
+  [/^WITH swept AS [\s\S]*\.presence/, 'INSERT presence'],
+  [/^SELECT value FROM \S+\.presence /, 'SELECT presence'],
+  [/pg_notify\(/, 'SELECT pg_notify'],
+  // The naive lock the throughput is held against (postgres-throughput.ts).
+  [/^BEGIN/i, 'BEGIN'],
+  [/^COMMIT/i, 'COMMIT'],
+  [/^SELECT coins FROM bench_naive_lock .* FOR UPDATE/, 'SELECT FOR UPDATE'],
+  [/^UPDATE bench_naive_lock /, 'UPDATE'],
+  [/^INSERT INTO bench_naive_lock /, 'INSERT'],
+];
+
+/**
+ * What each adapter sends: the Redis store, presence and messenger; the DynamoDB store; the
+ * PostgreSQL store, presence and messenger.
+ */
 export const STORE_COMMANDS: readonly string[] = [
   'hgetall',
   'evalsha',
@@ -24,9 +48,16 @@ export const STORE_COMMANDS: readonly string[] = [
   'PutItem',
   'UpdateItem',
   'DeleteItem',
+  'SELECT record',
+  'SELECT compare_and_set',
 ];
-export const PRESENCE_COMMANDS: readonly string[] = ['get', 'set'];
-export const BUS_COMMANDS: readonly string[] = ['publish', 'spublish'];
+export const PRESENCE_COMMANDS: readonly string[] = [
+  'get',
+  'set',
+  'INSERT presence',
+  'SELECT presence',
+];
+export const BUS_COMMANDS: readonly string[] = ['publish', 'spublish', 'SELECT pg_notify'];
 /** Every command the adapters send. */
 export const ADAPTER_COMMANDS: readonly string[] = [
   ...STORE_COMMANDS,
@@ -55,8 +86,17 @@ export function describeCalls(calls: Calls): string {
   return entries.map(([name, count]) => `${shown(name)} ${count.toFixed(2)}`).join(', ');
 }
 
+/** Counts, at a backend, the calls every client made to it. */
+export interface CallCounter {
+  /** Every call's count so far. */
+  snapshot(): Promise<Calls>;
+  /** The calls made since `before`. */
+  since(before: Calls): Promise<Calls>;
+  close(): void;
+}
+
 /** Counts of every command a redis-server ran, read with INFO commandstats. */
-export class RedisCommandCounter {
+export class RedisCommandCounter implements CallCounter {
   private constructor(private readonly client: Redis) {}
 
   static open(url: string): RedisCommandCounter {
@@ -80,6 +120,40 @@ export class RedisCommandCounter {
 
   close(): void {
     this.client.disconnect();
+  }
+}
+
+/**
+ * Counts of the adapter's statements a PostgreSQL server ran, read from `pg_stat_statements`
+ * (the server must load it: `POSTGRES_SETTINGS` in backends.ts), every database and role.
+ */
+export class PostgresStatementCounter implements CallCounter {
+  private constructor(private readonly pool: pg.Pool) {}
+
+  /** `pool`: one the counter may use alone and end. */
+  static async open(pool: pg.Pool): Promise<PostgresStatementCounter> {
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    return new PostgresStatementCounter(pool);
+  }
+
+  async snapshot(): Promise<Calls> {
+    const { rows } = await this.pool.query<{ query: string; calls: string }>(
+      'SELECT query, calls FROM pg_stat_statements',
+    );
+    const calls: Record<string, number> = {};
+    for (const { query, calls: count } of rows) {
+      const name = POSTGRES_STATEMENTS.find(([pattern]) => pattern.test(query))?.[1];
+      if (name !== undefined) calls[name] = (calls[name] ?? 0) + Number(count);
+    }
+    return calls;
+  }
+
+  async since(before: Calls): Promise<Calls> {
+    return difference(await this.snapshot(), before);
+  }
+
+  close(): void {
+    void this.pool.end();
   }
 }
 

@@ -19,7 +19,13 @@ import { Redis, type RedisOptions } from 'ioredis';
 import type { BenchConfig } from '../config.js';
 import { quietLogger } from '../quiet-logger.js';
 import { type Coins, redisPorts, startServer } from './in-process-server.js';
-import { ADAPTER_COMMANDS, type Calls, per, RedisCommandCounter } from './round-trips.js';
+import {
+  ADAPTER_COMMANDS,
+  type CallCounter,
+  type Calls,
+  per,
+  RedisCommandCounter,
+} from './round-trips.js';
 import {
   type CycleShape,
   type RecordSamples,
@@ -29,9 +35,12 @@ import {
 
 export interface Window {
   readonly cyclesPerSecond: number;
-  /** CPU time per cycle (µs) of this process and of redis-server: which side is saturated. */
+  /**
+   * CPU time per cycle (µs) of this process and of the server (redis-server, or PostgreSQL's
+   * processes): which side is saturated.
+   */
   readonly nodeCpuUsPerCycle: number;
-  readonly redisCpuUsPerCycle: number;
+  readonly serverCpuUsPerCycle: number;
   /** Commands per cycle the clients sent (see round-trips.ts), by name. */
   readonly callsPerCycle: Calls;
 }
@@ -63,7 +72,10 @@ export async function measureThroughput(
   try {
     const driver = server.drivers[0]!;
     const measure = (cycle: Cycle, tag: string, seconds: number) =>
-      window(naiveClient, counter, () => runPlayers(cycle, tag, config.throughputPlayers, seconds));
+      measureWindow(
+        { counter, cpuSeconds: () => redisCpuSeconds(naiveClient), names: CLIENT_COMMANDS },
+        () => runPlayers(cycle, tag, config.throughputPlayers, seconds),
+      );
     // JIT and connections, not recorded; DataDriver's tells which commands its cycle sends.
     const warm = await measure(dataDriverCycle(driver), 'warm-d', 0.5);
     const shape = shapeOf(warm.callsPerCycle);
@@ -122,7 +134,7 @@ export function coldRing(players: number): number {
 }
 
 /** `cycle` on each player's ring of `ring` keys, a different one each time. */
-function coldCycle(cycle: Cycle, ring: number): Cycle {
+export function coldCycle(cycle: Cycle, ring: number): Cycle {
   const turns = new Map<string, number>();
   return (key) => {
     const turn = turns.get(key) ?? 0;
@@ -132,7 +144,7 @@ function coldCycle(cycle: Cycle, ring: number): Cycle {
 }
 
 /** `items` starting at `by` (mod length): each round of windows in another order. */
-function rotated<T>(items: readonly T[], by: number): T[] {
+export function rotated<T>(items: readonly T[], by: number): T[] {
   const start = by % items.length;
   return [...items.slice(start), ...items.slice(0, start)];
 }
@@ -168,24 +180,31 @@ function naiveCycle(client: Redis): Cycle {
   };
 }
 
+/** The server a window is measured on: its CPU so far (s), and its count of the clients' calls. */
+export interface WindowServer {
+  readonly counter: CallCounter;
+  cpuSeconds(): Promise<number>;
+  /** The calls counted per cycle (the clients', not those a script or function makes). */
+  readonly names: readonly string[];
+}
+
 /** Runs one window and accounts the CPU both sides spent on it, and the commands sent. */
-async function window(
-  redis: Redis,
-  counter: RedisCommandCounter,
+export async function measureWindow(
+  server: WindowServer,
   run: () => Promise<Count>,
 ): Promise<Window> {
-  const callsBefore = await counter.snapshot();
-  const redisBefore = await redisCpuSeconds(redis);
+  const callsBefore = await server.counter.snapshot();
+  const serverBefore = await server.cpuSeconds();
   const nodeBefore = process.cpuUsage();
   const { cycles, seconds } = await run();
   const node = process.cpuUsage(nodeBefore);
-  const redisUs = ((await redisCpuSeconds(redis)) - redisBefore) * 1e6;
-  const calls = await counter.since(callsBefore);
+  const serverUs = ((await server.cpuSeconds()) - serverBefore) * 1e6;
+  const calls = await server.counter.since(callsBefore);
   return {
     cyclesPerSecond: cycles / seconds,
     nodeCpuUsPerCycle: (node.user + node.system) / cycles,
-    redisCpuUsPerCycle: redisUs / cycles,
-    callsPerCycle: per(calls, cycles, CLIENT_COMMANDS),
+    serverCpuUsPerCycle: serverUs / cycles,
+    callsPerCycle: per(calls, cycles, server.names),
   };
 }
 

@@ -31,6 +31,7 @@ export class WatchedServer {
         jobId,
         scale,
         env: combo.env,
+        ...(combo.stack ? { stack: combo.stack } : {}),
         highResClock: true,
         batchEvents: true,
         messageLimitsTimes: MESSAGE_LIMITS_TIMES,

@@ -24,11 +24,12 @@ export function markdownReport(results: RunResults, figures: readonly Figure[]):
 
 function header(results: RunResults): string[] {
   const { machine, config } = results;
+  const command = results.command ?? `pnpm bench${config.mode === 'quick' ? ' -- --quick' : ''}`;
   const load = `${machine.loadAverageAtStart.toFixed(2)} at start, ${machine.loadAverageAtEnd?.toFixed(2) ?? '?'} at end`;
   return [
-    `# DataDriver benchmarks (${config.mode} run)`,
+    `# DataDriver benchmarks (${config.mode} run${results.command?.includes('--only') || results.command?.includes('--stack') ? ', some parts' : ''})`,
     '',
-    `Run ${results.startedAt}, ${results.durationSeconds?.toFixed(0) ?? '?'} s, by \`pnpm bench${config.mode === 'quick' ? ' -- --quick' : ''}\`.`,
+    `Run ${results.startedAt}, ${results.durationSeconds?.toFixed(0) ?? '?'} s, by \`${command}\`.`,
     '',
     `- Machine: ${machine.cpuCount} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.platform}, Node ${machine.node}`,
     `- 1-minute load average: ${load} (other work on the machine shows here)`,

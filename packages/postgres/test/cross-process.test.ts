@@ -2,11 +2,12 @@
  * Real server processes sharing the run's PostgreSQL: each a fixture (test/fixtures/server.mjs)
  * with its own jobId, pool, listening connection, driver and MemoryHost, driven over IPC.
  */
+import { fileURLToPath } from 'node:url';
+import { ForkedServer } from '@datadriver/backends';
 import { CHAIN, describeProbe, probed, type ServerPorts } from '@datadriver/testkit';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PostgresMessenger, PostgresPresence, PostgresStore } from '../src/index.js';
-import { ServerChild } from './fixtures/server-child.mjs';
 import { freshSchema, Pools, postgresUrl, quiet } from './support/postgres.js';
 
 // Real seconds per seed second: a 300 ms beat and a 1 s presence TTL.
@@ -17,20 +18,24 @@ const seedMs = (ms: number) => ms * scale;
 
 const pools = new Pools();
 const driverName = `PlayerData-${process.pid}`;
-const servers: ServerChild[] = [];
+const servers: ForkedServer[] = [];
+const script = fileURLToPath(new URL('./fixtures/server.mjs', import.meta.url));
 let raw: pg.Pool;
 let schema: string;
 /** This process's own ports: a probe times the machine beside the wait. */
 let probePorts: ServerPorts & { messenger: PostgresMessenger };
 
-async function start(label: string): Promise<ServerChild> {
-  const server = await ServerChild.start({
-    DATABASE_URL: postgresUrl(),
-    JOB_ID: `${schema}-${label}`,
-    DRIVER_NAME: driverName,
-    ADAPTER_MODULE: inject('adapterModule'),
-    SCHEMA: schema,
-    DD_SCALE: String(scale),
+async function start(label: string): Promise<ForkedServer> {
+  const server = await ForkedServer.start({
+    script,
+    jobId: `${schema}-${label}`,
+    env: {
+      DATABASE_URL: postgresUrl(),
+      DRIVER_NAME: driverName,
+      ADAPTER_MODULE: inject('adapterModule'),
+      SCHEMA: schema,
+      DD_SCALE: String(scale),
+    },
   });
   servers.push(server);
   return server;

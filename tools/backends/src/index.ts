@@ -15,6 +15,14 @@ export type {
 export { isCi } from './ci.js';
 export { startDynamoLocal } from './dynamodb-local.js';
 export { BackendUnavailableError } from './errors.js';
+export {
+  type ForkedEvent,
+  type ForkedMessage,
+  ForkedServer,
+  type ForkedServerOptions,
+  sendToParent,
+  serveOverIpc,
+} from './forked-server.js';
 export { freePort } from './free-port.js';
 export {
   type BackendKind,

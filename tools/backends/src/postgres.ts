@@ -22,6 +22,12 @@ const run = promisify(execFile);
 export interface PostgresLaunchOptions extends LaunchOptions {
   /** Where Debian's majors are looked for (default /usr/lib/postgresql): for tests. */
   readonly debianRoot?: string;
+  /**
+   * More server settings (`-c name=value`), each also kept across `restart()`: the bench loads
+   * `pg_stat_statements` (`shared_preload_libraries`) to count the statements each hop sends.
+   * Ignored for a server from DATABASE_URL, which is not ours to configure.
+   */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -49,7 +55,8 @@ export async function startPostgres(options: PostgresLaunchOptions = {}): Promis
   try {
     return await withFreePort(async (port) => {
       const ownSignals = options.ownSignals ?? false;
-      const server = new LocalPostgres({ bin, user, folder, port, env, ownSignals });
+      const settings = options.settings ?? {};
+      const server = new LocalPostgres({ bin, user, folder, port, env, ownSignals, settings });
       await server.restart();
       return server;
     });
@@ -101,6 +108,7 @@ interface LocalSetup {
   readonly env: Env;
   /** See `LaunchOptions.ownSignals`: out of reach of a terminal's Ctrl-C (the fleet). */
   readonly ownSignals: boolean;
+  readonly settings: Readonly<Record<string, string>>;
 }
 
 class LocalPostgres implements PostgresBackend {
@@ -126,10 +134,11 @@ class LocalPostgres implements PostgresBackend {
   /** Starts it again on the same data folder and port; clients holding the URL reconnect. */
   async restart(): Promise<void> {
     await this.kill();
-    const { bin, user, folder, port, env, ownSignals } = this.setup;
+    const { bin, user, folder, port, env, ownSignals, settings } = this.setup;
     const args = [
       ...['-D', join(folder, 'data'), '-k', folder, '-p', String(port)],
       ...['-c', `listen_addresses=${HOST}`, '-c', 'fsync=off', '-c', 'max_connections=500'],
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ];
     this.server = await launchChild({
       backend: 'postgres',

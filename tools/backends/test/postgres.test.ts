@@ -60,6 +60,19 @@ describe('startPostgres (own server)', () => {
   });
 });
 
+describe('startPostgres with settings', () => {
+  let postgres: PostgresBackend | undefined;
+  afterAll(() => postgres?.stop());
+
+  it('starts the server with them, and again after restart()', async () => {
+    const settings = { shared_preload_libraries: 'pg_stat_statements', work_mem: '8MB' };
+    postgres = await startPostgres({ env: {}, settings });
+    expect(psql(postgres.url, 'show shared_preload_libraries')).toBe('pg_stat_statements');
+    await postgres.restart();
+    expect(psql(postgres.url, 'show work_mem')).toBe('8MB');
+  });
+});
+
 describe('startPostgres (DATABASE_URL)', () => {
   it('uses the given server and refuses to kill or restart it', async () => {
     const url = 'postgres://app@db.example:6543/game';
