@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', ports: 'src/ports/index.ts', testing: 'src/testing/index.ts' },
+  entry: { index: 'src/index.ts', ports: 'src/ports.ts', testing: 'src/testing.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,

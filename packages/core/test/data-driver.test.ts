@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriver, DataDriverError, ErrorCode } from '../src/index.js';
-import { toStoreRecord } from '../src/ports/index.js';
-import { MemoryHost, MemoryStore, VirtualClock } from '../src/testing/index.js';
+import { toStoreRecord } from '../src/ports.js';
+import { MemoryHost, MemoryStore, VirtualClock } from '../src/testing.js';
 import { stored, testBed } from './helpers.js';
 
 describe('DataDriver: load, save, release', () => {

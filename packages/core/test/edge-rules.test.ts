@@ -1,7 +1,7 @@
 /** Table tests of the pure rules issue 14 added: presence reads after a wake, budgets, sizes. */
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../src/index.js';
-import { DEFAULT_MESSAGE_LIMITS } from '../src/ports/index.js';
+import { DEFAULT_MESSAGE_LIMITS } from '../src/ports.js';
 import {
   checkRecordSize,
   MessageBudget,

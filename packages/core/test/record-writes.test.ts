@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriverError } from '../src/index.js';
-import { lockedRecord, markedRecord, type ProfileRecord, parseRecord } from '../src/ports/index.js';
+import { lockedRecord, markedRecord, type ProfileRecord, parseRecord } from '../src/ports.js';
 import { fillDefaults, releasedRecord } from '../src/rules/index.js';
 
 const writer = { jobId: 'B', token: 'tB', now: 5000, presence: true };

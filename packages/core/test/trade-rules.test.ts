@@ -5,7 +5,7 @@ import {
   type ProfileRecord,
   preparedJournal,
   settledData,
-} from '../src/ports/index.js';
+} from '../src/ports.js';
 import { markerGate } from '../src/rules/trade-rules.js';
 
 const prepared = preparedJournal('t1', { a: { coins: 0 }, b: { coins: 10 } }, 1);

@@ -2,12 +2,13 @@
  * The parts of one driver, each the one owner of its state: the registry (sessions, loads),
  * the host slot, the holder's side of handoff, and the loader. Built once, wired here.
  */
-import { ReleaseRequests } from '../holder/release-requests.js';
-import { Loader } from '../load/loader.js';
-import type { SessionHooks } from '../session/session-terms.js';
-import type { DriverContext } from './context.js';
-import { HostSlot } from './host-slot.js';
-import { SessionRegistry } from './registry.js';
+
+import type { DriverContext } from '../context/context.js';
+import { HostSlot } from '../context/host-slot.js';
+import { ReleaseRequests } from '../holder/holder-answers.js';
+import { type HolderHooks, Loader } from '../load/loader.js';
+import { SessionRegistry } from '../registry/registry.js';
+import type { SessionHooks } from '../session/profile-session.js';
 
 export interface DriverParts {
   readonly registry: SessionRegistry;
@@ -29,5 +30,9 @@ export function assemble(ctx: DriverContext): DriverParts {
     },
     lockLost: (session) => requests.kick(session, ctx.settings.kickMessages.lockLost, 'lock-lost'),
   };
-  return { registry, host, requests, loader: new Loader(ctx, registry, requests, hooks) };
+  const holder: HolderHooks = {
+    kick: (session, message, cause) => requests.kick(session, message, cause),
+    receive: (key, requester, token) => requests.receive(key, requester, token),
+  };
+  return { registry, host, requests, loader: new Loader(ctx, registry, holder, hooks) };
 }

@@ -1,6 +1,6 @@
-import { within } from '../signal.js';
+import type { DriverContext } from '../context/context.js';
+import { within } from '../events/signal.js';
 import type { DriverParts } from './assemble.js';
-import type { DriverContext } from './context.js';
 
 export interface CloseResult {
   /** Keys released by the close. */

@@ -3,13 +3,14 @@
  * (a load under the usual waits, then the old record written as current), and an erasure (the
  * record and every version, under the lock).
  */
-import { DataDriverError, ErrorCode } from '../errors.js';
+
+import type { DriverContext } from '../context/context.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { StoreVersion, StoreVersions, VersionQuery } from '../ports/store.js';
 import { checkVersionQuery } from '../ports/store-checks.js';
 import { fillDefaults, migrateData, parseRecord, serializeData } from '../rules/index.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import { forgetInJournals } from '../trade/journal.js';
-import type { DriverContext } from './context.js';
 
 export function listVersions(
   ctx: DriverContext,

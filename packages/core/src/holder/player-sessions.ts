@@ -3,13 +3,13 @@
  * loads, or the player is kicked when it cannot; a leaving player's profile runs the game's
  * leave cleanups and is released. A player who leaves while loading cancels the wait.
  */
-import type { DriverContext } from '../driver/context.js';
-import type { HostSlot } from '../driver/host-slot.js';
-import type { SessionRegistry } from '../driver/registry.js';
-import { DataDriverError, describeError, ErrorCode } from '../errors.js';
+import type { DriverContext } from '../context/context.js';
+import type { HostSlot } from '../context/host-slot.js';
 import type { LoadHow } from '../load/loader.js';
+import { DataDriverError, describeError, ErrorCode } from '../ports/errors.js';
 import type { HostPlayer } from '../ports/host.js';
-import type { Profile } from '../profile.js';
+import type { SessionRegistry } from '../registry/registry.js';
+import type { Profile } from '../session/profile.js';
 import type { ProfileSession } from '../session/profile-session.js';
 
 export interface AttachOptions<T extends object, P extends HostPlayer> {

@@ -5,26 +5,22 @@
  * and reads the holder's presence after each wake, until the lock is taken or
  * `lockWaitSeconds` runs out.
  */
-import type { DriverContext } from '../driver/context.js';
-import type { LoadReservation } from '../driver/reservation.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
-import type {
-  DistributiveOmit,
-  LoadEventPayload,
-  PresenceAnswerName,
-  ProfileEventPayload,
-} from '../events.js';
+import type { DriverContext } from '../context/context.js';
+import type { DistributiveOmit, LoadEventPayload, ProfileEventPayload } from '../events/events.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { StoreSnapshot } from '../ports/store.js';
+import type { LoadReservation } from '../registry/reservation.js';
 import {
   type LockInfo,
   type ParkFacts,
   type PresenceAnswer,
+  type PresenceAnswerName,
   parkLength,
   readsPresenceAfterWake,
 } from '../rules/index.js';
 import { Silence } from '../rules/silence.js';
-import { HolderRequests } from './holder-requests.js';
 import { JoinDeadline } from './join-deadline.js';
+import { HolderRequests } from './joiner-requests.js';
 import { releaseLateLock } from './late-lock.js';
 import { type Acquired, type Attempt, attemptLoad } from './load-attempt.js';
 

@@ -3,8 +3,8 @@
  * write this server's lock under a token no session holds. Once it does, that lock is released
  * at once (as an orphaned own lock is), rather than left for other servers to wait out.
  */
-import type { DriverContext } from '../driver/context.js';
-import { describeError } from '../errors.js';
+import type { DriverContext } from '../context/context.js';
+import { describeError } from '../ports/errors.js';
 import { decideOrphanRelease, releasedRecord } from '../rules/index.js';
 import { guardedWrite } from '../session/guarded-write.js';
 import type { Attempt } from './load-attempt.js';

@@ -3,9 +3,9 @@
  * read and a trade recovery each re-run it with the new fact; a record that keeps asking for
  * more is refused, never looped on.
  */
-import type { DriverContext } from '../driver/context.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
-import type { JsonObject } from '../json.js';
+import type { DriverContext } from '../context/context.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import {
   decideLoad,

@@ -3,28 +3,31 @@
  * reserve the key), then the lock is taken across servers (`acquisition.ts`), and every event
  * of it is reported (`load.started`, `load.waiting`, `load.loaded` or `load.failed`).
  */
-import type { DriverContext } from '../driver/context.js';
-import type { SessionRegistry } from '../driver/registry.js';
-import { LoadReservation } from '../driver/reservation.js';
-import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../errors.js';
-import type { ReleaseRequests } from '../holder/release-requests.js';
-import { checkCreatedId, checkProfileKey } from '../keys.js';
-import type { HostPlayer } from '../ports/host.js';
+import type { DriverContext } from '../context/context.js';
+import type { KickCause } from '../events/events.js';
+import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../ports/errors.js';
+import type { SessionRegistry } from '../registry/registry.js';
+import { LoadReservation } from '../registry/reservation.js';
 import { fillDefaults, type TakeReason } from '../rules/index.js';
+import { checkCreatedId, checkProfileKey } from '../rules/keys.js';
+import type { SessionHooks } from '../session/profile-session.js';
 import { ProfileSession } from '../session/profile-session.js';
-import type { SessionHooks } from '../session/session-terms.js';
 import { forgetParticipant } from '../trade/journal.js';
 import { acquire } from './acquisition.js';
 import type { Acquired } from './load-attempt.js';
-import { waitOnThisServer } from './local-wait.js';
+import { type LocalWaitHow, waitOnThisServer } from './local-wait.js';
 
-export interface LoadHow {
-  /** How long this load waits for a load or leave save of the same key on this server. */
-  readonly localWaitMs: number;
-  /** The player the profile is loaded for (attach), if any. */
-  readonly player?: HostPlayer;
+export interface LoadHow extends LocalWaitHow {
   /** True once the load is no longer wanted (the player left). */
   readonly cancelled: () => boolean;
+}
+
+/** What a load asks of this server's holder side (`holder/`), handed in at assembly. */
+export interface HolderHooks {
+  /** Ends a player's session here (an older connection of the player who loads again). */
+  kick(session: ProfileSession, message: string, cause: KickCause): void;
+  /** Answers a release request that came while the load was in flight. */
+  receive(key: string, requester: string, token: string | undefined): void;
 }
 
 export class Loader {
@@ -34,7 +37,7 @@ export class Loader {
   constructor(
     private readonly ctx: DriverContext,
     private readonly registry: SessionRegistry,
-    private readonly requests: ReleaseRequests,
+    private readonly holder: HolderHooks,
     private readonly hooks: SessionHooks,
   ) {}
 
@@ -57,7 +60,7 @@ export class Loader {
       );
       const reserve = () => registry.reserve(key, reservation);
       const replace = (older: ProfileSession) =>
-        this.requests.kick(older, ctx.settings.kickMessages.rejoined, 'rejoined');
+        this.holder.kick(older, ctx.settings.kickMessages.rejoined, 'rejoined');
       const adopted = await waitOnThisServer(ctx, registry, key, how, loadId, reserve, replace);
       const loaded = adopted
         ? { session: adopted, reason: 'adopted' as const }
@@ -111,7 +114,7 @@ export class Loader {
       registry.settle(key, reservation);
       // Requests that came during the load are answered now that it has settled.
       for (const [requester, token] of reservation.requesters.take()) {
-        this.requests.receive(key, requester, token);
+        this.holder.receive(key, requester, token);
       }
     }
   }

@@ -2,13 +2,21 @@
  * The same-server half of a load, acting on `decideSameServer`: wait, event-driven (woken by
  * each change in the registry), adopt a retained profile, or reserve the key.
  */
-import type { DriverContext } from '../driver/context.js';
-import type { SessionRegistry } from '../driver/registry.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
-import type { WaitReason } from '../events.js';
+import type { DriverContext } from '../context/context.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import type { HostPlayer } from '../ports/host.js';
+import type { SessionRegistry } from '../registry/registry.js';
+import type { WaitReason } from '../rules/index.js';
 import { decideSameServer } from '../rules/same-server.js';
 import type { ProfileSession } from '../session/profile-session.js';
-import type { LoadHow } from './loader.js';
+
+/** What a load brings to its wait on this server. */
+export interface LocalWaitHow {
+  /** How long this load waits for a load or leave save of the same key on this server. */
+  readonly localWaitMs: number;
+  /** The player the profile is loaded for (attach), if any. */
+  readonly player?: HostPlayer;
+}
 
 /**
  * Resolves the adopted session, or `undefined` when the load should go to the store; then it
@@ -18,7 +26,7 @@ export async function waitOnThisServer(
   ctx: DriverContext,
   registry: SessionRegistry,
   key: string,
-  how: Pick<LoadHow, 'localWaitMs' | 'player'>,
+  how: LocalWaitHow,
   loadId: number,
   reserve: () => void,
   /** Ends an older connection's session of the same player (the newer one wins). */

@@ -18,8 +18,8 @@
  * reports `profile.save-failed` and a failed release `profile.release-failed`; a failed erase
  * or trade marker rejects the operation that asked for it.
  */
-import type { DriverContext } from '../driver/context.js';
-import { type DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
+import type { DriverContext } from '../context/context.js';
+import { type DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
 import type { StoreRecord, StoreSnapshot, UpdateOptions } from '../ports/store.js';
 import {
   checkRecordSize,

@@ -3,13 +3,12 @@
  * moved only here, through named transitions), its player and trade, and autosave. Its writes
  * run one after another through `SessionIo`. The public `Profile` is a thin view of it.
  */
-import type { DriverContext } from '../driver/context.js';
-import { Requesters } from '../driver/requesters.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
-import type { SaveReason } from '../events.js';
-import type { JsonObject } from '../json.js';
+import type { DriverContext } from '../context/context.js';
+import type { SaveReason } from '../events/events.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { HostPlayer } from '../ports/host.js';
-import { Profile } from '../profile.js';
+import type { JsonObject } from '../ports/json.js';
+import type { StoreSnapshot } from '../ports/store.js';
 import {
   isActive,
   type LockInfo,
@@ -18,10 +17,31 @@ import {
   type SessionTransition,
 } from '../rules/index.js';
 import { Autosave } from './autosave.js';
+import { backingOf, Profile } from './profile.js';
 import { checkBeforeRelease } from './release-check.js';
+import { Requesters } from './requesters.js';
 import { SessionIo, type WrittenSnapshot } from './session-io.js';
-import type { HeldByTrade, SessionHooks, SessionStart } from './session-terms.js';
+import type { HeldByTrade, SessionStart } from './session-terms.js';
 import { SessionView } from './session-view.js';
+
+/** What the driver does when a session changes. */
+export interface SessionHooks {
+  /** A write settled or the state changed: same-server waits re-check. */
+  changed(): void;
+  /**
+   * The session stopped holding its lock (released, erased, or lost to another server);
+   * `released` is the store's snapshot after its release, when it was released.
+   */
+  deactivated(session: ProfileSession, released: StoreSnapshot | undefined): void;
+  /** A write found the lock taken while the player played: end their session there. */
+  lockLost(session: ProfileSession): void;
+}
+
+/** The session behind a profile of this package; `undefined` for any other object. */
+export function sessionOf(profile: Profile<object>): ProfileSession | undefined {
+  const backing = backingOf(profile);
+  return backing instanceof ProfileSession ? backing : undefined;
+}
 
 export class ProfileSession {
   readonly profile: Profile<object>;

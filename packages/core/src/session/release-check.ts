@@ -3,8 +3,8 @@
  * driver's schema, whose verdict may come later. A refusal writes nothing, is reported as a
  * failed release save, and leaves the session active, so a release after fixing the data works.
  */
-import type { DriverContext } from '../driver/context.js';
-import type { DataDriverError } from '../errors.js';
+import type { DriverContext } from '../context/context.js';
+import type { DataDriverError } from '../ports/errors.js';
 
 export interface ReleaseChecked {
   readonly key: string;

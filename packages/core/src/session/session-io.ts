@@ -8,10 +8,10 @@
  * save or the release is one compare-and-set with no read first. A write that rejects may or
  * may not have committed, so its failure drops the snapshot and the next write reads.
  */
-import type { DriverContext } from '../driver/context.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
-import type { SaveReason } from '../events.js';
-import type { JsonObject } from '../json.js';
+import type { DriverContext } from '../context/context.js';
+import type { SaveReason } from '../events/events.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import { enforce, judge, type LockInfo, serializeData } from '../rules/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';

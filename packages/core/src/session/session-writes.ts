@@ -3,8 +3,8 @@
  * record it writes. The session runs them (`profile-session.ts`); `guarded-write.ts` runs the
  * update.
  */
-import type { DriverContext } from '../driver/context.js';
-import type { JsonObject } from '../json.js';
+import type { DriverContext } from '../context/context.js';
+import type { JsonObject } from '../ports/json.js';
 import { withDataJson } from '../ports/record-json.js';
 import {
   decideRelease,

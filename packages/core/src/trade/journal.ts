@@ -2,10 +2,10 @@
  * A trade's journal in the store: its decision, written once (the first decision wins), read
  * back by a recovering load, and deleted once nothing needs it (it holds player data).
  */
-import type { DriverContext } from '../driver/context.js';
-import { DataDriverError, describeError, ErrorCode } from '../errors.js';
-import type { JsonObject } from '../json.js';
-import { journalPrefix, parseStoreKey } from '../keys.js';
+import type { DriverContext } from '../context/context.js';
+import { sleep } from '../events/signal.js';
+import { DataDriverError, describeError, ErrorCode } from '../ports/errors.js';
+import type { JsonObject } from '../ports/json.js';
 import type { Store } from '../ports/store.js';
 import {
   decidedJournal,
@@ -16,7 +16,7 @@ import {
   type TradeMarker,
   type TradeState,
 } from '../rules/index.js';
-import { sleep } from '../signal.js';
+import { journalPrefix, parseStoreKey } from '../rules/keys.js';
 
 /**
  * The longest spacing between retries of a settled journal's deletion, whatever `retryMs`

@@ -5,10 +5,9 @@
  * clears its marker. A crash at any point leaves a marker that the next load settles from the
  * journal (see `recoverTrade`), under the same ownership rule as the load itself.
  */
-import type { DriverContext } from '../driver/context.js';
-import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../errors.js';
-import type { JsonObject } from '../json.js';
-import { checkCreatedId } from '../keys.js';
+import type { DriverContext } from '../context/context.js';
+import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../ports/errors.js';
+import type { JsonObject } from '../ports/json.js';
 import {
   checkRecordSize,
   defineOwn,
@@ -16,6 +15,7 @@ import {
   serializeData,
   type TradeState,
 } from '../rules/index.js';
+import { checkCreatedId } from '../rules/keys.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import { decideJournal, deleteJournal, forgetParticipant } from './journal.js';
 
