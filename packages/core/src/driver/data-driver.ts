@@ -2,15 +2,14 @@
  * DataDriver, the public API: player profiles under a session lock. Every method delegates to
  * the driver's parts (`driver/assemble.ts`): a load runs the same-server rules, then takes the
  * lock across servers (`load/`); `attach` ties loads and releases to a game server's players
- * (`holder/player-sessions.ts`); the handoff routes other servers' release requests here
- * (`holder/holder-answers.ts`).
+ * (`holder/player-sessions.ts`). Other servers' release requests reach the holder's side
+ * through the handoff endpoint built at assembly (`holder/handoff-endpoint.ts`), never here.
  */
 
 import type { DataDriverOptions, SchemaDriverOptions } from '../config/options.js';
-import { createContext, type DriverContext } from '../context/context.js';
+import type { DriverContext } from '../context/context.js';
 import type { EventListener } from '../events/events.js';
-import type { Handoff, HandoffClient } from '../handoff/handoff.js';
-import type { RequestReason } from '../handoff/wire.js';
+import type { Handoff } from '../handoff/handoff.js';
 import { type AttachOptions, PlayerSessions } from '../holder/player-sessions.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Host, HostPlayer } from '../ports/host.js';
@@ -31,18 +30,16 @@ export interface LoadOptions {
   readonly handoffSeconds?: number;
 }
 
-export class DataDriver<T extends object> implements HandoffClient {
+export class DataDriver<T extends object> {
   readonly #ctx: DriverContext;
   readonly #parts: DriverParts;
-  /** Keys `restoreAt` or `erase` is loading: a holder elsewhere kicks with `kickMessages.support`. */
-  readonly #supportLoads = new Set<string>();
 
   /** With a `schema`, the data type is the schema's output, and `defaults` must match it. */
   constructor(options: SchemaDriverOptions<T>);
   constructor(options: DataDriverOptions<T>);
   constructor(options: DataDriverOptions<T>) {
-    this.#ctx = createContext(options, this);
-    this.#parts = assemble(this.#ctx);
+    this.#parts = assemble(options);
+    this.#ctx = this.#parts.context;
     this.#ctx.link.start();
   }
 
@@ -207,41 +204,14 @@ export class DataDriver<T extends object> implements HandoffClient {
     return this.#parts.registry.closed;
   }
 
-  /** @internal Profiles held or loading here: each adds to this server's publish budget. */
-  get profileCount(): number {
-    return this.#parts.registry.count;
-  }
-
-  /** @internal Routed by the handoff: another server asks for `key`. */
-  receiveHandoffRequest(
-    key: string,
-    requester: string,
-    token: string | undefined,
-    reason?: RequestReason,
-  ): void {
-    this.#parts.requests.receive(key, requester, token, reason);
-  }
-
-  /** @internal Asked by the handoff when it sends a request for `key`: why this driver asks. */
-  requestReason(key: string): RequestReason | undefined {
-    return this.#supportLoads.has(key) ? 'support' : undefined;
-  }
-
-  /** @internal Routed by the handoff: the server this driver asked no longer holds `key`. */
-  receiveHandoffReply(key: string): void {
-    // Reported on arrival, whether or not a load still waits: a reply that comes after the
-    // load already succeeded (a slow bus) is still worth seeing in the timeline.
-    this.#ctx.emit({ type: 'handoff.reply.received', key });
-    this.#parts.registry.wakeLoad(key);
-  }
-
   /** A load for `restoreAt` or `erase`: its requests tell the holder support is asking. */
   async #supportLoad(key: string, options: LoadOptions): Promise<ProfileSession> {
-    this.#supportLoads.add(key);
+    const { supportLoads } = this.#parts.endpoint;
+    supportLoads.add(key);
     try {
       return await this.#load(key, options);
     } finally {
-      this.#supportLoads.delete(key);
+      supportLoads.delete(key);
     }
   }
 
