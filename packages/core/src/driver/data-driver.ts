@@ -31,7 +31,7 @@ export interface LoadOptions {
 }
 
 export class DataDriver<T extends object> {
-  readonly #ctx: DriverContext;
+  readonly #context: DriverContext;
   readonly #parts: DriverParts;
 
   /** With a `schema`, the data type is the schema's output, and `defaults` must match it. */
@@ -39,13 +39,13 @@ export class DataDriver<T extends object> {
   constructor(options: DataDriverOptions<T>);
   constructor(options: DataDriverOptions<T>) {
     this.#parts = assemble(options);
-    this.#ctx = this.#parts.context;
-    this.#ctx.link.start();
+    this.#context = this.#parts.context;
+    this.#context.link.start();
   }
 
   /** The driver's name: the namespace of its keys, and how handoff routes its messages. */
   get name(): string {
-    return this.#ctx.name;
+    return this.#context.name;
   }
 
   /**
@@ -53,17 +53,17 @@ export class DataDriver<T extends object> {
    * host's once attached, else one random id per process. The first load fixes it.
    */
   get jobId(): string {
-    return this.#ctx.identity.jobId;
+    return this.#context.identity.jobId;
   }
 
   /** The handoff this driver uses, or `undefined` when handoff is off. */
   get handoff(): Handoff | undefined {
-    return this.#ctx.link.handoff;
+    return this.#context.link.handoff;
   }
 
   /** Subscribes to what this driver does. Returns a function that unsubscribes. */
   on(listener: EventListener): () => void {
-    return this.#ctx.events.on(listener);
+    return this.#context.events.on(listener);
   }
 
   /** The active profile of `key` on this server, if any. */
@@ -90,7 +90,7 @@ export class DataDriver<T extends object> {
    */
   attach<P extends HostPlayer>(host: Host<P>, options: AttachOptions<T, P> = {}): () => void {
     this.#assertOpen();
-    const ctx = this.#ctx;
+    const context = this.#context;
     const { registry, host: slot, loader } = this.#parts;
     if (slot.attached) {
       throw new DataDriverError(ErrorCode.InvalidConfig, `${this.name} is already attached`);
@@ -110,12 +110,12 @@ export class DataDriver<T extends object> {
     }
     // Everything that can refuse runs before anything changes: a refused attach leaves no
     // identity, host slot or handoff behind.
-    const turnHandoffOn = ctx.link.prepareAttach(host.jobId);
-    ctx.identity.attachTo(host.jobId);
+    const turnHandoffOn = context.link.prepareAttach(host.jobId);
+    context.identity.attachTo(host.jobId);
     slot.set(host as unknown as Host<HostPlayer>);
     turnHandoffOn();
     const load = loader.load.bind(loader);
-    const players = new PlayerSessions<T, P>(ctx, registry, slot, load, options);
+    const players = new PlayerSessions<T, P>(context, registry, slot, load, options);
     const offAdded = host.onPlayerAdded((player) => void players.join(player));
     const offRemoving = host.onPlayerRemoving((player) => void players.leave(player));
     for (const player of host.players?.() ?? []) void players.join(player);
@@ -129,7 +129,7 @@ export class DataDriver<T extends object> {
   /** The kept versions of `key`, newest first (the store must keep versions). */
   async versions(key: string, query: VersionQuery = {}): Promise<readonly StoreVersion[]> {
     checkProfileKey(key);
-    return listVersions(this.#ctx, key, query);
+    return listVersions(this.#context, key, query);
   }
 
   /**
@@ -152,7 +152,7 @@ export class DataDriver<T extends object> {
         `restoreAt needs a time in ms or a valid Date, got ${String(time)}`,
       );
     }
-    const session = await restoreAt(this.#ctx, key, at, () => this.#supportLoad(key, options));
+    const session = await restoreAt(this.#context, key, at, () => this.#supportLoad(key, options));
     return session.profile as Profile<T>;
   }
 
@@ -164,7 +164,7 @@ export class DataDriver<T extends object> {
   async erase(key: string, options: LoadOptions = {}): Promise<void> {
     checkProfileKey(key);
     const session = await this.#supportLoad(key, options);
-    await erase(this.#ctx, session);
+    await erase(this.#context, session);
   }
 
   /**
@@ -180,7 +180,7 @@ export class DataDriver<T extends object> {
     const sessions = [this.#own(a), this.#own(b)] as const;
     const { registry } = this.#parts;
     await trade(
-      this.#ctx,
+      this.#context,
       sessions,
       (x: JsonObject, y: JsonObject) => apply(x as unknown as T, y as unknown as T),
       () => registry.ended,
@@ -196,7 +196,7 @@ export class DataDriver<T extends object> {
     // The host stays attached: a player added from now on gets load.failed (Data.Closed), a
     // definite outcome a host can wait for, rather than no event at all.
     this.#parts.registry.close();
-    return closeDriver(this.#ctx, this.#parts, deadlineMs);
+    return closeDriver(this.#context, this.#parts, deadlineMs);
   }
 
   /** True once `close()` was called: loads are refused with `Data.Closed`. */
@@ -218,7 +218,7 @@ export class DataDriver<T extends object> {
   #load(key: string, { handoffSeconds }: LoadOptions): Promise<ProfileSession> {
     const localWaitMs =
       handoffSeconds === undefined
-        ? (this.#ctx.settings.localHandoffMs ?? 0)
+        ? (this.#context.settings.localHandoffMs ?? 0)
         : checkSeconds('handoffSeconds', handoffSeconds) * 1000;
     return this.#parts.loader.load(key, { localWaitMs, cancelled: () => false });
   }

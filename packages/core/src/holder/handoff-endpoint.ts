@@ -8,13 +8,13 @@ import type { DriverContext } from '../context/context.js';
 import type { HandoffClient } from '../handoff/handoff.js';
 import type { RequestReason } from '../handoff/wire.js';
 import type { SessionRegistry } from '../registry/registry.js';
-import type { ReleaseRequests } from './holder-answers.js';
+import type { HolderAnswers } from './holder-answers.js';
 
 /** What the endpoint hands messages on to. */
 export interface EndpointParts {
   readonly context: DriverContext;
   readonly registry: SessionRegistry;
-  readonly answers: ReleaseRequests;
+  readonly answers: HolderAnswers;
 }
 
 export class HandoffEndpoint implements HandoffClient {

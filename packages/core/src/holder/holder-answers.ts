@@ -13,9 +13,9 @@ import { decideOrphanRelease, decideRequest, releasedRecord } from '../rules/ind
 import { guardedWrite } from '../session/guarded-write.js';
 import type { ProfileSession } from '../session/profile-session.js';
 
-export class ReleaseRequests {
+export class HolderAnswers {
   constructor(
-    private readonly ctx: DriverContext,
+    private readonly context: DriverContext,
     private readonly registry: SessionRegistry,
     private readonly host: HostSlot,
   ) {}
@@ -56,7 +56,7 @@ export class ReleaseRequests {
     if (!session) return;
     session.requesters.note(requester, token);
     if (action === 'kick') {
-      const messages = this.ctx.settings.kickMessages;
+      const messages = this.context.settings.kickMessages;
       if (reason === 'support') this.kick(session, messages.support, 'support');
       else this.kick(session, messages.joinedElsewhere, 'joined-elsewhere');
     }
@@ -88,21 +88,21 @@ export class ReleaseRequests {
     requester: string,
     token: string | undefined,
   ): Promise<void> {
-    const { ctx } = this;
+    const { context } = this;
     if (token !== undefined) {
-      const written = await guardedWrite(ctx, {
+      const written = await guardedWrite(context, {
         key,
         what: 'orphaned-lock release',
         decide: (record) =>
           decideOrphanRelease(record, token, {
-            jobId: ctx.identity.jobId,
+            jobId: context.identity.jobId,
             heldHere: (held) => this.registry.holdsToken(held),
           }),
         next: (record, decision) =>
           decision === 'release' && record ? releasedRecord(record, record.data, token) : undefined,
       });
       if (!written.ok) {
-        ctx.logger.warn(
+        context.logger.warn(
           `could not clear an orphaned lock of ${key}: ${describeError(written.error)}`,
         );
       }
@@ -111,16 +111,16 @@ export class ReleaseRequests {
   }
 
   private async sendReply(key: string, requester: string): Promise<void> {
-    const { handoff } = this.ctx.link;
+    const { handoff } = this.context.link;
     if (!handoff) return;
-    this.ctx.emit({ type: 'handoff.reply.sent', key, requester });
+    this.context.emit({ type: 'handoff.reply.sent', key, requester });
     try {
-      await handoff.reply(this.ctx.name, key, requester);
-      this.ctx.link.replySent();
+      await handoff.reply(this.context.name, key, requester);
+      this.context.link.replySent();
     } catch (error) {
       // Once until a reply goes out again: a bus outage must not flood the log.
-      if (!this.ctx.link.replyFailed()) return;
-      this.ctx.logger.warn(
+      if (!this.context.link.replyFailed()) return;
+      this.context.logger.warn(
         `handoff reply for ${key} to ${requester} failed; more failures are not logged until a reply goes out: ${describeError(error)}`,
       );
     }
@@ -132,7 +132,7 @@ export class ReleaseRequests {
     token: string | undefined,
     action: RequestAction,
   ): void {
-    this.ctx.emit({
+    this.context.emit({
       type: 'handoff.request.received',
       key,
       requester,

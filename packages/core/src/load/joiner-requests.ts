@@ -9,12 +9,12 @@ import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.j
 import type { ScheduledTask } from '../ports/scheduler.js';
 import type { LockInfo } from '../rules/index.js';
 
-export class HolderRequests {
+export class JoinerRequests {
   #asked: LockInfo | undefined;
   #repeat: ScheduledTask | undefined;
 
   constructor(
-    private readonly ctx: DriverContext,
+    private readonly context: DriverContext,
     private readonly key: string,
     private readonly loadId: number,
   ) {}
@@ -24,13 +24,13 @@ export class HolderRequests {
    * awaited: the publish runs beside the load's wait, which it must not hold up.
    */
   ask(holder: LockInfo): void {
-    const { handoff, timings } = this.ctx.link;
+    const { handoff, timings } = this.context.link;
     if (!handoff) return;
     const asked = this.#asked;
     if (asked && asked.jobId === holder.jobId && asked.token === holder.token) return;
     this.stop();
     this.#asked = holder;
-    this.#repeat = this.ctx.scheduler.repeat(timings.requestRepeatSeconds * 1000, () => {
+    this.#repeat = this.context.scheduler.repeat(timings.requestRepeatSeconds * 1000, () => {
       void this.#send(holder);
     });
     void this.#send(holder);
@@ -43,9 +43,9 @@ export class HolderRequests {
   }
 
   async #send(holder: LockInfo): Promise<void> {
-    const { handoff } = this.ctx.link;
+    const { handoff } = this.context.link;
     if (!handoff) return;
-    this.ctx.emit({
+    this.context.emit({
       type: 'handoff.request.sent',
       key: this.key,
       loadId: this.loadId,
@@ -54,19 +54,19 @@ export class HolderRequests {
     });
     // A lost request costs only time: the wait repeats it and reads presence meanwhile.
     try {
-      await handoff.request(this.ctx.name, this.key, holder.jobId, holder.token);
-      this.ctx.link.requestSent();
+      await handoff.request(this.context.name, this.key, holder.jobId, holder.token);
+      this.context.link.requestSent();
     } catch (error) {
       // Throttled already warned, as handoff.limited.
       if (DataDriverError.is(error, ErrorCode.Throttled)) return;
       const failure = toDataDriverError(error, ErrorCode.BackendFailed, 'release request failed');
-      this.ctx.emit({
+      this.context.emit({
         type: 'handoff.request.failed',
         key: this.key,
         loadId: this.loadId,
         holder: holder.jobId,
         error: failure,
-        first: this.ctx.link.requestFailed(),
+        first: this.context.link.requestFailed(),
       });
     }
   }

@@ -10,7 +10,7 @@ import { guardedWrite } from '../session/guarded-write.js';
 import type { Attempt } from './load-attempt.js';
 
 export function releaseLateLock(
-  ctx: DriverContext,
+  context: DriverContext,
   key: string,
   token: string,
   heldHere: (token: string) => boolean,
@@ -18,20 +18,20 @@ export function releaseLateLock(
 ): void {
   const release = late.then(async (attempt) => {
     if (attempt.kind !== 'taken') return;
-    const written = await guardedWrite(ctx, {
+    const written = await guardedWrite(context, {
       key,
       what: 'late lock release',
       decide: (record) =>
-        decideOrphanRelease(record, token, { jobId: ctx.identity.jobId, heldHere }),
+        decideOrphanRelease(record, token, { jobId: context.identity.jobId, heldHere }),
       next: (record, decision) =>
         decision === 'release' && record ? releasedRecord(record, record.data, token) : undefined,
     });
     if (!written.ok) {
-      ctx.logger.warn(
+      context.logger.warn(
         `could not release the lock of ${key} a timed-out load took late: ${describeError(written.error)}`,
       );
     }
   });
   // A late attempt that failed wrote nothing to release: its failure was the timeout's.
-  ctx.background.track(release.catch(() => undefined));
+  context.background.track(release.catch(() => undefined));
 }

@@ -23,7 +23,7 @@ export interface LocalWaitHow {
  * has called `reserve` in the same tick as it found the key free, so no other load slips in.
  */
 export async function waitOnThisServer(
-  ctx: DriverContext,
+  context: DriverContext,
   registry: SessionRegistry,
   key: string,
   how: LocalWaitHow,
@@ -32,7 +32,7 @@ export async function waitOnThisServer(
   /** Ends an older connection's session of the same player (the newer one wins). */
   replace: (session: ProfileSession) => void,
 ): Promise<ProfileSession | undefined> {
-  const { scheduler } = ctx;
+  const { scheduler } = context;
   const deadline = scheduler.now() + how.localWaitMs;
   let reported = false;
   for (;;) {
@@ -61,28 +61,28 @@ export async function waitOnThisServer(
       case 'adopt': {
         const adopted = session!;
         const outcome = await adopted.adopt(how.player);
-        ctx.emit({ type: 'profile.adopted', key, outcome });
+        context.emit({ type: 'profile.adopted', key, outcome });
         if (outcome !== 'lost') return adopted;
         break; // deactivated: load the record normally
       }
       case 'give-up':
-        throw lockedHere(ctx, key, decision.reason);
+        throw lockedHere(context, key, decision.reason);
       case 'replace':
         replace(session!);
         break; // then wait for its leave save
       case 'wait':
-        if (!reported) ctx.emit({ type: 'load.waiting', key, loadId, reason: decision.reason });
+        if (!reported) context.emit({ type: 'load.waiting', key, loadId, reason: decision.reason });
         reported = true;
         await registry.waitForChange(scheduler, deadline - scheduler.now());
     }
   }
 }
 
-function lockedHere(ctx: DriverContext, key: string, reason: WaitReason): DataDriverError {
+function lockedHere(context: DriverContext, key: string, reason: WaitReason): DataDriverError {
   const what = reason.replace('local-', '');
   return new DataDriverError(
     ErrorCode.Locked,
-    `profile is locked by this server (key ${key}, server ${ctx.identity.jobId}, ${what} in progress)`,
+    `profile is locked by this server (key ${key}, server ${context.identity.jobId}, ${what} in progress)`,
     { details: { key, reason } },
   );
 }

@@ -60,7 +60,7 @@ export class ProfileSession {
   readonly #autosave: Autosave;
 
   constructor(
-    private readonly ctx: DriverContext,
+    private readonly context: DriverContext,
     private readonly hooks: SessionHooks,
     start: SessionStart,
   ) {
@@ -69,12 +69,18 @@ export class ProfileSession {
     this.data = start.data;
     this.#userIds = [...(start.userIds ?? [])];
     this.#player = start.player;
-    this.#io = new SessionIo(ctx, new SessionView(this, hooks, (holder) => this.#lost(holder)), {
-      json: JSON.stringify(start.data),
-      version: start.version,
-      stored: start.stored,
-    });
-    this.#autosave = new Autosave(ctx.scheduler, ctx.settings.autosaveMs, () => this.#tick());
+    this.#io = new SessionIo(
+      context,
+      new SessionView(this, hooks, (holder) => this.#lost(holder)),
+      {
+        json: JSON.stringify(start.data),
+        version: start.version,
+        stored: start.stored,
+      },
+    );
+    this.#autosave = new Autosave(context.scheduler, context.settings.autosaveMs, () =>
+      this.#tick(),
+    );
     this.profile = new Profile(this);
     this.#autosave.start();
   }
@@ -147,7 +153,7 @@ export class ProfileSession {
     if (this.#state === 'inactive') return Promise.resolve();
     if (this.#releasing) return this.#releasing;
     // An asynchronous schema's verdict first; the release write checks the data again.
-    const checked = this.active ? checkBeforeRelease(this.ctx, this) : undefined;
+    const checked = this.active ? checkBeforeRelease(this.context, this) : undefined;
     return checked ? checked.then(() => this.#leave()) : this.#leave();
   }
 
@@ -168,7 +174,7 @@ export class ProfileSession {
   beginLeave(): void {
     const wasActive = this.active;
     if (this.#move('leave') && wasActive)
-      this.ctx.emit({ type: 'profile.releasing', key: this.key });
+      this.context.emit({ type: 'profile.releasing', key: this.key });
   }
 
   /** Its player was kicked: requests wait for the leave from now on. */
@@ -239,7 +245,7 @@ export class ProfileSession {
     } catch (error) {
       if (this.#move('leave-failed')) {
         const failure = error as DataDriverError;
-        this.ctx.emit({ type: 'profile.release-failed', key: this.key, error: failure });
+        this.context.emit({ type: 'profile.release-failed', key: this.key, error: failure });
       }
       throw error;
     }
@@ -250,7 +256,7 @@ export class ProfileSession {
   #lost(holder: LockInfo | undefined): DataDriverError {
     if (this.#state !== 'inactive') {
       const wasActive = this.active;
-      this.ctx.emit({ type: 'lock.lost', key: this.key, ...(holder ? { holder } : {}) });
+      this.context.emit({ type: 'lock.lost', key: this.key, ...(holder ? { holder } : {}) });
       this.#deactivate('lost');
       if (wasActive) this.hooks.lockLost(this);
     }

@@ -16,21 +16,21 @@ export interface ReleaseChecked {
 
 /** `undefined` when the data passed at once; else a promise of the verdict (rejected: refused). */
 export function checkBeforeRelease(
-  ctx: DriverContext,
+  context: DriverContext,
   session: ReleaseChecked,
 ): Promise<void> | undefined {
   let verdict: Promise<void> | undefined;
   try {
     verdict = session.matchSchema(session.validate());
   } catch (error) {
-    return refused(ctx, session.key, error);
+    return refused(context, session.key, error);
   }
-  return verdict?.catch((error: unknown) => refused(ctx, session.key, error));
+  return verdict?.catch((error: unknown) => refused(context, session.key, error));
 }
 
-function refused(ctx: DriverContext, key: string, error: unknown): Promise<never> {
+function refused(context: DriverContext, key: string, error: unknown): Promise<never> {
   const failure = error as DataDriverError;
-  ctx.emit({
+  context.emit({
     type: 'profile.save-failed',
     key,
     reason: 'release',
