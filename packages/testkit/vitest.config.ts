@@ -19,6 +19,7 @@ export default defineConfig({
           alias: [
             { find: /^@datadriver\/core$/, replacement: coreSource('index.ts') },
             { find: /^@datadriver\/core\/ports$/, replacement: coreSource('ports.ts') },
+            { find: /^@datadriver\/core\/rules$/, replacement: coreSource('rules.ts') },
             { find: /^@datadriver\/core\/testing$/, replacement: coreSource('testing.ts') },
           ],
         },

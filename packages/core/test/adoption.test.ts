@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../src/index.js';
-import { toStoreRecord } from '../src/ports.js';
+import { toStoreRecord } from '../src/rules.js';
 import { MemoryHost } from '../src/testing.js';
 import { stored, testBed } from './helpers.js';
 

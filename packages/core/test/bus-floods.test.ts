@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriver, ErrorCode, Handoff, type Store } from '../src/index.js';
-import { DEFAULT_MESSAGE_LIMITS, MAX_MESSAGE_BYTES, topicOf } from '../src/ports.js';
+import { MAX_MESSAGE_BYTES } from '../src/ports.js';
 import { MessageBudget } from '../src/rules/index.js';
+import { DEFAULT_MESSAGE_LIMITS, topicOf } from '../src/rules.js';
 import { MAX_REQUESTERS_PER_KEY } from '../src/session/requesters.js';
 import {
   FaultyMessenger,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replyMessage } from '../src/handoff/wire.js';
 import { DataDriver, DataDriverError, ErrorCode, Handoff } from '../src/index.js';
-import { topicOf, toStoreRecord } from '../src/ports.js';
+import { topicOf, toStoreRecord } from '../src/rules.js';
 import {
   MemoryHost,
   MemoryMessenger,

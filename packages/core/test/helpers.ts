@@ -8,7 +8,7 @@ import {
   type Presence,
   type Store,
 } from '../src/index.js';
-import type { ProfileRecord } from '../src/ports.js';
+import type { ProfileRecord } from '../src/rules.js';
 import {
   FaultyMessenger,
   FaultyPresence,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriver, ErrorCode, type Migration } from '../src/index.js';
-import { toStoreRecord } from '../src/ports.js';
+import { toStoreRecord } from '../src/rules.js';
 import { FaultyStore, MemoryStore, VirtualClock } from '../src/testing.js';
 import { recordingLogger, stored } from './helpers.js';
 

@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { Signer } from '../src/handoff/signing.js';
 import { DataDriver, ErrorCode, Handoff } from '../src/index.js';
-import { MAX_MESSAGE_BYTES, requestMessage } from '../src/ports.js';
+import { MAX_MESSAGE_BYTES } from '../src/ports.js';
 import { utf8Bytes } from '../src/rules/index.js';
 import { MAX_NAME_BYTES, MAX_TOKEN_BYTES, wireBytes } from '../src/rules/keys.js';
+import { requestMessage } from '../src/rules.js';
 import {
   MemoryHost,
   MemoryMessenger,

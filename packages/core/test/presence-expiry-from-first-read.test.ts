@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriverError, ErrorCode, type Presence } from '../src/index.js';
-import { defaultLockWaitSeconds } from '../src/ports.js';
+import { defaultLockWaitSeconds } from '../src/rules.js';
 import { MemoryMessenger, MemoryPresence, MemoryStore, VirtualClock } from '../src/testing.js';
 import { recordingLogger, slowServers } from './helpers.js';
 

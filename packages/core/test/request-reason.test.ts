@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { HandoffClient } from '../src/handoff/handoff.js';
 import { parseHandoffMessage } from '../src/handoff/wire.js';
 import { Handoff } from '../src/index.js';
-import { topicOf } from '../src/ports.js';
+import { topicOf } from '../src/rules.js';
 import { MemoryMessenger, MemoryPresence, VirtualClock } from '../src/testing.js';
 import { recordingLogger } from './helpers.js';
 

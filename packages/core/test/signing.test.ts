@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HandoffClient } from '../src/handoff/handoff.js';
 import { DataDriver, ErrorCode, Handoff, type HandoffSigning } from '../src/index.js';
-import { topicOf } from '../src/ports.js';
+import { topicOf } from '../src/rules.js';
 import {
   MemoryHost,
   MemoryMessenger,

@@ -4,7 +4,7 @@
  * of core's rule modules (and the holder's handoff endpoint) inside the drivers; no hook is
  * added to core's public API.
  */
-import type * as Core from '@datadriver/core/ports';
+import type * as Core from '@datadriver/core/rules';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   describeFailure,
