@@ -1,12 +1,5 @@
 import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.config.js';
 
-export default defineConfig({
-  // The simulator's CLI is a second entry, so `pnpm simulate` runs the built dist.
-  entry: { index: 'src/index.ts', 'simulation/cli': 'src/simulation/cli.ts' },
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  external: ['vitest'],
-});
+// The simulator's CLI is a second entry, so `pnpm simulate` runs the built dist.
+export default defineConfig(packageBuild({ 'simulation/cli': 'src/simulation/cli.ts' }));

@@ -18,8 +18,9 @@ export default defineConfig({
         resolve: {
           alias: [
             { find: /^@datadriver\/core$/, replacement: coreSource('index.ts') },
-            { find: /^@datadriver\/core\/ports$/, replacement: coreSource('ports/index.ts') },
-            { find: /^@datadriver\/core\/testing$/, replacement: coreSource('testing/index.ts') },
+            { find: /^@datadriver\/core\/ports$/, replacement: coreSource('ports.ts') },
+            { find: /^@datadriver\/core\/rules$/, replacement: coreSource('rules.ts') },
+            { find: /^@datadriver\/core\/testing$/, replacement: coreSource('testing.ts') },
           ],
         },
         test: { name: 'core-source', include: coreSourceTests },

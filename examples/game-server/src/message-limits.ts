@@ -1,4 +1,4 @@
-import { DEFAULT_MESSAGE_LIMITS, type MessageLimits } from '@datadriver/core/ports';
+import { DEFAULT_MESSAGE_LIMITS, type MessageLimits } from '@datadriver/core/rules';
 
 /** The handoff's message budgets (MessagingService's by default) times `times`. */
 export function messageLimitsTimes(times: number): MessageLimits {

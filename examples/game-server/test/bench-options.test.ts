@@ -6,7 +6,7 @@
  * `--message-limits-times k`: the handoff's message budgets times k.
  */
 import type { DataDriverEvent } from '@datadriver/core';
-import { DEFAULT_MESSAGE_LIMITS } from '@datadriver/core/ports';
+import { DEFAULT_MESSAGE_LIMITS } from '@datadriver/core/rules';
 
 import { describe, expect, inject, it } from 'vitest';
 import { parseArgs } from '../src/args.js';

@@ -2,7 +2,7 @@
  * `--no-handoff` runs a server as an older build does: it neither subscribes nor beats
  * presence, and its locks carry no presence flag, so a join elsewhere can only wait it out.
  */
-import { parseRecord } from '@datadriver/core/ports';
+import { parseRecord } from '@datadriver/core/rules';
 import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
 import { Redis } from 'ioredis';
 import { describe, expect, inject, it } from 'vitest';

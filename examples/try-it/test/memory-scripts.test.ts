@@ -2,7 +2,7 @@
  * The stories' effect on the shared store: who holds the lock afterwards and what data the
  * record carries. The page shows the timeline; this checks the lock rules behind it held.
  */
-import { parseRecord } from '@datadriver/core/ports';
+import { parseRecord } from '@datadriver/core/rules';
 import { describe, expect, it } from 'vitest';
 import { MEMORY_SCRIPTS } from '../src/memory/cases/index.js';
 import { DemoWorld, DRIVER_NAME } from '../src/memory/demo-world.js';

@@ -6,19 +6,21 @@
 import type { DataDriver } from '@datadriver/core';
 import {
   DataDriverError,
-  decidedJournal,
   describeError,
   ErrorCode,
-  outcomeOf,
   type Presence,
+  type Store,
+  type StoreVersion,
+} from '@datadriver/core/ports';
+import {
+  decidedJournal,
+  outcomeOf,
   type ProfileRecord,
   parseJournal,
   parseRecord,
-  type Store,
-  type StoreVersion,
   settledData,
   type TradeState,
-} from '@datadriver/core/ports';
+} from '@datadriver/core/rules';
 import { type ExpiryReader, type Liveness, livenessOf, type Watch } from './liveness.js';
 import { storeKeyOf } from './store-keys.js';
 import { type Verdict, type VerdictInput, verdictOf } from './verdict.js';

@@ -1,7 +1,8 @@
 /** The global options every command takes, as commander parses them, and what they build. */
 import { hostname } from 'node:os';
 import { DataDriver } from '@datadriver/core';
-import { DEFAULT_TIMINGS, DEFAULTS, type VersionRetention } from '@datadriver/core/ports';
+import type { VersionRetention } from '@datadriver/core/ports';
+import { DEFAULT_TIMINGS, DEFAULTS } from '@datadriver/core/rules';
 import { type BackendOptions, type Backends, connectBackends } from './backends.js';
 import type { CliIo } from './io.js';
 import type { Watch } from './liveness.js';

@@ -2,13 +2,8 @@
  * The commands that only read: `inspect`, `servers`, `versions`, `find-user`. None writes to
  * the store, the presence or the bus (the tests compare every key before and after).
  */
-import {
-  DataDriverError,
-  ErrorCode,
-  parseRecord,
-  type Store,
-  type StoreVersion,
-} from '@datadriver/core/ports';
+import { DataDriverError, ErrorCode, type Store, type StoreVersion } from '@datadriver/core/ports';
+import { parseRecord } from '@datadriver/core/rules';
 import { duration, preview, table, when } from './format.js';
 import { type Inspection, inspect } from './inspect.js';
 import { type Beat, beatingServers } from './liveness.js';

@@ -8,14 +8,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  DataDriverError,
-  type DataSchema,
-  ErrorCode,
-  isDataSchema,
-  judge,
-  schemaRefusal,
-} from '@datadriver/core/ports';
+import { DataDriverError, ErrorCode } from '@datadriver/core/ports';
+import { type DataSchema, isDataSchema, judge, schemaRefusal } from '@datadriver/core/rules';
 
 /** The module's default export, or its export `schema`, when it is a Standard Schema v1. */
 export async function importSchema(path: string): Promise<DataSchema> {

@@ -3,9 +3,9 @@
  * profile `key` of driver `name` under `<name>/<key>`, a trade's journal under
  * `<name>#trade/<id>`. The CLI never spells the layout itself.
  */
-import { parseStoreKey, profilePrefix } from '@datadriver/core/ports';
+import { parseStoreKey, profilePrefix } from '@datadriver/core/rules';
 
-export { storeKeyOf } from '@datadriver/core/ports';
+export { storeKeyOf } from '@datadriver/core/rules';
 
 /** The store-key prefix of every profile of `driver`. */
 export function driverPrefix(driver: string): string {

@@ -11,7 +11,7 @@ import {
   type LockTimes,
   type ProfileRecord,
   type TakeReason,
-} from '@datadriver/core/ports';
+} from '@datadriver/core/rules';
 import type { Liveness } from './liveness.js';
 
 export type VerdictState =

@@ -2,13 +2,8 @@
  * `restore` and `erase`: shown first, confirmed (or `--yes`), then done by core's own
  * `restoreAt` and `erase` on a DataDriver of the CLI's own (see write-driver.ts).
  */
-import {
-  DataDriverError,
-  ErrorCode,
-  type ProfileRecord,
-  parseRecord,
-  type StoreVersion,
-} from '@datadriver/core/ports';
+import { DataDriverError, ErrorCode, type StoreVersion } from '@datadriver/core/ports';
+import { type ProfileRecord, parseRecord } from '@datadriver/core/rules';
 import { duration, preview, rows, when } from './format.js';
 import { type Liveness, livenessOf } from './liveness.js';
 import type { CommandContext } from './options.js';

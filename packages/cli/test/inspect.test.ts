@@ -3,13 +3,8 @@
  * journal, user ids, size, versions, and what core's rules decide now, for a live holder, a
  * stopped one, a stale lock, an old build's lock and a missing record.
  */
-import {
-  lockedRecord,
-  markedRecord,
-  preparedJournal,
-  type StoreRecord,
-  toStoreRecord,
-} from '@datadriver/core/ports';
+import type { StoreRecord } from '@datadriver/core/ports';
+import { lockedRecord, markedRecord, preparedJournal, toStoreRecord } from '@datadriver/core/rules';
 import { RedisStore } from '@datadriver/redis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -3,29 +3,29 @@
  * reads are in `@datadriver/core/ports`; the in-memory backend, faults and the virtual clock
  * in `@datadriver/core/testing`.
  */
-export { consoleLogger } from './console-logger.js';
-export { type CloseResult, DataDriver, type LoadOptions } from './data-driver.js';
-export { DataDriverError, ErrorCode } from './errors.js';
-export { describeEvent } from './event-stream.js';
-export type {
-  DataDriverEvent,
-  DataDriverEventType,
-  EventListener,
-  PresenceAnswerName,
-  RequestAction,
-  SaveReason,
-  WaitReason,
-} from './events.js';
-export { Handoff, type HandoffOptions } from './handoff.js';
-export type { AttachOptions } from './holder/player-sessions.js';
-export type { JsonObject, JsonValue } from './json.js';
+
 export {
   type DataDriverOptions,
   DEFAULT_KICK_MESSAGES,
   DEFAULTS,
   type KickMessages,
   type SchemaDriverOptions,
-} from './options.js';
+} from './config/options.js';
+export { type CloseResult, DataDriver, type LoadOptions } from './driver/data-driver.js';
+export { describeEvent } from './events/event-stream.js';
+export type {
+  DataDriverEvent,
+  DataDriverEventType,
+  EventListener,
+  SaveReason,
+} from './events/events.js';
+export { Handoff, type HandoffOptions } from './handoff/handoff.js';
+export type { HandoffSigning } from './handoff/signing.js';
+export { DEFAULT_TIMINGS, type HandoffTimings, scaleTimings } from './handoff/timings.js';
+export type { AttachOptions } from './holder/player-sessions.js';
+export { consoleLogger } from './ports/console-logger.js';
+export { DataDriverError, ErrorCode } from './ports/errors.js';
+export type { JsonObject, JsonValue } from './ports/json.js';
 // The ports a game passes in; an adapter finds all it needs of them in /ports.
 export type {
   Host,
@@ -35,12 +35,13 @@ export type {
   Presence,
   Scheduler,
   Store,
-} from './ports/index.js';
-export { Profile } from './profile.js';
+} from './ports.js';
 export type { DataSchema } from './rules/data-schema.js';
 export type { TakeReason } from './rules/lock-rules.js';
 export type { MessageLimits } from './rules/message-budget.js';
 export type { Migration } from './rules/migrations.js';
+export type { PresenceAnswerName } from './rules/park-length.js';
 export type { LockInfo } from './rules/record.js';
-export type { HandoffSigning } from './signing.js';
-export { DEFAULT_TIMINGS, type HandoffTimings, scaleTimings } from './timings.js';
+export type { RequestAction } from './rules/request-rules.js';
+export type { WaitReason } from './rules/same-server.js';
+export { Profile } from './session/profile.js';

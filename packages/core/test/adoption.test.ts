@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../src/index.js';
-import { toStoreRecord } from '../src/ports/index.js';
-import { MemoryHost } from '../src/testing/index.js';
+import { toStoreRecord } from '../src/rules.js';
+import { MemoryHost } from '../src/testing.js';
 import { stored, testBed } from './helpers.js';
 
 async function retained() {

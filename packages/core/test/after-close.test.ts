@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../src/index.js';
-import { MemoryHost } from '../src/testing/index.js';
+import { MemoryHost } from '../src/testing.js';
 import { testBed } from './helpers.js';
 
 describe('a player added after close()', () => {

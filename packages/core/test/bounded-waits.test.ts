@@ -15,7 +15,7 @@ import {
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 import { recordingLogger, stored } from './helpers.js';
 
 /** Servers over one store, bus and presence, each with its own faulty connections. */

@@ -7,8 +7,8 @@ import { inspect } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 type Entries = typeof import('../src/index.js') &
-  typeof import('../src/ports/index.js') &
-  typeof import('../src/testing/index.js');
+  typeof import('../src/ports.js') &
+  typeof import('../src/testing.js');
 
 async function built(): Promise<Entries> {
   const dist = '../dist/';

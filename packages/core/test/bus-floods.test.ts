@@ -3,10 +3,11 @@
  * messages. Two servers with handoff on, over the in-memory backend on a virtual clock.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_REQUESTERS_PER_KEY } from '../src/driver/requesters.js';
 import { DataDriver, ErrorCode, Handoff, type Store } from '../src/index.js';
-import { DEFAULT_MESSAGE_LIMITS, MAX_MESSAGE_BYTES, topicOf } from '../src/ports/index.js';
+import { MAX_MESSAGE_BYTES } from '../src/ports.js';
 import { MessageBudget } from '../src/rules/index.js';
+import { DEFAULT_MESSAGE_LIMITS, topicOf } from '../src/rules.js';
+import { MAX_REQUESTERS_PER_KEY } from '../src/session/requesters.js';
 import {
   FaultyMessenger,
   FaultyPresence,
@@ -15,7 +16,7 @@ import {
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 import { recordingLogger } from './helpers.js';
 
 function fleet() {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriver } from '../src/index.js';
-import { MemoryStore } from '../src/testing/index.js';
+import { MemoryStore } from '../src/testing.js';
 
 const store = new MemoryStore();
 

@@ -3,14 +3,14 @@
  * DynamoDB adapter does, so attach turns handoff on): what a server costs its backend.
  */
 import type { JsonObject, Messenger, Presence } from '../src/index.js';
-import type { MessageHandler, Subscription } from '../src/ports/index.js';
+import type { MessageHandler, Subscription } from '../src/ports.js';
 import {
   FaultyPresence,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
   type VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 
 export class CountedPresence implements Presence {
   readonly specificationVersion = 'v1';

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DataDriver, DataDriverError, ErrorCode } from '../src/index.js';
-import { toStoreRecord } from '../src/ports/index.js';
-import { MemoryHost, MemoryStore, VirtualClock } from '../src/testing/index.js';
+import { replyMessage } from '../src/handoff/wire.js';
+import { DataDriver, DataDriverError, ErrorCode, Handoff } from '../src/index.js';
+import { topicOf, toStoreRecord } from '../src/rules.js';
+import {
+  MemoryHost,
+  MemoryMessenger,
+  MemoryPresence,
+  MemoryStore,
+  VirtualClock,
+} from '../src/testing.js';
 import { stored, testBed } from './helpers.js';
 
 describe('DataDriver: load, save, release', () => {
@@ -213,12 +220,22 @@ describe('DataDriver: attach', () => {
 });
 
 describe('DataDriver: handoff replies', () => {
-  it('reports a reply when it arrives, even when no load waits for it any more', () => {
+  it('reports a reply when it arrives, even when no load waits for it any more', async () => {
     const bed = testBed();
-    bed.driver('A').receiveHandoffReply('p1');
+    const messenger = new MemoryMessenger();
+    const handoff = new Handoff({
+      jobId: 'A',
+      messenger,
+      presence: new MemoryPresence(bed.clock),
+      scheduler: bed.clock,
+    });
+    bed.driver('A', { handoff });
+    await messenger.publish(topicOf('A'), replyMessage('PlayerData', 'p1'));
+    await bed.clock.advance(0);
     expect(bed.events.filter((e) => e.type === 'handoff.reply.received')).toMatchObject([
       { key: 'p1', jobId: 'A' },
     ]);
+    await handoff.destroy();
   });
 
   it('a waiting load cancelled by its player leaving reports no reply it never got', async () => {

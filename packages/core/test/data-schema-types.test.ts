@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { DataDriver, type Profile } from '../src/index.js';
-import { MemoryStore } from '../src/testing/index.js';
+import { MemoryStore } from '../src/testing.js';
 
 interface Expected {
   coins: number;

@@ -15,8 +15,8 @@ import {
   ErrorCode,
   type Migration,
 } from '../src/index.js';
-import { isWellFormed } from '../src/ports/index.js';
-import { MemoryHost, MemoryStore, VirtualClock } from '../src/testing/index.js';
+import { isWellFormed } from '../src/ports.js';
+import { MemoryHost, MemoryStore, VirtualClock } from '../src/testing.js';
 import { testBed } from './helpers.js';
 
 interface Player {

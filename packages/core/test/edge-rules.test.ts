@@ -1,7 +1,6 @@
 /** Table tests of the pure rules issue 14 added: presence reads after a wake, budgets, sizes. */
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../src/index.js';
-import { DEFAULT_MESSAGE_LIMITS } from '../src/ports/index.js';
 import {
   checkRecordSize,
   MessageBudget,
@@ -9,6 +8,7 @@ import {
   resolveMessageLimits,
   type WakeFacts,
 } from '../src/rules/index.js';
+import { DEFAULT_MESSAGE_LIMITS } from '../src/rules.js';
 
 describe('readsPresenceAfterWake', () => {
   const rows: Array<[string, WakeFacts, boolean]> = [

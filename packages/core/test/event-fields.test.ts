@@ -1,7 +1,7 @@
 /** What the events carry for tracing: a load's id, a save's duration, a kick's cause, retries. */
 import { describe, expect, it } from 'vitest';
 import { type DataDriverEvent, ErrorCode } from '../src/index.js';
-import { MemoryHost } from '../src/testing/index.js';
+import { MemoryHost } from '../src/testing.js';
 import { handoffServers, testBed } from './helpers.js';
 
 type Of<K extends DataDriverEvent['type']> = Extract<DataDriverEvent, { type: K }>;

@@ -3,9 +3,9 @@
  * object is built for it (the stamp is never taken); a listened or logged one is delivered.
  */
 import { describe, expect, it } from 'vitest';
-import { DataDriverError, ErrorCode } from '../src/errors.js';
-import { describeEvent, EventStream, LOGGED_EVENT_TYPES } from '../src/event-stream.js';
-import type { DataDriverEvent, DataDriverEventType } from '../src/events.js';
+import { describeEvent, EventStream, LOGGED_EVENT_TYPES } from '../src/events/event-stream.js';
+import type { DataDriverEvent, DataDriverEventType } from '../src/events/events.js';
+import { DataDriverError, ErrorCode } from '../src/ports/errors.js';
 import { recordingLogger } from './helpers.js';
 
 /** Every event type: the compiler refuses this object when a type is missing. */

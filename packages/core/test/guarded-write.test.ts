@@ -1,10 +1,10 @@
 /** The one helper of every lock-guarded write: what it returns, wraps and ends retries on. */
 import { describe, expect, it } from 'vitest';
-import { keysOf } from '../src/keys.js';
-import type { Store } from '../src/ports/index.js';
+import type { Store } from '../src/ports.js';
 import { decideSave, lockedRecord, type SaveDecision } from '../src/rules/index.js';
+import { keysOf } from '../src/rules/keys.js';
 import { type GuardedWrite, guardedWrite } from '../src/session/guarded-write.js';
-import { FaultyStore, MemoryStore, VirtualClock } from '../src/testing/index.js';
+import { FaultyStore, MemoryStore, VirtualClock } from '../src/testing.js';
 
 const writer = { jobId: 'A', token: 'tA', now: 0, presence: false };
 

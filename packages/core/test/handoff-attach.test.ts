@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriver, type DataDriverEvent, ErrorCode, Handoff } from '../src/index.js';
-import { FaultyPresence, MemoryHost, VirtualClock } from '../src/testing/index.js';
+import { FaultyPresence, MemoryHost, VirtualClock } from '../src/testing.js';
 import { CountedPresence, countedBackend } from './counted-ports.js';
 import { recordingLogger, stored } from './helpers.js';
 

@@ -11,7 +11,7 @@ import {
   type Presence,
   type Scheduler,
 } from '../src/index.js';
-import type { MessageHandler, Subscription } from '../src/ports/index.js';
+import type { MessageHandler, Subscription } from '../src/ports.js';
 import {
   FaultyMessenger,
   FaultyPresence,
@@ -19,7 +19,7 @@ import {
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 import { recordingLogger } from './helpers.js';
 
 /** When (ms since the log was made), what, and with which arguments. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HandoffClient } from '../src/handoff.js';
+import type { HandoffClient } from '../src/handoff/handoff.js';
+import { parseHandoffMessage } from '../src/handoff/wire.js';
 import { ErrorCode, Handoff, type JsonObject } from '../src/index.js';
 import {
   FaultyMessenger,
@@ -7,8 +8,7 @@ import {
   MemoryMessenger,
   MemoryPresence,
   VirtualClock,
-} from '../src/testing/index.js';
-import { parseHandoffMessage } from '../src/wire.js';
+} from '../src/testing.js';
 import { recordingLogger } from './helpers.js';
 
 function setup(jobId = 'A') {

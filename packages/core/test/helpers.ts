@@ -8,7 +8,7 @@ import {
   type Presence,
   type Store,
 } from '../src/index.js';
-import type { ProfileRecord } from '../src/ports/index.js';
+import type { ProfileRecord } from '../src/rules.js';
 import {
   FaultyMessenger,
   FaultyPresence,
@@ -17,7 +17,7 @@ import {
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 
 export interface Recorded {
   readonly lines: Array<{ level: string; message: string }>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HostListeners } from '../src/ports/index.js';
+import { HostListeners } from '../src/ports.js';
 
 describe('HostListeners', () => {
   it('tells every listener, in order, and stops telling one that unsubscribed', () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriver } from '../src/index.js';
-import { MemoryHost, VirtualClock } from '../src/testing/index.js';
+import { MemoryHost, VirtualClock } from '../src/testing.js';
 import { countedBackend } from './counted-ports.js';
 import { callsSince, recordingLogger } from './helpers.js';
 

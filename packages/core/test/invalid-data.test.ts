@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriver, ErrorCode, type Profile } from '../src/index.js';
 import { findJsonProblem } from '../src/rules/index.js';
-import { MemoryHost, MemoryStore } from '../src/testing/index.js';
+import { MemoryHost, MemoryStore } from '../src/testing.js';
 import { stored, testBed } from './helpers.js';
 
 class Item {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriverError, ErrorCode, type Store } from '../src/index.js';
 import { MAX_RUNS_PER_ATTEMPT } from '../src/load/load-attempt.js';
-import type { StoreRecord } from '../src/ports/index.js';
+import type { StoreRecord } from '../src/ports.js';
 import { testBed } from './helpers.js';
 
 const KEY = 'PlayerData/p1';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOURNAL_DELETE_MAX_MS } from '../src/testing/index.js';
+import { JOURNAL_DELETE_MAX_MS } from '../src/testing.js';
 import { testBed } from './helpers.js';
 
 /**

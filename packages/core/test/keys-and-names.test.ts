@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseHandoffMessage } from '../src/handoff/wire.js';
 import { DataDriver, type DataDriverError, ErrorCode, Handoff } from '../src/index.js';
-import { MemoryHost, MemoryMessenger, MemoryPresence, MemoryStore } from '../src/testing/index.js';
-import { parseHandoffMessage } from '../src/wire.js';
+import { MemoryHost, MemoryMessenger, MemoryPresence, MemoryStore } from '../src/testing.js';
 import { testBed } from './helpers.js';
 
 const LONE = 'player\uD800';

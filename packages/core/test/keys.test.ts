@@ -5,7 +5,7 @@ import {
   parseStoreKey,
   profilePrefix,
   storeKeyOf,
-} from '../src/ports/index.js';
+} from '../src/rules.js';
 
 describe('store keys', () => {
   it('a profile is <name>/<key>, a journal <name>#trade/<id>', () => {

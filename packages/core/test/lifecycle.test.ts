@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriver, ErrorCode, type Migration } from '../src/index.js';
-import { toStoreRecord } from '../src/ports/index.js';
-import { FaultyStore, MemoryStore, VirtualClock } from '../src/testing/index.js';
+import { toStoreRecord } from '../src/rules.js';
+import { FaultyStore, MemoryStore, VirtualClock } from '../src/testing.js';
 import { recordingLogger, stored } from './helpers.js';
 
 function versioned(retention = { keep: 10 }) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LockInfo } from '../src/index.js';
-import { decideLoad, type LoadContext, type ProfileRecord } from '../src/ports/index.js';
 import { decideOrphanRelease, decideRelease, decideSave } from '../src/rules/index.js';
+import { decideLoad, type LoadContext, type ProfileRecord } from '../src/rules.js';
 
 const NOW = 1_000_000_000;
 const SECOND = 1000;

@@ -3,18 +3,19 @@
  * holding all of them always fits a 1 kB message; a request that still cannot be sent warns.
  */
 import { describe, expect, it } from 'vitest';
+import { Signer } from '../src/handoff/signing.js';
 import { DataDriver, ErrorCode, Handoff } from '../src/index.js';
-import { MAX_NAME_BYTES, MAX_TOKEN_BYTES, wireBytes } from '../src/keys.js';
-import { MAX_MESSAGE_BYTES, requestMessage } from '../src/ports/index.js';
+import { MAX_MESSAGE_BYTES } from '../src/ports.js';
 import { utf8Bytes } from '../src/rules/index.js';
-import { Signer } from '../src/signing.js';
+import { MAX_NAME_BYTES, MAX_TOKEN_BYTES, wireBytes } from '../src/rules/keys.js';
+import { requestMessage } from '../src/rules.js';
 import {
   MemoryHost,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 import { handoffServers, testBed } from './helpers.js';
 
 /** The longest text of `fill` characters within `max` wire bytes. */

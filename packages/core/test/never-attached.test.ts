@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriver } from '../src/index.js';
-import { MemoryHost, VirtualClock } from '../src/testing/index.js';
+import { MemoryHost, VirtualClock } from '../src/testing.js';
 import { recordingLogger, sharedPorts } from './helpers.js';
 
 /** A driver over ports that count as shared (as Redis's would), never attached unless asked. */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriver, type DataDriverEvent, DEFAULT_KICK_MESSAGES } from '../src/index.js';
-import { FaultyStore, MemoryHost, MemoryStore, VirtualClock } from '../src/testing/index.js';
+import { FaultyStore, MemoryHost, MemoryStore, VirtualClock } from '../src/testing.js';
 import { recordingLogger, stored } from './helpers.js';
 
 function server(latencyMs: number) {

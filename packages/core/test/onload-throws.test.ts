@@ -1,6 +1,6 @@
 /** A game whose onLoad throws did not set the player up: the player must not play on without it. */
 import { describe, expect, it } from 'vitest';
-import { MemoryHost } from '../src/testing/index.js';
+import { MemoryHost } from '../src/testing.js';
 import { stored, testBed } from './helpers.js';
 
 describe('onLoad throwing', () => {

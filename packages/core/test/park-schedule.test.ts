@@ -12,7 +12,7 @@ import {
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 import { recordingLogger, slowServers } from './helpers.js';
 
 describe('the park schedule with handoff on', () => {

@@ -6,13 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriverError, ErrorCode, type Presence } from '../src/index.js';
-import { defaultLockWaitSeconds } from '../src/ports/index.js';
-import {
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  VirtualClock,
-} from '../src/testing/index.js';
+import { defaultLockWaitSeconds } from '../src/rules.js';
+import { MemoryMessenger, MemoryPresence, MemoryStore, VirtualClock } from '../src/testing.js';
 import { recordingLogger, slowServers } from './helpers.js';
 
 /** The shared map of beats: each `set` writes a fresh beat id, read by every reader. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../src/index.js';
-import type { FaultyStore } from '../src/testing/index.js';
+import type { FaultyStore } from '../src/testing.js';
 import { stored, testBed } from './helpers.js';
 
 /** B, with handoff off, takes a dead server's lock by age (25 s) within one load. */

@@ -1,7 +1,7 @@
 /** Issue 21: a record's JSON is made once per write, measured by core and written by the store. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { recordJson } from '../src/ports/index.js';
 import { withDataJson } from '../src/ports/record-json.js';
+import { recordJson } from '../src/ports.js';
 import { lockedRecord, markedRecord, releasedRecord, toStoreRecord } from '../src/rules/index.js';
 import { stored, testBed } from './helpers.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriver, ErrorCode, type Profile } from '../src/index.js';
-import { isWellFormed } from '../src/ports/index.js';
+import { isWellFormed } from '../src/ports.js';
 import { utf8Bytes } from '../src/rules/index.js';
-import { MemoryStore } from '../src/testing/index.js';
+import { MemoryStore } from '../src/testing.js';
 import { testBed } from './helpers.js';
 
 type Bag = { coins: number; note?: string };

@@ -1,8 +1,8 @@
 /** The one owner of a driver's server-local state, and the invariants it keeps. */
 import { describe, expect, it } from 'vitest';
-import { SessionRegistry } from '../src/driver/registry.js';
-import { LoadReservation } from '../src/driver/reservation.js';
-import { VirtualClock } from '../src/testing/index.js';
+import { SessionRegistry } from '../src/registry/registry.js';
+import { LoadReservation } from '../src/registry/reservation.js';
+import { VirtualClock } from '../src/testing.js';
 
 const reservation = (token: string) => new LoadReservation(token, 1, () => true);
 

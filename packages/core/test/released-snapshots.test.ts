@@ -4,11 +4,11 @@
  * the record has moved past is answered by the store's current record, never loaded itself.
  */
 import { describe, expect, it } from 'vitest';
-import { SessionRegistry } from '../src/driver/registry.js';
-import { RELEASED_SNAPSHOT_LIMITS, ReleasedSnapshots } from '../src/driver/released-snapshots.js';
-import type { StoreSnapshot } from '../src/ports/index.js';
+import type { StoreSnapshot } from '../src/ports.js';
+import { SessionRegistry } from '../src/registry/registry.js';
+import { RELEASED_SNAPSHOT_LIMITS, ReleasedSnapshots } from '../src/registry/released-snapshots.js';
 import type { ProfileSession } from '../src/session/profile-session.js';
-import { MemoryHost } from '../src/testing/index.js';
+import { MemoryHost } from '../src/testing.js';
 import { callsSince, handoffServers, stored, testBed } from './helpers.js';
 
 const snapshot = (version: string): StoreSnapshot => ({

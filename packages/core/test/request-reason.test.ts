@@ -4,11 +4,11 @@
  * a signature covers it: a request re-sent with its reason changed is dropped.
  */
 import { describe, expect, it } from 'vitest';
-import type { HandoffClient } from '../src/handoff.js';
+import type { HandoffClient } from '../src/handoff/handoff.js';
+import { parseHandoffMessage } from '../src/handoff/wire.js';
 import { Handoff } from '../src/index.js';
-import { topicOf } from '../src/ports/index.js';
-import { MemoryMessenger, MemoryPresence, VirtualClock } from '../src/testing/index.js';
-import { parseHandoffMessage } from '../src/wire.js';
+import { topicOf } from '../src/rules.js';
+import { MemoryMessenger, MemoryPresence, VirtualClock } from '../src/testing.js';
 import { recordingLogger } from './helpers.js';
 
 describe('parseHandoffMessage: the reason', () => {

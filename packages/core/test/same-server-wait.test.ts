@@ -5,7 +5,7 @@
  * localHandoffSeconds, then 0.
  */
 import { describe, expect, it } from 'vitest';
-import { MemoryHost } from '../src/testing/index.js';
+import { MemoryHost } from '../src/testing.js';
 import { testBed } from './helpers.js';
 
 /** Loads `p1` on a fresh server A whose first store write for it stalls until released. */

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriver, ErrorCode, Handoff } from '../src/index.js';
-import { sessionOf } from '../src/profile.js';
 import { toStoreRecord } from '../src/rules/index.js';
+import { sessionOf } from '../src/session/profile-session.js';
 import {
   FaultyStore,
   MemoryHost,
@@ -13,7 +13,7 @@ import {
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 import { recordingLogger, stored, testBed } from './helpers.js';
 
 describe('an erasure', () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Signer } from '../src/handoff/signing.js';
 import { DataDriver, ErrorCode, Handoff, scaleTimings } from '../src/index.js';
-import { Signer } from '../src/signing.js';
-import { MemoryHost, VirtualClock } from '../src/testing/index.js';
+import { MemoryHost, VirtualClock } from '../src/testing.js';
 
 import { sharedPorts } from './helpers.js';
 

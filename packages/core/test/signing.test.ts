@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { HandoffClient } from '../src/handoff.js';
+import type { HandoffClient } from '../src/handoff/handoff.js';
 import { DataDriver, ErrorCode, Handoff, type HandoffSigning } from '../src/index.js';
-import { topicOf } from '../src/ports/index.js';
+import { topicOf } from '../src/rules.js';
 import {
   MemoryHost,
   MemoryMessenger,
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 import { recordingLogger } from './helpers.js';
 
 const KEY = 'a fleet secret of 32 characters!';

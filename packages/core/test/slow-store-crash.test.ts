@@ -7,12 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type DataDriverEvent, ErrorCode, type Profile } from '../src/index.js';
-import {
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  VirtualClock,
-} from '../src/testing/index.js';
+import { MemoryMessenger, MemoryPresence, MemoryStore, VirtualClock } from '../src/testing.js';
 import { recordingLogger, slowServers } from './helpers.js';
 
 /**

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriver, ErrorCode } from '../src/index.js';
-import type { Store, StoreSnapshot } from '../src/ports/index.js';
-import { MemoryStore, VirtualClock } from '../src/testing/index.js';
+import type { Store, StoreSnapshot } from '../src/ports.js';
+import { MemoryStore, VirtualClock } from '../src/testing.js';
 import { callsSince, stored, testBed } from './helpers.js';
 
 const KEY = 'PlayerData/p1';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SystemScheduler } from '../src/ports/index.js';
-import type { SetTimer } from '../src/system-scheduler.js';
+import type { SetTimer } from '../src/ports/system-scheduler.js';
+import { SystemScheduler } from '../src/ports.js';
 
 /**
  * Node timers whose firing the test controls: `fire()` runs every armed timer whatever the

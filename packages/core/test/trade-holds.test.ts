@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DataDriverEvent } from '../src/index.js';
-import { MemoryHost } from '../src/testing/index.js';
+import { MemoryHost } from '../src/testing.js';
 import { handoffServers, stored, testBed } from './helpers.js';
 
 describe('a rejoin while a trade holds the leaving profile', () => {

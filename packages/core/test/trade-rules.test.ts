@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { markerGate } from '../src/rules/trade-rules.js';
 import {
   decidedJournal,
   outcomeOf,
   type ProfileRecord,
   preparedJournal,
   settledData,
-} from '../src/ports/index.js';
-import { markerGate } from '../src/rules/trade-rules.js';
+} from '../src/rules.js';
 
 const prepared = preparedJournal('t1', { a: { coins: 0 }, b: { coins: 10 } }, 1);
 

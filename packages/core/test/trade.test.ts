@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, type Store } from '../src/index.js';
-import type { MemoryStore } from '../src/testing/index.js';
+import type { MemoryStore } from '../src/testing.js';
 import { stored, testBed } from './helpers.js';
 
 function journals(store: MemoryStore) {

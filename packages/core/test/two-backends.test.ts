@@ -11,7 +11,7 @@ import {
   ErrorCode,
   type Handoff,
 } from '../src/index.js';
-import { FaultyMessenger, MemoryHost, VirtualClock } from '../src/testing/index.js';
+import { FaultyMessenger, MemoryHost, VirtualClock } from '../src/testing.js';
 import { countedBackend } from './counted-ports.js';
 import { recordingLogger } from './helpers.js';
 

@@ -7,7 +7,7 @@ import {
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 import { recordingLogger } from './helpers.js';
 
 type Coins = { coins: number };

@@ -5,13 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, type Presence } from '../src/index.js';
-import type { ProfileRecord } from '../src/ports/index.js';
-import {
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  VirtualClock,
-} from '../src/testing/index.js';
+import type { ProfileRecord } from '../src/rules.js';
+import { MemoryMessenger, MemoryPresence, MemoryStore, VirtualClock } from '../src/testing.js';
 import { recordingLogger, slowServers, stored } from './helpers.js';
 
 describe('a holder proven stopped', () => {

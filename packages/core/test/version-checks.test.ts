@@ -5,8 +5,8 @@ import {
   checkVersionRetention,
   type VersionQuery,
   type VersionRetention,
-} from '../src/ports/index.js';
-import { MemoryStore, VirtualClock } from '../src/testing/index.js';
+} from '../src/ports.js';
+import { MemoryStore, VirtualClock } from '../src/testing.js';
 
 const BAD_RETENTIONS: ReadonlyArray<readonly [VersionRetention, string]> = [
   [{ keep: 0 }, 'versions.keep must be a positive integer, got 0'],

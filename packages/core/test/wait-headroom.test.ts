@@ -8,12 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DataDriverEvent } from '../src/index.js';
-import {
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  VirtualClock,
-} from '../src/testing/index.js';
+import { MemoryMessenger, MemoryPresence, MemoryStore, VirtualClock } from '../src/testing.js';
 import { recordingLogger, slowServers } from './helpers.js';
 
 /** Crash instants after a beat of the holder: 0 to 2.75 s, every 0.25 s (its beat is 3 s). */

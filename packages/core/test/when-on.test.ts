@@ -14,7 +14,7 @@ import {
   MemoryPresence,
   MemoryStore,
   VirtualClock,
-} from '../src/testing/index.js';
+} from '../src/testing.js';
 import { recordingLogger, stored } from './helpers.js';
 
 /** A port that claims to reach other processes: what a Redis or DynamoDB adapter is. */

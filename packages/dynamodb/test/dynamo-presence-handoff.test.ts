@@ -6,7 +6,7 @@
  * clock.
  */
 import { Handoff } from '@datadriver/core';
-import { defaultLockWaitSeconds } from '@datadriver/core/ports';
+import { defaultLockWaitSeconds } from '@datadriver/core/rules';
 import {
   type Cluster,
   expectOutcome,

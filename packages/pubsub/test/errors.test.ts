@@ -6,8 +6,8 @@ import {
   ErrorCode,
   type JsonObject,
   type Messenger,
-  topicOf,
 } from '@datadriver/core/ports';
+import { topicOf } from '@datadriver/core/rules';
 import { MemoryPresence } from '@datadriver/core/testing';
 import { eventually, expectTyped, recordingLogger } from '@datadriver/testkit';
 import type { PubSub } from '@google-cloud/pubsub';

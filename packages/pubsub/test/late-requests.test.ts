@@ -4,7 +4,7 @@
  * cases send real copies through Pub/Sub, on top of the scenarios' injected ones.
  */
 import type { DataDriverEvent } from '@datadriver/core';
-import { requestMessage, topicOf } from '@datadriver/core/ports';
+import { requestMessage, topicOf } from '@datadriver/core/rules';
 import { Cluster, mark, settled } from '@datadriver/testkit';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { pubSubClusterBackend } from './support/cluster-backend.js';

@@ -11,8 +11,8 @@ import {
   type Logger,
   MAX_MESSAGE_BYTES,
   type Store,
-  topicOf,
 } from '@datadriver/core/ports';
+import { topicOf } from '@datadriver/core/rules';
 import { countedStore } from '@datadriver/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

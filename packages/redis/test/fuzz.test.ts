@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataDriver } from '@datadriver/core';
-import { storeKeyOf } from '@datadriver/core/ports';
+import { storeKeyOf } from '@datadriver/core/rules';
 import {
   type FuzzHarness,
   fuzzSettings,

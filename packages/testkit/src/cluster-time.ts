@@ -1,5 +1,6 @@
 import { DEFAULT_TIMINGS, type HandoffTimings, type Scheduler } from '@datadriver/core';
-import { resolveTimings, SystemScheduler } from '@datadriver/core/ports';
+import { SystemScheduler } from '@datadriver/core/ports';
+import { resolveTimings } from '@datadriver/core/rules';
 import { VirtualClock } from '@datadriver/core/testing';
 
 /**

@@ -12,7 +12,7 @@ import {
   type Presence,
   type Scheduler,
 } from '@datadriver/core';
-import { defaultLockWaitSeconds, type ProfileRecord } from '@datadriver/core/ports';
+import { defaultLockWaitSeconds, type ProfileRecord } from '@datadriver/core/rules';
 import {
   FaultyMessenger,
   FaultyPresence,

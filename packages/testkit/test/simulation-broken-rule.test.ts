@@ -1,10 +1,10 @@
 /**
  * The simulator catches a deliberately broken rule within CI's budget of 1,000 seeds. This
  * file runs against core's source (see vitest.config.ts), so that `vi.mock` can swap a rule
- * of core's rule modules inside the drivers; no hook is added to core's public API.
+ * of core's rule modules (and the holder's handoff endpoint) inside the drivers; no hook is
+ * added to core's public API.
  */
-import { DataDriver } from '@datadriver/core';
-import type * as Core from '@datadriver/core/ports';
+import type * as Core from '@datadriver/core/rules';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   describeFailure,
@@ -14,7 +14,26 @@ import {
   type SimulationResult,
 } from '../src/simulation/index.js';
 
-type BrokenRule = 'none' | 'stale-without-presence' | 'save-without-lock' | 'recovery-commits';
+type BrokenRule =
+  | 'none'
+  | 'stale-without-presence'
+  | 'save-without-lock'
+  | 'recovery-commits'
+  | 'request-without-token';
+
+/** What this file reaches of core's handoff endpoint, where requests come in to the holder. */
+interface EndpointModule {
+  readonly HandoffEndpoint: {
+    readonly prototype: {
+      receiveHandoffRequest(
+        key: string,
+        requester: string,
+        token: string | undefined,
+        reason?: 'support',
+      ): void;
+    };
+  };
+}
 
 const swap = vi.hoisted(() => ({ rule: 'none' as BrokenRule }));
 
@@ -63,6 +82,18 @@ vi.mock('../../core/src/rules/trade-rules.js', async (importOriginal) => {
   };
 });
 
+vi.mock('../../core/src/holder/handoff-endpoint.js', async (importOriginal) => {
+  const module = await importOriginal<EndpointModule>();
+  const { prototype } = module.HandoffEndpoint;
+  const receive = prototype.receiveHandoffRequest;
+  prototype.receiveHandoffRequest = function (this: unknown, key, requester, token, reason) {
+    // Broken: the holder drops the token its requester saw.
+    if (swap.rule === 'request-without-token') receive.call(this, key, requester, undefined);
+    else receive.call(this, key, requester, token, reason);
+  };
+  return module;
+});
+
 const BUDGET = 1000;
 /** The seeds that caught a broken rule, replayed with the rules as written at the end. */
 const caught: number[] = [];
@@ -101,14 +132,7 @@ describe('a broken rule is caught within the CI budget', () => {
   });
 
   it('a holder that ignores the token in a request', { timeout: 300_000 }, async () => {
-    const receive = DataDriver.prototype.receiveHandoffRequest;
-    vi.spyOn(DataDriver.prototype, 'receiveHandoffRequest').mockImplementation(function (
-      this: DataDriver<object>,
-      key: string,
-      requester: string,
-    ) {
-      receive.call(this, key, requester, undefined); // broken: the token is dropped
-    });
+    swap.rule = 'request-without-token';
     expectCaught(await firstFailure(), 'late-request-harmless');
   });
 

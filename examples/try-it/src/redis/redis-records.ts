@@ -4,7 +4,8 @@
  * and whose lock is on it), and deleted after, so the demo leaves no player data behind.
  * Records are read through the Redis adapter, as the game servers wrote them.
  */
-import { parseRecord, type Store } from '@datadriver/core/ports';
+import type { Store } from '@datadriver/core/ports';
+import { parseRecord } from '@datadriver/core/rules';
 import { DRIVER_NAME } from '@datadriver/example-game-server/process';
 import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
 import { Redis } from 'ioredis';

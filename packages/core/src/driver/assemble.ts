@@ -1,33 +1,49 @@
 /**
- * The parts of one driver, each the one owner of its state: the registry (sessions, loads),
- * the host slot, the holder's side of handoff, and the loader. Built once, wired here.
+ * The parts of one driver, each the one owner of its state: the context, the registry
+ * (sessions, loads), the host slot, the holder's answers and its handoff endpoint, and the
+ * loader. Built once, wired here: the loader reaches the holder's side only through the hooks
+ * given here, and the handoff reaches this driver only through the endpoint.
  */
-import { ReleaseRequests } from '../holder/release-requests.js';
-import { Loader } from '../load/loader.js';
-import type { SessionHooks } from '../session/session-terms.js';
-import type { DriverContext } from './context.js';
-import { HostSlot } from './host-slot.js';
-import { SessionRegistry } from './registry.js';
+import type { DataDriverOptions } from '../config/options.js';
+import { createContext, type DriverContext } from '../context/context.js';
+import { HostSlot } from '../context/host-slot.js';
+import { HandoffEndpoint } from '../holder/handoff-endpoint.js';
+import { HolderAnswers } from '../holder/holder-answers.js';
+import { type HolderHooks, Loader } from '../load/loader.js';
+import { SessionRegistry } from '../registry/registry.js';
+import type { SessionHooks } from '../session/profile-session.js';
 
 export interface DriverParts {
+  readonly context: DriverContext;
   readonly registry: SessionRegistry;
   readonly host: HostSlot;
-  readonly requests: ReleaseRequests;
+  readonly answers: HolderAnswers;
   readonly loader: Loader;
+  /** Where the handoff routes other servers' requests and the replies to this driver's. */
+  readonly endpoint: HandoffEndpoint;
 }
 
-export function assemble(ctx: DriverContext): DriverParts {
-  const registry = new SessionRegistry(() => ctx.scheduler.now());
-  const host = new HostSlot(ctx.emit);
-  const requests = new ReleaseRequests(ctx, registry, host);
+export function assemble<T extends object>(options: DataDriverOptions<T>): DriverParts {
+  const endpoint = new HandoffEndpoint();
+  const context = createContext(options, endpoint);
+  const registry = new SessionRegistry(() => context.scheduler.now());
+  const host = new HostSlot(context.emit);
+  const answers = new HolderAnswers(context, registry, host);
   const hooks: SessionHooks = {
     changed: () => registry.changed(),
     deactivated: (session, released) => {
       // A release another server asked for is that server's to load next: no snapshot here.
       registry.forget(session, session.requesters.waiting ? undefined : released);
-      requests.answer(session);
+      answers.answer(session);
     },
-    lockLost: (session) => requests.kick(session, ctx.settings.kickMessages.lockLost, 'lock-lost'),
+    lockLost: (session) =>
+      answers.kick(session, context.settings.kickMessages.lockLost, 'lock-lost'),
   };
-  return { registry, host, requests, loader: new Loader(ctx, registry, requests, hooks) };
+  const holder: HolderHooks = {
+    kick: (session, message, cause) => answers.kick(session, message, cause),
+    receive: (key, requester, token) => answers.receive(key, requester, token),
+  };
+  endpoint.connect({ context, registry, answers });
+  const loader = new Loader(context, registry, holder, hooks);
+  return { context, registry, host, answers, loader, endpoint };
 }

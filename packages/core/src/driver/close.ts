@@ -1,6 +1,6 @@
-import { within } from '../signal.js';
+import type { DriverContext } from '../context/context.js';
+import { within } from '../events/signal.js';
 import type { DriverParts } from './assemble.js';
-import type { DriverContext } from './context.js';
 
 export interface CloseResult {
   /** Keys released by the close. */
@@ -14,7 +14,7 @@ export interface CloseResult {
  * `deadlineMs`, leaves the handoff and frees the driver's name on this server.
  */
 export async function closeDriver(
-  ctx: DriverContext,
+  context: DriverContext,
   { registry }: DriverParts,
   deadlineMs: number,
 ): Promise<CloseResult> {
@@ -26,17 +26,17 @@ export async function closeDriver(
       () => undefined, // reported as profile.release-failed
     ),
   );
-  const started = ctx.scheduler.now();
-  await within(ctx.scheduler, Promise.all(releases), deadlineMs);
+  const started = context.scheduler.now();
+  await within(context.scheduler, Promise.all(releases), deadlineMs);
   // The journal clean-ups the releases and earlier loads started: none may land after close.
-  const left = Math.max(0, deadlineMs - (ctx.scheduler.now() - started));
-  await within(ctx.scheduler, ctx.background.drained(), left);
+  const left = Math.max(0, deadlineMs - (context.scheduler.now() - started));
+  await within(context.scheduler, context.background.drained(), left);
   const unreleased = pending.map((s) => s.key).filter((key) => !released.includes(key));
   if (unreleased.length > 0) {
-    ctx.report({ type: 'driver.close-timeout', driver: ctx.name, keys: unreleased });
+    context.report({ type: 'driver.close-timeout', driver: context.name, keys: unreleased });
   }
   registry.end();
-  await ctx.link.leave();
-  ctx.identity.release();
+  await context.link.leave();
+  context.identity.release();
   return { released, unreleased };
 }

@@ -3,22 +3,23 @@
  * (a load under the usual waits, then the old record written as current), and an erasure (the
  * record and every version, under the lock).
  */
-import { DataDriverError, ErrorCode } from '../errors.js';
+
+import type { DriverContext } from '../context/context.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { StoreVersion, StoreVersions, VersionQuery } from '../ports/store.js';
 import { checkVersionQuery } from '../ports/store-checks.js';
 import { fillDefaults, migrateData, parseRecord, serializeData } from '../rules/index.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import { forgetInJournals } from '../trade/journal.js';
-import type { DriverContext } from './context.js';
 
 export function listVersions(
-  ctx: DriverContext,
+  context: DriverContext,
   key: string,
   query: VersionQuery,
 ): Promise<readonly StoreVersion[]> {
   // Checked here too: a store of another package may not check it.
   checkVersionQuery(query);
-  return historyOf(ctx).list(ctx.keys.store(key), query);
+  return historyOf(context).list(context.keys.store(key), query);
 }
 
 /**
@@ -27,13 +28,13 @@ export function listVersions(
  * retained.
  */
 export async function restoreAt(
-  ctx: DriverContext,
+  context: DriverContext,
   key: string,
   at: number,
   load: () => Promise<ProfileSession>,
 ): Promise<ProfileSession> {
-  const history = historyOf(ctx);
-  const storeKey = ctx.keys.store(key);
+  const history = historyOf(context);
+  const storeKey = context.keys.store(key);
   const [version] = await history.list(storeKey, { before: at, limit: 1 });
   if (!version) throw versionNotFound(key, at);
   const session = await load();
@@ -42,7 +43,7 @@ export async function restoreAt(
     await session.release();
     throw versionNotFound(key, at);
   }
-  const { defaults, migrations } = ctx.settings;
+  const { defaults, migrations } = context.settings;
   const data = fillDefaults(
     migrateData(key, kept.data, kept.meta.schema ?? 0, migrations),
     defaults,
@@ -56,24 +57,24 @@ export async function restoreAt(
   }
   session.data = data;
   await session.save('restore');
-  ctx.emit({ type: 'profile.restored', key, versionTime: version.time });
+  context.emit({ type: 'profile.restored', key, versionTime: version.time });
   return session;
 }
 
 /** Deletes the record under `session`'s lock, then every kept version of it. */
-export async function erase(ctx: DriverContext, session: ProfileSession): Promise<void> {
+export async function erase(context: DriverContext, session: ProfileSession): Promise<void> {
   await session.erase();
-  await ctx.store.versions?.purge(ctx.keys.store(session.key));
-  await forgetInJournals(ctx, session.key);
-  ctx.emit({ type: 'profile.erased', key: session.key });
+  await context.store.versions?.purge(context.keys.store(session.key));
+  await forgetInJournals(context, session.key);
+  context.emit({ type: 'profile.erased', key: session.key });
 }
 
-function historyOf(ctx: DriverContext): StoreVersions {
-  const { versions } = ctx.store;
+function historyOf(context: DriverContext): StoreVersions {
+  const { versions } = context.store;
   if (!versions) {
     throw new DataDriverError(
       ErrorCode.Misconfigured,
-      `the store of ${ctx.name} keeps no versions`,
+      `the store of ${context.name} keeps no versions`,
     );
   }
   return versions;

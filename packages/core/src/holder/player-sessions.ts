@@ -3,13 +3,13 @@
  * loads, or the player is kicked when it cannot; a leaving player's profile runs the game's
  * leave cleanups and is released. A player who leaves while loading cancels the wait.
  */
-import type { DriverContext } from '../driver/context.js';
-import type { HostSlot } from '../driver/host-slot.js';
-import type { SessionRegistry } from '../driver/registry.js';
-import { DataDriverError, describeError, ErrorCode } from '../errors.js';
+import type { DriverContext } from '../context/context.js';
+import type { HostSlot } from '../context/host-slot.js';
 import type { LoadHow } from '../load/loader.js';
+import { DataDriverError, describeError, ErrorCode } from '../ports/errors.js';
 import type { HostPlayer } from '../ports/host.js';
-import type { Profile } from '../profile.js';
+import type { SessionRegistry } from '../registry/registry.js';
+import type { Profile } from '../session/profile.js';
 import type { ProfileSession } from '../session/profile-session.js';
 
 export interface AttachOptions<T extends object, P extends HostPlayer> {
@@ -36,7 +36,7 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
   private readonly players = new Map<P, PlayerEntry>();
 
   constructor(
-    private readonly ctx: DriverContext,
+    private readonly context: DriverContext,
     private readonly registry: SessionRegistry,
     private readonly host: HostSlot,
     private readonly load: SessionLoader,
@@ -48,14 +48,14 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
     try {
       key = this.options.keyOf ? this.options.keyOf(player) : player.id;
     } catch (error) {
-      this.ctx.logger.error(`keyOf threw for player ${String(player.id)}: ${String(error)}`);
-      const message = this.ctx.settings.kickMessages.loadFailed;
+      this.context.logger.error(`keyOf threw for player ${String(player.id)}: ${String(error)}`);
+      const message = this.context.settings.kickMessages.loadFailed;
       this.host.kick(String(player.id), player, message, 'load-failed');
       return;
     }
     const entry: PlayerEntry = { key, left: false };
     this.players.set(player, entry);
-    const { settings } = this.ctx;
+    const { settings } = this.context;
     let session: ProfileSession;
     try {
       session = await this.load(key, {
@@ -81,7 +81,7 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
     } catch (error) {
       // The game could not set the player up: they must not play on without it. Marked as
       // leaving first, so their removal runs no leave cleanups for a session never set up.
-      this.ctx.logger.error(`onLoad threw for ${key}: ${describeError(error)}`);
+      this.context.logger.error(`onLoad threw for ${key}: ${describeError(error)}`);
       session.beginLeave();
       this.host.kick(key, player, settings.kickMessages.loadFailed, 'load-failed');
       await session.release().catch(() => undefined); // reported as profile.release-failed
@@ -100,7 +100,7 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
     try {
       await this.options.onLeave?.(session.profile as Profile<T>, player);
     } catch (error) {
-      this.ctx.logger.error(`onLeave threw for ${entry.key}: ${String(error)}`);
+      this.context.logger.error(`onLeave threw for ${entry.key}: ${String(error)}`);
     }
     await session.release().catch(() => undefined); // reported as profile.release-failed
   }

@@ -5,39 +5,35 @@
  * and reads the holder's presence after each wake, until the lock is taken or
  * `lockWaitSeconds` runs out.
  */
-import type { DriverContext } from '../driver/context.js';
-import type { LoadReservation } from '../driver/reservation.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
-import type {
-  DistributiveOmit,
-  LoadEventPayload,
-  PresenceAnswerName,
-  ProfileEventPayload,
-} from '../events.js';
+import type { DriverContext } from '../context/context.js';
+import type { DistributiveOmit, LoadEventPayload, ProfileEventPayload } from '../events/events.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { StoreSnapshot } from '../ports/store.js';
+import type { LoadReservation } from '../registry/reservation.js';
 import {
   type LockInfo,
   type ParkFacts,
   type PresenceAnswer,
+  type PresenceAnswerName,
   parkLength,
   readsPresenceAfterWake,
 } from '../rules/index.js';
 import { Silence } from '../rules/silence.js';
-import { HolderRequests } from './holder-requests.js';
 import { JoinDeadline } from './join-deadline.js';
+import { JoinerRequests } from './joiner-requests.js';
 import { releaseLateLock } from './late-lock.js';
 import { type Acquired, type Attempt, attemptLoad } from './load-attempt.js';
 
 /** Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait). */
 export function acquire(
-  ctx: DriverContext,
+  context: DriverContext,
   key: string,
   reservation: LoadReservation,
   heldHere: (token: string) => boolean,
   /** The snapshot of the record this server last released, if any: the first write's `expected`. */
   released?: StoreSnapshot,
 ): Promise<Acquired> {
-  return new Acquisition(ctx, key, reservation, heldHere, released).run();
+  return new Acquisition(context, key, reservation, heldHere, released).run();
 }
 
 class Acquisition {
@@ -45,7 +41,7 @@ class Acquisition {
   private readonly silence: Silence;
   private parkMs: number;
   private stealFrom: string | undefined;
-  private readonly requests: HolderRequests;
+  private readonly requests: JoinerRequests;
   /** The lock a reply last woke this wait for (its token). */
   private repliedFor: string | undefined;
   /** True once an attempt after a reply found that same lock: replies stop skipping reads. */
@@ -57,17 +53,17 @@ class Acquisition {
   private failures = 0;
 
   constructor(
-    private readonly ctx: DriverContext,
+    private readonly context: DriverContext,
     private readonly key: string,
     private readonly reservation: LoadReservation,
     private readonly heldHere: (token: string) => boolean,
     private released: StoreSnapshot | undefined,
   ) {
-    const { timings } = ctx.link;
-    this.deadline = new JoinDeadline(ctx.scheduler, ctx.settings.lockWaitMs, timings);
+    const { timings } = context.link;
+    this.deadline = new JoinDeadline(context.scheduler, context.settings.lockWaitMs, timings);
     this.silence = new Silence(timings.beatSeconds * 1000);
     this.parkMs = timings.parkMinSeconds * 1000;
-    this.requests = new HolderRequests(ctx, key, reservation.loadId);
+    this.requests = new JoinerRequests(context, key, reservation.loadId);
   }
 
   async run(): Promise<Acquired> {
@@ -86,7 +82,7 @@ class Acquisition {
       this.released = undefined; // stale after one attempt, whatever it found
       if (attempt.kind === 'taken') return attempt.acquired;
       if (attempt.kind === 'locked') {
-        if (attempt.holder.jobId === this.ctx.identity.jobId) {
+        if (attempt.holder.jobId === this.context.identity.jobId) {
           throw this.lockedError(attempt.holder);
         }
         if (waitingOn !== attempt.holder.token) {
@@ -116,7 +112,7 @@ class Acquisition {
       // The request goes out, and the park runs from now, whatever the publish does: a slow or
       // hung bus must delay neither a reply's wake nor the presence reads after the park.
       if (attempt.kind === 'locked') this.requests.ask(attempt.holder);
-      const replied = await this.reservation.reply.wait(this.ctx.scheduler, parkMs);
+      const replied = await this.reservation.reply.wait(this.context.scheduler, parkMs);
       // A reply means the holder let go: load again at once. Otherwise read its presence.
       if (attempt.kind === 'locked' && this.readsAfterWake(attempt.holder, replied)) {
         await this.readPresence(attempt.holder);
@@ -126,8 +122,8 @@ class Acquisition {
 
   /** One attempt, awaited until the hard end at most (then `Data.Timeout`). */
   private async attempt(): Promise<Attempt> {
-    const { ctx, key, reservation, heldHere } = this;
-    const attempt = attemptLoad(ctx, {
+    const { context, key, reservation, heldHere } = this;
+    const attempt = attemptLoad(context, {
       key,
       token: reservation.token,
       stealFrom: this.stealFrom,
@@ -137,13 +133,13 @@ class Acquisition {
     });
     const bounded = await this.deadline.storeCall(attempt);
     if (!bounded.late) return bounded.value;
-    releaseLateLock(ctx, key, reservation.token, heldHere, attempt);
+    releaseLateLock(context, key, reservation.token, heldHere, attempt);
     throw this.deadline.storeTimeout(key);
   }
 
   /** How long the next park on the holder's reply lasts (`parkLength`); doubles the park after. */
   private nextParkMs(attempt: Attempt): number {
-    const { scheduler, link } = this.ctx;
+    const { scheduler, link } = this.context;
     const now = scheduler.now();
     const wait = parkLength({
       doublingMs: this.parkMs,
@@ -172,12 +168,12 @@ class Acquisition {
       if (this.repliedFor === holder.token) this.replyProvedFalse = true;
       this.repliedFor = holder.token;
     }
-    const now = this.ctx.scheduler.now();
+    const now = this.context.scheduler.now();
     return readsPresenceAfterWake({
       replied,
       replyProvedFalse: this.replyProvedFalse,
       sinceLastReadMs: this.lastRead === undefined ? undefined : now - this.lastRead.at,
-      minSpacingMs: this.ctx.link.timings.parkMinSeconds * 1000,
+      minSpacingMs: this.context.link.timings.parkMinSeconds * 1000,
     });
   }
 
@@ -191,7 +187,7 @@ class Acquisition {
    */
   private async readPresence(holder: LockInfo): Promise<void> {
     if (!this.readsPresenceOf(holder)) return;
-    const { scheduler } = this.ctx;
+    const { scheduler } = this.context;
     const before = this.lastRead;
     const at = scheduler.now();
     let answer = await this.presenceOf(holder);
@@ -206,7 +202,7 @@ class Acquisition {
 
   /** Whether a wake reads this holder's presence: handoff beats it and the lock is flagged. */
   private readsPresenceOf(holder: LockInfo): boolean {
-    return this.ctx.link.beatsPresence && holder.presence === true;
+    return this.context.link.beatsPresence && holder.presence === true;
   }
 
   /**
@@ -218,9 +214,9 @@ class Acquisition {
     holder: LockInfo,
     { failClosed = false }: { failClosed?: boolean } = {},
   ): Promise<PresenceAnswer> {
-    const { handoff } = this.ctx.link;
+    const { handoff } = this.context.link;
     const read = handoff
-      ? await this.deadline.presenceCall(handoff.isAlive(holder.jobId, this.ctx.name))
+      ? await this.deadline.presenceCall(handoff.isAlive(holder.jobId, this.context.name))
       : undefined;
     if (failClosed && read?.late === true) throw this.lockedError(holder);
     const alive = read === undefined || read.late ? undefined : read.value;
@@ -240,7 +236,7 @@ class Acquisition {
   }
 
   private lockedError(holder: LockInfo): DataDriverError {
-    const where = holder.jobId === this.ctx.identity.jobId ? 'this server' : 'another server';
+    const where = holder.jobId === this.context.identity.jobId ? 'this server' : 'another server';
     return new DataDriverError(
       ErrorCode.Locked,
       `profile is locked by ${where} (key ${this.key}, server ${holder.jobId}, token ${holder.token}, presence ${holder.presence})`,
@@ -250,7 +246,7 @@ class Acquisition {
 
   /** Emits one of this load's events, with its `loadId`. */
   private emit(event: DistributiveOmit<LoadEventPayload, 'loadId'>): void {
-    this.ctx.emit({ ...event, loadId: this.reservation.loadId } as ProfileEventPayload);
+    this.context.emit({ ...event, loadId: this.reservation.loadId } as ProfileEventPayload);
   }
 }
 

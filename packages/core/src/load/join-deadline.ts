@@ -7,9 +7,10 @@
  * read cut short would count as unknown, and an unknown answer does not protect a stale lock, so
  * a slow presence backend would let a live holder's lock be taken by age.
  */
-import { DataDriverError, ErrorCode } from '../errors.js';
+
+import type { HandoffTimings } from '../handoff/timings.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Scheduler } from '../ports/scheduler.js';
-import type { HandoffTimings } from '../timings.js';
 
 /** What a bounded call resolved with, or `late` when its bound came first. */
 export type Bounded<T> = { readonly late: false; readonly value: T } | { readonly late: true };

@@ -3,9 +3,9 @@
  * read and a trade recovery each re-run it with the new fact; a record that keeps asking for
  * more is refused, never looped on.
  */
-import type { DriverContext } from '../driver/context.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
-import type { JsonObject } from '../json.js';
+import type { DriverContext } from '../context/context.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import {
   decideLoad,
@@ -62,32 +62,32 @@ export interface AttemptInput {
 }
 
 /** One atomic update running the load rules; presence and trade recovery re-run it. */
-export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Promise<Attempt> {
+export async function attemptLoad(context: DriverContext, input: AttemptInput): Promise<Attempt> {
   const { key } = input;
   let presence: PresenceAnswer | undefined;
   let recovered: RecoveredTrade | undefined;
-  const check = new LoadCheck(ctx.settings.schema, key);
+  const check = new LoadCheck(context.settings.schema, key);
   let checking = false;
   for (let run = 1; ; run += 1) {
     if (run > MAX_RUNS_PER_ATTEMPT) throw unsettled(key);
     const settledTrade = recovered?.trade;
     const written = await guardedWrite(
-      ctx,
+      context,
       {
         key,
         what: 'load',
         decide: (record) => {
           checking = false;
           return {
-            load: decideLoad(record, loadContext(ctx, input, presence)),
+            load: decideLoad(record, loadContext(context, input, presence)),
             marker: record?.meta.trade,
           };
         },
         next: (record, { load, marker }) => {
           if (load.kind !== 'take') return undefined;
           if (markerGate(marker, settledTrade) === 'settle-first') return undefined;
-          const taken = takenRecord(ctx, input, record, marker, recovered);
-          checking = !check.passes(fillDefaults(taken.data, ctx.settings.defaults));
+          const taken = takenRecord(context, input, record, marker, recovered);
+          checking = !check.passes(fillDefaults(taken.data, context.settings.defaults));
           return checking ? undefined : taken;
         },
       },
@@ -109,8 +109,8 @@ export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Prom
     }
     if (marker && markerGate(marker, settledTrade) === 'settle-first') {
       // The journal's key is this driver's, never the one the record names.
-      const journalKey = ctx.keys.journal(marker.id);
-      recovered = await recoverTrade(ctx.store, journalKey, marker, ctx.scheduler.now());
+      const journalKey = context.keys.journal(marker.id);
+      recovered = await recoverTrade(context.store, journalKey, marker, context.scheduler.now());
       continue;
     }
     const { stored } = written;
@@ -127,17 +127,17 @@ export async function attemptLoad(ctx: DriverContext, input: AttemptInput): Prom
 }
 
 function loadContext(
-  ctx: DriverContext,
+  context: DriverContext,
   input: AttemptInput,
   presence: PresenceAnswer | undefined,
 ) {
   return {
-    jobId: ctx.identity.jobId,
+    jobId: context.identity.jobId,
     token: input.token,
-    now: ctx.scheduler.now(),
-    lockTtlSeconds: ctx.settings.lockTtlSeconds,
-    lockSkewSeconds: ctx.settings.lockSkewSeconds,
-    handoff: ctx.link.beatsPresence,
+    now: context.scheduler.now(),
+    lockTtlSeconds: context.settings.lockTtlSeconds,
+    lockSkewSeconds: context.settings.lockSkewSeconds,
+    handoff: context.link.beatsPresence,
     heldHere: input.heldHere,
     ...(input.stealFrom === undefined ? {} : { stealFrom: input.stealFrom }),
     ...(presence === undefined ? {} : { holderPresence: presence }),
@@ -146,18 +146,18 @@ function loadContext(
 
 /** The record a take writes: the trade settled, the data migrated, this server's lock. */
 function takenRecord(
-  ctx: DriverContext,
+  context: DriverContext,
   input: AttemptInput,
   record: ProfileRecord | undefined,
   marker: TradeMarker | undefined,
   recovered: RecoveredTrade | undefined,
 ): ProfileRecord {
-  const { defaults, migrations } = ctx.settings;
+  const { defaults, migrations } = context.settings;
   const writer = {
-    jobId: ctx.identity.jobId,
+    jobId: context.identity.jobId,
     token: input.token,
-    now: ctx.scheduler.now(),
-    presence: ctx.link.beatsPresence,
+    now: context.scheduler.now(),
+    presence: context.link.beatsPresence,
   };
   const schema = { schema: latestSchema(migrations) };
   if (record === undefined) return lockedRecord(undefined, defaults, writer, schema);

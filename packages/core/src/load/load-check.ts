@@ -6,7 +6,7 @@
  * the attempt awaits the verdict and runs its update again, and the verdict applies while the
  * data it checked is what the store still holds.
  */
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../ports/json.js';
 import { type DataSchema, enforce, judge, type SchemaVerdict } from '../rules/index.js';
 
 export const LEFT_UNTOUCHED = 'the record was left untouched';

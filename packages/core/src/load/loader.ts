@@ -3,28 +3,31 @@
  * reserve the key), then the lock is taken across servers (`acquisition.ts`), and every event
  * of it is reported (`load.started`, `load.waiting`, `load.loaded` or `load.failed`).
  */
-import type { DriverContext } from '../driver/context.js';
-import type { SessionRegistry } from '../driver/registry.js';
-import { LoadReservation } from '../driver/reservation.js';
-import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../errors.js';
-import type { ReleaseRequests } from '../holder/release-requests.js';
-import { checkCreatedId, checkProfileKey } from '../keys.js';
-import type { HostPlayer } from '../ports/host.js';
+import type { DriverContext } from '../context/context.js';
+import type { KickCause } from '../events/events.js';
+import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../ports/errors.js';
+import type { SessionRegistry } from '../registry/registry.js';
+import { LoadReservation } from '../registry/reservation.js';
 import { fillDefaults, type TakeReason } from '../rules/index.js';
+import { checkCreatedId, checkProfileKey } from '../rules/keys.js';
+import type { SessionHooks } from '../session/profile-session.js';
 import { ProfileSession } from '../session/profile-session.js';
-import type { SessionHooks } from '../session/session-terms.js';
 import { forgetParticipant } from '../trade/journal.js';
 import { acquire } from './acquisition.js';
 import type { Acquired } from './load-attempt.js';
-import { waitOnThisServer } from './local-wait.js';
+import { type LocalWaitHow, waitOnThisServer } from './local-wait.js';
 
-export interface LoadHow {
-  /** How long this load waits for a load or leave save of the same key on this server. */
-  readonly localWaitMs: number;
-  /** The player the profile is loaded for (attach), if any. */
-  readonly player?: HostPlayer;
+export interface LoadHow extends LocalWaitHow {
   /** True once the load is no longer wanted (the player left). */
   readonly cancelled: () => boolean;
+}
+
+/** What a load asks of this server's holder side (`holder/`), handed in at assembly. */
+export interface HolderHooks {
+  /** Ends a player's session here (an older connection of the player who loads again). */
+  kick(session: ProfileSession, message: string, cause: KickCause): void;
+  /** Answers a release request that came while the load was in flight. */
+  receive(key: string, requester: string, token: string | undefined): void;
 }
 
 export class Loader {
@@ -32,46 +35,46 @@ export class Loader {
   #loads = 0;
 
   constructor(
-    private readonly ctx: DriverContext,
+    private readonly context: DriverContext,
     private readonly registry: SessionRegistry,
-    private readonly requests: ReleaseRequests,
+    private readonly holder: HolderHooks,
     private readonly hooks: SessionHooks,
   ) {}
 
   async load(key: string, how: LoadHow): Promise<ProfileSession> {
-    const { ctx, registry } = this;
-    const started = ctx.scheduler.now();
+    const { context, registry } = this;
+    const started = context.scheduler.now();
     this.#loads += 1;
     const loadId = this.#loads;
-    ctx.emit({ type: 'load.started', key, loadId, session: how.player !== undefined });
+    context.emit({ type: 'load.started', key, loadId, session: how.player !== undefined });
     try {
       // Reported as load.failed like any refusal: a host waiting on a player's load hears.
-      if (registry.closed) throw new DataDriverError(ErrorCode.Closed, `${ctx.name} is closed`);
-      ctx.identity.use();
-      ctx.link.checkAttached();
+      if (registry.closed) throw new DataDriverError(ErrorCode.Closed, `${context.name} is closed`);
+      context.identity.use();
+      context.link.checkAttached();
       checkProfileKey(key); // inside: a refused key is reported as load.failed, like any other
       const reservation = new LoadReservation(
-        checkCreatedId(ctx.createId()),
+        checkCreatedId(context.createId()),
         loadId,
         () => !how.cancelled() && !registry.closed,
       );
       const reserve = () => registry.reserve(key, reservation);
       const replace = (older: ProfileSession) =>
-        this.requests.kick(older, ctx.settings.kickMessages.rejoined, 'rejoined');
-      const adopted = await waitOnThisServer(ctx, registry, key, how, loadId, reserve, replace);
+        this.holder.kick(older, context.settings.kickMessages.rejoined, 'rejoined');
+      const adopted = await waitOnThisServer(context, registry, key, how, loadId, reserve, replace);
       const loaded = adopted
         ? { session: adopted, reason: 'adopted' as const }
         : await this.fromStore(key, how, reservation);
-      const waitedMs = ctx.scheduler.now() - started;
-      ctx.emit({ type: 'load.loaded', key, loadId, reason: loaded.reason, waitedMs });
+      const waitedMs = context.scheduler.now() - started;
+      context.emit({ type: 'load.loaded', key, loadId, reason: loaded.reason, waitedMs });
       return loaded.session;
     } catch (error) {
       const failure = toDataDriverError(error, ErrorCode.BackendFailed, `load of ${key} failed`);
-      ctx.emit({
+      context.emit({
         type: 'load.failed',
         key,
         loadId,
-        waitedMs: ctx.scheduler.now() - started,
+        waitedMs: context.scheduler.now() - started,
         error: failure,
       });
       throw failure;
@@ -84,16 +87,16 @@ export class Loader {
     how: LoadHow,
     reservation: LoadReservation,
   ): Promise<{ session: ProfileSession; reason: TakeReason }> {
-    const { ctx, registry } = this;
+    const { context, registry } = this;
     try {
       const heldHere = (token: string) => registry.holdsToken(token);
       const released = registry.takeReleased(key);
-      const acquired = await acquire(ctx, key, reservation, heldHere, released);
+      const acquired = await acquire(context, key, reservation, heldHere, released);
       const { record } = acquired;
-      const session = new ProfileSession(ctx, this.hooks, {
+      const session = new ProfileSession(context, this.hooks, {
         key,
         token: reservation.token,
-        data: fillDefaults(record.data, ctx.settings.defaults),
+        data: fillDefaults(record.data, context.settings.defaults),
         userIds: record.meta.userIds ?? [],
         player: how.player,
         version: record.meta.version,
@@ -103,7 +106,10 @@ export class Loader {
       if (registry.closed) {
         // The driver closed while this load was landing: give the lock straight back.
         await session.release().catch(() => undefined); // reported as profile.release-failed
-        throw new DataDriverError(ErrorCode.Closed, `${ctx.name} closed while ${key} was loading`);
+        throw new DataDriverError(
+          ErrorCode.Closed,
+          `${context.name} closed while ${key} was loading`,
+        );
       }
       this.reportTakeover(key, reservation.loadId, acquired);
       return { session, reason: acquired.reason };
@@ -111,7 +117,7 @@ export class Loader {
       registry.settle(key, reservation);
       // Requests that came during the load are answered now that it has settled.
       for (const [requester, token] of reservation.requesters.take()) {
-        this.requests.receive(key, requester, token);
+        this.holder.receive(key, requester, token);
       }
     }
   }
@@ -119,16 +125,16 @@ export class Loader {
   private reportTakeover(key: string, loadId: number, acquired: Acquired): void {
     if (acquired.from && acquired.reason !== 'own') {
       const { reason, from } = acquired;
-      this.ctx.emit({ type: 'lock.taken', key, loadId, reason, from });
+      this.context.emit({ type: 'lock.taken', key, loadId, reason, from });
     }
     if (acquired.recovered) {
       const { trade } = acquired.recovered;
       const outcome = acquired.recovered.outcome === 'committed' ? 'committed' : 'aborted';
-      this.ctx.emit({ type: 'trade.recovered', key, trade, outcome });
+      this.context.emit({ type: 'trade.recovered', key, trade, outcome });
       // This record no longer carries the marker: its journal keeps only what others need.
-      this.ctx.background.track(
-        forgetParticipant(this.ctx, trade, key).catch((error) => {
-          this.ctx.logger.warn(
+      this.context.background.track(
+        forgetParticipant(this.context, trade, key).catch((error) => {
+          this.context.logger.warn(
             `could not clear ${key} from the journal of trade ${trade}: ${describeError(error)}`,
           );
         }),

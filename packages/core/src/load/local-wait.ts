@@ -2,29 +2,37 @@
  * The same-server half of a load, acting on `decideSameServer`: wait, event-driven (woken by
  * each change in the registry), adopt a retained profile, or reserve the key.
  */
-import type { DriverContext } from '../driver/context.js';
-import type { SessionRegistry } from '../driver/registry.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
-import type { WaitReason } from '../events.js';
+import type { DriverContext } from '../context/context.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import type { HostPlayer } from '../ports/host.js';
+import type { SessionRegistry } from '../registry/registry.js';
+import type { WaitReason } from '../rules/index.js';
 import { decideSameServer } from '../rules/same-server.js';
 import type { ProfileSession } from '../session/profile-session.js';
-import type { LoadHow } from './loader.js';
+
+/** What a load brings to its wait on this server. */
+export interface LocalWaitHow {
+  /** How long this load waits for a load or leave save of the same key on this server. */
+  readonly localWaitMs: number;
+  /** The player the profile is loaded for (attach), if any. */
+  readonly player?: HostPlayer;
+}
 
 /**
  * Resolves the adopted session, or `undefined` when the load should go to the store; then it
  * has called `reserve` in the same tick as it found the key free, so no other load slips in.
  */
 export async function waitOnThisServer(
-  ctx: DriverContext,
+  context: DriverContext,
   registry: SessionRegistry,
   key: string,
-  how: Pick<LoadHow, 'localWaitMs' | 'player'>,
+  how: LocalWaitHow,
   loadId: number,
   reserve: () => void,
   /** Ends an older connection's session of the same player (the newer one wins). */
   replace: (session: ProfileSession) => void,
 ): Promise<ProfileSession | undefined> {
-  const { scheduler } = ctx;
+  const { scheduler } = context;
   const deadline = scheduler.now() + how.localWaitMs;
   let reported = false;
   for (;;) {
@@ -53,28 +61,28 @@ export async function waitOnThisServer(
       case 'adopt': {
         const adopted = session!;
         const outcome = await adopted.adopt(how.player);
-        ctx.emit({ type: 'profile.adopted', key, outcome });
+        context.emit({ type: 'profile.adopted', key, outcome });
         if (outcome !== 'lost') return adopted;
         break; // deactivated: load the record normally
       }
       case 'give-up':
-        throw lockedHere(ctx, key, decision.reason);
+        throw lockedHere(context, key, decision.reason);
       case 'replace':
         replace(session!);
         break; // then wait for its leave save
       case 'wait':
-        if (!reported) ctx.emit({ type: 'load.waiting', key, loadId, reason: decision.reason });
+        if (!reported) context.emit({ type: 'load.waiting', key, loadId, reason: decision.reason });
         reported = true;
         await registry.waitForChange(scheduler, deadline - scheduler.now());
     }
   }
 }
 
-function lockedHere(ctx: DriverContext, key: string, reason: WaitReason): DataDriverError {
+function lockedHere(context: DriverContext, key: string, reason: WaitReason): DataDriverError {
   const what = reason.replace('local-', '');
   return new DataDriverError(
     ErrorCode.Locked,
-    `profile is locked by this server (key ${key}, server ${ctx.identity.jobId}, ${what} in progress)`,
+    `profile is locked by this server (key ${key}, server ${context.identity.jobId}, ${what} in progress)`,
     { details: { key, reason } },
   );
 }

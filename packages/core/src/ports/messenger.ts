@@ -1,11 +1,11 @@
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from './json.js';
 
 /**
  * The largest message a messenger delivers, in UTF-8 bytes of its JSON payload (Roblox's
  * MessagingService: 1 kB). A messenger drops a larger payload unparsed, before `JSON.parse`,
  * so an oversized flood costs a byte count, not a parse.
  */
-export { MAX_MESSAGE_BYTES } from '../rules/message-budget.js';
+export const MAX_MESSAGE_BYTES = 1024;
 
 /** Receives a message as published; its shape is not checked by the messenger. */
 export type MessageHandler = (message: unknown) => void;

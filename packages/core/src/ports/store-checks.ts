@@ -3,7 +3,7 @@
  * `VersionRetention`, `VersionQuery` and `maxRecordBytes` with the same code and words, and is
  * left only the translation into its own terms.
  */
-import { DataDriverError, ErrorCode } from '../errors.js';
+import { DataDriverError, ErrorCode } from './errors.js';
 import type { VersionQuery, VersionRetention } from './store.js';
 
 /**

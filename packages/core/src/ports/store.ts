@@ -1,4 +1,4 @@
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from './json.js';
 
 /** What a store holds under one key: a JSON object, opaque to the store. */
 export type StoreRecord = JsonObject;

@@ -6,7 +6,7 @@
  * (they are player data) nor the schema's messages (some quote the value).
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { DataDriverError, ErrorCode } from '../errors.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import { pathOf } from './json-problems.js';
 
 /** A Standard Schema whose output is the profile's data type. */

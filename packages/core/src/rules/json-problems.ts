@@ -6,8 +6,8 @@
  * Pure: a value in, the first problem (with its path) out.
  */
 
-import { DataDriverError, ErrorCode } from '../errors.js';
-import { isPlainObject } from '../json.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import { isPlainObject } from '../ports/json.js';
 
 /** How deep data may nest: generous for game data, and far from any stack limit. */
 export const MAX_DATA_DEPTH = 64;

@@ -1,4 +1,4 @@
-import { checkKnownKeys, describeValue } from '../config-checks.js';
+import { checkKnownKeys, describeValue } from './config-checks.js';
 
 /**
  * The seed's "MessageDriver applies MessagingService's own limits to the requests": how many
@@ -24,8 +24,8 @@ export const DEFAULT_MESSAGE_LIMITS: MessageLimits = Object.freeze({
   receivePerMinute: 600,
 });
 
-/** The largest handoff message, in UTF-8 bytes of its JSON (MessagingService: 1 kB). */
-export const MAX_MESSAGE_BYTES = 1024;
+/** The largest handoff message: a messenger's own limit (`ports/messenger.ts`). */
+export { MAX_MESSAGE_BYTES } from '../ports/messenger.js';
 
 /** How much of a minute's budget a burst may spend at once. */
 const BURST_SECONDS = 10;

@@ -3,8 +3,8 @@
  * server refuses a record from a newer schema than it knows instead of overwriting it, so a
  * mixed-version deploy cannot destroy data.
  */
-import { DataDriverError, ErrorCode } from '../errors.js';
-import { type JsonObject, jsonClone } from '../json.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import { type JsonObject, jsonClone } from '../ports/json.js';
 
 export interface Migration {
   /** The schema version this step produces: positive integers, ascending, no gaps required. */

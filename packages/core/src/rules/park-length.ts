@@ -10,7 +10,8 @@
  * an "unknown" answer the park stays whole: a presence outage must not turn into a stream of
  * reads and attempts.
  */
-import type { PresenceAnswerName } from '../events.js';
+/** What a presence read answered of a holder (the `presence` event's answer). */
+export type PresenceAnswerName = 'alive' | 'stopped' | 'unknown';
 
 export interface ParkFacts {
   /** The park the doubling has reached (0.5 s, 1 s, then 2 s). */

@@ -3,7 +3,7 @@
  * oversized record is refused before it is sent (`Data.TooLarge`), so it never reaches a
  * backend that would drop the connection it shares with every other profile.
  */
-import { DataDriverError, ErrorCode } from '../errors.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import { recordJson } from '../ports/record-json.js';
 import type { StoreRecord } from '../ports/store.js';
 

@@ -3,7 +3,7 @@
  * record out. Every write bumps the version; every write by the holder refreshes the lock's
  * time, so a lock's age is how long its holder has been silent.
  */
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../ports/json.js';
 import type { LockInfo, ProfileRecord, RecordMeta, TradeMarker } from './record.js';
 
 export interface LockWriter {

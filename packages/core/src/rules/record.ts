@@ -1,8 +1,8 @@
-import { DataDriverError, ErrorCode } from '../errors.js';
-import { isPlainObject, type JsonObject, jsonClone } from '../json.js';
-import { isWellFormedText } from '../keys.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import { isPlainObject, type JsonObject, jsonClone } from '../ports/json.js';
 import type { StoreRecord } from '../ports/store.js';
 import { describeJsonProblem, findJsonProblem, MAX_DATA_DEPTH } from './json-problems.js';
+import { isWellFormedText } from './keys.js';
 
 /** The session lock as stored in a record's meta. */
 export interface LockInfo {

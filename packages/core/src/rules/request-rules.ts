@@ -3,10 +3,20 @@
  * routes the request..."): reply at once when this server no longer holds the key or holds it
  * under another token, wait for a load in flight that wrote the lock named, retry a failed
  * leave save, kick a live player, or release a profile no player holds. Pure: the facts in,
- * the action out; `holder/release-requests.ts` acts on it.
+ * the action out; `holder/holder-answers.ts` acts on it.
  */
-import type { RequestAction } from '../events.js';
 import type { SessionState } from './session-state.js';
+
+/** What the holder does with a release request (the `request` event's action). */
+export type RequestAction =
+  | 'reply'
+  | 'kick'
+  | 'release'
+  | 'retry-release'
+  | 'await-load'
+  | 'await-release'
+  /** Too many servers already wait for this key: recorded nowhere, answered by no reply. */
+  | 'ignored';
 
 export interface RequestFacts {
   /** The lock token the requester saw (`L`), if it named one. */

@@ -4,7 +4,7 @@
  * at once (the transform is pure: it would refuse the same record again), and so is a record
  * the store itself reports as not a DataDriver record.
  */
-import { DataDriverError, ErrorCode } from '../errors.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 
 export function endsRetries(error: unknown, thrownByTransform: boolean): boolean {
   return thrownByTransform || DataDriverError.is(error, ErrorCode.InvalidRecord);

@@ -6,8 +6,10 @@
  * older connection still plays here takes the profile over: the older one is kicked. Pure: the facts in, the decision out;
  * `load/local-wait.ts` acts on it.
  */
-import type { WaitReason } from '../events.js';
 import type { SessionState } from './session-state.js';
+
+/** Why a load waits on this server (the `wait` event's reason). */
+export type WaitReason = 'local-load' | 'local-release' | 'local-session' | 'locked';
 
 export interface SameServerFacts {
   /** A load of the key is in flight here. */

@@ -4,11 +4,11 @@
  * the journal (committed or aborted), then each participant saved with the marker cleared.
  * The journal's decision is the truth; these pure functions read and move it.
  */
-import { DataDriverError, ErrorCode } from '../errors.js';
-import { isPlainObject, type JsonObject } from '../json.js';
-import { isWellFormedText } from '../keys.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import { isPlainObject, type JsonObject } from '../ports/json.js';
 import type { StoreRecord } from '../ports/store.js';
 import { describeJsonProblem, findJsonProblem } from './json-problems.js';
+import { isWellFormedText } from './keys.js';
 import type { ProfileRecord, TradeMarker } from './record.js';
 
 export type TradeState = 'prepared' | 'committed' | 'aborted';

@@ -18,8 +18,8 @@
  * reports `profile.save-failed` and a failed release `profile.release-failed`; a failed erase
  * or trade marker rejects the operation that asked for it.
  */
-import type { DriverContext } from '../driver/context.js';
-import { type DataDriverError, ErrorCode, toDataDriverError } from '../errors.js';
+import type { DriverContext } from '../context/context.js';
+import { type DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
 import type { StoreRecord, StoreSnapshot, UpdateOptions } from '../ports/store.js';
 import {
   checkRecordSize,
@@ -63,14 +63,14 @@ export type Written<D> =
     };
 
 export async function guardedWrite<D>(
-  ctx: Pick<DriverContext, 'store' | 'scheduler' | 'keys'>,
+  context: Pick<DriverContext, 'store' | 'scheduler' | 'keys'>,
   write: GuardedWrite<D>,
   /** The snapshot of this record the caller last saw (the store's `expected`). */
   expected?: StoreSnapshot,
 ): Promise<Written<D>> {
   const { key } = write;
-  const started = ctx.scheduler.now();
-  const durationMs = () => ctx.scheduler.now() - started;
+  const started = context.scheduler.now();
+  const durationMs = () => context.scheduler.now() - started;
   let made: Run<D> | undefined;
   let refusal: unknown;
   const transform = (current: StoreRecord | undefined) => {
@@ -87,7 +87,7 @@ export async function guardedWrite<D>(
       return checkRecordSize(
         key,
         toStoreRecord(checkWritable(key, next)),
-        ctx.store.maxRecordBytes,
+        context.store.maxRecordBytes,
       );
     } catch (error) {
       refusal = error;
@@ -95,8 +95,12 @@ export async function guardedWrite<D>(
     }
   };
   try {
-    const storeKey = ctx.keys.store(key);
-    const snapshot = await ctx.store.update(storeKey, transform, updateOptions(write, expected));
+    const storeKey = context.keys.store(key);
+    const snapshot = await context.store.update(
+      storeKey,
+      transform,
+      updateOptions(write, expected),
+    );
     const run = made as Run<D> | undefined;
     if (run === undefined) {
       const error = toDataDriverError(

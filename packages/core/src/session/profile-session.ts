@@ -3,13 +3,12 @@
  * moved only here, through named transitions), its player and trade, and autosave. Its writes
  * run one after another through `SessionIo`. The public `Profile` is a thin view of it.
  */
-import type { DriverContext } from '../driver/context.js';
-import { Requesters } from '../driver/requesters.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
-import type { SaveReason } from '../events.js';
-import type { JsonObject } from '../json.js';
+import type { DriverContext } from '../context/context.js';
+import type { SaveReason } from '../events/events.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { HostPlayer } from '../ports/host.js';
-import { Profile } from '../profile.js';
+import type { JsonObject } from '../ports/json.js';
+import type { StoreSnapshot } from '../ports/store.js';
 import {
   isActive,
   type LockInfo,
@@ -18,10 +17,31 @@ import {
   type SessionTransition,
 } from '../rules/index.js';
 import { Autosave } from './autosave.js';
+import { backingOf, Profile } from './profile.js';
 import { checkBeforeRelease } from './release-check.js';
+import { Requesters } from './requesters.js';
 import { SessionIo, type WrittenSnapshot } from './session-io.js';
-import type { HeldByTrade, SessionHooks, SessionStart } from './session-terms.js';
+import type { HeldByTrade, SessionStart } from './session-terms.js';
 import { SessionView } from './session-view.js';
+
+/** What the driver does when a session changes. */
+export interface SessionHooks {
+  /** A write settled or the state changed: same-server waits re-check. */
+  changed(): void;
+  /**
+   * The session stopped holding its lock (released, erased, or lost to another server);
+   * `released` is the store's snapshot after its release, when it was released.
+   */
+  deactivated(session: ProfileSession, released: StoreSnapshot | undefined): void;
+  /** A write found the lock taken while the player played: end their session there. */
+  lockLost(session: ProfileSession): void;
+}
+
+/** The session behind a profile of this package; `undefined` for any other object. */
+export function sessionOf(profile: Profile<object>): ProfileSession | undefined {
+  const backing = backingOf(profile);
+  return backing instanceof ProfileSession ? backing : undefined;
+}
 
 export class ProfileSession {
   readonly profile: Profile<object>;
@@ -40,7 +60,7 @@ export class ProfileSession {
   readonly #autosave: Autosave;
 
   constructor(
-    private readonly ctx: DriverContext,
+    private readonly context: DriverContext,
     private readonly hooks: SessionHooks,
     start: SessionStart,
   ) {
@@ -49,12 +69,18 @@ export class ProfileSession {
     this.data = start.data;
     this.#userIds = [...(start.userIds ?? [])];
     this.#player = start.player;
-    this.#io = new SessionIo(ctx, new SessionView(this, hooks, (holder) => this.#lost(holder)), {
-      json: JSON.stringify(start.data),
-      version: start.version,
-      stored: start.stored,
-    });
-    this.#autosave = new Autosave(ctx.scheduler, ctx.settings.autosaveMs, () => this.#tick());
+    this.#io = new SessionIo(
+      context,
+      new SessionView(this, hooks, (holder) => this.#lost(holder)),
+      {
+        json: JSON.stringify(start.data),
+        version: start.version,
+        stored: start.stored,
+      },
+    );
+    this.#autosave = new Autosave(context.scheduler, context.settings.autosaveMs, () =>
+      this.#tick(),
+    );
     this.profile = new Profile(this);
     this.#autosave.start();
   }
@@ -127,7 +153,7 @@ export class ProfileSession {
     if (this.#state === 'inactive') return Promise.resolve();
     if (this.#releasing) return this.#releasing;
     // An asynchronous schema's verdict first; the release write checks the data again.
-    const checked = this.active ? checkBeforeRelease(this.ctx, this) : undefined;
+    const checked = this.active ? checkBeforeRelease(this.context, this) : undefined;
     return checked ? checked.then(() => this.#leave()) : this.#leave();
   }
 
@@ -148,7 +174,7 @@ export class ProfileSession {
   beginLeave(): void {
     const wasActive = this.active;
     if (this.#move('leave') && wasActive)
-      this.ctx.emit({ type: 'profile.releasing', key: this.key });
+      this.context.emit({ type: 'profile.releasing', key: this.key });
   }
 
   /** Its player was kicked: requests wait for the leave from now on. */
@@ -219,7 +245,7 @@ export class ProfileSession {
     } catch (error) {
       if (this.#move('leave-failed')) {
         const failure = error as DataDriverError;
-        this.ctx.emit({ type: 'profile.release-failed', key: this.key, error: failure });
+        this.context.emit({ type: 'profile.release-failed', key: this.key, error: failure });
       }
       throw error;
     }
@@ -230,7 +256,7 @@ export class ProfileSession {
   #lost(holder: LockInfo | undefined): DataDriverError {
     if (this.#state !== 'inactive') {
       const wasActive = this.active;
-      this.ctx.emit({ type: 'lock.lost', key: this.key, ...(holder ? { holder } : {}) });
+      this.context.emit({ type: 'lock.lost', key: this.key, ...(holder ? { holder } : {}) });
       this.#deactivate('lost');
       if (wasActive) this.hooks.lockLost(this);
     }

@@ -3,8 +3,8 @@
  * driver's schema, whose verdict may come later. A refusal writes nothing, is reported as a
  * failed release save, and leaves the session active, so a release after fixing the data works.
  */
-import type { DriverContext } from '../driver/context.js';
-import type { DataDriverError } from '../errors.js';
+import type { DriverContext } from '../context/context.js';
+import type { DataDriverError } from '../ports/errors.js';
 
 export interface ReleaseChecked {
   readonly key: string;
@@ -16,21 +16,21 @@ export interface ReleaseChecked {
 
 /** `undefined` when the data passed at once; else a promise of the verdict (rejected: refused). */
 export function checkBeforeRelease(
-  ctx: DriverContext,
+  context: DriverContext,
   session: ReleaseChecked,
 ): Promise<void> | undefined {
   let verdict: Promise<void> | undefined;
   try {
     verdict = session.matchSchema(session.validate());
   } catch (error) {
-    return refused(ctx, session.key, error);
+    return refused(context, session.key, error);
   }
-  return verdict?.catch((error: unknown) => refused(ctx, session.key, error));
+  return verdict?.catch((error: unknown) => refused(context, session.key, error));
 }
 
-function refused(ctx: DriverContext, key: string, error: unknown): Promise<never> {
+function refused(context: DriverContext, key: string, error: unknown): Promise<never> {
   const failure = error as DataDriverError;
-  ctx.emit({
+  context.emit({
     type: 'profile.save-failed',
     key,
     reason: 'release',

@@ -8,10 +8,10 @@
  * save or the release is one compare-and-set with no read first. A write that rejects may or
  * may not have committed, so its failure drops the snapshot and the next write reads.
  */
-import type { DriverContext } from '../driver/context.js';
-import { DataDriverError, ErrorCode } from '../errors.js';
-import type { SaveReason } from '../events.js';
-import type { JsonObject } from '../json.js';
+import type { DriverContext } from '../context/context.js';
+import type { SaveReason } from '../events/events.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import { enforce, judge, type LockInfo, serializeData } from '../rules/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
@@ -65,13 +65,13 @@ export class SessionIo {
   readonly #writer: SessionWriter;
 
   constructor(
-    private readonly ctx: DriverContext,
+    private readonly context: DriverContext,
     private readonly owner: SessionIoOwner,
     start: WrittenSnapshot,
   ) {
     this.#lastWritten = start;
     this.#queue = new WriteQueue(() => owner.settled());
-    this.#writer = sessionWriter(ctx, owner.key, owner.token, () => owner.userIds);
+    this.#writer = sessionWriter(context, owner.key, owner.token, () => owner.userIds);
   }
 
   /** True while a write is queued or running. */
@@ -109,7 +109,7 @@ export class SessionIo {
       await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       await this.#guarded(releaseWrite(this.#writer, json, keepVersion), json);
-      this.ctx.emit({ type: 'profile.released', key: this.owner.key });
+      this.context.emit({ type: 'profile.released', key: this.owner.key });
     });
   }
 
@@ -139,7 +139,7 @@ export class SessionIo {
    * vouches for. Synchronous schemas add no wait.
    */
   matchSchema(json: string): Promise<void> | undefined {
-    const { schema } = this.ctx.settings;
+    const { schema } = this.context.settings;
     if (schema === undefined) return undefined;
     const { key } = this.owner;
     const verdict = judge(schema, key, JSON.parse(json));
@@ -152,8 +152,8 @@ export class SessionIo {
 
   async #save(reason: SaveReason): Promise<void> {
     const { key } = this.owner;
-    const started = this.ctx.scheduler.now();
-    const durationMs = () => this.ctx.scheduler.now() - started;
+    const started = this.context.scheduler.now();
+    const durationMs = () => this.context.scheduler.now() - started;
     try {
       const json = this.validate();
       await this.matchSchema(json);
@@ -164,12 +164,12 @@ export class SessionIo {
       const failure = error as DataDriverError;
       if (!DataDriverError.is(failure, ErrorCode.LockLost)) {
         const event = { key, reason, error: failure, durationMs: durationMs() };
-        this.ctx.emit({ type: 'profile.save-failed', ...event });
+        this.context.emit({ type: 'profile.save-failed', ...event });
       }
       throw failure;
     }
     this.retakeUntilSaved = false;
-    this.ctx.emit({ type: 'profile.saved', key, reason, durationMs: durationMs() });
+    this.context.emit({ type: 'profile.saved', key, reason, durationMs: durationMs() });
   }
 
   /** One write under the lock. `json`, for a save or the release: the snapshot it leaves. */
@@ -178,7 +178,7 @@ export class SessionIo {
     json?: string,
   ): Promise<void> {
     const expected = this.#lastWritten.stored;
-    const result = await guardedWrite(this.ctx, write, expected);
+    const result = await guardedWrite(this.context, write, expected);
     if (!result.ok) {
       this.#lastWritten = { ...this.#lastWritten, stored: undefined };
       throw result.error;

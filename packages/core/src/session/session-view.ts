@@ -1,9 +1,15 @@
-import type { DataDriverError } from '../errors.js';
-import type { JsonObject } from '../json.js';
+import type { DataDriverError } from '../ports/errors.js';
+import type { JsonObject } from '../ports/json.js';
 import type { LockInfo } from '../rules/index.js';
-import type { ProfileSession } from './profile-session.js';
 import type { SessionIoOwner } from './session-io.js';
-import type { SessionHooks } from './session-terms.js';
+
+/** What the view reads of its session (`ProfileSession`). */
+export interface ViewedSession {
+  readonly key: string;
+  readonly token: string;
+  readonly data: JsonObject;
+  readonly userIds: readonly string[];
+}
 
 /**
  * What a session's writes read of it. A class, not an object literal with getters: a literal's
@@ -11,8 +17,8 @@ import type { SessionHooks } from './session-terms.js';
  */
 export class SessionView implements SessionIoOwner {
   constructor(
-    private readonly session: ProfileSession,
-    private readonly hooks: SessionHooks,
+    private readonly session: ViewedSession,
+    private readonly hooks: { changed(): void },
     readonly lost: (holder: LockInfo | undefined) => DataDriverError,
   ) {}
 

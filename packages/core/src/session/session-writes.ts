@@ -3,8 +3,8 @@
  * record it writes. The session runs them (`profile-session.ts`); `guarded-write.ts` runs the
  * update.
  */
-import type { DriverContext } from '../driver/context.js';
-import type { JsonObject } from '../json.js';
+import type { DriverContext } from '../context/context.js';
+import type { JsonObject } from '../ports/json.js';
 import { withDataJson } from '../ports/record-json.js';
 import {
   decideRelease,
@@ -31,20 +31,20 @@ export interface SessionWriter {
 
 /** The writer of session `token` of `key` on this driver, tagging `userIds()`. */
 export function sessionWriter(
-  ctx: DriverContext,
+  context: DriverContext,
   key: string,
   token: string,
   userIds: () => readonly string[],
 ): SessionWriter {
-  const schema = latestSchema(ctx.settings.migrations);
+  const schema = latestSchema(context.settings.migrations);
   return {
     key,
     token,
     writer: () => ({
-      jobId: ctx.identity.jobId,
+      jobId: context.identity.jobId,
       token,
-      now: ctx.scheduler.now(),
-      presence: ctx.link.beatsPresence,
+      now: context.scheduler.now(),
+      presence: context.link.beatsPresence,
     }),
     extras: () => ({ schema, userIds: userIds() }),
   };

@@ -1,6 +1,6 @@
-import { DataDriverError, ErrorCode } from '../errors.js';
+import { sleep } from '../events/signal.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Scheduler } from '../ports/scheduler.js';
-import { sleep } from '../signal.js';
 
 /**
  * What can go wrong with a call to an in-memory port:

@@ -4,7 +4,7 @@
  * server connection, so a fault hits only that server. Works over the in-memory backend and
  * over real adapters alike.
  */
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../ports/json.js';
 import type { MessageHandler, Messenger, Subscription } from '../ports/messenger.js';
 import type { Presence } from '../ports/presence.js';
 import type { Scheduler } from '../ports/scheduler.js';

@@ -1,6 +1,6 @@
-import { type JsonObject, jsonClone } from '../json.js';
+import { type JsonObject, jsonClone } from '../ports/json.js';
 import type { MessageHandler, Messenger, Subscription } from '../ports/messenger.js';
-import { MAX_MESSAGE_BYTES } from '../rules/message-budget.js';
+import { MAX_MESSAGE_BYTES } from '../ports/messenger.js';
 import { utf8Bytes } from '../rules/record-size.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Presence } from '../ports/presence.js';
 import type { Scheduler } from '../ports/scheduler.js';
-import { SystemScheduler } from '../system-scheduler.js';
+import { SystemScheduler } from '../ports/system-scheduler.js';
 
 interface Entry {
   readonly value: string;

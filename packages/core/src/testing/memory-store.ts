@@ -1,5 +1,4 @@
-import { jsonClone } from '../json.js';
-import { checkStoreKey } from '../keys.js';
+import { jsonClone } from '../ports/json.js';
 import { recordJson } from '../ports/record-json.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type {
@@ -11,8 +10,9 @@ import type {
   VersionRetention,
 } from '../ports/store.js';
 import { checkMaxRecordBytes } from '../ports/store-checks.js';
+import { SystemScheduler } from '../ports/system-scheduler.js';
 import { nextVersionId } from '../ports/version-ids.js';
-import { SystemScheduler } from '../system-scheduler.js';
+import { checkStoreKey } from '../rules/keys.js';
 import { MemoryVersions } from './memory-versions.js';
 
 export interface MemoryStoreOptions {

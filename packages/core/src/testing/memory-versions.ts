@@ -1,4 +1,3 @@
-import { checkStoreKey } from '../keys.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type {
   StoreRecord,
@@ -8,6 +7,7 @@ import type {
   VersionRetention,
 } from '../ports/store.js';
 import { checkVersionQuery, checkVersionRetention } from '../ports/store-checks.js';
+import { checkStoreKey } from '../rules/keys.js';
 
 interface Kept {
   readonly id: string;

@@ -2,10 +2,10 @@
  * A trade's journal in the store: its decision, written once (the first decision wins), read
  * back by a recovering load, and deleted once nothing needs it (it holds player data).
  */
-import type { DriverContext } from '../driver/context.js';
-import { DataDriverError, describeError, ErrorCode } from '../errors.js';
-import type { JsonObject } from '../json.js';
-import { journalPrefix, parseStoreKey } from '../keys.js';
+import type { DriverContext } from '../context/context.js';
+import { sleep } from '../events/signal.js';
+import { DataDriverError, describeError, ErrorCode } from '../ports/errors.js';
+import type { JsonObject } from '../ports/json.js';
 import type { Store } from '../ports/store.js';
 import {
   decidedJournal,
@@ -16,7 +16,7 @@ import {
   type TradeMarker,
   type TradeState,
 } from '../rules/index.js';
-import { sleep } from '../signal.js';
+import { journalPrefix, parseStoreKey } from '../rules/keys.js';
 
 /**
  * The longest spacing between retries of a settled journal's deletion, whatever `retryMs`
@@ -55,18 +55,18 @@ export async function recoverTrade(
  * journal that does not name `key` (but names others) is left alone, as is a prepared one.
  */
 export async function forgetParticipant(
-  ctx: DriverContext,
+  context: DriverContext,
   tradeId: string,
   key: string,
 ): Promise<void> {
-  const journalKey = ctx.keys.journal(tradeId);
-  const current = parseJournal(await ctx.store.get(journalKey), journalKey);
+  const journalKey = context.keys.journal(tradeId);
+  const current = parseJournal(await context.store.get(journalKey), journalKey);
   if (!decidedFor(current, tradeId, key)) return;
   const needed: string[] = [];
   for (const other of Object.keys(current.entries)) {
-    if (other !== key && (await carriesMarker(ctx, other, tradeId))) needed.push(other);
+    if (other !== key && (await carriesMarker(context, other, tradeId))) needed.push(other);
   }
-  await ctx.store.update(journalKey, (value) => {
+  await context.store.update(journalKey, (value) => {
     const journal = parseJournal(value, journalKey);
     if (!decidedFor(journal, tradeId, key)) return undefined;
     if (needed.length === 0) return null;
@@ -83,13 +83,13 @@ export async function forgetParticipant(
  * through the store's `scan` (a store without one leaves those the erasing load did not
  * settle). Journals are few: those of trades still settling, or whose owner stopped first.
  */
-export async function forgetInJournals(ctx: DriverContext, key: string): Promise<void> {
-  const scan = ctx.store.scan?.bind(ctx.store);
+export async function forgetInJournals(context: DriverContext, key: string): Promise<void> {
+  const scan = context.store.scan?.bind(context.store);
   if (!scan) return;
-  for await (const storeKey of scan(journalPrefix(ctx.name))) {
+  for await (const storeKey of scan(journalPrefix(context.name))) {
     const owner = parseStoreKey(storeKey);
-    if (owner?.kind === 'journal' && owner.driver === ctx.name) {
-      await forgetParticipant(ctx, owner.trade, key);
+    if (owner?.kind === 'journal' && owner.driver === context.name) {
+      await forgetParticipant(context, owner.trade, key);
     }
   }
 }
@@ -105,9 +105,15 @@ function decidedFor(
 }
 
 /** True when `key`'s record carries trade `tradeId`'s marker (or cannot be read as a record). */
-async function carriesMarker(ctx: DriverContext, key: string, tradeId: string): Promise<boolean> {
+async function carriesMarker(
+  context: DriverContext,
+  key: string,
+  tradeId: string,
+): Promise<boolean> {
   try {
-    return parseRecord(key, await ctx.store.get(ctx.keys.store(key)))?.meta.trade?.id === tradeId;
+    return (
+      parseRecord(key, await context.store.get(context.keys.store(key)))?.meta.trade?.id === tradeId
+    );
   } catch (error) {
     if (DataDriverError.is(error, ErrorCode.InvalidRecord)) return true; // keep what it may need
     throw error;
@@ -115,8 +121,8 @@ async function carriesMarker(ctx: DriverContext, key: string, tradeId: string): 
 }
 
 /** The spacing of a trade's journal retries while the store fails (the longest park). */
-function retryMs(ctx: DriverContext): number {
-  return ctx.link.timings.parkMaxSeconds * 1000;
+function retryMs(context: DriverContext): number {
+  return context.link.timings.parkMaxSeconds * 1000;
 }
 
 /**
@@ -124,18 +130,18 @@ function retryMs(ctx: DriverContext): number {
  * and the participants' saves wait for it. Returns the journal's final state.
  */
 export async function decideJournal(
-  ctx: DriverContext,
+  context: DriverContext,
   id: string,
   decision: 'committed' | 'aborted',
   /** True once the driver has closed: the participants' next loads settle the trade. */
   closed: () => boolean,
 ): Promise<TradeState> {
-  const journalKey = ctx.keys.journal(id);
+  const journalKey = context.keys.journal(id);
   for (let failures = 1; ; failures += 1) {
     try {
-      const stored = await ctx.store.update(journalKey, (current) => {
+      const stored = await context.store.update(journalKey, (current) => {
         const journal = parseJournal(current, journalKey);
-        const next = decidedJournal(journal, id, decision, ctx.scheduler.now());
+        const next = decidedJournal(journal, id, decision, context.scheduler.now());
         return next === undefined ? undefined : (next as unknown as JsonObject);
       });
       return parseJournal(stored?.record, journalKey)?.state ?? 'aborted';
@@ -144,12 +150,12 @@ export async function decideJournal(
       // trade fails undecided, and each participant's next save clears its marker.
       if (DataDriverError.is(error, ErrorCode.InvalidRecord)) throw error;
       if (failures === 1) {
-        ctx.logger.warn(
-          `could not write the decision of trade ${id} yet; retrying every ${retryMs(ctx) / 1000} s until it lands or the driver closes: ${describeError(error)}`,
+        context.logger.warn(
+          `could not write the decision of trade ${id} yet; retrying every ${retryMs(context) / 1000} s until it lands or the driver closes: ${describeError(error)}`,
         );
       }
-      await sleep(ctx.scheduler, retryMs(ctx));
-      if (closed()) throw undecided(ctx, id, decision, error);
+      await sleep(context.scheduler, retryMs(context));
+      if (closed()) throw undecided(context, id, decision, error);
     }
   }
 }
@@ -160,18 +166,18 @@ export async function decideJournal(
  * timers that never hold a process open. Only the first failure warns, however the spacing
  * grows: a store that stays down must not flood the log.
  */
-export async function deleteJournal(ctx: DriverContext, id: string): Promise<void> {
+export async function deleteJournal(context: DriverContext, id: string): Promise<void> {
   for (let failures = 1; ; failures += 1) {
     try {
-      await ctx.store.update(ctx.keys.journal(id), () => null);
+      await context.store.update(context.keys.journal(id), () => null);
       return;
     } catch (error) {
       if (failures === 1) {
-        ctx.logger.warn(
+        context.logger.warn(
           `could not delete the settled journal of trade ${id} yet: ${describeError(error)}`,
         );
       }
-      await sleep(ctx.scheduler, deleteSpacingMs(retryMs(ctx), failures), 'background');
+      await sleep(context.scheduler, deleteSpacingMs(retryMs(context), failures), 'background');
     }
   }
 }
@@ -188,7 +194,7 @@ function deleteSpacingMs(retry: number, failures: number): number {
  * trade's own code writes one, and recovery writes only aborts).
  */
 function undecided(
-  ctx: DriverContext,
+  context: DriverContext,
   id: string,
   decision: 'committed' | 'aborted',
   error: unknown,
@@ -196,7 +202,7 @@ function undecided(
   const what = decision === 'committed' ? 'decision' : 'abort';
   return new DataDriverError(
     ErrorCode.Closed,
-    `${ctx.name} closed before the ${what} of trade ${id} could be written; each participant keeps its marker, and its next load settles the trade from the journal`,
+    `${context.name} closed before the ${what} of trade ${id} could be written; each participant keeps its marker, and its next load settles the trade from the journal`,
     { cause: error, details: { trade: id, decision } },
   );
 }

@@ -5,10 +5,9 @@
  * clears its marker. A crash at any point leaves a marker that the next load settles from the
  * journal (see `recoverTrade`), under the same ownership rule as the load itself.
  */
-import type { DriverContext } from '../driver/context.js';
-import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../errors.js';
-import type { JsonObject } from '../json.js';
-import { checkCreatedId } from '../keys.js';
+import type { DriverContext } from '../context/context.js';
+import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../ports/errors.js';
+import type { JsonObject } from '../ports/json.js';
 import {
   checkRecordSize,
   defineOwn,
@@ -16,6 +15,7 @@ import {
   serializeData,
   type TradeState,
 } from '../rules/index.js';
+import { checkCreatedId } from '../rules/keys.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import { decideJournal, deleteJournal, forgetParticipant } from './journal.js';
 
@@ -31,7 +31,7 @@ type Pair = readonly [ProfileSession, ProfileSession];
  * with `Data.Closed` too, but reports `trade.aborted`: nothing can commit it any more.
  */
 export async function trade(
-  ctx: DriverContext,
+  context: DriverContext,
   sessions: Pair,
   apply: (a: JsonObject, b: JsonObject) => void,
   /** True once the driver has closed: an undecided trade stops retrying its decision. */
@@ -47,22 +47,22 @@ export async function trade(
     if (session.trade)
       throw new DataDriverError(ErrorCode.TradeFailed, `${session.key} is already in a trade`);
   }
-  const id = checkCreatedId(ctx.createId());
+  const id = checkCreatedId(context.createId());
   const event = { key: sessions[0].key, trade: id, keys: sessions.map((s) => s.key) };
   try {
-    await runTrade(ctx, id, sessions, apply, closed);
-    ctx.emit({ type: 'trade.committed', ...event });
+    await runTrade(context, id, sessions, apply, closed);
+    context.emit({ type: 'trade.committed', ...event });
   } catch (error) {
     // Only a commit's write can have landed unseen: a close while writing an abort is aborted.
     const undecided =
       DataDriverError.is(error, ErrorCode.Closed) && error.details.decision === 'committed';
-    ctx.emit({ type: undecided ? 'trade.undecided' : 'trade.aborted', ...event });
+    context.emit({ type: undecided ? 'trade.undecided' : 'trade.aborted', ...event });
     throw toDataDriverError(error, ErrorCode.TradeFailed, `trade ${id} failed`);
   }
 }
 
 async function runTrade(
-  ctx: DriverContext,
+  context: DriverContext,
   id: string,
   sessions: Pair,
   apply: (a: JsonObject, b: JsonObject) => void,
@@ -83,7 +83,7 @@ async function runTrade(
   const checked = sessions.map((session, index) =>
     session.matchSchema(serializeData(session.key, copies[index])),
   );
-  const journal = journalOf(ctx, id, sessions, copies);
+  const journal = journalOf(context, id, sessions, copies);
   let decide: () => void = () => undefined;
   const decided = new Promise<void>((resolve) => {
     decide = resolve;
@@ -102,7 +102,7 @@ async function runTrade(
   }
   let undecided = false;
   try {
-    const outcome = await prepareAndDecide(ctx, id, sessions, journal, closed);
+    const outcome = await prepareAndDecide(context, id, sessions, journal, closed);
     if (outcome !== 'committed') {
       throw new DataDriverError(
         ErrorCode.TradeFailed,
@@ -117,15 +117,15 @@ async function runTrade(
     undecided = DataDriverError.is(error, ErrorCode.Closed);
     throw error;
   } finally {
-    if (!undecided) release(ctx, id, sessions, decide);
+    if (!undecided) release(context, id, sessions, decide);
   }
 }
 
 /** The trade is decided: its participants go on, and are saved with their markers cleared. */
-function release(ctx: DriverContext, id: string, sessions: Pair, decide: () => void): void {
+function release(context: DriverContext, id: string, sessions: Pair, decide: () => void): void {
   for (const session of sessions) session.joinTrade(undefined);
   decide();
-  settle(ctx, id, sessions);
+  settle(context, id, sessions);
 }
 
 /**
@@ -133,7 +133,7 @@ function release(ctx: DriverContext, id: string, sessions: Pair, decide: () => v
  * leaving participant's release clears it too). Once both markers are gone the journal is
  * deleted: nothing can need it, and it holds player data.
  */
-function settle(ctx: DriverContext, id: string, sessions: Pair): void {
+function settle(context: DriverContext, id: string, sessions: Pair): void {
   const cleared = sessions.map((session) => {
     const next = session.nextWrite();
     // A failed save is reported as profile.save-failed; the next write that lands counts.
@@ -141,18 +141,19 @@ function settle(ctx: DriverContext, id: string, sessions: Pair): void {
     return next;
   });
   const cleanUp = Promise.allSettled(cleared).then((outcomes) => {
-    if (outcomes.every((outcome) => outcome.status === 'fulfilled')) return deleteJournal(ctx, id);
+    if (outcomes.every((outcome) => outcome.status === 'fulfilled'))
+      return deleteJournal(context, id);
     // A lock was taken: its new holder's load settles that marker. The journal keeps only what
     // that load needs, and goes once no participant is marked (whichever side is last).
     return Promise.all(
       sessions
         .filter((_, index) => outcomes[index]?.status === 'fulfilled')
-        .map((session) => forgetParticipant(ctx, id, session.key)),
+        .map((session) => forgetParticipant(context, id, session.key)),
     ).catch((error) => {
-      ctx.logger.warn(`could not clear the journal of trade ${id}: ${describeError(error)}`);
+      context.logger.warn(`could not clear the journal of trade ${id}: ${describeError(error)}`);
     });
   });
-  ctx.background.track(cleanUp);
+  context.background.track(cleanUp);
 }
 
 /**
@@ -160,7 +161,7 @@ function settle(ctx: DriverContext, id: string, sessions: Pair): void {
  * datas, so it can be over the limit when neither record is.
  */
 function journalOf(
-  ctx: DriverContext,
+  context: DriverContext,
   id: string,
   sessions: Pair,
   copies: readonly [JsonObject, JsonObject],
@@ -169,34 +170,35 @@ function journalOf(
   const entries: Record<string, JsonObject> = Object.fromEntries(
     sessions.map((session, index) => [session.key, copies[index]!]),
   );
-  const journal = preparedJournal(id, entries, ctx.scheduler.now());
+  const journal = preparedJournal(id, entries, context.scheduler.now());
   return checkRecordSize(
-    ctx.keys.journal(id),
+    context.keys.journal(id),
     journal as unknown as JsonObject,
-    ctx.store.maxRecordBytes,
+    context.store.maxRecordBytes,
   );
 }
 
 async function prepareAndDecide(
-  ctx: DriverContext,
+  context: DriverContext,
   id: string,
   sessions: Pair,
   journal: JsonObject,
   closed: () => boolean,
 ): Promise<TradeState> {
   try {
-    await ctx.store.update(ctx.keys.journal(id), () => journal);
-    for (const session of sessions) await session.markTrade({ id, journal: ctx.keys.journal(id) });
+    await context.store.update(context.keys.journal(id), () => journal);
+    for (const session of sessions)
+      await session.markTrade({ id, journal: context.keys.journal(id) });
   } catch (error) {
     // Not decided yet: abort, so a marker that did land is settled as nothing happened.
-    await decideJournal(ctx, id, 'aborted', closed);
+    await decideJournal(context, id, 'aborted', closed);
     throw new DataDriverError(
       ErrorCode.TradeFailed,
       `trade ${id} could not be prepared: ${describeError(error)}`,
       { cause: error },
     );
   }
-  return decideJournal(ctx, id, 'committed', closed);
+  return decideJournal(context, id, 'committed', closed);
 }
 
 /**

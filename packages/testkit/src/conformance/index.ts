@@ -10,8 +10,5 @@ export {
   type SnapshotCheckContext,
   snapshotChecks,
 } from './snapshot-checks.js';
-export {
-  type StoreConformanceOptions,
-  type StoreHarness,
-  storeConformance,
-} from './store-conformance.js';
+export { type StoreConformanceOptions, storeConformance } from './store-conformance.js';
+export type { StoreHarness } from './store-harness.js';

@@ -5,23 +5,11 @@
  */
 import { DataDriverError, ErrorCode, type Store, type StoreRecord } from '@datadriver/core/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, expectTyped, type Outage } from './outage.js';
+import { eventually, expectTyped } from './outage.js';
 import { storeScanConformance } from './scan-conformance.js';
 import { snapshotChecks } from './snapshot-checks.js';
+import type { StoreHarness } from './store-harness.js';
 import { versionsConformance } from './versions-conformance.js';
-
-export interface StoreHarness {
-  /** A new connection to the shared backend: concurrent updates come from several of these. */
-  connect(): Promise<Store>;
-  /** The record under `key` as the backend holds it, read without the adapter. */
-  read(key: string): Promise<StoreRecord | undefined>;
-  /**
-   * Makes the backend unreachable to the adapter, then reachable again: stop the server, or
-   * cut a TCP proxy between the adapter and it.
-   */
-  outage: Outage;
-  close(): Promise<void>;
-}
 
 export interface StoreConformanceOptions {
   /** Concurrent increments of one key (default 40). */

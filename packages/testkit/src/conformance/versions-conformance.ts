@@ -4,7 +4,7 @@
  */
 import { ErrorCode, type Store } from '@datadriver/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { StoreHarness } from './store-conformance.js';
+import type { StoreHarness } from './store-harness.js';
 
 export function versionsConformance(
   harness: () => StoreHarness,

@@ -15,7 +15,7 @@ import {
   type Profile,
   type Store,
 } from '@datadriver/core';
-import { journalKeyOf, storeKeyOf } from '@datadriver/core/ports';
+import { journalKeyOf, storeKeyOf } from '@datadriver/core/rules';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -4,7 +4,7 @@
  * presence-flag, own-server-lock), and what a write may store (no-rollback, ledger). They
  * judge the store's facts and the presence history, not the drivers' own reports.
  */
-import type { LockInfo, ProfileRecord } from '@datadriver/core/ports';
+import type { LockInfo, ProfileRecord } from '@datadriver/core/rules';
 import { Invariant, type ViolationSink } from './invariants.js';
 import { ledgerError, progressOf, tradesOf } from './player-data.js';
 import { PRESENCE_BEAT_MS, type StoreCommit } from './recording-backend.js';

@@ -6,7 +6,7 @@
  * how many of its runs reached each.
  */
 import type { DataDriverEvent } from '@datadriver/core';
-import type { ProfileRecord } from '@datadriver/core/ports';
+import type { ProfileRecord } from '@datadriver/core/rules';
 import type { StoreCommit } from './recording-backend.js';
 import type { SimServer, World } from './world.js';
 

@@ -1,6 +1,6 @@
 /** The trace's words for driver events and store commits. */
 import type { DataDriverEvent } from '@datadriver/core';
-import type { ProfileRecord } from '@datadriver/core/ports';
+import type { ProfileRecord } from '@datadriver/core/rules';
 import { progressOf, tradesOf } from './player-data.js';
 import type { StoreCommit } from './recording-backend.js';
 import type { World } from './world.js';

@@ -3,7 +3,8 @@
  * in neither, as reported, and every copy whole. The datas are either the settled view of
  * the store (after each step) or the profiles the final loads returned.
  */
-import { isPlainObject, type JsonObject, type ProfileRecord } from '@datadriver/core/ports';
+import { isPlainObject, type JsonObject } from '@datadriver/core/ports';
+import type { ProfileRecord } from '@datadriver/core/rules';
 import { Invariant, type ViolationSink } from './invariants.js';
 import { ledgerError, tradesOf } from './player-data.js';
 import type { World } from './world.js';

@@ -4,7 +4,7 @@
  * workload and the fault plan change it.
  */
 import type { Profile } from '@datadriver/core';
-import { journalPrefix, type ProfileRecord, parseStoreKey } from '@datadriver/core/ports';
+import { journalPrefix, type ProfileRecord, parseStoreKey } from '@datadriver/core/rules';
 import type { InjectedFault, VirtualClock } from '@datadriver/core/testing';
 import type { Cluster } from '../cluster.js';
 import type { TestServer } from '../cluster-server.js';

@@ -14,7 +14,7 @@ import {
   startTcpProxy,
   type TcpProxy,
 } from '@datadriver/backends';
-import { parseRecord, storeKeyOf } from '@datadriver/core/ports';
+import { parseRecord, storeKeyOf } from '@datadriver/core/rules';
 import type { HistoryWriter } from '../history.js';
 import { connect } from '../server/connections.js';
 import {

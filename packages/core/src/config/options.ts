@@ -1,0 +1,155 @@
+/** The driver's options and their defaults (checked once, by `settings.ts`). */
+import type { Handoff } from '../handoff/handoff.js';
+import type { HandoffSigning } from '../handoff/signing.js';
+import type { HandoffTimings } from '../handoff/timings.js';
+import type { Logger } from '../ports/logger.js';
+import type { Messenger } from '../ports/messenger.js';
+import type { Presence } from '../ports/presence.js';
+import type { Scheduler } from '../ports/scheduler.js';
+import type { Store } from '../ports/store.js';
+import type { DataSchema } from '../rules/data-schema.js';
+import type { MessageLimits } from '../rules/message-budget.js';
+import type { Migration } from '../rules/migrations.js';
+
+/** The messages a player sees when removed; each can be replaced. */
+export interface KickMessages {
+  /** The player's session here ended because they joined another server. */
+  readonly joinedElsewhere: string;
+  /** The join waited `lockWaitSeconds` for another server's lock and gave up. */
+  readonly locked: string;
+  /** A save found the lock taken by another server. */
+  readonly lockLost: string;
+  /** The backend failed while loading, or the game's `onLoad` threw. */
+  readonly loadFailed: string;
+  /** The same player connected again to this server: the newer connection takes the profile. */
+  readonly rejoined: string;
+  /** Support (`restoreAt`, `erase`, the `datadriver` CLI's restore and erase) took the profile. */
+  readonly support: string;
+}
+
+export const DEFAULT_KICK_MESSAGES: KickMessages = Object.freeze({
+  joinedElsewhere: 'You joined another server.',
+  locked: 'Your data is still in use on another server. Please rejoin in a moment.',
+  lockLost: 'Your data was loaded on another server.',
+  loadFailed: 'Your data could not be loaded. Please rejoin.',
+  rejoined: 'You joined again from another connection.',
+  support: 'Support is working on your data. Please rejoin in a moment.',
+});
+
+export interface DataDriverOptions<T extends object> {
+  /** The driver's name: the namespace of its keys, and how handoff routes its messages. */
+  readonly name: string;
+  /** A new profile's data; also fills keys missing from older records. */
+  readonly defaults: T;
+  readonly store: Store;
+  /** Carries handoff requests and replies; handoff needs it. */
+  readonly messenger?: Messenger;
+  /** Holds the servers' presence beats; handoff needs it. */
+  readonly presence?: Presence;
+  /** Real timers by default; a `VirtualClock` in tests. */
+  readonly scheduler?: Scheduler;
+  /** Console by default. */
+  readonly logger?: Logger;
+  /**
+   * This server's id. Tests set it to simulate several servers in one process, which turns
+   * the default handoff off (pass a `Handoff` to have one).
+   */
+  readonly jobId?: string;
+  /**
+   * `false` turns handoff off; a `Handoff` is used as given; `true` or unset, the default
+   * rule: on at `attach` for a live server whose store, messenger and presence reach other
+   * servers. The server's shared handoff then beats presence and listens on the messenger of
+   * every backend its drivers use (one beat and one subscription per distinct presence and
+   * messenger object), so a driver may keep its profiles on a backend of its own.
+   */
+  readonly handoff?: Handoff | boolean;
+  /**
+   * Signs the default handoff's messages with the fleet's shared key (off by default); see
+   * `HandoffOptions.signing`. A `Handoff` passed as `handoff` takes its own.
+   */
+  readonly handoffSigning?: HandoffSigning;
+  /**
+   * The default handoff's message budgets (MessagingService's limits by default); see
+   * `HandoffOptions.limits`. Raise `receivePerMinute` for a fleet whose servers take more than
+   * 600 hand-over requests a minute each.
+   */
+  readonly handoffLimits?: Partial<MessageLimits>;
+  /**
+   * How long a joining player waits for another server's lock (default 15, plus one presence
+   * TTL when `presence` counts expiry from its first read: see `defaultLockWaitSeconds`).
+   *
+   * It bounds the cross-server part of a join, counted from the end of its same-server wait
+   * (`localHandoffSeconds`): the release requests (never awaited: a slow or hung bus delays
+   * nothing), the parks on the holder's reply and the presence reads (each ends by this
+   * deadline, and one beat after it started at most, as unknown). The read and the store
+   * attempt after the last wake then decide the join: taken, or `Data.Locked`. A store attempt
+   * is awaited one presence TTL past this deadline at most (then `Data.Timeout`; a lock its
+   * write takes later is released), so a whole join ends within its same-server wait, this,
+   * and one presence TTL. After a first
+   * unknown presence answer the load reads again at once, so one failed read does not cost the
+   * takeover of a crashed holder. See docs/guide/waits-and-backends.md.
+   */
+  readonly lockWaitSeconds?: number;
+  /**
+   * How long a load waits for a load or release of the same key on this server: the
+   * same-server part of a join, before `lockWaitSeconds` starts. Unset, a player's join
+   * (through `attach`) waits `lockWaitSeconds` for it, and `load`, `restoreAt` and `erase`
+   * called directly wait 0 (or their own `handoffSeconds` option, when given).
+   */
+  readonly localHandoffSeconds?: number;
+  /** Lock age after which a lock without presence protection can be taken (default 180). */
+  readonly lockTtlSeconds?: number;
+  /** Extra age allowed for clock differences between servers (default 60). */
+  readonly lockSkewSeconds?: number;
+  /** Autosave period per profile (default 30); at most half of `lockTtlSeconds`. */
+  readonly autosaveSeconds?: number;
+  /** Handoff timing constants used when this driver has no handoff (parking between retries). */
+  readonly timings?: Partial<HandoffTimings>;
+  readonly kickMessages?: Partial<KickMessages>;
+  /**
+   * Schema migrations applied on load, in ascending `version` order. A record written with a
+   * newer schema than the last step is refused (`Data.NewerSchema`), never overwritten.
+   */
+  readonly migrations?: readonly Migration[];
+  /**
+   * A Standard Schema (zod, valibot, arktype...) the data must match: checked after defaults
+   * and migrations on load (a record that fails is refused with `Data.InvalidData` naming the
+   * paths and left untouched) and before each save and the release (nothing is written). It
+   * checks and never rewrites: its output is not stored. The data type is inferred from it.
+   */
+  readonly schema?: DataSchema<T>;
+  /** Makes lock tokens and trade ids; random UUIDs by default. */
+  readonly createId?: () => string;
+}
+
+/** The options with a `schema`: the data type comes from the schema, and `defaults` must match it. */
+export type SchemaDriverOptions<T extends object> = Omit<
+  DataDriverOptions<T>,
+  'defaults' | 'schema'
+> & {
+  readonly schema: DataSchema<T>;
+  readonly defaults: NoInfer<T>;
+};
+
+export const DEFAULTS = Object.freeze({
+  lockWaitSeconds: 15,
+  lockTtlSeconds: 180,
+  lockSkewSeconds: 60,
+  autosaveSeconds: 30,
+});
+
+/**
+ * The join wait when `lockWaitSeconds` is unset: the default 15 s, plus one presence TTL for a
+ * presence whose readers count expiry from their first read (`expiryCountedFrom`). Such a
+ * reader calls a crashed server stopped a TTL after it first looked, which a join that starts
+ * at the crash reaches one first wake later than a TTL counted from the last beat, and a join
+ * long after the crash reaches a whole TTL after it started: the default 15 s would then cut
+ * the wait off and kick the player before the takeover.
+ */
+export function defaultLockWaitSeconds(
+  presence: Pick<Presence, 'expiryCountedFrom'> | undefined,
+  presenceTtlSeconds: number,
+): number {
+  const late = presence?.expiryCountedFrom === 'first-read';
+  return DEFAULTS.lockWaitSeconds + (late ? presenceTtlSeconds : 0);
+}

@@ -1,0 +1,253 @@
+/**
+ * DataDriver, the public API: player profiles under a session lock. Every method delegates to
+ * the driver's parts (`driver/assemble.ts`): a load runs the same-server rules, then takes the
+ * lock across servers (`load/`); `attach` ties loads and releases to a game server's players
+ * (`holder/player-sessions.ts`). Other servers' release requests reach the holder's side
+ * through the handoff endpoint built at assembly (`holder/handoff-endpoint.ts`), never here.
+ */
+
+import type { DataDriverOptions, SchemaDriverOptions } from '../config/options.js';
+import type { DriverContext } from '../context/context.js';
+import type { EventListener } from '../events/events.js';
+import type { Handoff } from '../handoff/handoff.js';
+import { type AttachOptions, PlayerSessions } from '../holder/player-sessions.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import type { Host, HostPlayer } from '../ports/host.js';
+import type { JsonObject } from '../ports/json.js';
+import type { StoreVersion, VersionQuery } from '../ports/store.js';
+import { checkProfileKey, isWellFormedText, tooLong } from '../rules/keys.js';
+import type { Profile } from '../session/profile.js';
+import { type ProfileSession, sessionOf } from '../session/profile-session.js';
+import { trade } from '../trade/trade.js';
+import { assemble, type DriverParts } from './assemble.js';
+import { type CloseResult, closeDriver } from './close.js';
+import { erase, listVersions, restoreAt } from './history.js';
+
+export type { CloseResult };
+
+export interface LoadOptions {
+  /** How long this load waits for a load or leave save of the same key on this server. */
+  readonly handoffSeconds?: number;
+}
+
+export class DataDriver<T extends object> {
+  readonly #context: DriverContext;
+  readonly #parts: DriverParts;
+
+  /** With a `schema`, the data type is the schema's output, and `defaults` must match it. */
+  constructor(options: SchemaDriverOptions<T>);
+  constructor(options: DataDriverOptions<T>);
+  constructor(options: DataDriverOptions<T>) {
+    this.#parts = assemble(options);
+    this.#context = this.#parts.context;
+    this.#context.link.start();
+  }
+
+  /** The driver's name: the namespace of its keys, and how handoff routes its messages. */
+  get name(): string {
+    return this.#context.name;
+  }
+
+  /**
+   * This server's id, as written into locks: the `jobId` option, else the handoff's, else the
+   * host's once attached, else one random id per process. The first load fixes it.
+   */
+  get jobId(): string {
+    return this.#context.identity.jobId;
+  }
+
+  /** The handoff this driver uses, or `undefined` when handoff is off. */
+  get handoff(): Handoff | undefined {
+    return this.#context.link.handoff;
+  }
+
+  /** Subscribes to what this driver does. Returns a function that unsubscribes. */
+  on(listener: EventListener): () => void {
+    return this.#context.events.on(listener);
+  }
+
+  /** The active profile of `key` on this server, if any. */
+  profile(key: string): Profile<T> | undefined {
+    checkProfileKey(key);
+    const session = this.#parts.registry.session(key);
+    return session?.active ? (session.profile as Profile<T>) : undefined;
+  }
+
+  /**
+   * Loads `key` under this server's lock. Waits `options.handoffSeconds` (else
+   * `localHandoffSeconds`, else 0) for a load or leave save of the key on this server, then
+   * up to `lockWaitSeconds` for another server's lock; rejects with `Data.Locked` after that,
+   * leaving the record untouched.
+   */
+  async load(key: string, options: LoadOptions = {}): Promise<Profile<T>> {
+    return (await this.#load(key, options)).profile as Profile<T>;
+  }
+
+  /**
+   * Ties profiles to a game server's players: a joining player's profile loads (or the
+   * player is kicked when it cannot), a leaving player's profile is released. Turns handoff
+   * on by the default rule. Returns a function that detaches.
+   */
+  attach<P extends HostPlayer>(host: Host<P>, options: AttachOptions<T, P> = {}): () => void {
+    this.#assertOpen();
+    const context = this.#context;
+    const { registry, host: slot, loader } = this.#parts;
+    if (slot.attached) {
+      throw new DataDriverError(ErrorCode.InvalidConfig, `${this.name} is already attached`);
+    }
+    if (host.jobId !== '' && !isWellFormedText(host.jobId)) {
+      throw new DataDriverError(
+        ErrorCode.InvalidConfig,
+        `the host's jobId ${JSON.stringify(host.jobId)} is not well-formed UTF-16; give each server an id without lone surrogates`,
+      );
+    }
+    const long = tooLong(host.jobId);
+    if (long) {
+      throw new DataDriverError(
+        ErrorCode.InvalidConfig,
+        `the host's jobId ${long} (MAX_NAME_BYTES)`,
+      );
+    }
+    // Everything that can refuse runs before anything changes: a refused attach leaves no
+    // identity, host slot or handoff behind.
+    const turnHandoffOn = context.link.prepareAttach(host.jobId);
+    context.identity.attachTo(host.jobId);
+    slot.set(host as unknown as Host<HostPlayer>);
+    turnHandoffOn();
+    const load = loader.load.bind(loader);
+    const players = new PlayerSessions<T, P>(context, registry, slot, load, options);
+    const offAdded = host.onPlayerAdded((player) => void players.join(player));
+    const offRemoving = host.onPlayerRemoving((player) => void players.leave(player));
+    for (const player of host.players?.() ?? []) void players.join(player);
+    return () => {
+      offAdded();
+      offRemoving();
+      slot.set(undefined);
+    };
+  }
+
+  /** The kept versions of `key`, newest first (the store must keep versions). */
+  async versions(key: string, query: VersionQuery = {}): Promise<readonly StoreVersion[]> {
+    checkProfileKey(key);
+    return listVersions(this.#context, key, query);
+  }
+
+  /**
+   * Takes the lock of `key` as `load` does (handoff included), writes the version that was
+   * current at `time` as the new current record (history is kept; nothing is deleted), and
+   * returns the profile. Rejects with `Data.VersionNotFound`, touching nothing, when no
+   * version that old is retained.
+   */
+  async restoreAt(
+    key: string,
+    time: number | Date,
+    options: LoadOptions = {},
+  ): Promise<Profile<T>> {
+    checkProfileKey(key);
+    const at = typeof time === 'number' ? time : time.getTime();
+    if (Number.isNaN(at)) {
+      // An invalid Date reads as NaN: refused here, not reported as "no version that old".
+      throw new DataDriverError(
+        ErrorCode.InvalidArgument,
+        `restoreAt needs a time in ms or a valid Date, got ${String(time)}`,
+      );
+    }
+    const session = await restoreAt(this.#context, key, at, () => this.#supportLoad(key, options));
+    return session.profile as Profile<T>;
+  }
+
+  /**
+   * Erases `key` for a data-protection request: takes the lock as `load` does (a live holder
+   * elsewhere is asked to release it, like a join), deletes the record and every kept
+   * version, and leaves nothing a later load could bring back.
+   */
+  async erase(key: string, options: LoadOptions = {}): Promise<void> {
+    checkProfileKey(key);
+    const session = await this.#supportLoad(key, options);
+    await erase(this.#context, session);
+  }
+
+  /**
+   * Changes two profiles together or not at all. `apply` changes copies of both datas, which
+   * replace the profiles' data once the trade commits; rejects with `Data.TradeFailed` when
+   * it aborts, and neither profile changes. Rejects with `Data.Closed` when the driver closed
+   * before the decision was written (`details.decision` says which); one closed while its
+   * commit was being written reports `trade.undecided`, since it may have committed, and each
+   * participant's next load settles it from the journal.
+   */
+  async trade(a: Profile<T>, b: Profile<T>, apply: (a: T, b: T) => void): Promise<void> {
+    this.#assertOpen();
+    const sessions = [this.#own(a), this.#own(b)] as const;
+    const { registry } = this.#parts;
+    await trade(
+      this.#context,
+      sessions,
+      (x: JsonObject, y: JsonObject) => apply(x as unknown as T, y as unknown as T),
+      () => registry.ended,
+    );
+  }
+
+  /**
+   * Shuts the driver down: cancels waiting loads, releases every profile, and resolves by
+   * `deadlineSeconds` (default 10) with what was and was not released.
+   */
+  async close(options: { deadlineSeconds?: number } = {}): Promise<CloseResult> {
+    const deadlineMs = checkSeconds('deadlineSeconds', options.deadlineSeconds ?? 10) * 1000;
+    // The host stays attached: a player added from now on gets load.failed (Data.Closed), a
+    // definite outcome a host can wait for, rather than no event at all.
+    this.#parts.registry.close();
+    return closeDriver(this.#context, this.#parts, deadlineMs);
+  }
+
+  /** True once `close()` was called: loads are refused with `Data.Closed`. */
+  get closed(): boolean {
+    return this.#parts.registry.closed;
+  }
+
+  /** A load for `restoreAt` or `erase`: its requests tell the holder support is asking. */
+  async #supportLoad(key: string, options: LoadOptions): Promise<ProfileSession> {
+    const { supportLoads } = this.#parts.endpoint;
+    supportLoads.add(key);
+    try {
+      return await this.#load(key, options);
+    } finally {
+      supportLoads.delete(key);
+    }
+  }
+
+  #load(key: string, { handoffSeconds }: LoadOptions): Promise<ProfileSession> {
+    const localWaitMs =
+      handoffSeconds === undefined
+        ? (this.#context.settings.localHandoffMs ?? 0)
+        : checkSeconds('handoffSeconds', handoffSeconds) * 1000;
+    return this.#parts.loader.load(key, { localWaitMs, cancelled: () => false });
+  }
+
+  /** The session behind `profile`, which must be one this driver holds. */
+  #own(profile: Profile<T>): ProfileSession {
+    const session = sessionOf(profile as Profile<object>);
+    if (!session || this.#parts.registry.session(session.key) !== session) {
+      throw new DataDriverError(
+        ErrorCode.InvalidArgument,
+        'that profile is not held by this driver',
+      );
+    }
+    return session;
+  }
+
+  #assertOpen(): void {
+    if (this.#parts.registry.closed) {
+      throw new DataDriverError(ErrorCode.Closed, `${this.name} is closed`);
+    }
+  }
+}
+
+function checkSeconds(name: string, value: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new DataDriverError(
+      ErrorCode.InvalidArgument,
+      `${name} must be a non-negative number of seconds`,
+    );
+  }
+  return value;
+}

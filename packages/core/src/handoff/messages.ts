@@ -1,0 +1,53 @@
+/**
+ * The messages between servers' handoffs, both ways. A request or reply out passes the gate
+ * (signed, measured, counted against the publish budget, which grows with the profiles the
+ * attached drivers hold) and is published once more after a failure; a message in is
+ * counted, read and checked by the gate, then handed to the driver it names.
+ */
+
+import { retryOnce } from '../events/signal.js';
+import { ErrorCode, toDataDriverError } from '../ports/errors.js';
+import type { Messenger } from '../ports/messenger.js';
+import type { Scheduler } from '../ports/scheduler.js';
+import type { MessageGate } from './gate.js';
+import type { HandoffMembers } from './members.js';
+import { type HandoffMessage, parseHandoffMessage, topicOf } from './wire.js';
+
+export class HandoffMessages {
+  constructor(
+    private readonly gate: MessageGate,
+    private readonly members: HandoffMembers,
+    /** The handoff's scheduler now (`start` may change it), and the publish's retry delay. */
+    private readonly retry: () => { readonly scheduler: Scheduler; readonly delayMs: number },
+  ) {}
+
+  /** A message from the bus, as the subscription delivers it. */
+  receive(raw: unknown): void {
+    // Counted before it is read: a flood costs this server the budget, never more.
+    if (!this.gate.admit()) return;
+    const message = parseHandoffMessage(raw);
+    if (!message || !this.gate.trusted(message, raw)) return;
+    this.members.deliver(message);
+  }
+
+  /** Publishes `message` to server `jobId` through `messenger` (`Data.BackendFailed` if it fails twice). */
+  async send(messenger: Messenger, jobId: string, message: HandoffMessage): Promise<void> {
+    const sent = this.gate.outgoing(message, jobId, this.publishPerMinute());
+    const { scheduler, delayMs } = this.retry();
+    try {
+      await retryOnce(scheduler, delayMs, () => messenger.publish(topicOf(jobId), sent));
+    } catch (error) {
+      throw toDataDriverError(
+        error,
+        ErrorCode.BackendFailed,
+        `publish to ${topicOf(jobId)} failed`,
+      );
+    }
+  }
+
+  /** This server's publish budget: a base, and more for each profile its drivers hold. */
+  private publishPerMinute(): number {
+    const { publishPerMinute, publishPerPlayerPerMinute } = this.gate.limits;
+    return publishPerMinute + publishPerPlayerPerMinute * this.members.profileCount();
+  }
+}

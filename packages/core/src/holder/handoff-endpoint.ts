@@ -1,0 +1,63 @@
+/**
+ * This driver's end of the handoff: the handoff routes other servers' release requests, and
+ * the replies to this driver's own requests, here by the driver's name. Built at assembly,
+ * before the context that joins it to the handoff; its parts are connected once they exist.
+ * No message reaches it before: the handoff is joined only after assembly (`link.start()`).
+ */
+import type { DriverContext } from '../context/context.js';
+import type { HandoffClient } from '../handoff/handoff.js';
+import type { RequestReason } from '../handoff/wire.js';
+import type { SessionRegistry } from '../registry/registry.js';
+import type { HolderAnswers } from './holder-answers.js';
+
+/** What the endpoint hands messages on to. */
+export interface EndpointParts {
+  readonly context: DriverContext;
+  readonly registry: SessionRegistry;
+  readonly answers: HolderAnswers;
+}
+
+export class HandoffEndpoint implements HandoffClient {
+  // Set by `connect` during assembly, before the handoff can route anything here.
+  #parts!: EndpointParts;
+  /** Keys `restoreAt` or `erase` is loading: a holder elsewhere kicks with `kickMessages.support`. */
+  readonly supportLoads = new Set<string>();
+
+  /** Once the driver's parts are built. */
+  connect(parts: EndpointParts): void {
+    this.#parts = parts;
+  }
+
+  get name(): string {
+    return this.#parts.context.name;
+  }
+
+  /** Profiles held or loading here: each adds to this server's publish budget. */
+  get profileCount(): number {
+    return this.#parts.registry.count;
+  }
+
+  /** Another server asks for `key`: the holder's answers decide. */
+  receiveHandoffRequest(
+    key: string,
+    requester: string,
+    token: string | undefined,
+    reason?: RequestReason,
+  ): void {
+    this.#parts.answers.receive(key, requester, token, reason);
+  }
+
+  /** Why this driver asks for `key` when not for a player's join. */
+  requestReason(key: string): RequestReason | undefined {
+    return this.supportLoads.has(key) ? 'support' : undefined;
+  }
+
+  /** The server this driver asked no longer holds `key`. */
+  receiveHandoffReply(key: string): void {
+    const { context, registry } = this.#parts;
+    // Reported on arrival, whether or not a load still waits: a reply that comes after the
+    // load already succeeded (a slow bus) is still worth seeing in the timeline.
+    context.emit({ type: 'handoff.reply.received', key });
+    registry.wakeLoad(key);
+  }
+}

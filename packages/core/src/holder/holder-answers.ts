@@ -1,0 +1,143 @@
+/**
+ * The holder's side of handoff: what this server does with another server's request to
+ * release a key, and the replies it owes when a session ends.
+ */
+import type { DriverContext } from '../context/context.js';
+import type { HostSlot } from '../context/host-slot.js';
+import type { KickCause } from '../events/events.js';
+import type { RequestReason } from '../handoff/wire.js';
+import { describeError } from '../ports/errors.js';
+import type { SessionRegistry } from '../registry/registry.js';
+import type { RequestAction } from '../rules/index.js';
+import { decideOrphanRelease, decideRequest, releasedRecord } from '../rules/index.js';
+import { guardedWrite } from '../session/guarded-write.js';
+import type { ProfileSession } from '../session/profile-session.js';
+
+export class HolderAnswers {
+  constructor(
+    private readonly context: DriverContext,
+    private readonly registry: SessionRegistry,
+    private readonly host: HostSlot,
+  ) {}
+
+  /** Acts on `decideRequest`: reply, wait for a load or a release, retry it, kick, release. */
+  receive(key: string, requester: string, token: string | undefined, reason?: RequestReason): void {
+    const reservation = this.registry.reservation(key);
+    const session = this.registry.session(key);
+    const action = decideRequest({
+      token,
+      ...(reservation
+        ? { load: { token: reservation.token, full: reservation.requesters.full(requester) } }
+        : {}),
+      ...(session
+        ? {
+            session: {
+              token: session.token,
+              state: session.state,
+              writing: session.writing,
+              player: session.player !== undefined,
+              full: session.requesters.full(requester),
+            },
+          }
+        : {}),
+      attached: this.host.attached,
+    });
+    this.report(key, requester, token, action);
+    switch (action) {
+      case 'await-load':
+        reservation?.requesters.note(requester, token);
+        return;
+      case 'reply':
+        void this.replyFree(key, requester, token);
+        return;
+      case 'ignored':
+        return;
+    }
+    if (!session) return;
+    session.requesters.note(requester, token);
+    if (action === 'kick') {
+      const messages = this.context.settings.kickMessages;
+      if (reason === 'support') this.kick(session, messages.support, 'support');
+      else this.kick(session, messages.joinedElsewhere, 'joined-elsewhere');
+    }
+    // Retried or released now; a failure is reported as profile.release-failed.
+    else if (action === 'retry-release' || action === 'release')
+      session.release().catch(() => undefined);
+  }
+
+  /** A session ended: every server that asked for its key gets its reply. */
+  answer(session: ProfileSession): void {
+    for (const [requester] of session.requesters.take())
+      void this.sendReply(session.key, requester);
+  }
+
+  /** Ends a player's session with `message`; the host reports the player leaving. */
+  kick(session: ProfileSession, message: string, cause: KickCause): void {
+    if (!session.player) return;
+    session.kicked();
+    this.host.kick(session.key, session.player, message, cause);
+  }
+
+  /**
+   * Tells a requester this server does not hold `key`. A lock of this server under the
+   * requester's token that no session holds (a load whose response was lost) is released
+   * first, or the requester would find it again and wait it out by age.
+   */
+  private async replyFree(
+    key: string,
+    requester: string,
+    token: string | undefined,
+  ): Promise<void> {
+    const { context } = this;
+    if (token !== undefined) {
+      const written = await guardedWrite(context, {
+        key,
+        what: 'orphaned-lock release',
+        decide: (record) =>
+          decideOrphanRelease(record, token, {
+            jobId: context.identity.jobId,
+            heldHere: (held) => this.registry.holdsToken(held),
+          }),
+        next: (record, decision) =>
+          decision === 'release' && record ? releasedRecord(record, record.data, token) : undefined,
+      });
+      if (!written.ok) {
+        context.logger.warn(
+          `could not clear an orphaned lock of ${key}: ${describeError(written.error)}`,
+        );
+      }
+    }
+    await this.sendReply(key, requester);
+  }
+
+  private async sendReply(key: string, requester: string): Promise<void> {
+    const { handoff } = this.context.link;
+    if (!handoff) return;
+    this.context.emit({ type: 'handoff.reply.sent', key, requester });
+    try {
+      await handoff.reply(this.context.name, key, requester);
+      this.context.link.replySent();
+    } catch (error) {
+      // Once until a reply goes out again: a bus outage must not flood the log.
+      if (!this.context.link.replyFailed()) return;
+      this.context.logger.warn(
+        `handoff reply for ${key} to ${requester} failed; more failures are not logged until a reply goes out: ${describeError(error)}`,
+      );
+    }
+  }
+
+  private report(
+    key: string,
+    requester: string,
+    token: string | undefined,
+    action: RequestAction,
+  ): void {
+    this.context.emit({
+      type: 'handoff.request.received',
+      key,
+      requester,
+      ...(token === undefined ? {} : { token }),
+      action,
+    });
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The server-local state of one driver, with one owner: the sessions it holds or retains by
+ * key, the loads in flight (one reservation per key), the snapshots of records it released
+ * (`released-snapshots.ts`), the signal same-server waits park on, and whether the driver is
+ * closed. Nothing else writes these; each change has a name.
+ */
+
+import { Signal } from '../events/signal.js';
+import type { Scheduler } from '../ports/scheduler.js';
+import type { StoreSnapshot } from '../ports/store.js';
+import type { ProfileSession } from '../session/profile-session.js';
+import { ReleasedSnapshots } from './released-snapshots.js';
+import type { LoadReservation } from './reservation.js';
+
+/**
+ * The lock tokens every driver in this process holds or is loading under. A lock of this
+ * server's id is orphaned (a lost response, free to take) only when no driver here holds its
+ * token: a second driver of one name and jobId through another store object over the same
+ * backend (two `RedisStore`s over one Redis) would otherwise take the first's locks. Tokens
+ * are random per load, so drivers over other backends never match.
+ */
+const TOKENS_HERE = new Set<string>();
+
+export class SessionRegistry {
+  readonly #sessions = new Map<string, ProfileSession>();
+  readonly #loads = new Map<string, LoadReservation>();
+  readonly #changed = new Signal();
+  readonly #released: ReleasedSnapshots;
+  #closed = false;
+  #ended = false;
+
+  constructor(now: () => number) {
+    this.#released = new ReleasedSnapshots(now);
+  }
+
+  /** True once the driver closed: loads in flight are cancelled, new ones refused. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** True once `close()` has resolved: work still retrying (a trade's decision) gives up. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** The close has finished (its deadline passed or every profile was released). */
+  end(): void {
+    this.#ended = true;
+  }
+
+  /** Profiles held or loading here (each adds to this server's publish budget). */
+  get count(): number {
+    return this.#sessions.size + this.#loads.size;
+  }
+
+  /** The session of `key` here (active, leaving, retained), if any. */
+  session(key: string): ProfileSession | undefined {
+    return this.#sessions.get(key);
+  }
+
+  /** The load of `key` in flight here, if any. */
+  reservation(key: string): LoadReservation | undefined {
+    return this.#loads.get(key);
+  }
+
+  sessions(): ProfileSession[] {
+    return [...this.#sessions.values()];
+  }
+
+  /** The snapshot of `key` a session here last released, if fresh: once only. */
+  takeReleased(key: string): StoreSnapshot | undefined {
+    return this.#released.take(key);
+  }
+
+  /** True when a driver in this process holds, or is loading under, a lock with `token`. */
+  holdsToken(token: string): boolean {
+    return TOKENS_HERE.has(token);
+  }
+
+  /**
+   * Reserves `key` for a load, in the same tick as the check that found it free: a second load
+   * started meanwhile sees this one and waits for it, rather than racing it to the store.
+   */
+  reserve(key: string, reservation: LoadReservation): void {
+    if (this.#loads.has(key)) throw new Error(`${key} is already reserved by a load`);
+    this.#loads.set(key, reservation);
+    TOKENS_HERE.add(reservation.token);
+  }
+
+  /** A load took the lock: its session holds the key from now on. */
+  hold(session: ProfileSession): void {
+    this.#sessions.set(session.key, session);
+    TOKENS_HERE.add(session.token);
+  }
+
+  /** The load under `reservation` settled (loaded or not): the key is no longer reserved. */
+  settle(key: string, reservation: LoadReservation): void {
+    if (this.#loads.get(key) === reservation) this.#loads.delete(key);
+    if (this.#sessions.get(key)?.token !== reservation.token) TOKENS_HERE.delete(reservation.token);
+    this.changed();
+  }
+
+  /**
+   * `session` stopped holding its lock (released, erased, or lost to another server); a
+   * release leaves its snapshot for the key's next load here, anything else forgets the key's.
+   */
+  forget(session: ProfileSession, released?: StoreSnapshot): void {
+    if (this.#sessions.get(session.key) === session) this.#sessions.delete(session.key);
+    // Nothing is kept once the driver closed: no load will use it.
+    const kept = this.#closed ? undefined : released;
+    this.#released.keep(session.key, kept, session.lastWritten.json.length);
+    TOKENS_HERE.delete(session.token);
+    this.changed();
+  }
+
+  /** A session's write settled or its state changed: same-server waits re-check. */
+  changed(): void {
+    this.#changed.notify();
+  }
+
+  /** Parks a same-server wait until something changes here, or `timeoutMs` passes. */
+  waitForChange(scheduler: Scheduler, timeoutMs: number): Promise<boolean> {
+    return this.#changed.wait(scheduler, timeoutMs);
+  }
+
+  /** Wakes the load of `key` (its holder replied, or its player left). */
+  wakeLoad(key: string): void {
+    this.#loads.get(key)?.reply.notify();
+  }
+
+  /** The driver closes: every load in flight wakes and finds itself cancelled. */
+  close(): void {
+    this.#closed = true;
+    this.#released.clear();
+    for (const reservation of this.#loads.values()) reservation.reply.notify();
+  }
+}

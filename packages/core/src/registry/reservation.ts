@@ -1,0 +1,23 @@
+import { Signal } from '../events/signal.js';
+import { Requesters } from '../session/requesters.js';
+
+/** A load in flight on this server: the key is reserved for it until it settles. */
+export class LoadReservation {
+  /** Woken by the holder's reply, and by a cancel (the player left, the driver closed). */
+  readonly reply = new Signal();
+  /** Requests that named this load's lock while it was in flight: answered when it settles. */
+  readonly requesters = new Requesters();
+
+  constructor(
+    /** The lock token this load writes. */
+    readonly token: string,
+    /** The load's number in this driver's events (`loadId`). */
+    readonly loadId: number,
+    private readonly wanted: () => boolean,
+  ) {}
+
+  /** True once the load is no longer wanted. */
+  cancelled(): boolean {
+    return !this.wanted();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * A loaded profile, as a game sees it: its data, save, release. The session behind it
+ * (`session/profile-session.ts`) holds the lock token, the state and the writes.
+ */
+import type { JsonObject } from '../ports/json.js';
+import { checkStoreKey } from '../rules/keys.js';
+
+/** What a profile reads and asks of the session behind it (`ProfileSession`). */
+export interface ProfileBacking {
+  readonly key: string;
+  data: JsonObject;
+  readonly active: boolean;
+  readonly token: string;
+  readonly userIds: readonly string[];
+  addUserId(userId: string): void;
+  removeUserId(userId: string): void;
+  save(reason: 'manual'): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** The session behind a profile of this package (set by the class's static block). */
+let sessionBehind: (profile: Profile<object>) => ProfileBacking | undefined;
+
+/** The session behind a profile of this package; `undefined` for any other object. */
+export function backingOf(profile: Profile<object>): ProfileBacking | undefined {
+  return sessionBehind(profile);
+}
+
+/** A player's data under this server's session lock. */
+export class Profile<T extends object> {
+  readonly #session: ProfileBacking;
+
+  // The private field is the brand: no WeakMap entry per load for the GC to trace.
+  static {
+    sessionBehind = (profile) => (#session in profile ? profile.#session : undefined);
+  }
+
+  /** @internal Profiles are made by `DataDriver.load`. */
+  constructor(session: ProfileBacking) {
+    this.#session = session;
+  }
+
+  /** The profile's key in its driver. */
+  get key(): string {
+    return this.#session.key;
+  }
+
+  /** The player's data. Change it freely; it is written by `save()`, autosave and `release()`. */
+  get data(): T {
+    return this.#session.data as unknown as T;
+  }
+
+  set data(value: T) {
+    this.#session.data = value as unknown as JsonObject;
+  }
+
+  /** True while this server holds the lock and the profile accepts changes. */
+  get active(): boolean {
+    return this.#session.active;
+  }
+
+  /** The lock token of this session (for logs). */
+  get lockToken(): string {
+    return this.#session.token;
+  }
+
+  /** The user ids this profile belongs to, kept in the record for erasure requests. */
+  get userIds(): readonly string[] {
+    return this.#session.userIds;
+  }
+
+  /** Tags the profile with a user id (a string of well-formed UTF-16); written with the next save. */
+  addUserId(userId: string): void {
+    checkStoreKey(userId, 'a user id');
+    this.#session.addUserId(userId);
+  }
+
+  /** Removes a user id tag; written with the next save. */
+  removeUserId(userId: string): void {
+    this.#session.removeUserId(userId);
+  }
+
+  /** Saves now. Rejects with `Data.LockLost` if another server took the lock. */
+  save(): Promise<void> {
+    return this.#session.save('manual');
+  }
+
+  /** Saves and releases the lock. The profile becomes inactive. */
+  release(): Promise<void> {
+    return this.#session.release();
+  }
+}
