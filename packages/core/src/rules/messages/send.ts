@@ -1,0 +1,102 @@
+/**
+ * A send: one message appended to a profile's inbox, inside the inbox key's compare-and-set.
+ * Pure: the inbox as stored in, what to write (or that nothing is to be written) out. A bad
+ * message, a full inbox or an oversized one throws a typed error from inside the transform,
+ * so nothing is written.
+ */
+
+import { DataDriverError, ErrorCode } from '../../errors.js';
+import { isWellFormedText } from '../../keys.js';
+import { utf8Bytes } from '../record-size.js';
+import { MessageError, MessageErrorCode } from './errors.js';
+import { EMPTY_INBOX, type Inbox, type InboxMessage, inboxRecord } from './inbox.js';
+import type { MessageLimits } from './limits.js';
+import { checkMessageBody, checkMessageId, checkMessageSize } from './message-checks.js';
+
+/**
+ * What a send did. `duplicate`: the id is pending (`pending: true`) or was applied and is
+ * still in the receipt window; nothing is written. `uncertain`: only for a redelivery
+ * (`again`), the id is not remembered but the window has forgotten messages as recent as
+ * this one, so it may have been received; nothing is written.
+ */
+export type SendOutcome =
+  | { readonly outcome: 'queued'; readonly inbox: Inbox }
+  | { readonly outcome: 'duplicate'; readonly pending: boolean }
+  | { readonly outcome: 'uncertain' };
+
+/**
+ * `first`: a message no earlier attempt can have written (a send's own id is trusted: its
+ * sender retries with the same id, and the window answers). `again`: a transfer's delivery
+ * that may have landed before (after a rejected write, or finished by the next holder).
+ */
+export type SendAttempt = 'first' | 'again';
+
+/** `message` appended to `inbox` (`undefined`: none stored yet), or why not. */
+export function appendMessage(
+  key: string,
+  inbox: Inbox | undefined,
+  message: InboxMessage,
+  limits: MessageLimits,
+  attempt: SendAttempt = 'first',
+): SendOutcome {
+  const stored = checkedMessage(message, limits);
+  const current = inbox ?? EMPTY_INBOX;
+  if (current.pending.some((item) => item.id === stored.id)) {
+    return { outcome: 'duplicate', pending: true };
+  }
+  if (current.done.some(([id]) => id === stored.id)) {
+    return { outcome: 'duplicate', pending: false };
+  }
+  if (attempt === 'again' && stored.at < current.forgotBelow) return { outcome: 'uncertain' };
+  if (current.pending.length >= limits.maxPending) {
+    throw inboxFull(key, `it holds ${current.pending.length} pending messages, its most`, {
+      pending: current.pending.length,
+      maxPending: limits.maxPending,
+    });
+  }
+  const next: Inbox = { ...current, pending: [...current.pending, stored] };
+  const bytes = utf8Bytes(JSON.stringify(inboxRecord(next)));
+  if (bytes > limits.maxInboxBytes) {
+    throw inboxFull(key, `it would be ${bytes} bytes, over its ${limits.maxInboxBytes}`, {
+      bytes,
+      maxBytes: limits.maxInboxBytes,
+    });
+  }
+  return { outcome: 'queued', inbox: next };
+}
+
+/**
+ * The message as the inbox stores it, fields in one order, or the typed error of its first
+ * problem: `Data.InvalidArgument` (id, time, sender), `Data.InvalidData` (body),
+ * `Data.TooLarge` (size).
+ */
+export function checkedMessage(message: InboxMessage, limits: MessageLimits): InboxMessage {
+  const id = checkMessageId(message.id, limits);
+  const body = checkMessageBody(message.body);
+  if (!Number.isSafeInteger(message.at) || message.at < 0) {
+    throw new DataDriverError(
+      ErrorCode.InvalidArgument,
+      `a message's time must be ms since the epoch, got ${String(message.at)}; nothing was written`,
+    );
+  }
+  if (message.from !== undefined && !isWellFormedText(message.from)) {
+    throw new DataDriverError(
+      ErrorCode.InvalidArgument,
+      "a message's sender must be a profile key; nothing was written",
+    );
+  }
+  const stored: InboxMessage =
+    message.from === undefined
+      ? { id, body, at: message.at }
+      : { id, body, at: message.at, from: message.from };
+  checkMessageSize(stored, limits);
+  return stored;
+}
+
+function inboxFull(key: string, why: string, details: Record<string, unknown>): MessageError {
+  return new MessageError(
+    MessageErrorCode.InboxFull,
+    `the inbox of ${key} is full: ${why}; nothing was written`,
+    { details: { key, ...details } },
+  );
+}
