@@ -36,8 +36,8 @@ export const MAX_INBOX_BYTES = 384 * 1024;
 export const DEFAULT_MESSAGE_LIMITS: MessageLimits = {
   maxPending: 1_000,
   receiptWindow: 1_000,
-  // A gift or grant is a few hundred bytes; 16 KiB leaves room and keeps 24 of the largest in
-  // a full inbox beside a full receipt window (1,000 ids of 128 bytes: about 150 KB).
+  // A gift or grant is a few hundred bytes; 16 KiB leaves room, and a full receipt window of
+  // the longest ids (about 147 KB) still leaves room for 15 of the largest (send.test.ts).
   maxMessageBytes: 16 * 1024,
   maxInboxBytes: MAX_INBOX_BYTES,
   maxIdBytes: 128,

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../src/errors.js';
+import {
+  addToOutbox,
+  appendMessage,
+  DEFAULT_MESSAGE_LIMITS,
+  deliveryOf,
+  type Inbox,
+  MessageErrorCode,
+  type OutboxEntry,
+  settleDelivery,
+  toDeliver,
+} from '../../src/rules/messages/index.js';
+
+const limits = DEFAULT_MESSAGE_LIMITS;
+const entry = (id: string, to = 'bob', at = 100): OutboxEntry => ({
+  to,
+  id,
+  body: { coins: 10 },
+  at,
+});
+
+function codeOf(run: () => unknown): string {
+  try {
+    run();
+    return 'added';
+  } catch (error) {
+    return (error as { code: string }).code;
+  }
+}
+
+describe('adding a transfer to the outbox', () => {
+  it('adds it last, as it will be delivered', () => {
+    expect(addToOutbox('alice', [entry('t1')], entry('t2', 'carol'), limits)).toEqual([
+      entry('t1'),
+      entry('t2', 'carol'),
+    ]);
+  });
+
+  it.each<[string, readonly OutboxEntry[], OutboxEntry, string]>([
+    ['a new transfer', [], entry('t1'), 'added'],
+    ['an id already in the outbox', [entry('t1')], entry('t1', 'carol'), ErrorCode.InvalidArgument],
+    ['a transfer to itself', [], entry('t1', 'alice'), ErrorCode.InvalidArgument],
+    ['an empty recipient', [], entry('t1', ''), ErrorCode.InvalidArgument],
+    ['a recipient with a lone surrogate', [], entry('t1', 'b\uD800'), ErrorCode.InvalidArgument],
+    ['a recipient over 256 bytes', [], entry('t1', 'b'.repeat(257)), ErrorCode.InvalidArgument],
+    ['a bad id', [], entry('t\uDC00'), ErrorCode.InvalidArgument],
+    [
+      'a body JSON would change',
+      [],
+      { ...entry('t1'), body: { n: Infinity } },
+      ErrorCode.InvalidData,
+    ],
+    ['a body over 16 KiB', [], { ...entry('t1'), body: 'x'.repeat(17_000) }, ErrorCode.TooLarge],
+    [
+      'a full outbox',
+      Array.from({ length: 100 }, (_, i) => entry(`o${i}`)),
+      entry('t1'),
+      MessageErrorCode.OutboxFull,
+    ],
+  ])('%s: %s', (_, outbox, added, expected) => {
+    const before = JSON.stringify(outbox);
+    expect(codeOf(() => addToOutbox('alice', outbox, added, limits))).toBe(expected);
+    expect(JSON.stringify(outbox)).toBe(before);
+  });
+});
+
+describe('delivering a transfer', () => {
+  const bob: Inbox = { pending: [], done: [['old', 5]], forgotBelow: 50 };
+
+  it('delivers the entry as a message from the sender, at the change time', () => {
+    expect(deliveryOf('alice', entry('t1'))).toEqual({
+      id: 't1',
+      body: { coins: 10 },
+      at: 100,
+      from: 'alice',
+    });
+  });
+
+  it.each<[string, 'first' | 'again', OutboxEntry, string, OutboxEntry[]]>([
+    ['a first delivery', 'first', entry('t1'), 'queued', []],
+    ['a redelivery the window remembers', 'again', entry('old', 'bob', 5), 'duplicate', []],
+    [
+      'a redelivery newer than what the window forgot',
+      'again',
+      entry('t1', 'bob', 60),
+      'queued',
+      [],
+    ],
+    [
+      'a redelivery the window may have forgotten',
+      'again',
+      entry('t1', 'bob', 20),
+      'uncertain',
+      [{ ...entry('t1', 'bob', 20), uncertain: true }],
+    ],
+  ])('%s: %s, then the outbox is settled', (_, attempt, sent, outcome, left) => {
+    const result = appendMessage('bob', bob, deliveryOf('alice', sent), limits, attempt);
+    expect(result.outcome).toBe(outcome);
+    expect(settleDelivery([sent], sent.id, result.outcome)).toEqual(left);
+  });
+
+  it('keeps an uncertain entry out of what is delivered, and the others in order', () => {
+    const outbox = [entry('a'), { ...entry('b'), uncertain: true as const }, entry('c')];
+    expect(toDeliver(outbox).map((item) => item.id)).toEqual(['a', 'c']);
+  });
+
+  it('settles only the entry delivered', () => {
+    expect(settleDelivery([entry('a'), entry('b')], 'a', 'duplicate')).toEqual([entry('b')]);
+  });
+});

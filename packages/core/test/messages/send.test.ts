@@ -1,0 +1,254 @@
+import { describe, expect, it } from 'vitest';
+import { DataDriverError, ErrorCode } from '../../src/errors.js';
+import { jsonClone } from '../../src/json.js';
+import {
+  appendMessage,
+  DEFAULT_MESSAGE_LIMITS,
+  type Inbox,
+  type InboxMessage,
+  inboxRecord,
+  limitsFor,
+  MAX_INBOX_BYTES,
+  MessageErrorCode,
+  type MessageLimits,
+} from '../../src/rules/messages/index.js';
+
+const KEY = 'p1';
+const limits = DEFAULT_MESSAGE_LIMITS;
+const gift = (id: string, at = 10): InboxMessage => ({ id, body: { coins: 10 }, at });
+const inbox: Inbox = {
+  pending: [gift('pending-1'), gift('pending-2')],
+  done: [['applied-1', 3]],
+  forgotBelow: 0,
+};
+
+type Row = [name: string, current: Inbox | undefined, message: InboxMessage, expected: string];
+
+/** Rows with the expected outcome second, so a test's title names it. */
+function titled(rows: Row[]): Array<[string, string, Inbox | undefined, InboxMessage]> {
+  return rows.map(([name, current, message, expected]) => [name, expected, current, message]);
+}
+
+function outcomeOf(
+  current: Inbox | undefined,
+  message: InboxMessage,
+  attempt: 'first' | 'again' = 'first',
+  within: MessageLimits = limits,
+): string {
+  const before = JSON.stringify(current);
+  try {
+    const result = appendMessage(KEY, current, message, within, attempt);
+    return result.outcome === 'duplicate'
+      ? `duplicate ${result.pending ? 'pending' : 'applied'}`
+      : result.outcome;
+  } catch (error) {
+    return (error as { code: string }).code;
+  } finally {
+    // A send never changes the inbox it was given: its result is a new one, or nothing.
+    expect(JSON.stringify(current)).toBe(before);
+  }
+}
+
+describe('appending a message', () => {
+  it.each(
+    titled([
+      ['a first message to no inbox', undefined, gift('g1'), 'queued'],
+      ['a new id', inbox, gift('g3'), 'queued'],
+      ['an id still pending', inbox, gift('pending-2'), 'duplicate pending'],
+      ['an id applied and in the window', inbox, gift('applied-1'), 'duplicate applied'],
+      [
+        'a pending id with another body',
+        inbox,
+        { ...gift('pending-1'), body: 'other' },
+        'duplicate pending',
+      ],
+      ['the id __proto__', inbox, gift('__proto__'), 'queued'],
+      ['the id constructor', inbox, gift('constructor'), 'queued'],
+      ['the id hasOwnProperty', inbox, gift('hasOwnProperty'), 'queued'],
+      ['an id of 128 bytes', inbox, gift('x'.repeat(128)), 'queued'],
+      ['an id of 129 bytes', inbox, gift('x'.repeat(129)), ErrorCode.InvalidArgument],
+      [
+        'an id of 43 three-byte characters (129 bytes)',
+        inbox,
+        gift('€'.repeat(43)),
+        ErrorCode.InvalidArgument,
+      ],
+      ['an empty id', inbox, gift(''), ErrorCode.InvalidArgument],
+      [
+        'a numeric id',
+        inbox,
+        { ...gift('x'), id: 7 as unknown as string },
+        ErrorCode.InvalidArgument,
+      ],
+      ['an id with a lone surrogate', inbox, gift('g\uD800'), ErrorCode.InvalidArgument],
+      [
+        'a body with a lone surrogate',
+        inbox,
+        { ...gift('g'), body: ['\uDFFF'] },
+        ErrorCode.InvalidData,
+      ],
+      [
+        'a body holding a Date',
+        inbox,
+        { ...gift('g'), body: { when: new Date(0) } as never },
+        ErrorCode.InvalidData,
+      ],
+      [
+        'a body holding undefined',
+        inbox,
+        { ...gift('g'), body: { x: undefined } as never },
+        ErrorCode.InvalidData,
+      ],
+      ['no body', inbox, { id: 'g', at: 1 } as InboxMessage, ErrorCode.InvalidData],
+      [
+        'a bad body with a pending id',
+        inbox,
+        { ...gift('pending-1'), body: Number.NaN },
+        ErrorCode.InvalidData,
+      ],
+      ['a negative time', inbox, gift('g', -1), ErrorCode.InvalidArgument],
+      [
+        'a sender that is an empty key',
+        inbox,
+        { ...gift('g'), from: '' },
+        ErrorCode.InvalidArgument,
+      ],
+      [
+        'a body over 16 KiB',
+        inbox,
+        { ...gift('g'), body: 'x'.repeat(16 * 1024) },
+        ErrorCode.TooLarge,
+      ],
+    ]),
+  )('%s: %s', (_, expected, current, message) => {
+    expect(outcomeOf(current, message)).toBe(expected);
+  });
+
+  it('queues the message last, as the inbox stores it, keeping the rest', () => {
+    const result = appendMessage(KEY, inbox, { ...gift('g3'), from: 'alice' }, limits);
+    expect(result).toEqual({
+      outcome: 'queued',
+      inbox: {
+        ...inbox,
+        pending: [...inbox.pending, { id: 'g3', body: { coins: 10 }, at: 10, from: 'alice' }],
+      },
+    });
+  });
+
+  it('takes a body just under 16 KiB as stored, and refuses one byte more', () => {
+    const stored = JSON.stringify({ id: 'g', body: '', at: 10 });
+    const room = limits.maxMessageBytes - stored.length;
+    expect(outcomeOf(inbox, { ...gift('g'), body: 'x'.repeat(room) })).toBe('queued');
+    expect(outcomeOf(inbox, { ...gift('g'), body: 'x'.repeat(room + 1) })).toBe(ErrorCode.TooLarge);
+  });
+});
+
+describe('a full inbox', () => {
+  const full: Inbox = {
+    pending: Array.from({ length: 1000 }, (_, index) => gift(`m${index}`)),
+    done: [],
+    forgotBelow: 0,
+  };
+
+  it('refuses a new id past 1,000 pending with Data.InboxFull, naming the count', () => {
+    let thrown: unknown;
+    try {
+      appendMessage(KEY, full, gift('one-more'), limits);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({
+      code: MessageErrorCode.InboxFull,
+      details: { key: KEY, pending: 1000, maxPending: 1000 },
+    });
+    expect(DataDriverError.isInstance(thrown)).toBe(true);
+  });
+
+  it('still answers a duplicate of a pending id as a duplicate', () => {
+    expect(outcomeOf(full, gift('m999'))).toBe('duplicate pending');
+  });
+
+  it('refuses a message that would take the inbox past its bytes, and takes one that fits', () => {
+    const small: MessageLimits = { ...limits, maxInboxBytes: 300 };
+    const base = JSON.stringify(inboxRecord(inbox)).length;
+    const entry = JSON.stringify(gift('g3')).length + 1; // and a comma
+    expect(base + entry).toBeLessThanOrEqual(300);
+    expect(outcomeOf(inbox, gift('g3'), 'first', small)).toBe('queued');
+    const tight = { ...small, maxInboxBytes: base + entry - 1 };
+    expect(outcomeOf(inbox, gift('g3'), 'first', tight)).toBe(MessageErrorCode.InboxFull);
+  });
+
+  it('caps the inbox at the store maxRecordBytes when it is smaller, never above 384 KiB', () => {
+    expect(limitsFor(undefined).maxInboxBytes).toBe(MAX_INBOX_BYTES);
+    expect(limitsFor(16 * 1024 * 1024).maxInboxBytes).toBe(MAX_INBOX_BYTES);
+    expect(limitsFor(100_000).maxInboxBytes).toBe(100_000);
+  });
+});
+
+describe('a full inbox of the largest messages fits every store', () => {
+  it('holds a full receipt window of the longest ids and still fits DynamoDB (407,296 bytes)', () => {
+    // The worst case a send can leave: 1,000 receipts of 128-byte ids with 13-digit times,
+    // and pending messages of the largest size until the inbox refuses one.
+    const longId = (index: number): string => `${index}`.padStart(128, 'x');
+    const done = Array.from(
+      { length: 1000 },
+      (_, index) => [longId(index), 1_733_112_345_678] as const,
+    );
+    let current: Inbox = { pending: [], done, forgotBelow: 0 };
+    const skeleton = JSON.stringify({ id: longId(0), body: '', at: 1_733_112_345_678 }).length;
+    const body = 'x'.repeat(limits.maxMessageBytes - skeleton);
+    let queued = 0;
+    for (;;) {
+      try {
+        const result = appendMessage(
+          KEY,
+          current,
+          { id: `p${queued}`.padStart(128, 'y'), body, at: 1_733_112_345_678 },
+          limits,
+        );
+        if (result.outcome !== 'queued') throw new Error(result.outcome);
+        current = result.inbox;
+        queued += 1;
+      } catch (error) {
+        expect((error as { code: string }).code).toBe(MessageErrorCode.InboxFull);
+        break;
+      }
+    }
+    const bytes = JSON.stringify(inboxRecord(current)).length;
+    expect(bytes).toBeLessThanOrEqual(MAX_INBOX_BYTES);
+    expect(MAX_INBOX_BYTES).toBeLessThanOrEqual(400 * 1024 - 2048 - 256);
+    // The figure the design states: 15 of the largest messages beside a full window.
+    expect(queued).toBe(15);
+  });
+});
+
+describe('a redelivery (again)', () => {
+  const forgetful: Inbox = { pending: [], done: [['kept', 50]], forgotBelow: 41 };
+
+  it.each(
+    titled([
+      ['an id in the window', forgetful, gift('kept', 20), 'duplicate applied'],
+      ['an unknown id older than what the window forgot', forgetful, gift('t', 40), 'uncertain'],
+      ['an unknown id as old as the bound', forgetful, gift('t', 41), 'queued'],
+      ['an unknown id newer than what the window forgot', forgetful, gift('t', 90), 'queued'],
+      [
+        'an unknown id to an inbox that forgot nothing',
+        { ...forgetful, forgotBelow: 0 },
+        gift('t', 0),
+        'queued',
+      ],
+    ]),
+  )('%s: %s', (_, expected, current, message) => {
+    expect(outcomeOf(current, message, 'again')).toBe(expected);
+  });
+
+  it('treats a first attempt of an old message as new, whatever the window forgot', () => {
+    expect(outcomeOf(forgetful, gift('t', 1), 'first')).toBe('queued');
+  });
+
+  it('leaves a stored inbox untouched when the message is refused', () => {
+    const copy = jsonClone(inbox);
+    expect(() => appendMessage(KEY, inbox, gift('bad\uD800'), limits)).toThrow();
+    expect(inbox).toEqual(copy);
+  });
+});
