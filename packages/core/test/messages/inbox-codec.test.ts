@@ -60,7 +60,7 @@ const HOSTILE: ReadonlyArray<readonly [string, unknown, string]> = [
   ],
   [
     'a lone surrogate in a body key',
-    withPending({ ...message, body: { ['\uD801']: 1 } }),
+    withPending({ ...message, body: { '\uD801': 1 } }),
     'lone surrogate',
   ],
   ['a body nested past 64 levels', withPending({ ...message, body: nested(70) }), 'deeper than 64'],
