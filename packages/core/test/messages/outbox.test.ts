@@ -109,3 +109,27 @@ describe('delivering a transfer', () => {
     expect(settleDelivery([entry('a'), entry('b')], 'a', 'duplicate')).toEqual([entry('b')]);
   });
 });
+
+describe('the next holder finishes an interrupted delivery', () => {
+  // Alice's change and outbox entry committed; her server crashed at some step of the
+  // delivery. Her next holder knows nothing of it: it delivers every entry as a redelivery.
+  const committed = [entry('t1', 'bob', 100), entry('t2', 'carol', 101)];
+  const landed: Inbox = {
+    pending: [deliveryOf('alice', entry('t1', 'bob', 100))],
+    done: [],
+    forgotBelow: 0,
+  };
+  const applied: Inbox = { pending: [], done: [['t1', 100]], forgotBelow: 0 };
+  const never: Inbox = { pending: [], done: [], forgotBelow: 0 };
+
+  it.each<[string, Inbox, string]>([
+    ['crashed before the delivery', never, 'queued'],
+    ['crashed after it landed, still pending', landed, 'duplicate'],
+    ['crashed after it landed, applied and trimmed', applied, 'duplicate'],
+  ])('%s: the redelivery is %s, and the entry is done', (_, bob, outcome) => {
+    const [first] = toDeliver(committed);
+    const result = appendMessage('bob', bob, deliveryOf('alice', first!), limits, 'again');
+    expect(result.outcome).toBe(outcome);
+    expect(settleDelivery(committed, first!.id, result.outcome)).toEqual([committed[1]]);
+  });
+});

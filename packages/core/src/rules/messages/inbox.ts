@@ -4,12 +4,11 @@
  * senders' times the window has forgotten. Read whole and checked before any write: a value
  * that is not exactly this shape is refused with `Data.InvalidRecord` and left untouched.
  */
-import { DataDriverError, ErrorCode } from '../../errors.js';
 import { isPlainObject, type JsonObject, type JsonValue } from '../../json.js';
 import { isWellFormedText } from '../../keys.js';
 import type { StoreRecord } from '../../ports/store.js';
 import type { MessageLimits } from './limits.js';
-import { bodyProblem, idProblem } from './message-checks.js';
+import { bodyProblem, idProblem, refusedStored } from './message-checks.js';
 
 /** The format this build writes; a higher one is a newer build's, left untouched. */
 export const INBOX_FORMAT = 1;
@@ -57,13 +56,7 @@ export function parseInbox(
 ): Inbox | undefined {
   if (value === undefined) return undefined;
   const wrong = inboxProblem(value, limits);
-  if (wrong !== undefined) {
-    throw new DataDriverError(
-      ErrorCode.InvalidRecord,
-      `the value stored under ${key} ${wrong}; it was left untouched`,
-      { details: { key } },
-    );
-  }
+  if (wrong !== undefined) throw refusedStored(key, wrong);
   return value as unknown as Inbox;
 }
 

@@ -52,6 +52,18 @@ export function checkMessageBody(body: unknown): JsonValue {
   return body as JsonValue;
 }
 
+/**
+ * The error of a stored value refused: `Data.InvalidRecord`, the value left untouched. The same
+ * words as `record.ts`'s own (not exported there yet: one helper for both once wired).
+ */
+export function refusedStored(key: string, what: string): DataDriverError {
+  return new DataDriverError(
+    ErrorCode.InvalidRecord,
+    `the value stored under ${key} ${what}; it was left untouched`,
+    { details: { key } },
+  );
+}
+
 /** `Data.TooLarge` when `stored` (one message as it goes into the inbox) is over the limit. */
 export function checkMessageSize(stored: object, limits: MessageLimits): void {
   const bytes = utf8Bytes(JSON.stringify(stored));

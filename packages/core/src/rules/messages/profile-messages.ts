@@ -5,11 +5,10 @@
  * that predates messages carries `meta.messages` over untouched (`record-writes.ts` keeps a
  * newer writer's meta fields), and applies nothing.
  */
-import { DataDriverError, ErrorCode } from '../../errors.js';
 import { isPlainObject, type JsonObject } from '../../json.js';
 import { isWellFormedText } from '../../keys.js';
 import type { MessageLimits } from './limits.js';
-import { bodyProblem, idProblem } from './message-checks.js';
+import { bodyProblem, idProblem, refusedStored } from './message-checks.js';
 import type { OutboxEntry } from './outbox.js';
 
 export interface ProfileMessages {
@@ -31,13 +30,7 @@ export function parseProfileMessages(
 ): ProfileMessages {
   if (value === undefined) return NO_PROFILE_MESSAGES;
   const wrong = problemOf(value, limits);
-  if (wrong !== undefined) {
-    throw new DataDriverError(
-      ErrorCode.InvalidRecord,
-      `the value stored under ${key} has ${wrong}; it was left untouched`,
-      { details: { key } },
-    );
-  }
+  if (wrong !== undefined) throw refusedStored(key, `has ${wrong}`);
   return value as ProfileMessages;
 }
 
