@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriverError, ErrorCode } from '../../src/errors.js';
 import { jsonClone } from '../../src/json.js';
+import { recordJson } from '../../src/ports/record-json.js';
 import {
   appendMessage,
   DEFAULT_MESSAGE_LIMITS,
@@ -126,13 +127,14 @@ describe('appending a message', () => {
 
   it('queues the message last, as the inbox stores it, keeping the rest', () => {
     const result = appendMessage(KEY, inbox, { ...gift('g3'), from: 'alice' }, limits);
-    expect(result).toEqual({
-      outcome: 'queued',
-      inbox: {
-        ...inbox,
-        pending: [...inbox.pending, { id: 'g3', body: { coins: 10 }, at: 10, from: 'alice' }],
-      },
-    });
+    const next = {
+      ...inbox,
+      pending: [...inbox.pending, { id: 'g3', body: { coins: 10 }, at: 10, from: 'alice' }],
+    };
+    expect(result).toEqual({ outcome: 'queued', inbox: next, record: inboxRecord(next) });
+    // The record the transform returns is the one measured: the store reuses its JSON.
+    if (result.outcome !== 'queued') throw new Error(result.outcome);
+    expect(recordJson(result.record)).toBe(JSON.stringify(inboxRecord(next)));
   });
 
   it('takes a body just under 16 KiB as stored, and refuses one byte more', () => {

@@ -7,6 +7,8 @@
 
 import { DataDriverError, ErrorCode } from '../../errors.js';
 import { isWellFormedText } from '../../keys.js';
+import { recordJson } from '../../ports/record-json.js';
+import type { StoreRecord } from '../../ports/store.js';
 import { utf8Bytes } from '../record-size.js';
 import { MessageError, MessageErrorCode } from './errors.js';
 import { EMPTY_INBOX, type Inbox, type InboxMessage, inboxRecord } from './inbox.js';
@@ -20,7 +22,15 @@ import { checkMessageBody, checkMessageId, checkMessageSize } from './message-ch
  * this one, so it may have been received; nothing is written.
  */
 export type SendOutcome =
-  | { readonly outcome: 'queued'; readonly inbox: Inbox }
+  | {
+      readonly outcome: 'queued';
+      readonly inbox: Inbox;
+      /**
+       * What the transform returns: the record measured here, whose JSON the store then takes
+       * from `recordJson`'s one slot rather than stringifying the inbox a second time.
+       */
+      readonly record: StoreRecord;
+    }
   | { readonly outcome: 'duplicate'; readonly pending: boolean }
   | { readonly outcome: 'uncertain' };
 
@@ -55,14 +65,15 @@ export function appendMessage(
     });
   }
   const next: Inbox = { ...current, pending: [...current.pending, stored] };
-  const bytes = utf8Bytes(JSON.stringify(inboxRecord(next)));
+  const record = inboxRecord(next);
+  const bytes = utf8Bytes(recordJson(record));
   if (bytes > limits.maxInboxBytes) {
     throw inboxFull(key, `it would be ${bytes} bytes, over its ${limits.maxInboxBytes}`, {
       bytes,
       maxBytes: limits.maxInboxBytes,
     });
   }
-  return { outcome: 'queued', inbox: next };
+  return { outcome: 'queued', inbox: next, record };
 }
 
 /**
