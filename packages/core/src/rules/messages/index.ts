@@ -5,6 +5,8 @@ export * from './inbox.js';
 export * from './inbox-key.js';
 export * from './limits.js';
 export * from './message-checks.js';
+export * from './nudge.js';
 export * from './outbox.js';
 export * from './profile-messages.js';
+export * from './restore.js';
 export * from './send.js';
