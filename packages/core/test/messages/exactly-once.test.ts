@@ -226,4 +226,27 @@ describe('profile messages, exactly once (a model over the pure rules)', () => {
     ]);
     checkAlways(model);
   });
+
+  it('catches a first delivery that runs late, after a second one was applied and forgotten', () => {
+    // Alice's first delivery is slow (its update still runs after she stopped waiting); her
+    // holder delivers again, Bob applies that copy and forgets its receipt; then the first
+    // update runs. Its time is the transfer's own, which Bob's window has forgotten past.
+    const model = new Model({ ...DEFAULT_MESSAGE_LIMITS, receiptWindow: 1, appliedTail: 0 });
+    const pass = (): void => {
+      model.read('bob');
+      model.write('bob', 'ok');
+      model.trim('bob', 'ok');
+    };
+    model.transfer('alice', 5, 'ok');
+    model.deliver('alice', 'late');
+    model.deliver('alice', 'ok');
+    pass();
+    model.grant('g1', 'bob', 3, 'ok');
+    pass();
+    model.land();
+    pass();
+    expect(model.profile('bob').log).toEqual(['t0', 'g1']);
+    expect(model.inboxes.get('bob')?.pending).toEqual([]);
+    checkAlways(model);
+  });
 });

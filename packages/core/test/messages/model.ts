@@ -20,7 +20,6 @@ import {
   type ProfileMessages,
   planApply,
   recordApplied,
-  type SendAttempt,
   type SendOutcome,
   settleDelivery,
   toDeliver,
@@ -40,8 +39,6 @@ export interface Profile {
 
 /** What a holder keeps in memory: lost with it on a crash. */
 interface Holder {
-  /** Outbox ids this holder added and never tried to deliver: a delivery of one is `first`. */
-  readonly fresh: Set<string>;
   /** Deliveries answered, dropped from the outbox by the holder's next profile write. */
   readonly settled: Map<string, SendOutcome['outcome']>;
   pass?: {
@@ -83,23 +80,27 @@ export class Model {
   }
 
   crash(key: Key): void {
-    this.holders.set(key, { fresh: new Set(), settled: new Map() });
+    this.holders.set(key, { settled: new Map() });
   }
 
   /** An outside send of grant `id` (its key and amount fixed by the id), answered or not. */
   grant(id: string, to: Key, coins: number, fate: Fate): void {
     const known = this.grants.get(id);
     if (known === undefined) this.grants.set(id, { to, coins, acked: false });
+    // Each send call is a new attempt with its own time; one that runs late keeps its time.
     const message: InboxMessage = { id, body: { coins }, at: this.tick() };
+    let outcome: SendOutcome['outcome'] | undefined;
     this.inboxWrite(
       to,
       fate,
       (inbox) => {
-        const result = appendMessage(to, inbox, message, this.limits, 'first');
+        const result = appendMessage(to, inbox, message, this.limits);
+        outcome = result.outcome;
         return result.outcome === 'queued' ? result.inbox : undefined;
       },
       () => {
-        (this.grants.get(id) as { acked: boolean }).acked = true;
+        // An uncertain answer rejects the send: the sender tries again later.
+        if (outcome !== 'uncertain') (this.grants.get(id) as { acked: boolean }).acked = true;
       },
     );
   }
@@ -116,7 +117,6 @@ export class Model {
       messages: { ...profile.messages, outbox: [...profile.messages.outbox, entry] },
     }));
     if (committed) this.transfers.set(id, { to, coins });
-    if (fate === 'ok') this.holder(from).fresh.add(id);
   }
 
   /** The holder reads its inbox (after its lock) and picks what to apply. */
@@ -161,31 +161,22 @@ export class Model {
     this.inboxWrite(key, fate, (inbox) => trimInbox(inbox, applied, this.limits));
   }
 
-  /** The holder delivers its oldest undelivered transfer. */
+  /** The holder delivers its oldest undelivered transfer (a first attempt or not: the same). */
   deliver(from: Key, fate: Fate): void {
     const holder = this.holder(from);
     const entry = toDeliver(this.outboxOf(from)).find((item) => !holder.settled.has(item.id));
     if (entry === undefined) return;
-    const attempt: SendAttempt = holder.fresh.delete(entry.id) ? 'first' : 'again';
     let outcome: SendOutcome['outcome'] | undefined;
-    const refused = this.inboxWrite(
+    this.inboxWrite(
       entry.to as Key,
       fate,
       (inbox) => {
-        const result = appendMessage(
-          entry.to,
-          inbox,
-          deliveryOf(from, entry),
-          this.limits,
-          attempt,
-        );
+        const result = appendMessage(entry.to, inbox, deliveryOf(from, entry), this.limits);
         outcome = result.outcome;
         return result.outcome === 'queued' ? result.inbox : undefined;
       },
       () => holder.settled.set(entry.id, outcome as SendOutcome['outcome']),
     );
-    // A full inbox refused it in its transform: nothing was written, still a first attempt.
-    if (refused && attempt === 'first') holder.fresh.add(entry.id);
   }
 
   /** A profile write of nothing but the settled deliveries (a save, an autosave). */
@@ -237,16 +228,19 @@ export class Model {
     return true;
   }
 
-  /** An inbox write; true when its transform refused (a typed error: nothing written). */
-  private inboxWrite(key: Key, fate: Fate, write: InboxWrite, answered?: () => void): boolean {
-    if (fate === 'failed') return false;
+  /**
+   * An inbox write, answered only when `ok` and not refused. A `late` one runs its transform
+   * when it lands, on the inbox as it is then: an update its caller stopped waiting for may
+   * still run its retries later, so this is the worst a store can do.
+   */
+  private inboxWrite(key: Key, fate: Fate, write: InboxWrite, answered?: () => void): void {
+    if (fate === 'failed') return;
     if (fate === 'late') {
       this.late.push({ key, write });
-      return false;
+      return;
     }
     const refused = !this.commitInbox(key, write);
     if (fate === 'ok' && !refused) answered?.();
-    return refused && fate === 'ok';
   }
 
   /** False when the transform threw a typed error (a full inbox): nothing written. */

@@ -77,25 +77,18 @@ describe('delivering a transfer', () => {
     });
   });
 
-  it.each<[string, 'first' | 'again', OutboxEntry, string, OutboxEntry[]]>([
-    ['a first delivery', 'first', entry('t1'), 'queued', []],
-    ['a redelivery the window remembers', 'again', entry('old', 'bob', 5), 'duplicate', []],
+  it.each<[string, string, OutboxEntry, OutboxEntry[]]>([
+    ['a delivery newer than anything forgotten', 'queued', entry('t1'), []],
+    ['a delivery the window remembers', 'duplicate', entry('old', 'bob', 5), []],
+    ['a delivery as new as the bound', 'queued', entry('t1', 'bob', 50), []],
     [
-      'a redelivery newer than what the window forgot',
-      'again',
-      entry('t1', 'bob', 60),
-      'queued',
-      [],
-    ],
-    [
-      'a redelivery the window may have forgotten',
-      'again',
-      entry('t1', 'bob', 20),
+      'a delivery the window may have forgotten',
       'uncertain',
+      entry('t1', 'bob', 20),
       [{ ...entry('t1', 'bob', 20), uncertain: true }],
     ],
-  ])('%s: %s, then the outbox is settled', (_, attempt, sent, outcome, left) => {
-    const result = appendMessage('bob', bob, deliveryOf('alice', sent), limits, attempt);
+  ])('%s is %s, then the outbox is settled', (_, outcome, sent, left) => {
+    const result = appendMessage('bob', bob, deliveryOf('alice', sent), limits);
     expect(result.outcome).toBe(outcome);
     expect(settleDelivery([sent], sent.id, result.outcome)).toEqual(left);
   });
@@ -112,7 +105,7 @@ describe('delivering a transfer', () => {
 
 describe('the next holder finishes an interrupted delivery', () => {
   // Alice's change and outbox entry committed; her server crashed at some step of the
-  // delivery. Her next holder knows nothing of it: it delivers every entry as a redelivery.
+  // delivery. Her next holder knows nothing of it: it delivers every entry again.
   const committed = [entry('t1', 'bob', 100), entry('t2', 'carol', 101)];
   const landed: Inbox = {
     pending: [deliveryOf('alice', entry('t1', 'bob', 100))],
@@ -128,7 +121,7 @@ describe('the next holder finishes an interrupted delivery', () => {
     ['crashed after it landed, applied and trimmed', applied, 'duplicate'],
   ])('%s: the redelivery is %s, and the entry is done', (_, bob, outcome) => {
     const [first] = toDeliver(committed);
-    const result = appendMessage('bob', bob, deliveryOf('alice', first!), limits, 'again');
+    const result = appendMessage('bob', bob, deliveryOf('alice', first!), limits);
     expect(result.outcome).toBe(outcome);
     expect(settleDelivery(committed, first!.id, result.outcome)).toEqual([committed[1]]);
   });

@@ -12,6 +12,7 @@ import {
   MAX_INBOX_BYTES,
   MessageErrorCode,
   type MessageLimits,
+  trimInbox,
 } from '../../src/rules/messages/index.js';
 
 const KEY = 'p1';
@@ -33,12 +34,11 @@ function titled(rows: Row[]): Array<[string, string, Inbox | undefined, InboxMes
 function outcomeOf(
   current: Inbox | undefined,
   message: InboxMessage,
-  attempt: 'first' | 'again' = 'first',
   within: MessageLimits = limits,
 ): string {
   const before = JSON.stringify(current);
   try {
-    const result = appendMessage(KEY, current, message, within, attempt);
+    const result = appendMessage(KEY, current, message, within);
     return result.outcome === 'duplicate'
       ? `duplicate ${result.pending ? 'pending' : 'applied'}`
       : result.outcome;
@@ -175,9 +175,9 @@ describe('a full inbox', () => {
     const base = JSON.stringify(inboxRecord(inbox)).length;
     const entry = JSON.stringify(gift('g3')).length + 1; // and a comma
     expect(base + entry).toBeLessThanOrEqual(300);
-    expect(outcomeOf(inbox, gift('g3'), 'first', small)).toBe('queued');
+    expect(outcomeOf(inbox, gift('g3'), small)).toBe('queued');
     const tight = { ...small, maxInboxBytes: base + entry - 1 };
-    expect(outcomeOf(inbox, gift('g3'), 'first', tight)).toBe(MessageErrorCode.InboxFull);
+    expect(outcomeOf(inbox, gift('g3'), tight)).toBe(MessageErrorCode.InboxFull);
   });
 
   it('caps the inbox at the store maxRecordBytes when it is smaller, never above 384 KiB', () => {
@@ -224,7 +224,7 @@ describe('a full inbox of the largest messages fits every store', () => {
   });
 });
 
-describe('a redelivery (again)', () => {
+describe('an inbox that has forgotten receipts', () => {
   const forgetful: Inbox = { pending: [], done: [['kept', 50]], forgotBelow: 41 };
 
   it.each(
@@ -241,11 +241,24 @@ describe('a redelivery (again)', () => {
       ],
     ]),
   )('%s: %s', (_, expected, current, message) => {
-    expect(outcomeOf(current, message, 'again')).toBe(expected);
+    expect(outcomeOf(current, message)).toBe(expected);
   });
 
-  it('treats a first attempt of an old message as new, whatever the window forgot', () => {
-    expect(outcomeOf(forgetful, gift('t', 1), 'first')).toBe('queued');
+  it('catches a send that runs late: a copy it delivered later was applied and forgotten', () => {
+    // The sender's first call is slow; it calls again (a new time), that copy is applied and
+    // its receipt forgotten; then the first call's update runs, with the first call's time.
+    let current: Inbox | undefined;
+    const late = gift('p1', 100);
+    const retry = gift('p1', 105);
+    const queued = appendMessage(KEY, current, retry, { ...limits, receiptWindow: 1 });
+    if (queued.outcome !== 'queued') throw new Error(queued.outcome);
+    current = queued.inbox;
+    const applied = new Set(['p1', 'later']);
+    const later = appendMessage(KEY, current, gift('later', 106), limits);
+    if (later.outcome !== 'queued') throw new Error(later.outcome);
+    current = trimInbox(later.inbox, applied, { ...limits, receiptWindow: 1 });
+    expect(current).toEqual({ pending: [], done: [['later', 106]], forgotBelow: 106 });
+    expect(outcomeOf(current, late)).toBe('uncertain');
   });
 
   it('leaves a stored inbox untouched when the message is refused', () => {

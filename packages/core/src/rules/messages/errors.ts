@@ -23,8 +23,9 @@ export const MessageErrorCode = {
    */
   MessageFailed: 'Data.MessageFailed',
   /**
-   * An interrupted transfer cannot be told delivered or not: its id has left the recipient's
-   * receipt window. It is kept in the sender's outbox, never delivered twice, for an operator.
+   * A message cannot be told received or not: its id is not in the recipient's receipt window,
+   * which has forgotten messages as recent as this one. Nothing was written: a send rejects,
+   * and a transfer is kept in its sender's outbox, never delivered twice, for an operator.
    */
   DeliveryUncertain: 'Data.DeliveryUncertain',
 } as const;

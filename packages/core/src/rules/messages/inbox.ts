@@ -20,9 +20,10 @@ export interface InboxMessage {
   readonly body: JsonValue;
   /**
    * The sender's clock when the message was made, in ms (a transfer's: when its change was
-   * written). Only a redelivery compares it, with `forgotBelow`: had this very message been
-   * forgotten, `forgotBelow` would be above its own `at`. Another sender's skewed clock can
-   * make a redelivery uncertain, never make it land twice.
+   * written), the same on every run of one send and every delivery of one transfer. Every
+   * append compares it with `forgotBelow`: had this very message been received and forgotten,
+   * `forgotBelow` would be above its own `at`. Safety needs no clock to agree: a skewed clock
+   * can make an attempt uncertain, never make one land twice.
    */
   readonly at: number;
   /** The profile key of a transfer's sender; absent for a send from outside. */

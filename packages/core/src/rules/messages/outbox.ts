@@ -3,7 +3,8 @@
  * sender's outbox, in the same in-memory state as the sender's change, so whichever write
  * carries one carries both. Once that write is known committed, the entry is delivered to the
  * recipient's inbox (`appendMessage` on `deliveryOf`), and dropped from the outbox by the
- * sender's next write; a holder that finds entries on load finishes them as redeliveries.
+ * sender's next write; a holder that finds entries on load delivers them again, the same way:
+ * a copy that landed is a duplicate, one the recipient may have forgotten is uncertain.
  */
 import { DataDriverError, ErrorCode } from '../../errors.js';
 import type { JsonValue } from '../../json.js';

@@ -17,9 +17,14 @@ import { checkMessageBody, checkMessageId, checkMessageSize } from './message-ch
 
 /**
  * What a send did. `duplicate`: the id is pending (`pending: true`) or was applied and is
- * still in the receipt window; nothing is written. `uncertain`: only for a redelivery
- * (`again`), the id is not remembered but the window has forgotten messages as recent as
- * this one, so it may have been received; nothing is written.
+ * still in the receipt window; nothing is written. `uncertain`: the id is not remembered, but
+ * the window has forgotten a message as recent as this one (`at < forgotBelow`), so this one
+ * may have been received and forgotten; nothing is written. A send from outside then rejects
+ * (`Data.DeliveryUncertain`); a transfer is kept in its sender's outbox for an operator.
+ *
+ * Every attempt is checked, the first one too: an update a caller stopped waiting for may
+ * still run its transform later (a store's own retries), after the window forgot a copy that
+ * a later attempt delivered. Its `at` is the one of the first attempt, so the check catches it.
  */
 export type SendOutcome =
   | {
@@ -34,20 +39,12 @@ export type SendOutcome =
   | { readonly outcome: 'duplicate'; readonly pending: boolean }
   | { readonly outcome: 'uncertain' };
 
-/**
- * `first`: a message no earlier attempt can have written (a send's own id is trusted: its
- * sender retries with the same id, and the window answers). `again`: a transfer's delivery
- * that may have landed before (after a rejected write, or finished by the next holder).
- */
-export type SendAttempt = 'first' | 'again';
-
 /** `message` appended to `inbox` (`undefined`: none stored yet), or why not. */
 export function appendMessage(
   key: string,
   inbox: Inbox | undefined,
   message: InboxMessage,
   limits: MessageLimits,
-  attempt: SendAttempt = 'first',
 ): SendOutcome {
   const stored = checkedMessage(message, limits);
   const current = inbox ?? EMPTY_INBOX;
@@ -57,7 +54,7 @@ export function appendMessage(
   if (current.done.some(([id]) => id === stored.id)) {
     return { outcome: 'duplicate', pending: false };
   }
-  if (attempt === 'again' && stored.at < current.forgotBelow) return { outcome: 'uncertain' };
+  if (stored.at < current.forgotBelow) return { outcome: 'uncertain' };
   if (current.pending.length >= limits.maxPending) {
     throw inboxFull(key, `it holds ${current.pending.length} pending messages, its most`, {
       pending: current.pending.length,
