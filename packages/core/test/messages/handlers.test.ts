@@ -67,3 +67,49 @@ describe("running the game's onMessage", () => {
     expect(runHandlers('p1', data, [], handler).data).toBe(data);
   });
 });
+
+describe('what a handler returns', () => {
+  const adding: (result: unknown) => DataMessageHandler = (result) => (data) => {
+    data.coins = (data.coins as number) + 1;
+    return result;
+  };
+
+  it.each<[string, unknown, boolean]>([
+    ['undefined', undefined, true],
+    ['null', null, true],
+    ['a number', 3, true],
+    // biome-ignore lint/suspicious/noThenProperty: a `then` is what this row hands the rule
+    ['an object whose then is not a function', { then: 1 }, true],
+    ['a promise', Promise.resolve(), false],
+    // biome-ignore lint/suspicious/noThenProperty: a `then` is what this row hands the rule
+    ['a thenable object', { then: () => undefined }, false],
+    // biome-ignore lint/suspicious/noThenProperty: a `then` is what this row hands the rule
+    ['a thenable function', Object.assign(() => undefined, { then: () => undefined }), false],
+  ])('%s: applies %s', (_, result, applies) => {
+    const run = runHandlers('p1', { coins: 0 }, [gift('m', 1)], adding(result));
+    expect(run.applied).toEqual(applies ? ['m'] : []);
+    expect(run.data.coins).toBe(applies ? 1 : 0);
+  });
+
+  it.each<[string, DataMessageHandler, string]>([
+    [
+      'a throw',
+      () => {
+        throw new Error('bug');
+      },
+      'onMessage threw',
+    ],
+    ['a promise', () => Promise.resolve(), 'onMessage returned a promise'],
+    [
+      'a Date left in the data',
+      (data) => {
+        (data as Record<string, unknown>).when = new Date(0);
+      },
+      'onMessage left data.when is a Date',
+    ],
+  ])('names why a message failed: %s', (_, failing, words) => {
+    const run = runHandlers('p1', { coins: 0 }, [gift('m', 1)], failing);
+    expect(run.failed[0]?.error.message).toContain(words);
+    expect(run.failed[0]?.error.message).toContain('"m" to p1 did not apply');
+  });
+});

@@ -35,6 +35,7 @@ const HOSTILE: ReadonlyArray<readonly [string, unknown, string]> = [
   ['a profile record', { data: {}, meta: { version: 1 } }, 'is not an inbox'],
   ['a newer format', { ...good, inbox: 2 }, 'format 2, written by a newer build'],
   ['format as text', { ...good, inbox: '1' }, 'is not an inbox'],
+  ['a newer format as text', { ...good, inbox: '2' }, 'is not an inbox'],
   ['an unknown field', { ...good, extra: 1 }, 'a field "extra"'],
   [
     'an own __proto__ field',
@@ -81,6 +82,13 @@ const HOSTILE: ReadonlyArray<readonly [string, unknown, string]> = [
   ['an id pending and done', { ...good, done: [['gift-1', 1]] }, 'the id "gift-1" twice'],
   ['a receipt that is a string', { ...good, done: ['gift-0'] }, 'done[0] that is not'],
   ['a receipt without a time', { ...good, done: [['gift-0']] }, 'done[0] that is not'],
+  ['a receipt of three items', { ...good, done: [['gift-0', 1, 2]] }, 'done[0] that is not'],
+  ['a receipt with a time as text', { ...good, done: [['gift-0', '1']] }, 'done[0] that is not'],
+  [
+    'a receipt that is an object',
+    { ...good, done: [{ 0: 'gift-0', 1: 1, length: 2 }] },
+    'done[0] that is not',
+  ],
   ['a receipt with a numeric id', { ...good, done: [[0, 1]] }, 'done[0] id'],
   [
     'too many pending messages',
@@ -100,6 +108,16 @@ describe('the inbox record', () => {
     expect(inbox).toBeDefined();
     expect(inboxRecord(inbox!)).toEqual(good);
     expect([...receivedIds(inbox!)]).toEqual(['gift-1', 'gift-0']);
+  });
+
+  it('reads an inbox holding exactly 1,000 pending messages and 1,000 receipts', () => {
+    const full = {
+      inbox: 1,
+      pending: Array.from({ length: 1000 }, (_, i) => ({ ...message, id: `m${i}` })),
+      done: Array.from({ length: 1000 }, (_, i) => [`r${i}`, i]),
+      forgotBelow: 0,
+    };
+    expect(parseInbox(KEY, full as StoreRecord, limits)?.pending).toHaveLength(1000);
   });
 
   it('reads no record as no inbox', () => {

@@ -14,11 +14,11 @@ describe('the nudge on the handoff topic', () => {
   });
 
   it.each<[string, unknown, unknown]>([
-    ['a nudge', { T: 'M', D: 'PlayerData', K: 'p1' }, nudgeMessage('PlayerData', 'p1')],
+    ['a nudge', { T: 'M', D: 'PlayerData', K: 'p1' }, { T: 'M', D: 'PlayerData', K: 'p1' }],
     [
       'a signed nudge (the signature is checked by the gate)',
       { T: 'M', D: 'd', K: 'k', S: 'x' },
-      nudgeMessage('d', 'k'),
+      { T: 'M', D: 'd', K: 'k' },
     ],
     ['a request', requestMessage('d', 'k', 'job-1'), undefined],
     ['a reply', { T: 'R', D: 'd', K: 'k' }, undefined],

@@ -100,6 +100,21 @@ describe('delivering a transfer', () => {
 
   it('settles only the entry delivered', () => {
     expect(settleDelivery([entry('a'), entry('b')], 'a', 'duplicate')).toEqual([entry('b')]);
+    expect(settleDelivery([entry('a'), entry('b')], 'b', 'uncertain')).toEqual([
+      entry('a'),
+      { ...entry('b'), uncertain: true },
+    ]);
+  });
+
+  it('names the key and id, or the limit, when it refuses a transfer', () => {
+    expect(() => addToOutbox('alice', [entry('t1')], entry('t1'), limits)).toThrow(
+      expect.objectContaining({ details: { key: 'alice', id: 't1' } }),
+    );
+    const full = Array.from({ length: 100 }, (_, i) => entry(`o${i}`));
+    expect(() => addToOutbox('alice', full, entry('t1'), limits)).toThrow(
+      expect.objectContaining({ details: { key: 'alice', maxOutbox: 100 } }),
+    );
+    expect(addToOutbox('alice', full.slice(1), entry('t1'), limits)).toHaveLength(100);
   });
 });
 

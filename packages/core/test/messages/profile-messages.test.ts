@@ -3,6 +3,7 @@ import { ErrorCode } from '../../src/errors.js';
 import {
   DEFAULT_MESSAGE_LIMITS,
   NO_PROFILE_MESSAGES,
+  type ProfileMessages,
   parseProfileMessages,
   profileMessagesMeta,
 } from '../../src/rules/messages/index.js';
@@ -66,6 +67,26 @@ describe("a profile's meta.messages", () => {
   it('reads what it writes', () => {
     const read = parseProfileMessages('p1', good, limits);
     expect(profileMessagesMeta(read)).toEqual(good);
+  });
+
+  it.each<[string, ProfileMessages]>([
+    ['only applied ids', { applied: ['g1'], outbox: [] }],
+    ['only an outbox', { applied: [], outbox: [transfer] }],
+  ])('writes %s back', (_, messages) => {
+    expect(profileMessagesMeta(messages)).toEqual(messages);
+  });
+
+  it('reads the most a profile keeps: 1,100 applied ids, 100 transfers, a time of 0, an uncertain one', () => {
+    const most = {
+      applied: Array.from({ length: 1100 }, (_, i) => `a${i}`),
+      outbox: Array.from({ length: 100 }, (_, i) => ({
+        ...transfer,
+        id: `t${i}`,
+        at: 0,
+        uncertain: true,
+      })),
+    };
+    expect(parseProfileMessages('p1', most, limits)).toBe(most);
   });
 
   it('reads an absent field as no messages, and writes none back', () => {

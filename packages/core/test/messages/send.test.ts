@@ -115,6 +115,24 @@ describe('appending a message', () => {
         ErrorCode.InvalidArgument,
       ],
       [
+        'a lone surrogate deep in a body',
+        inbox,
+        { ...gift('g'), body: { a: 'ok', b: [1, 'x', { c: [null, '\uDFFF'] }] } },
+        ErrorCode.InvalidData,
+      ],
+      [
+        'a lone surrogate in a nested key',
+        inbox,
+        { ...gift('g'), body: [{ ok: 1 }, { '\uD800x': 1 }] },
+        ErrorCode.InvalidData,
+      ],
+      [
+        'a body of every JSON kind',
+        inbox,
+        { ...gift('g'), body: { n: null, t: true, x: 1.5, s: 'é😀', a: [null, [], {}, ['a']] } },
+        'queued',
+      ],
+      [
         'a body over 16 KiB',
         inbox,
         { ...gift('g'), body: 'x'.repeat(16 * 1024) },
@@ -142,6 +160,28 @@ describe('appending a message', () => {
     const room = limits.maxMessageBytes - stored.length;
     expect(outcomeOf(inbox, { ...gift('g'), body: 'x'.repeat(room) })).toBe('queued');
     expect(outcomeOf(inbox, { ...gift('g'), body: 'x'.repeat(room + 1) })).toBe(ErrorCode.TooLarge);
+    expect(() =>
+      appendMessage(KEY, inbox, { ...gift('g'), body: 'x'.repeat(room + 1) }, limits),
+    ).toThrow(
+      expect.objectContaining({
+        details: { bytes: limits.maxMessageBytes + 1, maxBytes: limits.maxMessageBytes },
+      }),
+    );
+  });
+
+  it('names the most bytes an id may take when it refuses one', () => {
+    expect(() => appendMessage(KEY, inbox, gift('x'.repeat(129)), limits)).toThrow(
+      expect.objectContaining({ details: { maxBytes: 128 } }),
+    );
+  });
+
+  it('stores no sender for a send from outside, and the sender of a transfer', () => {
+    const outside = appendMessage(KEY, undefined, gift('g1'), limits);
+    const transfer = appendMessage(KEY, undefined, { ...gift('g1'), from: 'alice' }, limits);
+    if (outside.outcome !== 'queued' || transfer.outcome !== 'queued')
+      throw new Error('not queued');
+    expect(Object.keys(outside.inbox.pending[0]!)).toEqual(['id', 'body', 'at']);
+    expect(Object.keys(transfer.inbox.pending[0]!)).toEqual(['id', 'body', 'at', 'from']);
   });
 });
 
@@ -176,8 +216,15 @@ describe('a full inbox', () => {
     const entry = JSON.stringify(gift('g3')).length + 1; // and a comma
     expect(base + entry).toBeLessThanOrEqual(300);
     expect(outcomeOf(inbox, gift('g3'), small)).toBe('queued');
+    const exact = { ...small, maxInboxBytes: base + entry };
+    expect(outcomeOf(inbox, gift('g3'), exact)).toBe('queued');
     const tight = { ...small, maxInboxBytes: base + entry - 1 };
     expect(outcomeOf(inbox, gift('g3'), tight)).toBe(MessageErrorCode.InboxFull);
+    expect(() => appendMessage(KEY, inbox, gift('g3'), tight)).toThrow(
+      expect.objectContaining({
+        details: { key: KEY, bytes: base + entry, maxBytes: base + entry - 1 },
+      }),
+    );
   });
 
   it('caps the inbox at the store maxRecordBytes when it is smaller, never above 384 KiB', () => {

@@ -4,7 +4,7 @@
  * change fails its message alone. That message stays pending and the data is as it was before
  * it; the others apply. The data and the ids of the applied messages then go out in one write.
  */
-import { isPlainObject, type JsonObject, jsonClone } from '../../json.js';
+import { type JsonObject, jsonClone } from '../../json.js';
 import { describeJsonProblem, findJsonProblem } from '../json-problems.js';
 import { MessageError, MessageErrorCode } from './errors.js';
 import type { InboxMessage } from './inbox.js';
@@ -63,7 +63,6 @@ function runOne(
     // The pass writes once every handler returned: a change made later would miss the write.
     return { why: 'onMessage returned a promise; it must change the data synchronously' };
   }
-  if (!isPlainObject(draft)) return { why: 'onMessage left the data not a plain object' };
   const found = findJsonProblem(draft, 'data');
   if (found) return { why: `onMessage left ${describeJsonProblem(found)}` };
   return undefined;
