@@ -37,7 +37,7 @@ export const DEFAULT_MESSAGE_LIMITS: MessageLimits = {
   maxPending: 1_000,
   receiptWindow: 1_000,
   // A gift or grant is a few hundred bytes; 16 KiB leaves room, and a full receipt window of
-  // the longest ids (about 147 KB) still leaves room for 15 of the largest (send.test.ts).
+  // the longest ids (about 147 KB) still leaves room for 15 of the largest (inbox-size.test.ts).
   maxMessageBytes: 16 * 1024,
   maxInboxBytes: MAX_INBOX_BYTES,
   maxIdBytes: 128,
