@@ -2,16 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   appendMessage,
-  DEFAULT_MESSAGE_LIMITS,
+  DEFAULT_INBOX_LIMITS,
   type Inbox,
+  type InboxLimits,
   type InboxMessage,
-  type MessageLimits,
   planApply,
   recordApplied,
   trimInbox,
 } from '../../src/rules/messages/index.js';
 
-const limits = DEFAULT_MESSAGE_LIMITS;
+const limits = DEFAULT_INBOX_LIMITS;
 const gift = (id: string, at = 10): InboxMessage => ({ id, body: 1, at });
 const inboxOf = (...ids: string[]): Inbox => ({
   pending: ids.map((id) => gift(id)),
@@ -69,7 +69,7 @@ describe('the applied ids a profile keeps', () => {
   });
 
   it('never drops an id still pending in the inbox, and keeps at most the ids pending when read plus the tail', () => {
-    const small: MessageLimits = { ...limits, maxPending: 6, receiptWindow: 4, appliedTail: 2 };
+    const small: InboxLimits = { ...limits, maxPending: 6, receiptWindow: 4, appliedTail: 2 };
     // A step: send a new id, or run a pass that reads the inbox, applies some of what it
     // picked (the rest fail), sends may land before its trim, and a crash may skip the trim.
     const step = fc.oneof(
@@ -127,7 +127,7 @@ describe('the applied ids a profile keeps', () => {
 });
 
 describe('trimming the inbox', () => {
-  const small: MessageLimits = { ...limits, receiptWindow: 3 };
+  const small: InboxLimits = { ...limits, receiptWindow: 3 };
 
   it('writes nothing when no applied message is pending', () => {
     expect(trimInbox(inboxOf('a'), new Set(['b']), small)).toBeUndefined();

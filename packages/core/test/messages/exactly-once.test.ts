@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MESSAGE_LIMITS, type MessageLimits } from '../../src/rules/messages/index.js';
+import { DEFAULT_INBOX_LIMITS, type InboxLimits } from '../../src/rules/messages/index.js';
 import { type Fate, KEYS, type Key, Model, START_COINS } from './model.js';
 
 const fate = fc.constantFrom<Fate>('ok', 'ok', 'ok', 'lost', 'lost', 'late', 'failed');
@@ -140,7 +140,7 @@ describe('profile messages, exactly once (a model over the pure rules)', () => {
   it('applies every message sent exactly once and conserves coins, through crashes, lost and late responses, and duplicates', () => {
     // The default receipt window, a small inbox so that full inboxes are met, and no applied
     // ids kept past the pinned ones: the inbox's window alone must catch every duplicate.
-    const limits: MessageLimits = { ...DEFAULT_MESSAGE_LIMITS, maxPending: 4, appliedTail: 0 };
+    const limits: InboxLimits = { ...DEFAULT_INBOX_LIMITS, maxPending: 4, appliedTail: 0 };
     fc.assert(
       fc.property(fc.array(step, { maxLength: 80 }), (steps) => {
         const model = new Model(limits);
@@ -172,8 +172,8 @@ describe('profile messages, exactly once (a model over the pure rules)', () => {
   it('never applies a transfer twice when the receipt window forgets: it is applied once or kept as uncertain', () => {
     // A window of one id and no applied tail: a redelivery meets an inbox that has forgotten
     // what it received, and a profile that no longer lists it.
-    const limits: MessageLimits = {
-      ...DEFAULT_MESSAGE_LIMITS,
+    const limits: InboxLimits = {
+      ...DEFAULT_INBOX_LIMITS,
       maxPending: 3,
       receiptWindow: 1,
       appliedTail: 0,
@@ -204,7 +204,7 @@ describe('profile messages, exactly once (a model over the pure rules)', () => {
     // The path the property above meets only now and then, step by step: Alice's delivery
     // lands but its answer is lost; Bob applies it, trims it, and forgets its receipt; then
     // Alice's holder delivers it again.
-    const model = new Model({ ...DEFAULT_MESSAGE_LIMITS, receiptWindow: 1, appliedTail: 0 });
+    const model = new Model({ ...DEFAULT_INBOX_LIMITS, receiptWindow: 1, appliedTail: 0 });
     model.transfer('alice', 5, 'ok');
     model.deliver('alice', 'lost');
     const pass = (): void => {
@@ -231,7 +231,7 @@ describe('profile messages, exactly once (a model over the pure rules)', () => {
     // Alice's first delivery is slow (its update still runs after she stopped waiting); her
     // holder delivers again, Bob applies that copy and forgets its receipt; then the first
     // update runs. Its time is the transfer's own, which Bob's window has forgotten past.
-    const model = new Model({ ...DEFAULT_MESSAGE_LIMITS, receiptWindow: 1, appliedTail: 0 });
+    const model = new Model({ ...DEFAULT_INBOX_LIMITS, receiptWindow: 1, appliedTail: 0 });
     const pass = (): void => {
       model.read('bob');
       model.write('bob', 'ok');

@@ -4,7 +4,7 @@ import { jsonClone } from '../../src/json.js';
 import { parseStoreKey, profilePrefix, storeKeyOf } from '../../src/keys.js';
 import type { StoreRecord } from '../../src/ports/store.js';
 import {
-  DEFAULT_MESSAGE_LIMITS,
+  DEFAULT_INBOX_LIMITS,
   inboxKeyOf,
   inboxPrefix,
   inboxRecord,
@@ -14,7 +14,7 @@ import {
 } from '../../src/rules/messages/index.js';
 
 const KEY = 'PlayerData#inbox/p1';
-const limits = DEFAULT_MESSAGE_LIMITS;
+const limits = DEFAULT_INBOX_LIMITS;
 const message = { id: 'gift-1', body: { coins: 10 }, at: 5 };
 const good = { inbox: 1, pending: [message], done: [['gift-0', 4]], forgotBelow: 0 };
 

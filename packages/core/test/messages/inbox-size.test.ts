@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   appendMessage,
-  DEFAULT_MESSAGE_LIMITS,
+  DEFAULT_INBOX_LIMITS,
   type Inbox,
   inboxRecord,
   MAX_INBOX_BYTES,
@@ -9,7 +9,7 @@ import {
 } from '../../src/rules/messages/index.js';
 
 const KEY = 'p1';
-const limits = DEFAULT_MESSAGE_LIMITS;
+const limits = DEFAULT_INBOX_LIMITS;
 
 describe('a full inbox of the largest messages fits every store', () => {
   it('holds a full receipt window of the longest ids and still fits DynamoDB (407,296 bytes)', () => {

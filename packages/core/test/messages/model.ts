@@ -14,8 +14,8 @@ import {
   appendMessage,
   deliveryOf,
   type Inbox,
+  type InboxLimits,
   type InboxMessage,
-  type MessageLimits,
   type OutboxEntry,
   type ProfileMessages,
   planApply,
@@ -62,7 +62,7 @@ export class Model {
   private clock = 1;
   private nextTransfer = 0;
 
-  constructor(readonly limits: MessageLimits) {
+  constructor(readonly limits: InboxLimits) {
     for (const key of KEYS) {
       this.profiles.set(key, {
         coins: START_COINS,

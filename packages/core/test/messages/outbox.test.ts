@@ -3,7 +3,7 @@ import { ErrorCode } from '../../src/errors.js';
 import {
   addToOutbox,
   appendMessage,
-  DEFAULT_MESSAGE_LIMITS,
+  DEFAULT_INBOX_LIMITS,
   deliveryOf,
   type Inbox,
   MessageErrorCode,
@@ -12,7 +12,7 @@ import {
   toDeliver,
 } from '../../src/rules/messages/index.js';
 
-const limits = DEFAULT_MESSAGE_LIMITS;
+const limits = DEFAULT_INBOX_LIMITS;
 const entry = (id: string, to = 'bob', at = 100): OutboxEntry => ({
   to,
   id,

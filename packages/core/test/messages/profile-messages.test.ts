@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/errors.js';
 import {
-  DEFAULT_MESSAGE_LIMITS,
+  DEFAULT_INBOX_LIMITS,
   NO_PROFILE_MESSAGES,
   type ProfileMessages,
   parseProfileMessages,
   profileMessagesMeta,
 } from '../../src/rules/messages/index.js';
 
-const limits = DEFAULT_MESSAGE_LIMITS;
+const limits = DEFAULT_INBOX_LIMITS;
 const transfer = { to: 'bob', id: 't1', body: { coins: 10 }, at: 100 };
 const good = { applied: ['g1', 'g2'], outbox: [transfer] };
 

@@ -4,19 +4,19 @@ import { jsonClone } from '../../src/json.js';
 import { recordJson } from '../../src/ports/record-json.js';
 import {
   appendMessage,
-  DEFAULT_MESSAGE_LIMITS,
+  DEFAULT_INBOX_LIMITS,
   type Inbox,
+  type InboxLimits,
   type InboxMessage,
   inboxRecord,
   limitsFor,
   MAX_INBOX_BYTES,
   MessageErrorCode,
-  type MessageLimits,
   trimInbox,
 } from '../../src/rules/messages/index.js';
 
 const KEY = 'p1';
-const limits = DEFAULT_MESSAGE_LIMITS;
+const limits = DEFAULT_INBOX_LIMITS;
 const gift = (id: string, at = 10): InboxMessage => ({ id, body: { coins: 10 }, at });
 const inbox: Inbox = {
   pending: [gift('pending-1'), gift('pending-2')],
@@ -34,7 +34,7 @@ function titled(rows: Row[]): Array<[string, string, Inbox | undefined, InboxMes
 function outcomeOf(
   current: Inbox | undefined,
   message: InboxMessage,
-  within: MessageLimits = limits,
+  within: InboxLimits = limits,
 ): string {
   const before = JSON.stringify(current);
   try {
@@ -211,7 +211,7 @@ describe('a full inbox', () => {
   });
 
   it('refuses a message that would take the inbox past its bytes, and takes one that fits', () => {
-    const small: MessageLimits = { ...limits, maxInboxBytes: 300 };
+    const small: InboxLimits = { ...limits, maxInboxBytes: 300 };
     const base = JSON.stringify(inboxRecord(inbox)).length;
     const entry = JSON.stringify(gift('g3')).length + 1; // and a comma
     expect(base + entry).toBeLessThanOrEqual(300);

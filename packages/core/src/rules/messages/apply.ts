@@ -6,7 +6,7 @@
  * in the inbox: their ids are in the profile, so the next pass trims them without applying.
  */
 import type { Inbox, InboxMessage, Receipt } from './inbox.js';
-import type { MessageLimits } from './limits.js';
+import type { InboxLimits } from './limits.js';
 
 export interface ApplyPlan {
   /** Pending messages not yet applied, in the order they were received. */
@@ -63,7 +63,7 @@ export function recordApplied(
 export function trimInbox(
   inbox: Inbox | undefined,
   applied: ReadonlySet<string>,
-  limits: MessageLimits,
+  limits: InboxLimits,
 ): Inbox | undefined {
   if (inbox === undefined) return undefined;
   const pending: InboxMessage[] = [];

@@ -7,7 +7,7 @@
 import { isPlainObject, type JsonObject, type JsonValue } from '../../json.js';
 import { isWellFormedText } from '../../keys.js';
 import type { StoreRecord } from '../../ports/store.js';
-import type { MessageLimits } from './limits.js';
+import type { InboxLimits } from './limits.js';
 import { bodyProblem, idProblem, refusedStored } from './message-checks.js';
 
 /** The format this build writes; a higher one is a newer build's, left untouched. */
@@ -53,7 +53,7 @@ const MESSAGE_FIELDS = new Set(['id', 'body', 'at', 'from']);
 export function parseInbox(
   key: string,
   value: StoreRecord | undefined,
-  limits: MessageLimits,
+  limits: InboxLimits,
 ): Inbox | undefined {
   if (value === undefined) return undefined;
   const wrong = inboxProblem(value, limits);
@@ -79,7 +79,7 @@ export function receivedIds(inbox: Inbox): Set<string> {
   return ids;
 }
 
-function inboxProblem(value: StoreRecord, limits: MessageLimits): string | undefined {
+function inboxProblem(value: StoreRecord, limits: InboxLimits): string | undefined {
   if (!isPlainObject(value)) return 'is not an inbox';
   if (typeof value.inbox === 'number' && value.inbox > INBOX_FORMAT) {
     return `is an inbox of format ${value.inbox}, written by a newer build`;
@@ -91,7 +91,7 @@ function inboxProblem(value: StoreRecord, limits: MessageLimits): string | undef
   return pendingProblem(value.pending, limits) ?? doneProblem(value, limits);
 }
 
-function pendingProblem(pending: unknown, limits: MessageLimits): string | undefined {
+function pendingProblem(pending: unknown, limits: InboxLimits): string | undefined {
   if (!Array.isArray(pending)) return 'has no list of pending messages';
   if (pending.length > limits.maxPending) {
     return `holds ${pending.length} pending messages, over the ${limits.maxPending} an inbox keeps`;
@@ -103,7 +103,7 @@ function pendingProblem(pending: unknown, limits: MessageLimits): string | undef
   return undefined;
 }
 
-function messageProblem(value: unknown, path: string, limits: MessageLimits): string | undefined {
+function messageProblem(value: unknown, path: string, limits: InboxLimits): string | undefined {
   if (!isPlainObject(value)) return `a ${path} that is not a message`;
   const unknown = Object.keys(value).find((field) => !MESSAGE_FIELDS.has(field));
   if (unknown !== undefined) return `a ${path} with a field ${JSON.stringify(unknown)}`;
@@ -119,7 +119,7 @@ function messageProblem(value: unknown, path: string, limits: MessageLimits): st
   return undefined;
 }
 
-function doneProblem(value: Record<string, unknown>, limits: MessageLimits): string | undefined {
+function doneProblem(value: Record<string, unknown>, limits: InboxLimits): string | undefined {
   const { done } = value;
   if (!Array.isArray(done)) return 'has no receipt window';
   if (done.length > limits.receiptWindow) {

@@ -1,9 +1,9 @@
 /**
  * The bounds of profile messages, one place. Every figure is a default a test may shrink (the
- * rules take `MessageLimits`), and each is chosen so that a full inbox fits every store.
+ * rules take `InboxLimits`), and each is chosen so that a full inbox fits every store.
  */
 
-export interface MessageLimits {
+export interface InboxLimits {
   /** Pending messages an inbox holds at most (the peers' 1,000). */
   readonly maxPending: number;
   /**
@@ -33,7 +33,7 @@ export interface MessageLimits {
  */
 export const MAX_INBOX_BYTES = 384 * 1024;
 
-export const DEFAULT_MESSAGE_LIMITS: MessageLimits = {
+export const DEFAULT_INBOX_LIMITS: InboxLimits = {
   maxPending: 1_000,
   receiptWindow: 1_000,
   // A gift or grant is a few hundred bytes; 16 KiB leaves room, and a full receipt window of
@@ -48,8 +48,8 @@ export const DEFAULT_MESSAGE_LIMITS: MessageLimits = {
 /** The limits an inbox write checks: the defaults, capped by the store's `maxRecordBytes`. */
 export function limitsFor(
   maxRecordBytes: number | undefined,
-  limits: MessageLimits = DEFAULT_MESSAGE_LIMITS,
-): MessageLimits {
+  limits: InboxLimits = DEFAULT_INBOX_LIMITS,
+): InboxLimits {
   if (maxRecordBytes === undefined || maxRecordBytes >= limits.maxInboxBytes) return limits;
   return { ...limits, maxInboxBytes: maxRecordBytes };
 }

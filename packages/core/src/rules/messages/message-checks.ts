@@ -9,16 +9,16 @@ import type { JsonValue } from '../../json.js';
 import { isWellFormed, isWellFormedText, tooLong } from '../../keys.js';
 import { describeJsonProblem, findJsonProblem, MAX_DATA_DEPTH } from '../json-problems.js';
 import { utf8Bytes } from '../record-size.js';
-import type { MessageLimits } from './limits.js';
+import type { InboxLimits } from './limits.js';
 
 /** Why `id` cannot name a message, or `undefined`. */
-export function idProblem(id: unknown, limits: MessageLimits): string | undefined {
+export function idProblem(id: unknown, limits: InboxLimits): string | undefined {
   if (!isWellFormedText(id)) return 'must be a non-empty string of well-formed UTF-16';
   return tooLong(id, limits.maxIdBytes);
 }
 
 /** `id`, or `Data.InvalidArgument` naming what is wrong; nothing was written. */
-export function checkMessageId(id: unknown, limits: MessageLimits): string {
+export function checkMessageId(id: unknown, limits: InboxLimits): string {
   const problem = idProblem(id, limits);
   if (problem !== undefined) {
     throw new DataDriverError(
@@ -65,7 +65,7 @@ export function refusedStored(key: string, what: string): DataDriverError {
 }
 
 /** `Data.TooLarge` when `stored` (one message as it goes into the inbox) is over the limit. */
-export function checkMessageSize(stored: object, limits: MessageLimits): void {
+export function checkMessageSize(stored: object, limits: InboxLimits): void {
   const bytes = utf8Bytes(JSON.stringify(stored));
   if (bytes > limits.maxMessageBytes) {
     throw new DataDriverError(

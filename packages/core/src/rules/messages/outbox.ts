@@ -11,7 +11,7 @@ import type { JsonValue } from '../../json.js';
 import { checkProfileKey } from '../../keys.js';
 import { MessageError, MessageErrorCode } from './errors.js';
 import type { InboxMessage } from './inbox.js';
-import type { MessageLimits } from './limits.js';
+import type { InboxLimits } from './limits.js';
 import { checkedMessage, type SendOutcome } from './send.js';
 
 export interface OutboxEntry {
@@ -36,7 +36,7 @@ export function addToOutbox(
   from: string,
   outbox: readonly OutboxEntry[],
   entry: OutboxEntry,
-  limits: MessageLimits,
+  limits: InboxLimits,
 ): OutboxEntry[] {
   checkProfileKey(entry.to);
   if (entry.to === from) {

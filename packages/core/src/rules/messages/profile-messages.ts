@@ -7,7 +7,7 @@
  */
 import { isPlainObject, type JsonObject } from '../../json.js';
 import { isWellFormedText } from '../../keys.js';
-import type { MessageLimits } from './limits.js';
+import type { InboxLimits } from './limits.js';
 import { bodyProblem, idProblem, refusedStored } from './message-checks.js';
 import type { OutboxEntry } from './outbox.js';
 
@@ -26,7 +26,7 @@ const ENTRY_FIELDS = new Set(['to', 'id', 'body', 'at', 'uncertain']);
 export function parseProfileMessages(
   key: string,
   value: unknown,
-  limits: MessageLimits,
+  limits: InboxLimits,
 ): ProfileMessages {
   if (value === undefined) return NO_PROFILE_MESSAGES;
   const wrong = problemOf(value, limits);
@@ -43,14 +43,14 @@ export function profileMessagesMeta(messages: ProfileMessages): JsonObject | und
   };
 }
 
-function problemOf(value: unknown, limits: MessageLimits): string | undefined {
+function problemOf(value: unknown, limits: InboxLimits): string | undefined {
   if (!isPlainObject(value)) return 'a meta.messages that is not an object';
   const unknown = Object.keys(value).find((field) => !FIELDS.has(field));
   if (unknown !== undefined) return `a meta.messages field ${JSON.stringify(unknown)}`;
   return appliedProblem(value.applied, limits) ?? outboxProblem(value.outbox, limits);
 }
 
-function appliedProblem(applied: unknown, limits: MessageLimits): string | undefined {
+function appliedProblem(applied: unknown, limits: InboxLimits): string | undefined {
   if (!Array.isArray(applied)) return 'a meta.messages.applied that is not a list';
   const most = limits.maxPending + limits.appliedTail;
   if (applied.length > most) {
@@ -67,7 +67,7 @@ function appliedProblem(applied: unknown, limits: MessageLimits): string | undef
   return undefined;
 }
 
-function outboxProblem(outbox: unknown, limits: MessageLimits): string | undefined {
+function outboxProblem(outbox: unknown, limits: InboxLimits): string | undefined {
   if (!Array.isArray(outbox)) return 'a meta.messages.outbox that is not a list';
   if (outbox.length > limits.maxOutbox) {
     return `${outbox.length} transfers in meta.messages.outbox, over its ${limits.maxOutbox}`;

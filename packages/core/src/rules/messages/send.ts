@@ -12,7 +12,7 @@ import type { StoreRecord } from '../../ports/store.js';
 import { utf8Bytes } from '../record-size.js';
 import { MessageError, MessageErrorCode } from './errors.js';
 import { EMPTY_INBOX, type Inbox, type InboxMessage, inboxRecord } from './inbox.js';
-import type { MessageLimits } from './limits.js';
+import type { InboxLimits } from './limits.js';
 import { checkMessageBody, checkMessageId, checkMessageSize } from './message-checks.js';
 
 /**
@@ -44,7 +44,7 @@ export function appendMessage(
   key: string,
   inbox: Inbox | undefined,
   message: InboxMessage,
-  limits: MessageLimits,
+  limits: InboxLimits,
 ): SendOutcome {
   const stored = checkedMessage(message, limits);
   const current = inbox ?? EMPTY_INBOX;
@@ -78,7 +78,7 @@ export function appendMessage(
  * problem: `Data.InvalidArgument` (id, time, sender), `Data.InvalidData` (body),
  * `Data.TooLarge` (size).
  */
-export function checkedMessage(message: InboxMessage, limits: MessageLimits): InboxMessage {
+export function checkedMessage(message: InboxMessage, limits: InboxLimits): InboxMessage {
   const id = checkMessageId(message.id, limits);
   const body = checkMessageBody(message.body);
   if (!Number.isSafeInteger(message.at) || message.at < 0) {
