@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DataDriverError } from '../../src/errors.js';
+import { DataDriverError } from '../../src/ports/errors.js';
 import { MessageError, MessageErrorCode } from '../../src/rules/messages/index.js';
 
 describe('the messages errors', () => {

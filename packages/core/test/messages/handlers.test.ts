@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/json.js';
+import type { JsonObject } from '../../src/ports/json.js';
 import {
   type DataMessageHandler,
   type InboxMessage,

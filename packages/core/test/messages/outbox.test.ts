@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../src/errors.js';
+import { ErrorCode } from '../../src/ports/errors.js';
 import {
   addToOutbox,
   appendMessage,

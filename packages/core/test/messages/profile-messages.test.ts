@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../src/errors.js';
+import { ErrorCode } from '../../src/ports/errors.js';
 import {
   DEFAULT_INBOX_LIMITS,
   NO_PROFILE_MESSAGES,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DataDriverError, ErrorCode } from '../../src/errors.js';
-import { jsonClone } from '../../src/json.js';
+import { DataDriverError, ErrorCode } from '../../src/ports/errors.js';
+import { jsonClone } from '../../src/ports/json.js';
 import { recordJson } from '../../src/ports/record-json.js';
 import {
   appendMessage,

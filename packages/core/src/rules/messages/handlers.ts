@@ -4,7 +4,7 @@
  * change fails its message alone. That message stays pending and the data is as it was before
  * it; the others apply. The data and the ids of the applied messages then go out in one write.
  */
-import { type JsonObject, jsonClone } from '../../json.js';
+import { type JsonObject, jsonClone } from '../../ports/json.js';
 import { describeJsonProblem, findJsonProblem } from '../json-problems.js';
 import { MessageError, MessageErrorCode } from './errors.js';
 import type { InboxMessage } from './inbox.js';

@@ -4,8 +4,8 @@
  * senders' times the window has forgotten. Read whole and checked before any write: a value
  * that is not exactly this shape is refused with `Data.InvalidRecord` and left untouched.
  */
-import { isPlainObject, type JsonObject, type JsonValue } from '../../json.js';
-import { isWellFormedText } from '../../keys.js';
+import { isPlainObject, type JsonObject, type JsonValue } from '../../ports/json.js';
+import { isWellFormedText } from '../keys.js';
 import type { StoreRecord } from '../../ports/store.js';
 import type { InboxLimits } from './limits.js';
 import { bodyProblem, idProblem, refusedStored } from './message-checks.js';

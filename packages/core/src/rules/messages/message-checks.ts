@@ -4,9 +4,9 @@
  * either, which a backend would store as U+FFFD), and a size under `maxMessageBytes`. The same
  * checks read a stored inbox, so a hostile record is refused with the sender's words.
  */
-import { DataDriverError, ErrorCode } from '../../errors.js';
-import type { JsonValue } from '../../json.js';
-import { isWellFormed, isWellFormedText, tooLong } from '../../keys.js';
+import { DataDriverError, ErrorCode } from '../../ports/errors.js';
+import type { JsonValue } from '../../ports/json.js';
+import { isWellFormed, isWellFormedText, tooLong } from '../keys.js';
 import { describeJsonProblem, findJsonProblem, MAX_DATA_DEPTH } from '../json-problems.js';
 import { utf8Bytes } from '../record-size.js';
 import type { InboxLimits } from './limits.js';

@@ -5,8 +5,8 @@
  * `parseHandoffMessage` predates it reads an unknown `T` as nothing and ignores it; it picks the
  * message up at its next autosave. To move into `wire.ts` (and `signing.ts`'s fields) when wired.
  */
-import { isPlainObject } from '../../json.js';
-import { isWellFormedText } from '../../keys.js';
+import { isPlainObject } from '../../ports/json.js';
+import { isWellFormedText } from '../keys.js';
 
 // A type alias, not an interface: it must be assignable to the messenger's JsonObject.
 export type MessageNudge = {

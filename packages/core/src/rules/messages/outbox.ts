@@ -6,9 +6,9 @@
  * sender's next write; a holder that finds entries on load delivers them again, the same way:
  * a copy that landed is a duplicate, one the recipient may have forgotten is uncertain.
  */
-import { DataDriverError, ErrorCode } from '../../errors.js';
-import type { JsonValue } from '../../json.js';
-import { checkProfileKey } from '../../keys.js';
+import { DataDriverError, ErrorCode } from '../../ports/errors.js';
+import type { JsonValue } from '../../ports/json.js';
+import { checkProfileKey } from '../keys.js';
 import { MessageError, MessageErrorCode } from './errors.js';
 import type { InboxMessage } from './inbox.js';
 import type { InboxLimits } from './limits.js';

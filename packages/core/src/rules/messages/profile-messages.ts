@@ -5,8 +5,8 @@
  * that predates messages carries `meta.messages` over untouched (`record-writes.ts` keeps a
  * newer writer's meta fields), and applies nothing.
  */
-import { isPlainObject, type JsonObject } from '../../json.js';
-import { isWellFormedText } from '../../keys.js';
+import { isPlainObject, type JsonObject } from '../../ports/json.js';
+import { isWellFormedText } from '../keys.js';
 import type { InboxLimits } from './limits.js';
 import { bodyProblem, idProblem, refusedStored } from './message-checks.js';
 import type { OutboxEntry } from './outbox.js';

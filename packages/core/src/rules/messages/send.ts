@@ -5,8 +5,8 @@
  * so nothing is written.
  */
 
-import { DataDriverError, ErrorCode } from '../../errors.js';
-import { isWellFormedText } from '../../keys.js';
+import { DataDriverError, ErrorCode } from '../../ports/errors.js';
+import { isWellFormedText } from '../keys.js';
 import { recordJson } from '../../ports/record-json.js';
 import type { StoreRecord } from '../../ports/store.js';
 import { utf8Bytes } from '../record-size.js';
