@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/ports/errors.js';
 import { jsonClone } from '../../src/ports/json.js';
-import { parseStoreKey, profilePrefix, storeKeyOf } from '../../src/rules/keys.js';
 import type { StoreRecord } from '../../src/ports/store.js';
+import { parseStoreKey, profilePrefix, storeKeyOf } from '../../src/rules/keys.js';
 import {
   DEFAULT_INBOX_LIMITS,
   inboxKeyOf,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseHandoffMessage, requestMessage } from '../../src/handoff/wire.js';
 import {
   nudgeMessage,
   type PassState,
@@ -6,7 +7,6 @@ import {
   passEnded,
   passRequested,
 } from '../../src/rules/messages/index.js';
-import { parseHandoffMessage, requestMessage } from '../../src/handoff/wire.js';
 
 describe('the nudge on the handoff topic', () => {
   it('is ignored by the handoff as this build reads it: a server of an older build drops it', () => {

@@ -5,8 +5,8 @@
  * that is not exactly this shape is refused with `Data.InvalidRecord` and left untouched.
  */
 import { isPlainObject, type JsonObject, type JsonValue } from '../../ports/json.js';
-import { isWellFormedText } from '../keys.js';
 import type { StoreRecord } from '../../ports/store.js';
+import { isWellFormedText } from '../keys.js';
 import type { InboxLimits } from './limits.js';
 import { bodyProblem, idProblem, refusedStored } from './message-checks.js';
 

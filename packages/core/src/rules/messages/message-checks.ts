@@ -6,8 +6,8 @@
  */
 import { DataDriverError, ErrorCode } from '../../ports/errors.js';
 import type { JsonValue } from '../../ports/json.js';
-import { isWellFormed, isWellFormedText, tooLong } from '../keys.js';
 import { describeJsonProblem, findJsonProblem, MAX_DATA_DEPTH } from '../json-problems.js';
+import { isWellFormed, isWellFormedText, tooLong } from '../keys.js';
 import { utf8Bytes } from '../record-size.js';
 import type { InboxLimits } from './limits.js';
 

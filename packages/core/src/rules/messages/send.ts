@@ -6,9 +6,9 @@
  */
 
 import { DataDriverError, ErrorCode } from '../../ports/errors.js';
-import { isWellFormedText } from '../keys.js';
 import { recordJson } from '../../ports/record-json.js';
 import type { StoreRecord } from '../../ports/store.js';
+import { isWellFormedText } from '../keys.js';
 import { utf8Bytes } from '../record-size.js';
 import { MessageError, MessageErrorCode } from './errors.js';
 import { EMPTY_INBOX, type Inbox, type InboxMessage, inboxRecord } from './inbox.js';
