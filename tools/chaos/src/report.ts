@@ -23,7 +23,7 @@ function rows(report: RunReport): Array<[string, string]> {
     ],
     [
       'wall time',
-      `${seconds(report.wallMs)} (start ${seconds(report.phasesMs.start)}, schedule ${seconds(report.phasesMs.schedule)}, stop and check ${seconds(report.phasesMs.stop)}; ${f.minutes.toFixed(2)} min of history)`,
+      `${seconds(report.wallMs)} (backends ready at ${seconds(report.phasesMs.start.backends)}, servers at ${seconds(report.phasesMs.start.servers)}, schedule ${seconds(report.phasesMs.schedule)}, stop and check ${seconds(report.phasesMs.stop)}; ${f.minutes.toFixed(2)} min of history)`,
     ],
     ['hops', `${f.hopsSent} sent, ${f.hopsToDownServer} to a server that was down`],
     [

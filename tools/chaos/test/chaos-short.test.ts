@@ -4,7 +4,7 @@
  * shown to catch each sabotage of that very history.
  */
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ofKind } from '../src/check/by-key.js';
 import { checkHistory } from '../src/check/check-history.js';
 import { allowedMs } from '../src/check/joins.js';
@@ -43,7 +43,9 @@ describe('a short chaos run', () => {
   });
 
   it.concurrent('on DynamoDB Local as the store: the same', async () => {
-    expectClean(await runChaos(SHORT_DYNAMODB_RUN));
+    expectClean(
+      await runChaos({ ...SHORT_DYNAMODB_RUN, dynamoEndpoint: inject('dynamoEndpoint') }),
+    );
   });
 });
 

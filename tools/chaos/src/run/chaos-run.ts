@@ -20,6 +20,8 @@ export interface RunOptions extends Omit<PlanOptions, 'pauseMs'> {
   readonly historyDir?: string;
   /** False: Redis without persistence (the checker's own test of a backend that loses data). */
   readonly durable?: boolean;
+  /** A DynamoDB Local already running (a test run's) for the `dynamodb` stack; else its own. */
+  readonly dynamoEndpoint?: string;
 }
 
 export interface RunReport extends CheckResult {
@@ -28,7 +30,12 @@ export interface RunReport extends CheckResult {
   readonly joinBound: JoinBound;
   readonly wallMs: number;
   /** Where the wall time went: starting the stack, playing the schedule, stopping and reading. */
-  readonly phasesMs: { readonly start: number; readonly schedule: number; readonly stop: number };
+  readonly phasesMs: {
+    /** When the backends, and the servers, were ready: they start side by side. */
+    readonly start: { readonly backends: number; readonly servers: number };
+    readonly schedule: number;
+    readonly stop: number;
+  };
 }
 
 export async function runChaos(options: RunOptions): Promise<RunReport> {
@@ -45,6 +52,7 @@ export async function runChaos(options: RunOptions): Promise<RunReport> {
     timings: options.timings,
     durable: options.durable ?? true,
     history: runner,
+    ...(options.dynamoEndpoint ? { dynamoEndpoint: options.dynamoEndpoint } : {}),
   }).catch((error: unknown) => {
     runner.close();
     throw error;
@@ -73,6 +81,10 @@ export async function runChaos(options: RunOptions): Promise<RunReport> {
     historyDir,
     joinBound,
     wallMs: Date.now() - began,
-    phasesMs: { start: start - began, schedule: scheduled - start, stop: Date.now() - scheduled },
+    phasesMs: {
+      start: { ...stack.readyMs },
+      schedule: scheduled - start,
+      stop: Date.now() - scheduled,
+    },
   };
 }
