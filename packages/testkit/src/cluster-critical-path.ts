@@ -9,6 +9,11 @@ import type { LedgerEntry, LedgerKind, Span, TimeLedger } from './cluster-ledger
 /** A wait of one server: the load (or other call) of `server` from `from` to `to`. */
 export interface Wait extends Span {
   readonly server: string;
+  /**
+   * The ledger's order of the event that ended the wait, where known: an entry that ended in
+   * its millisecond after it (a second reply landing just after the load) is not a cause.
+   */
+  readonly endOrder?: number | undefined;
 }
 
 /**
@@ -147,7 +152,7 @@ export function criticalPath(ledger: TimeLedger, wait: Wait): CriticalPath {
   const walk = walkBack(
     ledger.during(wait),
     wait.from,
-    { at: wait.to, server: wait.server },
+    { at: wait.to, server: wait.server, order: wait.endOrder },
     new Set(),
   );
   return joinedPath(wait.to, walk);

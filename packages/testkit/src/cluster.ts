@@ -59,7 +59,9 @@ function stretched(scheduler: Scheduler, delay: (delayMs: number) => number): Sc
 }
 
 export class Cluster {
-  readonly events: Array<DataDriverEvent & { readonly server: string }> = [];
+  /** Every server's events; `order` places each among the ledger's entries (finer than ms). */
+  readonly events: Array<DataDriverEvent & { readonly server: string; readonly order: number }> =
+    [];
   readonly log: LogLine[] = [];
   readonly servers = new Map<string, TestServer>();
   /** Prefix of jobIds and driver names: runs on one real backend never collide. */
@@ -176,8 +178,10 @@ export class Cluster {
       handoff: handoff ?? false,
       ...(options.createId ? { createId: options.createId } : {}),
     });
-    driver.on((event) => this.events.push({ ...event, server: label }));
-    handoff?.on((event) => this.events.push({ ...event, server: label }));
+    const record = (event: DataDriverEvent) =>
+      this.events.push({ ...event, server: label, order: this.ledger.mark() });
+    driver.on(record);
+    handoff?.on(record);
     const host = new MemoryHost(jobId);
     driver.attach(host);
     const server = new TestServer(label, jobId, host, driver, store, messenger, presence, handoff);

@@ -35,7 +35,7 @@ export {
 } from './cluster-server.js';
 export { type ClusterTime, realTime, scaledTimings, virtualTime } from './cluster-time.js';
 export { timedPorts, timedScheduler } from './cluster-timed-ports.js';
-export { replyPath, type WaitSlack, waitSlack } from './cluster-wait-slack.js';
+export { releasePath, replyPath, type WaitSlack, waitSlack } from './cluster-wait-slack.js';
 export * from './conformance/index.js';
 export * from './fuzz/index.js';
 export {

@@ -5,6 +5,7 @@ import {
   MODEL_LATENCY_MS,
   OWN_WORK_SEED_MS,
   pathSlack,
+  releasePath,
   replyPath,
   TimeLedger,
   waitSlack,
@@ -361,6 +362,95 @@ describe("waitSlack: the holder's release chain to the reply as a second path", 
     expect(slack.unscaledMs).toBe(659);
     expect(slack.modelMs).toBeCloseTo(0.1 * (2 * 100 + (170 / 178) * 100 + 2 * 20));
     expect(664).toBeLessThanOrEqual(bound + slack.slackMs);
+  });
+
+  it("takes no reply that landed in the wait's last millisecond, after the event that ended it, for a cause", async () => {
+    // A CI run on DynamoDB: B's load after the first reply took 287 ms; a second reply (to
+    // the request repeat that fired meanwhile) landed in the millisecond the load ended, just
+    // after it. Walked from it, the path ran through the 4 s repeat and failed the bound.
+    const { ledger, open, call, send, timer } = timeline();
+    await call('store', 'B', 1, 113);
+    const request = send('B', 'A', 113, { T: 'Q' });
+    timer('B', 113, 50, 220);
+    await call('presence', 'B', 221, 223);
+    request(186);
+    const release = open('store', 'A', 186);
+    const attempt = open('store', 'B', 223);
+    await (await release)(300);
+    await (await attempt)(316);
+    send('A', 'B', 301, { T: 'R' })(361);
+    const load = open('store', 'B', 362);
+    timer('B', 113, 400, 531); // the request repeat
+    const again = send('B', 'A', 532, { T: 'Q' });
+    again(539);
+    await call('store', 'A', 540, 558);
+    const second = send('A', 'B', 558, { T: 'R' });
+    await (await load)(650);
+    const endOrder = ledger.mark(); // load.loaded
+    second(650);
+    const wait = { from: 0, to: 650, server: 'B', endOrder };
+    const path = criticalPath(ledger, wait);
+    expect(path.steps.at(-1)?.entry.kind).toBe('store');
+    const slack = waitSlack(ledger, wait, 0.1);
+    expect(slack.timerDelaysMs).toEqual([]);
+    expect(650).toBeLessThanOrEqual(150 + slack.slackMs);
+    // Without the end's order, the second reply is taken for the last step.
+    const unordered = waitSlack(ledger, { from: 0, to: 650, server: 'B' }, 0.1);
+    expect(unordered.timerDelaysMs).toEqual([400]);
+    expect(650).toBeGreaterThan(150 + unordered.slackMs);
+  });
+
+  it("gives the holder's chain to the write that freed the record to a joiner whose own retry took it before the reply", async () => {
+    // A CI run on Redis Cluster: the request took 270 ms to reach A, B parked twice on its
+    // own, and its attempt after A's release took the lock; the reply landed after the wait.
+    const { ledger, open, call, send, timer } = timeline();
+    await call('store', 'B', 0, 23);
+    const request = send('B', 'A', 23, { T: 'Q' });
+    timer('B', 29, 50, 169);
+    await call('presence', 'B', 169, 179);
+    await call('store', 'B', 180, 193);
+    timer('B', 193, 100, 330);
+    request(299);
+    const release = open('store', 'A', 299);
+    const read = open('presence', 'B', 330);
+    await (await release)(333);
+    const reply = send('A', 'B', 334, { T: 'R' });
+    await (await read)(351);
+    await call('store', 'B', 351, 501); // takes the freed lock
+    const endOrder = ledger.mark();
+    reply(661);
+    const wait = { from: 0, to: 501, server: 'B', endOrder };
+    const bound = 1_500 * 0.1;
+
+    const own = pathSlack(criticalPath(ledger, wait), 0.1);
+    expect(own.timerDelaysMs).toEqual([50, 100]);
+    expect(501).toBeGreaterThan(bound + own.slackMs);
+    expect(replyPath(ledger, wait)).toBeUndefined();
+
+    const path = releasePath(ledger, wait);
+    expect(path?.steps.map((step) => `${step.entry.server}:${step.entry.kind}`)).toEqual([
+      'B:store', // B's first load
+      'A:message', // the request
+      'A:store', // the release
+      'B:presence', // the rest of the read it ended in
+      'B:store', // the load that took the lock
+    ]);
+    const slack = waitSlack(ledger, wait, 0.1);
+    expect(slack.viaRelease).toBe(true);
+    expect(slack.timerDelaysMs).toEqual([]);
+    expect(501).toBeLessThanOrEqual(bound + slack.slackMs);
+  });
+
+  it("takes no holder's write that the request did not set off (an autosave) for the one that freed the record", async () => {
+    const { ledger, call, send, timer } = timeline();
+    await call('store', 'B', 0, 23);
+    send('B', 'A', 23, { T: 'Q' }); // lost
+    await call('store', 'A', 100, 400); // A's slow autosave, its own
+    timer('B', 23, 500, 523);
+    await call('store', 'B', 523, 553);
+    const wait = { from: 0, to: 553, server: 'B' };
+    expect(releasePath(ledger, wait)).toBeUndefined();
+    expect(waitSlack(ledger, wait, 0.1).viaRelease).toBeUndefined();
   });
 
   it('takes no reply that landed after the last step for the one the wait acted on', async () => {

@@ -32,7 +32,7 @@ export async function settled(
       outcome = cluster.events
         .slice(from)
         .find(
-          (event): event is LoadOutcome & { server: string } =>
+          (event): event is LoadOutcome & { server: string; order: number } =>
             event.server === label &&
             (event.type === 'load.loaded' || event.type === 'load.failed') &&
             event.key === key,
@@ -72,13 +72,17 @@ export interface WaitBounds {
 }
 
 /** The span a load waited: from its start to its outcome, on the server that loaded. */
-export function waitOf(outcome: LoadOutcome & { readonly server?: string }): Span & {
+export function waitOf(
+  outcome: LoadOutcome & { readonly server?: string; readonly order?: number },
+): Span & {
   readonly server?: string;
+  readonly endOrder?: number;
 } {
   return {
     from: outcome.time - outcome.waitedMs,
     to: outcome.time,
     ...(outcome.server === undefined ? {} : { server: outcome.server }),
+    ...(outcome.order === undefined ? {} : { endOrder: outcome.order }),
   };
 }
 
@@ -86,14 +90,17 @@ export function waitOf(outcome: LoadOutcome & { readonly server?: string }): Spa
  * `span` as a wait of one server: its own `server`, else the server whose load ended at its
  * end (a span from a crash to a takeover ends at the takeover's load).
  */
-export function waitingServer(cluster: Cluster, span: Span & { readonly server?: string }): Wait {
+export function waitingServer(
+  cluster: Cluster,
+  span: Span & { readonly server?: string; readonly endOrder?: number },
+): Wait {
   if (span.server !== undefined) return { ...span, server: span.server };
   const ended = cluster.events.findLast(
     (event) =>
       (event.type === 'load.loaded' || event.type === 'load.failed') && event.time === span.to,
   );
   if (!ended) throw new Error(`no load ended at ${span.to}: name the waiting server`);
-  return { ...span, server: ended.server };
+  return { ...span, server: ended.server, endOrder: span.endOrder ?? ended.order };
 }
 
 /**

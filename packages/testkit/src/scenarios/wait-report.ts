@@ -10,7 +10,8 @@ import type { Span } from '../cluster-ledger.js';
 export function describeSlack(cluster: Cluster, wait: Wait, fixed?: Span): string {
   const slack = cluster.slackFor(wait, fixed);
   const described = describePathSlack(slack, slack.path);
-  return `slack ${slack.slackMs} ms = ${slack.viaReply ? `reply ${described}` : described}`;
+  const via = slack.viaReply ? 'reply ' : slack.viaRelease ? 'release ' : '';
+  return `slack ${slack.slackMs} ms = ${via}${described}`;
 }
 
 /** The relative time of `at` in `wait`, as `+12` (ms). */
