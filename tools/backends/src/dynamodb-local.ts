@@ -23,7 +23,7 @@ export async function startDynamoLocal(options: LaunchOptions = {}): Promise<Dyn
     const server = await launchChild({
       backend: 'dynamodb-local',
       program: 'java',
-      child: spawnDynamoLocal(port),
+      child: spawnDynamoLocal(port, options.quickStart ?? false),
       probe: () => dynamoListTablesAnswers(endpoint),
       timeoutMs: START_TIMEOUT_MS,
       advice: `DynamoDB Local 3.x needs Java 17 or newer. ${installAdvice(INSTALL, 'DDB_ENDPOINT', env)}`,
@@ -32,19 +32,39 @@ export async function startDynamoLocal(options: LaunchOptions = {}): Promise<Dyn
   });
 }
 
-function spawnDynamoLocal(port: number): ChildProcess {
+/** The JVM flags of `quickStart`, read by the JVM from JAVA_TOOL_OPTIONS. */
+const QUICK_START_FLAGS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
+
+function spawnDynamoLocal(port: number, quickStart: boolean): ChildProcess {
   // No `path` option means -inMemory: nothing is written to disk. -sharedDb makes every
   // credential/region see the same tables, so tests need not agree on dummy credentials.
   // spawn() takes no env, so the child inherits ours: turn off DynamoDB Local's telemetry
-  // (network calls to AWS, and a metadata file written into node_modules) for this one call.
-  const previous = process.env.DDB_LOCAL_TELEMETRY;
-  process.env.DDB_LOCAL_TELEMETRY = '0';
+  // (network calls to AWS, and a metadata file written into node_modules) for this one call,
+  // and pass the quick start's JVM flags the same way.
+  const given = process.env.JAVA_TOOL_OPTIONS;
+  const restore = withEnv({
+    DDB_LOCAL_TELEMETRY: '0',
+    ...(quickStart
+      ? { JAVA_TOOL_OPTIONS: [given, QUICK_START_FLAGS].filter(Boolean).join(' ') }
+      : {}),
+  });
   try {
     return spawn({ port, sharedDb: true, stdio: 'pipe' });
   } finally {
-    if (previous === undefined) delete process.env.DDB_LOCAL_TELEMETRY;
-    else process.env.DDB_LOCAL_TELEMETRY = previous;
+    restore();
   }
+}
+
+/** Sets these variables in this process's env; the function returned puts them back. */
+function withEnv(values: Record<string, string>): () => void {
+  const previous = Object.entries(values).map(([name]) => [name, process.env[name]] as const);
+  Object.assign(process.env, values);
+  return () => {
+    for (const [name, value] of previous) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
 }
 
 function describe(

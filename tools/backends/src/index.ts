@@ -45,4 +45,4 @@ export { startRedis } from './redis.js';
 export { type RedisClusterOptions, startRedisCluster } from './redis-cluster.js';
 export { hasExited, type StopOptions, stopProcess } from './stop-process.js';
 export { stopWithParent } from './stop-with-parent.js';
-export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { type ProxyTarget, startTcpProxy, type TcpProxy } from './tcp-proxy.js';

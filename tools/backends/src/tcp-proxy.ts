@@ -1,6 +1,11 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Transform } from 'node:stream';
 
+export interface ProxyTarget {
+  readonly host: string;
+  readonly port: number;
+}
+
 export interface TcpProxy {
   /** The port clients connect to (127.0.0.1). */
   readonly port: number;
@@ -27,9 +32,13 @@ export interface TcpProxy {
 /**
  * A TCP proxy in front of a backend, so a test can take the backend away from an adapter and
  * give it back without stopping it: the data survives, and it works for an external backend
- * too.
+ * too. The target may be a function, asked at each new connection: a proxy can then listen
+ * (and its port be handed out) before the backend behind it has started; a connection made
+ * while it answers `undefined` is closed at once, as by a backend that is down.
  */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(
+  target: ProxyTarget | (() => ProxyTarget | undefined),
+): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   const pairs = new Set<readonly [Socket, Socket]>();
   let server: Server | undefined;
@@ -52,7 +61,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const next = createServer((client) => {
-        const upstream = connect(target.port, target.host);
+        const address = typeof target === 'function' ? target() : target;
+        if (!address) {
+          client.destroy();
+          return;
+        }
+        const upstream = connect(address.port, address.host);
         for (const socket of [client, upstream]) {
           sockets.add(socket);
           socket.on('close', () => sockets.delete(socket));

@@ -26,6 +26,19 @@ function roundTrip(port: number, text: string): Promise<string> {
   });
 }
 
+/** True when the connection closed without a byte of answer. */
+function closedUnanswered(port: number, text: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    let answered = false;
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    socket.on('data', () => {
+      answered = true;
+    });
+    socket.on('error', () => undefined);
+    socket.once('close', () => resolve(!answered));
+  });
+}
+
 describe('startTcpProxy', () => {
   it('forwards, refuses while stopped, and forwards again on the same port', async () => {
     const echo = await echoServer();
@@ -37,6 +50,17 @@ describe('startTcpProxy', () => {
     await proxy.start();
     expect(proxy.port).toBe(port);
     expect(await roundTrip(proxy.port, 'three')).toBe('three');
+    await proxy.close();
+    echo.close();
+  });
+
+  it('takes a target known only later: closes connections until it is known, then forwards', async () => {
+    const echo = await echoServer();
+    let target: { host: string; port: number } | undefined;
+    const proxy = await startTcpProxy(() => target);
+    expect(await closedUnanswered(proxy.port, 'early')).toBe(true);
+    target = { host: '127.0.0.1', port: echo.port };
+    expect(await roundTrip(proxy.port, 'later')).toBe('later');
     await proxy.close();
     echo.close();
   });

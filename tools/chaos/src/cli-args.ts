@@ -15,7 +15,23 @@ import {
 } from './run/presets.js';
 import type { StackKind } from './run/stack.js';
 
+/** What `--help` prints. */
+export const USAGE = `pnpm chaos [options]       the chaos runs: server processes under a seeded nemesis
+pnpm chaos:load [options]  the load run: 8 servers on one Redis, players hopping, no nemesis
+
+  --stack redis|dynamodb|both  the backends (default both; the load run: redis)
+  --seed N                     the schedule's seed (default: drawn, and printed)
+  --duration SECONDS           how long the schedule lasts (default 60; the load run 180)
+  --servers N                  server processes (default 4; the load run 8)
+  --players N                  players hopping between them (default 16; the load run 2000)
+  --rate HOPS_PER_SECOND       the workload's fixed rate (default 5; the load run 25)
+  --report FILE.md             append each run's figures to FILE.md as markdown
+  --help                       this text
+
+Exits 1 on any violation. The histories stay in /tmp/chaos-<stack>-<seed>-*/.`;
+
 export interface CliArgs {
+  readonly help: boolean;
   readonly load: boolean;
   readonly runs: readonly RunOptions[];
   readonly report: string | undefined;
@@ -27,6 +43,7 @@ const LOAD = { duration: 180, servers: 8, players: 2_000, rate: 25 };
 const OPTIONS = ['stack', 'seed', 'duration', 'servers', 'players', 'rate', 'report'];
 
 export function parseCliArgs(argv: readonly string[], randomSeed: () => number): CliArgs {
+  if (argv.includes('--help')) return { help: true, load: false, runs: [], report: undefined };
   const known = new Set(['--load', ...OPTIONS.map((name) => `--${name}`)]);
   for (const arg of argv) {
     if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}`);
@@ -70,5 +87,5 @@ export function parseCliArgs(argv: readonly string[], randomSeed: () => number):
       timings: load ? LOAD_TIMINGS : CHAOS_TIMINGS,
     }),
   );
-  return { load, runs, report: value('report') };
+  return { help: false, load, runs, report: value('report') };
 }

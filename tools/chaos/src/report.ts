@@ -2,6 +2,7 @@
 import type { RunReport } from './run/chaos-run.js';
 
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value)} ms`);
+const seconds = (value: number) => `${(value / 1_000).toFixed(1)} s`;
 const tally = (record: Readonly<Record<string, number>>) =>
   Object.entries(record)
     .map(([name, count]) => `${name} ${count}`)
@@ -22,7 +23,7 @@ function rows(report: RunReport): Array<[string, string]> {
     ],
     [
       'wall time',
-      `${(report.wallMs / 1_000).toFixed(1)} s (${f.minutes.toFixed(2)} min of history)`,
+      `${seconds(report.wallMs)} (backends ready at ${seconds(report.phasesMs.start.backends)}, servers at ${seconds(report.phasesMs.start.servers)}, schedule ${seconds(report.phasesMs.schedule)}, stop and check ${seconds(report.phasesMs.stop)}; ${f.minutes.toFixed(2)} min of history)`,
     ],
     ['hops', `${f.hopsSent} sent, ${f.hopsToDownServer} to a server that was down`],
     [
@@ -31,7 +32,7 @@ function rows(report: RunReport): Array<[string, string]> {
     ],
     [
       'join wait p50 / p99',
-      `${ms(f.joinWaitMs.p50)} / ${ms(f.joinWaitMs.p99)} (bound ${report.joinBoundMs} ms)`,
+      `${ms(f.joinWaitMs.p50)} / ${ms(f.joinWaitMs.p99)} (bound ${report.joinBound.documentedMs} ms + ${report.joinBound.lateMs} ms for late timers)`,
     ],
     [
       'hand-overs p50 / p99',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../src/cli-args.js';
+import { parseCliArgs, USAGE } from '../src/cli-args.js';
 import { ALL_ACTIONS } from '../src/run/presets.js';
 
 const seed = () => 42;
@@ -29,6 +29,22 @@ describe('parseCliArgs', () => {
       liveShare: 1,
       actions: [],
     });
+  });
+
+  it('--help runs nothing, and its text names every option', () => {
+    const args = parseCliArgs(['--stack', 'redis', '--help'], seed);
+    expect(args).toMatchObject({ help: true, runs: [] });
+    for (const option of [
+      '--stack',
+      '--seed',
+      '--duration',
+      '--servers',
+      '--players',
+      '--rate',
+      '--report',
+    ]) {
+      expect(USAGE).toContain(option);
+    }
   });
 
   it('refuses what it cannot run, saying what it wants', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_ACTIONS } from '../src/run/presets.js';
+import { ALL_ACTIONS, pauseMsOf } from '../src/run/presets.js';
 import { type PlanOptions, planRun } from '../src/schedule.js';
+import { SHORT_DYNAMODB_RUN, SHORT_REDIS_RUN } from './support/short-runs.js';
 
 const OPTIONS: PlanOptions = {
   seed: 3,
@@ -46,6 +47,18 @@ describe('planRun', () => {
       if (step.action === 'pause') expect(step.durationMs).toBe(OPTIONS.pauseMs);
     }
   });
+
+  it.each([
+    ['Redis', SHORT_REDIS_RUN],
+    ['DynamoDB', SHORT_DYNAMODB_RUN],
+  ])(
+    'the short %s run in pnpm test meets every kind of fault, its kill among the first two',
+    (_name, run) => {
+      const { nemesis } = planRun({ ...run, pauseMs: pauseMsOf(run.timings) });
+      expect(new Set(nemesis.map((step) => step.action))).toEqual(new Set(ALL_ACTIONS));
+      expect(nemesis.findIndex((step) => step.action === 'kill')).toBeLessThan(2);
+    },
+  );
 
   it('plans no fault without actions', () => {
     expect(planRun({ ...OPTIONS, actions: [] }).nemesis).toEqual([]);

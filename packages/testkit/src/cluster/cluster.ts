@@ -129,7 +129,7 @@ export class Cluster {
     const real = !this.time.exact;
     const ports = real ? timedPorts(connected, this.ledger, label) : connected;
     const scheduler = this.time.scheduler;
-    const timed = real ? timedScheduler(scheduler, this.ledger, label) : scheduler;
+    const timed = timedScheduler(scheduler, this.ledger, label);
     // A crash stops every timer of the server's driver and handoff (see `HaltingScheduler`).
     const serverClock = new HaltingScheduler(
       skewed(
@@ -148,25 +148,28 @@ export class Cluster {
       latencyMs: latency?.presenceMs ?? 0,
     });
     options.prepare?.({ store, messenger, presence });
+    // On the virtual clock the model's latencies are the fault layer's: timed outside it, the
+    // ledger holds each call's model time, and a scenario checks each park exactly.
+    const used = real
+      ? { store, messenger, presence }
+      : timedPorts({ store, messenger, presence }, this.ledger, label);
     const logger = this.logger(jobId);
     const handoff =
       options.handoff === false
         ? undefined
         : new Handoff({
             jobId,
-            messenger,
-            presence,
+            messenger: used.messenger,
+            presence: used.presence,
             scheduler: serverClock,
             logger,
             timings: scaledTimings(this.backend.scale),
           });
     const driver = new DataDriver<PlayerData>({
-      ...this.driverOptions(options, presence),
+      ...this.driverOptions(options, used.presence),
       name: this.driverName,
       defaults: { coins: 0 },
-      store,
-      messenger,
-      presence,
+      ...used,
       scheduler: serverClock,
       logger,
       jobId,

@@ -1,5 +1,6 @@
 /** The checker: every check over a run's histories, and the figures. */
 import type { HistoryLine } from '../history.js';
+import type { JoinBound } from '../run/presets.js';
 import { checkCrashes } from './crashes.js';
 import { type Figures, figuresOf } from './figures.js';
 import { checkJoins } from './joins.js';
@@ -13,12 +14,12 @@ export interface CheckResult {
 }
 
 export interface CheckOptions {
-  /** The longest a join may take, net of its server's stopped time (ms). */
-  readonly joinBoundMs: number;
+  /** What a join may take, net of its server's stopped time (`joinBoundOf` the servers' timings). */
+  readonly joinBound: JoinBound;
 }
 
 export function checkHistory(lines: readonly HistoryLine[], options: CheckOptions): CheckResult {
-  const joins = checkJoins(lines, options.joinBoundMs);
+  const joins = checkJoins(lines, options.joinBound);
   return {
     violations: [
       ...checkSaves(lines),

@@ -9,7 +9,7 @@ import { type CheckResult, checkHistory } from '../check/check-history.js';
 import { HistoryWriter, readHistories } from '../history.js';
 import { type PlanOptions, planRun } from '../schedule.js';
 import { runNemesis } from './nemesis.js';
-import { joinBoundMs, pauseMsOf } from './presets.js';
+import { type JoinBound, joinBoundOf, pauseMsOf } from './presets.js';
 import { type ServerTimings, Stack, type StackKind } from './stack.js';
 import { runWorkload } from './workload.js';
 
@@ -20,13 +20,22 @@ export interface RunOptions extends Omit<PlanOptions, 'pauseMs'> {
   readonly historyDir?: string;
   /** False: Redis without persistence (the checker's own test of a backend that loses data). */
   readonly durable?: boolean;
+  /** A DynamoDB Local already running (a test run's) for the `dynamodb` stack; else its own. */
+  readonly dynamoEndpoint?: string;
 }
 
 export interface RunReport extends CheckResult {
   readonly options: RunOptions;
   readonly historyDir: string;
-  readonly joinBoundMs: number;
+  readonly joinBound: JoinBound;
   readonly wallMs: number;
+  /** Where the wall time went: starting the stack, playing the schedule, stopping and reading. */
+  readonly phasesMs: {
+    /** When the backends, and the servers, were ready: they start side by side. */
+    readonly start: { readonly backends: number; readonly servers: number };
+    readonly schedule: number;
+    readonly stop: number;
+  };
 }
 
 export async function runChaos(options: RunOptions): Promise<RunReport> {
@@ -43,16 +52,19 @@ export async function runChaos(options: RunOptions): Promise<RunReport> {
     timings: options.timings,
     durable: options.durable ?? true,
     history: runner,
+    ...(options.dynamoEndpoint ? { dynamoEndpoint: options.dynamoEndpoint } : {}),
   }).catch((error: unknown) => {
     runner.close();
     throw error;
   });
+  const start = Date.now();
+  let scheduled = start;
   try {
-    const start = Date.now();
     await Promise.all([
       runWorkload(stack, plan.hops, start, runner),
       runNemesis(stack, plan.nemesis, start, runner),
     ]);
+    scheduled = Date.now();
     await stack.stopServers();
     const players = [...new Set(plan.hops.map((hop) => hop.player))];
     for (const [key, value] of await stack.storedCounters(players)) {
@@ -62,12 +74,17 @@ export async function runChaos(options: RunOptions): Promise<RunReport> {
     await stack.stop();
     runner.close();
   }
-  const bound = joinBoundMs(options.timings);
+  const joinBound = joinBoundOf(options.timings);
   return {
-    ...checkHistory(readHistories(historyDir), { joinBoundMs: bound }),
+    ...checkHistory(readHistories(historyDir), { joinBound }),
     options,
     historyDir,
-    joinBoundMs: bound,
+    joinBound,
     wallMs: Date.now() - began,
+    phasesMs: {
+      start: { ...stack.readyMs },
+      schedule: scheduled - start,
+      stop: Date.now() - scheduled,
+    },
   };
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type DynamoLocalBackend,
+  type ProxyTarget,
   type RedisBackend,
   startDynamoLocal,
   startRedis,
@@ -39,6 +40,8 @@ export interface StackOptions {
   readonly durable?: boolean;
   /** Where each server process's exit is written. */
   readonly history: HistoryWriter;
+  /** A DynamoDB Local already running, for the `dynamodb` stack; else it starts its own. */
+  readonly dynamoEndpoint?: string;
 }
 
 /** A table of its own per run: DDB_ENDPOINT may name a DynamoDB Local that outlives runs. */
@@ -56,16 +59,27 @@ interface Slot {
 }
 
 export class Stack {
+  /** The DynamoDB stack's store, once started. */
+  private dynamo: DynamoLocalBackend | undefined;
+
   private constructor(
     readonly options: StackOptions,
     readonly redis: RedisBackend,
-    private readonly dynamo: DynamoLocalBackend | undefined,
     private readonly dataDir: string,
     private readonly slots: Slot[],
     private readonly log: WriteStream,
   ) {}
 
+  /** When the backends (and table), then the servers, were ready, from the stack's start (ms). */
+  readonly readyMs = { backends: 0, servers: 0 };
+
+  /**
+   * DynamoDB Local (a JVM, the slowest to start) starts while the servers do: their store
+   * proxies listen at once and forward once it is up. No server reaches its store before the
+   * stack has started: the first join comes after.
+   */
   static async start(options: StackOptions): Promise<Stack> {
+    const began = Date.now();
     const dataDir = mkdtempSync(join(tmpdir(), 'chaos-redis-'));
     // Always a Redis of our own, even with REDIS_URL set: the nemesis restarts it.
     const env = { ...process.env, REDIS_URL: undefined };
@@ -76,35 +90,37 @@ export class Stack {
       rmSync(dataDir, { recursive: true, force: true });
       throw error;
     });
-    const dynamo =
-      options.kind === 'dynamodb'
-        ? await startDynamo().catch(async (error: unknown) => {
-            await redis.stop();
-            rmSync(dataDir, { recursive: true, force: true });
-            throw error;
-          })
-        : undefined;
-    const storeTarget = dynamo
-      ? { host: HOST, port: Number(new URL(dynamo.endpoint).port) }
-      : { host: HOST, port: redis.port };
+    let storeTarget: ProxyTarget | undefined =
+      options.kind === 'redis' ? { host: HOST, port: redis.port } : undefined;
     const slots: Slot[] = [];
     for (let index = 0; index < options.servers; index += 1) {
       slots.push({
         jobId: `${options.kind}-${index + 1}`,
         incarnation: 0,
-        storeProxy: await startTcpProxy(storeTarget),
+        storeProxy: await startTcpProxy(() => storeTarget),
         busProxy: await startTcpProxy({ host: HOST, port: redis.port }),
         process: undefined,
         exitExpected: false,
       });
     }
     const log = createWriteStream(join(options.historyDir, 'servers.log'), { flags: 'a' });
-    const stack = new Stack(options, redis, dynamo, dataDir, slots, log);
-    try {
+    const stack = new Stack(options, redis, dataDir, slots, log);
+    const backends = (async () => {
+      if (options.kind === 'dynamodb') {
+        stack.dynamo = await startDynamo(options.dynamoEndpoint);
+        storeTarget = { host: HOST, port: Number(new URL(stack.dynamo.endpoint).port) };
+      }
+      stack.readyMs.backends = Date.now() - began;
+    })();
+    const servers = (async () => {
       await Promise.all(slots.map((slot) => stack.startServer(slot.jobId)));
-    } catch (error) {
+      stack.readyMs.servers = Date.now() - began;
+    })();
+    const results = await Promise.allSettled([backends, servers]);
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) {
       await stack.stop();
-      throw error;
+      throw failed.reason;
     }
     return stack;
   }
@@ -198,9 +214,11 @@ export class Stack {
   }
 
   private configOf(slot: Slot): ChaosServerConfig {
-    const store: StoreAddress = this.dynamo
-      ? { kind: 'dynamodb', endpoint: `http://${HOST}:${slot.storeProxy.port}`, table: TABLE }
-      : { kind: 'redis', url: `redis://${HOST}:${slot.storeProxy.port}` };
+    // By kind, not by this.dynamo: the first servers start before DynamoDB Local is up.
+    const store: StoreAddress =
+      this.options.kind === 'dynamodb'
+        ? { kind: 'dynamodb', endpoint: `http://${HOST}:${slot.storeProxy.port}`, table: TABLE }
+        : { kind: 'redis', url: `redis://${HOST}:${slot.storeProxy.port}` };
     return {
       jobId: slot.jobId,
       incarnation: slot.incarnation,
@@ -219,10 +237,15 @@ export class Stack {
 }
 
 /** The AWS SDK is imported by the DynamoDB stack only: it takes seconds to load. */
-async function startDynamo(): Promise<DynamoLocalBackend> {
+async function startDynamo(endpoint: string | undefined): Promise<DynamoLocalBackend> {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { ensureTable } = await import('@datadriver/dynamodb');
-  const dynamo = await startDynamoLocal();
+  // The JVM's quick compiler alone: a chaos run's store is a backend to fault, not to tune.
+  // Given an endpoint, startDynamoLocal only describes it (and its stop leaves it running).
+  const dynamo = await startDynamoLocal({
+    quickStart: true,
+    ...(endpoint ? { env: { ...process.env, DDB_ENDPOINT: endpoint } } : {}),
+  });
   const client = new DynamoDBClient({
     endpoint: dynamo.endpoint,
     region: 'us-east-1',

@@ -13,7 +13,6 @@ import {
   Handoff,
   type Logger,
   type Profile,
-  scaleTimings,
 } from '@datadriver/core';
 import { MemoryHost } from '@datadriver/core/testing';
 import { HistoryWriter, type Origin, type ServerLine } from '../history.js';
@@ -21,6 +20,7 @@ import { connect } from './connections.js';
 import {
   type ChaosServerConfig,
   DRIVER_NAME,
+  handoffTimingsOf,
   historyFileOf,
   type ServerCommand,
 } from './server-config.js';
@@ -54,7 +54,7 @@ const handoff = Handoff.shared(config.jobId, {
   messenger: ports.messenger,
   presence: ports.presence,
   logger,
-  timings: scaleTimings(config.scale),
+  timings: handoffTimingsOf(config),
 });
 const driver = new DataDriver<Counter>({
   name: DRIVER_NAME,

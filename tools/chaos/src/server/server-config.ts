@@ -1,3 +1,5 @@
+import { type HandoffTimings, scaleTimings } from '@datadriver/core';
+
 /** The driver every chaos server runs; the runner reads its records under this name. */
 export const DRIVER_NAME = 'ChaosPlayer';
 
@@ -17,6 +19,11 @@ export interface ServerTimings {
   readonly autosaveSeconds: number;
   /** Pause between one acknowledged (or failed) save of a profile and its next. */
   readonly saveIntervalMs: number;
+}
+
+/** The handoff's clock constants a server runs with: the library's defaults, scaled. */
+export function handoffTimingsOf(timings: Pick<ServerTimings, 'scale'>): HandoffTimings {
+  return scaleTimings(timings.scale);
 }
 
 export interface ChaosServerConfig extends ServerTimings {

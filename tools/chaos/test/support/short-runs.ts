@@ -11,16 +11,20 @@ function cli(...argv: string[]): RunOptions {
   return run;
 }
 
-/** 16 s: the shortest that meets every kind of fault with these seeds. */
-const SMALL = ['--duration', '16', '--players', '10', '--rate', '5'];
+/**
+ * 13.5 s: the shortest run in which any of seeds 1 to 400 meets every kind of fault (the quiet
+ * start and end, a 4.5 s pause, four outages of 0.6 to 1.5 s and the gaps between them); these
+ * two do, each with its kill early (`test/schedule.test.ts` checks it).
+ */
+const SMALL = ['--duration', '13.5', '--players', '10', '--rate', '5'];
 
-export const SHORT_REDIS_RUN = cli('--stack', 'redis', '--seed', '3', '--servers', '3', ...SMALL);
+export const SHORT_REDIS_RUN = cli('--stack', 'redis', '--seed', '399', '--servers', '3', ...SMALL);
 /** Two servers: each loads the AWS SDK, seconds of CPU apiece on a shared CI machine. */
 export const SHORT_DYNAMODB_RUN = cli(
   '--stack',
   'dynamodb',
   '--seed',
-  '5',
+  '33',
   '--servers',
   '2',
   ...SMALL,
