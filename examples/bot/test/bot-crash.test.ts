@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Fleet, startFleet } from '@datadriver/example-game-server/fleet';
 import { redisProbePorts } from '@datadriver/example-game-server/test-support';
-import { describeProbe, type Probe, presenceExpiry, probe } from '@datadriver/testkit';
+import { describeProbe, type Probe, presenceExpiry, probe } from '@datadriver/testkit/cluster';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 // The seed's constants a tenth as long: 0.3 s beats, a 1 s presence TTL, 1.5 s lockWait.

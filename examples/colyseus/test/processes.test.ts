@@ -11,7 +11,8 @@ import {
   RedisPresence,
   RedisStore,
 } from '@datadriver/redis';
-import { describeProbe, presenceExpiry, probed, type ServerPorts } from '@datadriver/testkit';
+import type { ServerPorts } from '@datadriver/testkit';
+import { describeProbe, presenceExpiry, probed } from '@datadriver/testkit/cluster';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ColyseusProcess } from '../src/colyseus-process.js';

@@ -1,4 +1,4 @@
-import { describeProbe, presenceExpiry, probed } from '@datadriver/testkit';
+import { describeProbe, presenceExpiry, probed } from '@datadriver/testkit/cluster';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { GameServerProcess } from '../src/game-server-process.js';
 import { PlayerClient } from '../src/player-client.js';

@@ -3,7 +3,7 @@
  * real redis-server; "another server" is a second driver on the same Redis.
  */
 import { matchMaker } from '@colyseus/core';
-import { describeProbe, probed } from '@datadriver/testkit';
+import { describeProbe, probed } from '@datadriver/testkit/cluster';
 import * as colyseusJs from 'colyseus.js';
 import { MatchMakeError, ServerError } from 'colyseus.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@
  * with the driver's reason as the close begins, rather than at the end of the lock wait. Its own file:
  * it closes this process's driver.
  */
-import { describeProbe, probe } from '@datadriver/testkit';
+import { describeProbe, probe } from '@datadriver/testkit/cluster';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { KICK_CLOSE_CODE } from '../src/index.js';
 import { world } from './support/arena.js';

@@ -16,7 +16,7 @@ import {
   settled,
   waitOf,
   withCluster,
-} from '@datadriver/testkit';
+} from '@datadriver/testkit/cluster';
 import { describe, expect, inject, it } from 'vitest';
 import { DynamoPresence } from '../src/index.js';
 import { dynamoClusterBackend } from './support/dynamo-cluster-backend.js';

@@ -1,6 +1,6 @@
 import { type DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { ErrorCode, type StoreRecord } from '@datadriver/core/ports';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { DynamoStore, MAX_ITEM_BYTES } from '../src/index.js';
 import { freshTable, makeClient, rawItem, rawRecord, rivalWrite } from './support/dynamo-client.js';

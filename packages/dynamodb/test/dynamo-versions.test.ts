@@ -11,7 +11,7 @@ import {
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
 import { ErrorCode, type StoreRecord } from '@datadriver/core/ports';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoStore, type DynamoStoreOptions, ensureTable } from '../src/index.js';
 import {

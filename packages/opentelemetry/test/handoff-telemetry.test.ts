@@ -3,7 +3,7 @@
  * of a server that stopped beating presence (and its lost lock), and a failed save, as the
  * metrics and spans an ops team reads. No attribute holds profile data, a token or the key.
  */
-import { mark, settled, withCluster } from '@datadriver/testkit';
+import { mark, settled, withCluster } from '@datadriver/testkit/cluster';
 import type { Histogram } from '@opentelemetry/sdk-metrics';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { ATTRIBUTES, instrumentDriver, instrumentHandoff, METRICS, SPANS } from '../src/index.js';

@@ -4,7 +4,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { ForkedServer } from '@datadriver/backends';
-import { CHAIN, describeProbe, probed, type ServerPorts } from '@datadriver/testkit';
+import type { ServerPorts } from '@datadriver/testkit';
+import { CHAIN, describeProbe, probed } from '@datadriver/testkit/cluster';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PostgresMessenger, PostgresPresence, PostgresStore } from '../src/index.js';

@@ -1,6 +1,6 @@
 /** What the conformance suite does not reach: channel names, a silent connection, a pooler. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresMessenger } from '../src/index.js';

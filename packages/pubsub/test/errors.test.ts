@@ -9,7 +9,8 @@ import {
 } from '@datadriver/core/ports';
 import { topicOf } from '@datadriver/core/rules';
 import { MemoryPresence } from '@datadriver/core/testing';
-import { eventually, expectTyped, recordingLogger } from '@datadriver/testkit';
+import { eventually, expectTyped } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import type { PubSub } from '@google-cloud/pubsub';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PubSubMessenger } from '../src/index.js';

@@ -13,7 +13,7 @@ import {
   sendWireSamples,
   WIRE_SAMPLES,
   wireHolder,
-} from '@datadriver/testkit';
+} from '@datadriver/testkit/cluster';
 import { type Message, PubSub } from '@google-cloud/pubsub';
 import { describe, expect, inject, it } from 'vitest';
 import { PubSubMessenger } from '../src/index.js';

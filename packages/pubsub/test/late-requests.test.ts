@@ -5,7 +5,7 @@
  */
 import type { DataDriverEvent } from '@datadriver/core';
 import { requestMessage, topicOf } from '@datadriver/core/rules';
-import { Cluster, mark, settled } from '@datadriver/testkit';
+import { Cluster, mark, settled } from '@datadriver/testkit/cluster';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { pubSubClusterBackend } from './support/cluster-backend.js';
 import { memoryStore } from './support/shared-store.js';

@@ -1,6 +1,6 @@
 /** What the messenger creates in a project, and how it settles what it receives. */
 import { DataDriverError, ErrorCode } from '@datadriver/core';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import type { PubSub } from '@google-cloud/pubsub';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {

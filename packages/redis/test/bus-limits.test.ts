@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DataDriver, Handoff, type HandoffSigning, type Profile } from '@datadriver/core';
 import type { Logger } from '@datadriver/core/ports';
 import { topicOf } from '@datadriver/core/rules';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMessenger, RedisPresence, RedisStore } from '../src/index.js';

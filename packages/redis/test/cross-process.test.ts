@@ -2,6 +2,7 @@
  * Real server processes sharing one redis-server: each a fixture (test/fixtures/server.mjs)
  * with its own jobId, client, driver and MemoryHost, driven over IPC.
  */
+import type { ServerPorts } from '@datadriver/testkit';
 import {
   CHAIN,
   describeProbe,
@@ -9,8 +10,7 @@ import {
   type ProbeFigures,
   type ProbeOptions,
   probed,
-  type ServerPorts,
-} from '@datadriver/testkit';
+} from '@datadriver/testkit/cluster';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RedisMessenger, RedisPresence, RedisStore } from '../src/index.js';

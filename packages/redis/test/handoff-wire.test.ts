@@ -10,7 +10,7 @@ import {
   sendWireSamples,
   WIRE_SAMPLES,
   wireHolder,
-} from '@datadriver/testkit';
+} from '@datadriver/testkit/cluster';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../src/index.js';
 import { Clients, uniquePrefix } from './support/redis.js';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { DataDriverError, ErrorCode, type StoreRecord } from '@datadriver/core/ports';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../src/index.js';

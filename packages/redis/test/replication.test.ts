@@ -3,7 +3,7 @@
  * is refused as not replicated; and the refusals of the option itself.
  */
 import { DataDriverError, ErrorCode } from '@datadriver/core';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMessenger, RedisPresence, RedisStore } from '../src/index.js';

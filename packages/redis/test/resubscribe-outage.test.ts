@@ -5,7 +5,7 @@
  * messenger must survive it, warn, and deliver again once the bus is back.
  */
 import type { TcpProxy } from '@datadriver/backends';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../src/index.js';
 import { RESUBSCRIBE_RETRY_MS } from '../src/resubscribe.js';

@@ -4,7 +4,7 @@
  * only the channels whose probe did not come back, backs off while renewing does not help,
  * learns nothing while it cannot publish, and stops when told.
  */
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_RECHECK_MS, PROBE_TIMEOUT_MS, RECHECK_MS, ShardWatch } from '../src/shard-watch.js';
 

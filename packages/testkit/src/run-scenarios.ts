@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
-import { Cluster } from './cluster.js';
-import type { ClusterBackend } from './cluster-backend.js';
+import type { ClusterBackend } from './cluster/backend.js';
+import { withCluster } from './cluster/with-cluster.js';
 import { handoffScenarios } from './scenarios/index.js';
 import { lifecycleScenarios } from './scenarios/lifecycle.js';
 import type { Scenario } from './scenarios/scenario.js';
@@ -16,23 +16,6 @@ export interface ScenarioRunOptions {
 }
 
 type MakeBackend = () => ClusterBackend | Promise<ClusterBackend>;
-
-/**
- * Runs `run` on a fresh cluster over `backend`, and closes the cluster however it ends.
- * `title` names the cluster's waits in the log (the test's name by default).
- */
-export async function withCluster(
-  backend: ClusterBackend,
-  run: (cluster: Cluster) => Promise<void>,
-  title?: string,
-): Promise<void> {
-  const cluster = new Cluster(backend, title);
-  try {
-    await run(cluster);
-  } finally {
-    await cluster.close();
-  }
-}
 
 /**
  * Registers every handoff scenario as a vitest test on a fresh cluster over the backend that

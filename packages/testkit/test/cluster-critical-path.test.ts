@@ -9,7 +9,7 @@ import {
   replyPath,
   TimeLedger,
   waitSlack,
-} from '../src/index.js';
+} from '../src/cluster/index.js';
 
 /** A ledger on a clock the test sets by hand, and helpers that record at given times. */
 function script() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeUnscaled, TimeLedger } from '../src/index.js';
+import { describeUnscaled, TimeLedger } from '../src/cluster/index.js';
 
 /** A ledger on a clock the test moves by hand. */
 function ledgerAt(start = 1_000) {

@@ -5,7 +5,7 @@
  * which the simulator then judged as a live server's wait.)
  */
 import { expect, it } from 'vitest';
-import { mark, memoryBackend, withCluster } from '../src/index.js';
+import { mark, memoryBackend, withCluster } from '../src/cluster/index.js';
 
 it('a server crashed mid-join reports nothing after the crash: its join never ends, no timer of it fires', () =>
   withCluster(memoryBackend(), async (cluster) => {

@@ -1,6 +1,6 @@
 import { MemoryMessenger } from '@datadriver/core/testing';
 import { expect, it } from 'vitest';
-import { sendWireSamples, WIRE_SAMPLES } from '../src/index.js';
+import { sendWireSamples, WIRE_SAMPLES } from '../src/cluster/index.js';
 
 it("puts the seed's request and reply on the in-memory bus exactly, key order included", async () => {
   const messenger = new MemoryMessenger();

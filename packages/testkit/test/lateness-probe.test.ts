@@ -9,7 +9,7 @@ import {
   PROBE_MIN_SAMPLES,
   probed,
   slackFrom,
-} from '../src/index.js';
+} from '../src/cluster/index.js';
 
 const spread = (p90: number) => ({ p50: p90 / 2, p90, max: p90 * 2 });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LoopLag } from '../src/index.js';
+import { LoopLag } from '../src/cluster/index.js';
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,6 @@
 import type { Presence, PresenceEntry } from '@datadriver/core/ports';
 import { describe, expect, it } from 'vitest';
-import { presenceExpiry } from '../src/index.js';
+import { presenceExpiry } from '../src/cluster/index.js';
 
 function scanning(entries: PresenceEntry[], scan = true): Presence {
   return {

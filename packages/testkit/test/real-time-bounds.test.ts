@@ -10,16 +10,15 @@ import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/t
 import { describe, expect, it } from 'vitest';
 import {
   type Cluster,
-  type ClusterBackend,
   expectStoppedReads,
   expectWait,
   handoffScenarios,
   mark,
-  realTime,
   settled,
   waitOf,
   withCluster,
-} from '../src/index.js';
+} from '../src/cluster/index.js';
+import { type ClusterBackend, realTime } from '../src/index.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,6 @@
 import { DEFAULT_TIMINGS } from '@datadriver/core';
 import { describe, expect, it } from 'vitest';
-import { scaledTimings } from '../src/index.js';
+import { scaledTimings } from '../src/cluster/index.js';
 
 describe('scaledTimings', () => {
   it("is each of the seed's constants times the scale, to a whole millisecond", () => {

@@ -5,7 +5,7 @@
  * adoption.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { mark, memoryBackend, settled, withCluster } from '../src/index.js';
+import { mark, memoryBackend, settled, withCluster } from '../src/cluster/index.js';
 import { describeFailure, runSimulation } from '../src/simulation/index.js';
 
 /** One test per seed: its run holds every invariant. */

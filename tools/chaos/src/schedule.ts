@@ -3,7 +3,7 @@
  * when, and what the nemesis does to whom, when and for how long. Real time still varies from
  * run to run; the order, the targets and the planned times do not.
  */
-import { Random } from '@datadriver/testkit';
+import { Random } from '@datadriver/testkit/simulation';
 import type { NemesisAction } from './history.js';
 
 export interface Hop {

@@ -19,7 +19,7 @@ import {
   RedisPresence,
   RedisStore,
 } from '@datadriver/redis';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import { Client, type Room } from 'colyseus.js';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';

@@ -1,6 +1,6 @@
 import { startTcpProxy } from '@datadriver/backends';
 import type { MessengerHarness } from '@datadriver/testkit';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import type { PubSub } from '@google-cloud/pubsub';
 import { encodeTopic, PubSubMessenger, TOPIC_ATTRIBUTE } from '../../src/index.js';
 import { emulatorClient, failFast, hostAndPort, uniqueId } from './clients.js';

@@ -17,7 +17,7 @@ import {
   settled,
   waitOf,
   withCluster,
-} from '@datadriver/testkit';
+} from '@datadriver/testkit/cluster';
 import { describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../../src/index.js';
 import { channelOf, recordKey } from '../../src/keys.js';

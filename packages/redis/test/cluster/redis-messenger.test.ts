@@ -1,6 +1,6 @@
 /** RedisMessenger on a Redis Cluster client: what it refuses, and what it needs of the client. */
 import { ErrorCode } from '@datadriver/core';
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../../src/index.js';
 import { channelOf } from '../../src/keys.js';

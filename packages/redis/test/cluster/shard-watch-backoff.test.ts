@@ -5,7 +5,7 @@
  * with NOPERM while its probes still publish. The watch must back off and say so once, not
  * log a line every cycle for as long as it lasts.
  */
-import { recordingLogger } from '@datadriver/testkit';
+import { recordingLogger } from '@datadriver/testkit/cluster';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMessenger } from '../../src/index.js';

@@ -3,7 +3,7 @@
  * whatever the profile key holds (issue 16's CROSSSLOT), and trades between profiles whose
  * records live on different masters.
  */
-import { mark, settled, withCluster } from '@datadriver/testkit';
+import { mark, settled, withCluster } from '@datadriver/testkit/cluster';
 import type { Cluster as RedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../src/index.js';

@@ -1,9 +1,9 @@
 /** The seed's crash rows: presence expiry, two empty reads a beat apart, then stealFrom. */
 import { Handoff } from '@datadriver/core';
 import { expect } from 'vitest';
-import type { Cluster } from '../cluster.js';
-import type { Span } from '../cluster-ledger.js';
-import type { TestServer } from '../cluster-server.js';
+import type { Cluster } from '../cluster/cluster.js';
+import type { Span } from '../cluster/ledger.js';
+import type { TestServer } from '../cluster/server.js';
 import { expectOutcome, expectWait, mark, type Scenario, settled } from './scenario.js';
 import { expectStoppedReads } from './schedule.js';
 

@@ -1,9 +1,9 @@
 /** The seed's cross-server rows: the player arrives on B while A still holds the lock. */
 import { DEFAULT_TIMINGS } from '@datadriver/core';
 import { expect } from 'vitest';
-import type { Cluster } from '../cluster.js';
-import type { Span } from '../cluster-ledger.js';
-import type { TestServer } from '../cluster-server.js';
+import type { Cluster } from '../cluster/cluster.js';
+import type { Span } from '../cluster/ledger.js';
+import type { TestServer } from '../cluster/server.js';
 import {
   expectOutcome,
   expectWait,

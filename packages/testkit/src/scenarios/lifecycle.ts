@@ -1,7 +1,7 @@
 /** restoreAt and erase racing a live holder on another server: they go through handoff too. */
 import { DEFAULT_KICK_MESSAGES } from '@datadriver/core';
 import { expect } from 'vitest';
-import type { Cluster } from '../cluster.js';
+import type { Cluster } from '../cluster/cluster.js';
 import { mark, type Scenario, settled } from './scenario.js';
 
 /** Player p1 on A with three saved versions (10, 20, 30 coins); returns when each landed. */

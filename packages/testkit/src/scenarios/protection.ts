@@ -1,6 +1,6 @@
 /** The seed's protective rows: a live holder keeps its lock, old builds are never taken early. */
 import { expect } from 'vitest';
-import type { Cluster } from '../cluster.js';
+import type { Cluster } from '../cluster/cluster.js';
 import { expectWait, mark, type Scenario, settled, waitingServer, waitOf } from './scenario.js';
 import { expectParks } from './schedule.js';
 

@@ -1,6 +1,6 @@
 /** The seed's same-server rows: a rejoin on the server the player just left. */
 import { expect } from 'vitest';
-import type { Cluster } from '../cluster.js';
+import type { Cluster } from '../cluster/cluster.js';
 import { expectWait, mark, type Scenario, settled, waitOf } from './scenario.js';
 
 /** A player on A with 7 unsaved coins, leaving while A's leave save is stalled. */

@@ -1,8 +1,8 @@
 import type { DataDriverEvent } from '@datadriver/core';
 import { expect } from 'vitest';
-import type { Cluster } from '../cluster.js';
-import type { Wait } from '../cluster-critical-path.js';
-import type { Span } from '../cluster-ledger.js';
+import type { Cluster } from '../cluster/cluster.js';
+import type { Wait } from '../cluster/critical-path.js';
+import type { Span } from '../cluster/ledger.js';
 import { describeSlack, traceOf } from './wait-report.js';
 
 /** One multi-server case, written once against the ports and run on every backend. */

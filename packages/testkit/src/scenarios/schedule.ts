@@ -4,10 +4,10 @@
  */
 import { DEFAULT_TIMINGS } from '@datadriver/core';
 import { expect } from 'vitest';
-import type { Cluster } from '../cluster.js';
-import type { Wait } from '../cluster-critical-path.js';
-import type { LedgerEntry } from '../cluster-ledger.js';
-import { scaledTimings } from '../cluster-time.js';
+import type { Cluster } from '../cluster/cluster.js';
+import type { Wait } from '../cluster/critical-path.js';
+import type { LedgerEntry } from '../cluster/ledger.js';
+import { scaledTimings } from '../cluster/time.js';
 import { expectWait } from './scenario.js';
 import { traceOf } from './wait-report.js';
 

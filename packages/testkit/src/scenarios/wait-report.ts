@@ -1,7 +1,7 @@
 /** What a real-time wait is printed with: its slack's figures, and on failure its trace. */
-import type { Cluster } from '../cluster.js';
-import { describePathSlack, type Wait } from '../cluster-critical-path.js';
-import type { Span } from '../cluster-ledger.js';
+import type { Cluster } from '../cluster/cluster.js';
+import { describePathSlack, type Wait } from '../cluster/critical-path.js';
+import type { Span } from '../cluster/ledger.js';
 
 /**
  * `slack 42 ms = path 74 ms (store 41 ms in 3, ...; timers 50 ms) - model 34 ms + own work 2 ms

@@ -7,7 +7,7 @@
  * - each trade id is unique, so a trade applied twice shows as a repeated id.
  */
 import type { JsonObject } from '@datadriver/core';
-import type { PlayerData } from '../cluster-server.js';
+import type { PlayerData } from '../cluster/server.js';
 
 export interface SimData extends PlayerData {
   earned?: number;

@@ -19,8 +19,8 @@ import {
   MemoryStore,
   type VirtualClock,
 } from '@datadriver/core/testing';
-import type { ClusterBackend } from '../cluster-backend.js';
-import { scaledTimings, virtualTime } from '../cluster-time.js';
+import type { ClusterBackend } from '../cluster/backend.js';
+import { scaledTimings, virtualTime } from '../cluster/time.js';
 import type { Latency } from './config.js';
 import { PresenceHistory } from './presence-history.js';
 

@@ -3,7 +3,7 @@
  * plays the workload and the faults step by step with every invariant checked as it goes,
  * then heals everything and checks the end state. The same seed replays the same run.
  */
-import { Cluster } from '../cluster.js';
+import { Cluster } from '../cluster/cluster.js';
 import { describeConfig, drawConfig, type ServerPlan, type SimulationConfig } from './config.js';
 import { maybeInjectFault } from './faults-plan.js';
 import { finalPhase } from './final-phase.js';

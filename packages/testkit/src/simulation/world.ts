@@ -6,8 +6,8 @@
 import type { Profile } from '@datadriver/core';
 import { journalPrefix, type ProfileRecord, parseStoreKey } from '@datadriver/core/rules';
 import type { InjectedFault, VirtualClock } from '@datadriver/core/testing';
-import type { Cluster } from '../cluster.js';
-import type { TestServer } from '../cluster-server.js';
+import type { Cluster } from '../cluster/cluster.js';
+import type { TestServer } from '../cluster/server.js';
 import type { ServerPlan, SimulationConfig } from './config.js';
 import type { SimData, TradeTerms } from './player-data.js';
 import type { Random } from './prng.js';

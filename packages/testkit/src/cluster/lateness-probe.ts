@@ -4,7 +4,7 @@
  * machine to the same backend, and takes the slack of its upper bound from what the probe saw
  * during that very wait, so a load that grows during the run moves the bound with it.
  */
-import type { ServerPorts } from './cluster-backend.js';
+import type { ServerPorts } from './backend.js';
 
 /** The least slack a probe gives: the servers' own work between calls, which it cannot see. */
 export const PROBE_FLOOR_MS = 60;

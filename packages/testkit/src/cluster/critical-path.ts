@@ -4,7 +4,7 @@
  * another server's calls, a request to a crashed server, the waiting server's own attempts
  * while it sat on a request repeat are all off it, so they lend the bound nothing.
  */
-import type { LedgerEntry, LedgerKind, Span, TimeLedger } from './cluster-ledger.js';
+import type { LedgerEntry, LedgerKind, Span, TimeLedger } from './ledger.js';
 
 /** A wait of one server: the load (or other call) of `server` from `from` to `to`. */
 export interface Wait extends Span {

@@ -14,8 +14,8 @@ import {
   pathSlack,
   type Wait,
   walkBack,
-} from './cluster-critical-path.js';
-import type { LedgerEntry, Span, TimeLedger } from './cluster-ledger.js';
+} from './critical-path.js';
+import type { LedgerEntry, Span, TimeLedger } from './ledger.js';
 
 /**
  * The reply `path` acted on: the latest message to the waiting server from another server that

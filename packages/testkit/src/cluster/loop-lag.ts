@@ -6,7 +6,7 @@
  * covers as slack, up to a cap (see `pathSlack`): measured during that very wait, never a
  * constant, and never a timer's scheduled delay.
  */
-import type { Span } from './cluster-ledger.js';
+import type { Span } from './ledger.js';
 
 /** The sampler's period (ms): a stall is seen from the first due firing on. */
 export const LAG_SAMPLE_MS = 5;

@@ -1,6 +1,6 @@
 import type { Messenger, Presence, Store } from '@datadriver/core';
 import { MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
-import { type ClusterTime, virtualTime } from './cluster-time.js';
+import { type ClusterTime, virtualTime } from './time.js';
 
 /** The ports one server uses: its own connections to the shared backend. */
 export interface ServerPorts {

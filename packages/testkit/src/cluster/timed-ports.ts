@@ -16,9 +16,9 @@ import type {
   TaskPriority,
   UpdateOptions,
 } from '@datadriver/core/ports';
-import type { ServerPorts } from './cluster-backend.js';
-import type { TimeLedger } from './cluster-ledger.js';
-import type { ClusterTime } from './cluster-time.js';
+import type { ServerPorts } from './backend.js';
+import type { TimeLedger } from './ledger.js';
+import type { ClusterTime } from './time.js';
 
 class TimedStore implements Store {
   readonly specificationVersion = 'v2';

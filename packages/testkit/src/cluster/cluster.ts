@@ -20,15 +20,15 @@ import {
   MemoryHost,
   VirtualClock,
 } from '@datadriver/core/testing';
-import type { ClusterBackend } from './cluster-backend.js';
-import { type CriticalPath, criticalPath, pathSlack, type Wait } from './cluster-critical-path.js';
-import { HaltingScheduler } from './cluster-halt.js';
-import { type Span, TimeLedger, type Unscaled } from './cluster-ledger.js';
-import { LoopLag } from './cluster-loop-lag.js';
-import { type LogLine, type PlayerData, type ServerOptions, TestServer } from './cluster-server.js';
-import { type ClusterTime, scaledTimings } from './cluster-time.js';
-import { timedPorts, timedScheduler, timedTime } from './cluster-timed-ports.js';
-import { type WaitSlack, waitSlack } from './cluster-wait-slack.js';
+import type { ClusterBackend } from './backend.js';
+import { type CriticalPath, criticalPath, pathSlack, type Wait } from './critical-path.js';
+import { HaltingScheduler } from './halt.js';
+import { type Span, TimeLedger, type Unscaled } from './ledger.js';
+import { LoopLag } from './loop-lag.js';
+import { type LogLine, type PlayerData, type ServerOptions, TestServer } from './server.js';
+import { type ClusterTime, scaledTimings } from './time.js';
+import { timedPorts, timedScheduler, timedTime } from './timed-ports.js';
+import { type WaitSlack, waitSlack } from './wait-slack.js';
 
 let clusters = 0;
 
