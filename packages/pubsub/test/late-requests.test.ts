@@ -28,6 +28,7 @@ describe('duplicate and late handoff requests over Pub/Sub', () => {
         event,
       ): event is Extract<DataDriverEvent, { type: 'handoff.request.received' }> & {
         server: string;
+        order: number;
       } =>
         event.server === label &&
         event.type === 'handoff.request.received' &&
