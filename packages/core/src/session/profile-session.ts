@@ -20,6 +20,7 @@ import { Autosave } from './autosave.js';
 import { backingOf, Profile } from './profile.js';
 import { checkBeforeRelease } from './release-check.js';
 import { Requesters } from './requesters.js';
+import { inactiveError, lockLostError } from './session-errors.js';
 import { SessionIo, type WrittenSnapshot } from './session-io.js';
 import type { HeldByTrade, SessionStart } from './session-terms.js';
 import { SessionView } from './session-view.js';
@@ -218,7 +219,7 @@ export class ProfileSession {
    * new holder's load settles the marker).
    */
   nextWrite(): Promise<void> {
-    if (this.#state === 'inactive') return Promise.reject(this.#inactiveError());
+    if (this.#state === 'inactive') return Promise.reject(inactiveError(this.key));
     return this.#io.nextLanding();
   }
 
@@ -260,17 +261,13 @@ export class ProfileSession {
       this.#deactivate('lost');
       if (wasActive) this.hooks.lockLost(this);
     }
-    return new DataDriverError(
-      ErrorCode.LockLost,
-      `the lock of ${this.key} was taken${holder ? ` by server ${holder.jobId}` : ''}; the profile is deactivated`,
-      { details: { key: this.key, holder } },
-    );
+    return lockLostError(this.key, holder);
   }
 
   #deactivate(transition: 'released' | 'erased' | 'lost'): void {
     if (!this.#move(transition)) return;
     this.#autosave.stop();
-    this.#io.abandon(() => this.#inactiveError());
+    this.#io.abandon(() => inactiveError(this.key));
     // A release's snapshot is kept for this key's next load here (`released-snapshots.ts`).
     this.hooks.deactivated(
       this,
@@ -297,12 +294,6 @@ export class ProfileSession {
   }
 
   #assertActive(): void {
-    if (!this.active) throw this.#inactiveError();
-  }
-
-  #inactiveError(): DataDriverError {
-    return new DataDriverError(ErrorCode.Inactive, `the profile of ${this.key} is not active`, {
-      details: { key: this.key },
-    });
+    if (!this.active) throw inactiveError(this.key);
   }
 }

@@ -17,6 +17,7 @@ import {
 } from '../rules/index.js';
 import { checkCreatedId } from '../rules/keys.js';
 import type { ProfileSession } from '../session/profile-session.js';
+import { inactiveError } from '../session/session-errors.js';
 import { decideJournal, deleteJournal, forgetParticipant } from './journal.js';
 
 type Pair = readonly [ProfileSession, ProfileSession];
@@ -42,7 +43,7 @@ export async function trade(
   }
   for (const session of sessions) {
     if (!session.active) {
-      throw new DataDriverError(ErrorCode.Inactive, `the profile of ${session.key} is not active`);
+      throw inactiveError(session.key);
     }
     if (session.trade)
       throw new DataDriverError(ErrorCode.TradeFailed, `${session.key} is already in a trade`);

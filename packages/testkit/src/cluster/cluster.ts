@@ -10,22 +10,16 @@ import {
   Handoff,
   type Logger,
   type Presence,
-  type Scheduler,
 } from '@datadriver/core';
 import { defaultLockWaitSeconds, type ProfileRecord } from '@datadriver/core/rules';
-import {
-  FaultyMessenger,
-  FaultyPresence,
-  FaultyStore,
-  MemoryHost,
-  VirtualClock,
-} from '@datadriver/core/testing';
+import { FaultyMessenger, FaultyPresence, FaultyStore, MemoryHost } from '@datadriver/core/testing';
 import type { ClusterBackend } from './backend.js';
 import { type CriticalPath, criticalPath, pathSlack, type Wait } from './critical-path.js';
 import { HaltingScheduler } from './halt.js';
 import { type Span, TimeLedger, type Unscaled } from './ledger.js';
 import { LoopLag } from './loop-lag.js';
 import { type LogLine, type PlayerData, type ServerOptions, TestServer } from './server.js';
+import { skewed, stretched } from './server-clock.js';
 import { type ClusterTime, scaledTimings } from './time.js';
 import { timedPorts, timedScheduler, timedTime } from './timed-ports.js';
 import { type WaitSlack, waitSlack } from './wait-slack.js';
@@ -33,30 +27,6 @@ import { type WaitSlack, waitSlack } from './wait-slack.js';
 let clusters = 0;
 
 const INFLIGHT = { inFlight: true } as const;
-
-/** A server's view of the shared clock, `offsetMs` ahead; timers still fire on the shared clock. */
-function skewed(scheduler: Scheduler, offsetMs: number): Scheduler {
-  if (offsetMs === 0) return scheduler;
-  if (scheduler instanceof VirtualClock) return scheduler.skewed(offsetMs);
-  return {
-    now: () => scheduler.now() + offsetMs,
-    schedule: (delay, callback, priority) => scheduler.schedule(delay, callback, priority),
-    repeat: (interval, callback, priority) => scheduler.repeat(interval, callback, priority),
-  };
-}
-
-/**
- * `scheduler` with each normal-priority timer's delay replaced by `delay(ms)`, above the
- * ledger: a build that waits longer than it says, as the ledger sees it.
- */
-function stretched(scheduler: Scheduler, delay: (delayMs: number) => number): Scheduler {
-  return {
-    now: () => scheduler.now(),
-    schedule: (delayMs, callback, priority) =>
-      scheduler.schedule(priority === 'background' ? delayMs : delay(delayMs), callback, priority),
-    repeat: (interval, callback, priority) => scheduler.repeat(interval, callback, priority),
-  };
-}
 
 export class Cluster {
   /** Every server's events; `order` places each among the ledger's entries (finer than ms). */
