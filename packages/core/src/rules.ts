@@ -22,6 +22,8 @@ export {
   schemaRefusal,
 } from './rules/data-schema.js';
 export {
+  inboxKeyOf,
+  inboxPrefix,
   journalKeyOf,
   journalPrefix,
   parseStoreKey,

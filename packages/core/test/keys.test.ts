@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  inboxKeyOf,
   journalKeyOf,
   journalPrefix,
   parseStoreKey,
@@ -23,6 +24,10 @@ describe('store keys', () => {
     ['PlayerData#trade/t1', { kind: 'journal', driver: 'PlayerData', trade: 't1' }],
     ['PlayerData#trade/a/b', { kind: 'journal', driver: 'PlayerData', trade: 'a/b' }],
     ['PlayerData#trade/', undefined],
+    ['PlayerData#inbox/u1', { kind: 'inbox', driver: 'PlayerData', key: 'u1' }],
+    ['PlayerData#inbox/a/b', { kind: 'inbox', driver: 'PlayerData', key: 'a/b' }],
+    ['PlayerData#inbox/', undefined],
+    ['PlayerData#other/u1', undefined],
     ['#trade/t1', undefined],
     ['PlayerData/', undefined],
     ['/u1', undefined],
@@ -46,6 +51,7 @@ describe('store keys', () => {
         driver,
         trade: key,
       });
+      expect(parseStoreKey(inboxKeyOf(driver, key))).toEqual({ kind: 'inbox', driver, key });
     }
   });
 });

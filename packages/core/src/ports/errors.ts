@@ -43,6 +43,24 @@ export const ErrorCode = {
   VersionNotFound: 'Data.VersionNotFound',
   /** An operation did not finish within its deadline. */
   Timeout: 'Data.Timeout',
+  /**
+   * A profile's inbox holds its most pending messages, or the message would take it past its
+   * bytes; nothing was written. The holder drains it as it applies messages: send again later.
+   */
+  InboxFull: 'Data.InboxFull',
+  /** A profile's outbox holds its most undelivered transfers; nothing was changed. */
+  OutboxFull: 'Data.OutboxFull',
+  /**
+   * The game's `onMessage` threw (or broke the data) on a message: the message stays pending,
+   * the data is as before it, and it is tried again at the holder's next autosave.
+   */
+  MessageFailed: 'Data.MessageFailed',
+  /**
+   * A message cannot be told received or not: its id is not in the recipient's receipt window,
+   * which has forgotten messages as recent as this one. Nothing was written: a send rejects,
+   * and a transfer is kept in its sender's outbox, never delivered twice, for an operator.
+   */
+  DeliveryUncertain: 'Data.DeliveryUncertain',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

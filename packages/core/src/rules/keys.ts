@@ -34,6 +34,9 @@ export function tooLong(text: string, max = MAX_NAME_BYTES): string | undefined 
 /** Between a driver's name and a trade id in a journal's store key. */
 const JOURNAL_MARK = '#trade/';
 
+/** Between a driver's name and a profile key in an inbox's store key. */
+const INBOX_MARK = '#inbox/';
+
 /** The store key of profile `key` of driver `driver`: `<driver>/<key>`. */
 export function storeKeyOf(driver: string, key: string): string {
   return `${driver}/${key}`;
@@ -54,34 +57,67 @@ export function journalPrefix(driver: string): string {
   return journalKeyOf(driver, '');
 }
 
-/** What a store key names: a profile of a driver, a trade journal, or nothing of DataDriver's. */
+/**
+ * The store key of profile `key`'s inbox (its pending messages) of driver `driver`:
+ * `<driver>#inbox/<key>`. No profile key or trade journal can be spelled this way, and the
+ * profiles' scan prefix never lists an inbox.
+ */
+export function inboxKeyOf(driver: string, key: string): string {
+  return `${driver}${INBOX_MARK}${key}`;
+}
+
+/** The prefix of every inbox's store key of `driver` (for a `Store.scan`: the inspector). */
+export function inboxPrefix(driver: string): string {
+  return inboxKeyOf(driver, '');
+}
+
+/**
+ * What a store key names: a profile of a driver, a trade journal, a profile's inbox, or
+ * nothing of DataDriver's.
+ */
 export type StoreKeyOwner =
   | { readonly kind: 'profile'; readonly driver: string; readonly key: string }
-  | { readonly kind: 'journal'; readonly driver: string; readonly trade: string };
+  | { readonly kind: 'journal'; readonly driver: string; readonly trade: string }
+  | { readonly kind: 'inbox'; readonly driver: string; readonly key: string };
 
 /** What `storeKey` names, or `undefined` for a key no driver writes. */
 export function parseStoreKey(storeKey: string): StoreKeyOwner | undefined {
-  const mark = storeKey.indexOf(JOURNAL_MARK);
   const slash = storeKey.indexOf('/');
   // A driver's name holds neither "/" nor "#", so the first of them ends it.
-  if (mark > 0 && mark < slash && !storeKey.slice(0, mark).includes('#')) {
-    const trade = storeKey.slice(mark + JOURNAL_MARK.length);
-    if (trade !== '') return { kind: 'journal', driver: storeKey.slice(0, mark), trade };
-  }
+  const hash = storeKey.indexOf('#');
+  if (hash > 0 && hash < slash) return markedOwner(storeKey, hash);
   if (slash <= 0 || slash === storeKey.length - 1) return undefined;
   const driver = storeKey.slice(0, slash);
   if (driver.includes('#')) return undefined;
   return { kind: 'profile', driver, key: storeKey.slice(slash + 1) };
 }
 
-/** One driver's keys: its profiles' and its journals' store keys. */
+/** A journal or an inbox: the driver's name ends at `hash`, a mark follows it. */
+function markedOwner(storeKey: string, hash: number): StoreKeyOwner | undefined {
+  const driver = storeKey.slice(0, hash);
+  const rest = storeKey.slice(hash);
+  if (rest.startsWith(JOURNAL_MARK) && rest.length > JOURNAL_MARK.length) {
+    return { kind: 'journal', driver, trade: rest.slice(JOURNAL_MARK.length) };
+  }
+  if (rest.startsWith(INBOX_MARK) && rest.length > INBOX_MARK.length) {
+    return { kind: 'inbox', driver, key: rest.slice(INBOX_MARK.length) };
+  }
+  return undefined;
+}
+
+/** One driver's keys: its profiles', its journals' and its inboxes' store keys. */
 export interface DriverKeys {
   store(key: string): string;
   journal(tradeId: string): string;
+  inbox(key: string): string;
 }
 
 export function keysOf(driver: string): DriverKeys {
-  return { store: (key) => storeKeyOf(driver, key), journal: (id) => journalKeyOf(driver, id) };
+  return {
+    store: (key) => storeKeyOf(driver, key),
+    journal: (id) => journalKeyOf(driver, id),
+    inbox: (key) => inboxKeyOf(driver, key),
+  };
 }
 
 /** True when `text` is well-formed UTF-16 (no lone surrogate): `String.prototype.isWellFormed`. */

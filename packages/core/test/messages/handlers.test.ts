@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../src/ports/errors.js';
 import type { JsonObject } from '../../src/ports/json.js';
 import {
   type DataMessageHandler,
   type InboxMessage,
-  MessageErrorCode,
   runHandlers,
 } from '../../src/rules/messages/index.js';
 
@@ -49,7 +49,7 @@ describe("running the game's onMessage", () => {
     expect(run.failed.map((item) => item.id)).toEqual(failed);
     for (const item of run.failed) {
       expect(item.error).toMatchObject({
-        code: MessageErrorCode.MessageFailed,
+        code: ErrorCode.MessageFailed,
         details: { key: 'p1', id: item.id },
       });
     }

@@ -2,14 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/ports/errors.js';
 import { jsonClone } from '../../src/ports/json.js';
 import type { StoreRecord } from '../../src/ports/store.js';
-import { parseStoreKey, profilePrefix, storeKeyOf } from '../../src/rules/keys.js';
 import {
-  DEFAULT_INBOX_LIMITS,
   inboxKeyOf,
   inboxPrefix,
+  parseStoreKey,
+  profilePrefix,
+  storeKeyOf,
+} from '../../src/rules/keys.js';
+import {
+  DEFAULT_INBOX_LIMITS,
   inboxRecord,
   parseInbox,
-  profileKeyOfInbox,
   receivedIds,
 } from '../../src/rules/messages/index.js';
 
@@ -181,8 +184,7 @@ describe('the inbox key', () => {
     'names the inbox of %s/%s as %s, which no profile or journal key reads as its own',
     (driver, key, inbox) => {
       expect(inboxKeyOf(driver, key)).toBe(inbox);
-      expect(profileKeyOfInbox(driver, inbox)).toBe(key);
-      expect(parseStoreKey(inbox)).toBeUndefined();
+      expect(parseStoreKey(inbox)).toEqual({ kind: 'inbox', driver, key });
       expect(inbox.startsWith(profilePrefix(driver))).toBe(false);
       expect(inbox.startsWith(inboxPrefix(driver))).toBe(true);
     },
@@ -193,6 +195,7 @@ describe('the inbox key', () => {
     ['another driver inbox', inboxKeyOf('PlayerData2', 'p1')],
     ['the bare prefix', inboxPrefix('PlayerData')],
   ])('reads %s as no inbox of the driver', (_, storeKey) => {
-    expect(profileKeyOfInbox('PlayerData', storeKey)).toBeUndefined();
+    const owner = parseStoreKey(storeKey);
+    expect(owner?.kind === 'inbox' && owner.driver === 'PlayerData').toBe(false);
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../src/ports/errors.js';
 import {
   appendMessage,
   DEFAULT_INBOX_LIMITS,
   type Inbox,
   inboxRecord,
   MAX_INBOX_BYTES,
-  MessageErrorCode,
 } from '../../src/rules/messages/index.js';
 
 const KEY = 'p1';
@@ -36,7 +36,7 @@ describe('a full inbox of the largest messages fits every store', () => {
         current = result.inbox;
         queued += 1;
       } catch (error) {
-        expect((error as { code: string }).code).toBe(MessageErrorCode.InboxFull);
+        expect((error as { code: string }).code).toBe(ErrorCode.InboxFull);
         break;
       }
     }

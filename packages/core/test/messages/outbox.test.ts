@@ -6,7 +6,6 @@ import {
   DEFAULT_INBOX_LIMITS,
   deliveryOf,
   type Inbox,
-  MessageErrorCode,
   type OutboxEntry,
   settleDelivery,
   toDeliver,
@@ -56,7 +55,7 @@ describe('adding a transfer to the outbox', () => {
       'a full outbox',
       Array.from({ length: 100 }, (_, i) => entry(`o${i}`)),
       entry('t1'),
-      MessageErrorCode.OutboxFull,
+      ErrorCode.OutboxFull,
     ],
   ])('%s: %s', (_, outbox, added, expected) => {
     const before = JSON.stringify(outbox);

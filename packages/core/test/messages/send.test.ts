@@ -11,7 +11,6 @@ import {
   inboxRecord,
   limitsFor,
   MAX_INBOX_BYTES,
-  MessageErrorCode,
   trimInbox,
 } from '../../src/rules/messages/index.js';
 
@@ -200,7 +199,7 @@ describe('a full inbox', () => {
       thrown = error;
     }
     expect(thrown).toMatchObject({
-      code: MessageErrorCode.InboxFull,
+      code: ErrorCode.InboxFull,
       details: { key: KEY, pending: 1000, maxPending: 1000 },
     });
     expect(DataDriverError.isInstance(thrown)).toBe(true);
@@ -219,7 +218,7 @@ describe('a full inbox', () => {
     const exact = { ...small, maxInboxBytes: base + entry };
     expect(outcomeOf(inbox, gift('g3'), exact)).toBe('queued');
     const tight = { ...small, maxInboxBytes: base + entry - 1 };
-    expect(outcomeOf(inbox, gift('g3'), tight)).toBe(MessageErrorCode.InboxFull);
+    expect(outcomeOf(inbox, gift('g3'), tight)).toBe(ErrorCode.InboxFull);
     expect(() => appendMessage(KEY, inbox, gift('g3'), tight)).toThrow(
       expect.objectContaining({
         details: { key: KEY, bytes: base + entry, maxBytes: base + entry - 1 },

@@ -4,9 +4,9 @@
  * change fails its message alone. That message stays pending and the data is as it was before
  * it; the others apply. The data and the ids of the applied messages then go out in one write.
  */
+import { DataDriverError, ErrorCode } from '../../ports/errors.js';
 import { type JsonObject, jsonClone } from '../../ports/json.js';
 import { describeJsonProblem, findJsonProblem } from '../json-problems.js';
-import { MessageError, MessageErrorCode } from './errors.js';
 import type { InboxMessage } from './inbox.js';
 
 /** The game's handler, as the pass calls it: it changes `data` in place, synchronously. */
@@ -18,7 +18,7 @@ export interface HandlerRun {
   /** The ids of the messages that applied, in order. */
   readonly applied: readonly string[];
   /** The messages that failed, each with its `Data.MessageFailed`. */
-  readonly failed: ReadonlyArray<{ readonly id: string; readonly error: MessageError }>;
+  readonly failed: ReadonlyArray<{ readonly id: string; readonly error: DataDriverError }>;
 }
 
 export function runHandlers(
@@ -29,7 +29,7 @@ export function runHandlers(
 ): HandlerRun {
   let current = data;
   const applied: string[] = [];
-  const failed: Array<{ id: string; error: MessageError }> = [];
+  const failed: Array<{ id: string; error: DataDriverError }> = [];
   for (const message of messages) {
     const draft = jsonClone(current);
     const problem = runOne(draft, message, handler);
@@ -76,9 +76,9 @@ function isThenable(value: unknown): boolean {
   );
 }
 
-function failure(key: string, id: string, problem: Problem): MessageError {
-  return new MessageError(
-    MessageErrorCode.MessageFailed,
+function failure(key: string, id: string, problem: Problem): DataDriverError {
+  return new DataDriverError(
+    ErrorCode.MessageFailed,
     `message ${JSON.stringify(id)} to ${key} did not apply: ${problem.why}; it stays pending`,
     { cause: problem.cause, details: { key, id } },
   );

@@ -9,7 +9,6 @@
 import { DataDriverError, ErrorCode } from '../../ports/errors.js';
 import type { JsonValue } from '../../ports/json.js';
 import { checkProfileKey } from '../keys.js';
-import { MessageError, MessageErrorCode } from './errors.js';
 import type { InboxMessage } from './inbox.js';
 import type { InboxLimits } from './limits.js';
 import { checkedMessage, type SendOutcome } from './send.js';
@@ -54,8 +53,8 @@ export function addToOutbox(
     );
   }
   if (outbox.length >= limits.maxOutbox) {
-    throw new MessageError(
-      MessageErrorCode.OutboxFull,
+    throw new DataDriverError(
+      ErrorCode.OutboxFull,
       `the outbox of ${from} holds ${outbox.length} undelivered transfers, its most; nothing was changed`,
       { details: { key: from, maxOutbox: limits.maxOutbox } },
     );

@@ -10,7 +10,6 @@ import { recordJson } from '../../ports/record-json.js';
 import type { StoreRecord } from '../../ports/store.js';
 import { isWellFormedText } from '../keys.js';
 import { utf8Bytes } from '../record-size.js';
-import { MessageError, MessageErrorCode } from './errors.js';
 import { EMPTY_INBOX, type Inbox, type InboxMessage, inboxRecord } from './inbox.js';
 import type { InboxLimits } from './limits.js';
 import { checkMessageBody, checkMessageId, checkMessageSize } from './message-checks.js';
@@ -101,9 +100,9 @@ export function checkedMessage(message: InboxMessage, limits: InboxLimits): Inbo
   return stored;
 }
 
-function inboxFull(key: string, why: string, details: Record<string, unknown>): MessageError {
-  return new MessageError(
-    MessageErrorCode.InboxFull,
+function inboxFull(key: string, why: string, details: Record<string, unknown>): DataDriverError {
+  return new DataDriverError(
+    ErrorCode.InboxFull,
     `the inbox of ${key} is full: ${why}; nothing was written`,
     { details: { key, ...details } },
   );
