@@ -9,9 +9,13 @@ export {
   DEFAULT_KICK_MESSAGES,
   DEFAULTS,
   type KickMessages,
+  type MessageHandler,
+  type MessageTarget,
+  type ProfileMessage,
   type SchemaDriverOptions,
 } from './config/options.js';
 export { type CloseResult, DataDriver, type LoadOptions } from './driver/data-driver.js';
+export type { SendOptions, SendResult } from './driver/send.js';
 export { describeEvent } from './events/event-stream.js';
 export type {
   DataDriverEvent,

@@ -23,7 +23,12 @@ const rows: Array<[string, Record<string, unknown>, string]> = [
   [
     'a key far from every option lists them',
     { colour: 'red' },
-    'unknown option colour; the options are name, defaults, store, messenger, presence, scheduler, logger, jobId, handoff, handoffSigning, handoffLimits, lockWaitSeconds, localHandoffSeconds, lockTtlSeconds, lockSkewSeconds, autosaveSeconds, timings, kickMessages, migrations, schema, createId',
+    'unknown option colour; the options are name, defaults, store, messenger, presence, scheduler, logger, jobId, handoff, handoffSigning, handoffLimits, lockWaitSeconds, localHandoffSeconds, lockTtlSeconds, lockSkewSeconds, autosaveSeconds, timings, kickMessages, migrations, schema, createId, onMessage',
+  ],
+  [
+    'an onMessage that is not a function',
+    { onMessage: 'grant' },
+    'onMessage must be a function, got a string ("grant")',
   ],
   [
     'a string where seconds are wanted says it got a string',

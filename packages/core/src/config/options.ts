@@ -9,7 +9,31 @@ import type { Scheduler } from '../ports/scheduler.js';
 import type { Store } from '../ports/store.js';
 import type { DataSchema } from '../rules/data-schema.js';
 import type { MessageLimits } from '../rules/message-budget.js';
+import type { InboxMessage } from '../rules/messages/inbox.js';
 import type { Migration } from '../rules/migrations.js';
+
+/** A message sent to a profile (`DataDriver.send`), as `onMessage` receives it. */
+export type ProfileMessage = InboxMessage;
+
+/**
+ * What `onMessage` gets of the profile a message is applied to: its key, and its data (a
+ * draft: change it in place, synchronously; it is written with the message's id in one
+ * compare-and-set, or dropped when the handler throws).
+ */
+export interface MessageTarget<T extends object> {
+  readonly key: string;
+  data: T;
+}
+
+/**
+ * The game's handler of messages, run by the holder on each pending message once: change
+ * `profile.data` synchronously. A handler that throws (or returns a promise) leaves the
+ * message pending, the data as before it, and warns once (`Data.MessageFailed`).
+ */
+export type MessageHandler<T extends object> = (
+  profile: MessageTarget<T>,
+  message: ProfileMessage,
+) => void;
 
 /** The messages a player sees when removed; each can be replaced. */
 export interface KickMessages {
@@ -120,6 +144,13 @@ export interface DataDriverOptions<T extends object> {
   readonly schema?: DataSchema<T>;
   /** Makes lock tokens and trade ids; random UUIDs by default. */
   readonly createId?: () => string;
+  /**
+   * Applies messages sent to a profile this server holds (`send`): at load before `onLoad`,
+   * on the sender's nudge, and before each autosave. `attach`'s own `onMessage` takes its
+   * place while attached. Without one, messages stay pending.
+   */
+  // A method, so a driver of any data type passes where one of `object` is expected.
+  onMessage?(profile: MessageTarget<T>, message: ProfileMessage): void;
 }
 
 /** The options with a `schema`: the data type comes from the schema, and `defaults` must match it. */

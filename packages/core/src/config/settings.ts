@@ -27,6 +27,8 @@ import {
   DEFAULTS,
   defaultLockWaitSeconds,
   type KickMessages,
+  type MessageTarget,
+  type ProfileMessage,
 } from './options.js';
 
 export interface Settings {
@@ -41,7 +43,12 @@ export interface Settings {
   readonly kickMessages: KickMessages;
   readonly migrations: readonly Migration[];
   readonly schema: DataSchema | undefined;
+  /** The driver's `onMessage`, checked to be a function. */
+  readonly onMessage: AnyMessageHandler | undefined;
 }
+
+/** A message handler as the driver stores it, its data type erased. */
+export type AnyMessageHandler = (profile: MessageTarget<object>, message: ProfileMessage) => void;
 
 /** Every option a driver takes: anything else is refused (most often a typo). */
 const OPTIONS: Record<keyof DataDriverOptions<object>, true> = {
@@ -66,6 +73,7 @@ const OPTIONS: Record<keyof DataDriverOptions<object>, true> = {
   migrations: true,
   schema: true,
   createId: true,
+  onMessage: true,
 };
 
 export function resolveSettings<T extends object>(options: DataDriverOptions<T>): Settings {
@@ -133,7 +141,16 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
     kickMessages: kickMessages(options.kickMessages),
     migrations: migrations(options.migrations),
     schema: schema(options.schema, defaults),
+    onMessage: messageHandler(options.onMessage),
   };
+}
+
+function messageHandler(handler: unknown): AnyMessageHandler | undefined {
+  if (handler === undefined) return undefined;
+  if (typeof handler !== 'function') {
+    throw invalidConfig(`onMessage must be a function, got ${describeValue(handler)}`);
+  }
+  return handler as AnyMessageHandler;
 }
 
 /** The ports and the other objects an option holds: each of its kind, or refused. */

@@ -20,6 +20,7 @@ import { SystemScheduler } from '../ports/system-scheduler.js';
 import { type DriverKeys, keysOf } from '../rules/keys.js';
 import { BackgroundWrites } from './background-writes.js';
 import { ServerIdentity } from './identity.js';
+import { MessageHandlers } from './message-handlers.js';
 
 export interface DriverContext {
   readonly name: string;
@@ -35,6 +36,8 @@ export interface DriverContext {
   readonly background: BackgroundWrites;
   /** Makes lock tokens and trade ids. */
   readonly createId: () => string;
+  /** The `onMessage` a message pass runs. */
+  readonly messageHandlers: MessageHandlers;
   /** Emits a driver's event, stamped with the time and the server. */
   report(event: EventPayload): void;
   /** Emits a profile's event, stamped with this driver's name, the time and the server. */
@@ -87,6 +90,7 @@ export function createContext<T extends object>(
     link,
     background: new BackgroundWrites(),
     createId: options.createId ?? (() => globalThis.crypto.randomUUID()),
+    messageHandlers: new MessageHandlers(settings.onMessage),
     report,
     // One object per event, and none while nobody listens and the logger would not log it.
     emit: (event: ProfileEventPayload) =>

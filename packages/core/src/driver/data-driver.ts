@@ -7,6 +7,7 @@
  */
 
 import type { DataDriverOptions, SchemaDriverOptions } from '../config/options.js';
+import type { AnyMessageHandler } from '../config/settings.js';
 import type { DriverContext } from '../context/context.js';
 import type { EventListener } from '../events/events.js';
 import type { Handoff } from '../handoff/handoff.js';
@@ -22,6 +23,7 @@ import { trade } from '../trade/trade.js';
 import { assemble, type DriverParts } from './assemble.js';
 import { type CloseResult, closeDriver } from './close.js';
 import { erase, listVersions, restoreAt } from './history.js';
+import { type SendOptions, type SendResult, send } from './send.js';
 
 export type { CloseResult };
 
@@ -116,14 +118,32 @@ export class DataDriver<T extends object> {
     turnHandoffOn();
     const load = loader.load.bind(loader);
     const players = new PlayerSessions<T, P>(context, registry, slot, load, options);
+    const offMessages = context.messageHandlers.attach(
+      options.onMessage as AnyMessageHandler | undefined,
+    );
     const offAdded = host.onPlayerAdded((player) => void players.join(player));
     const offRemoving = host.onPlayerRemoving((player) => void players.leave(player));
     for (const player of host.players?.() ?? []) void players.join(player);
     return () => {
       offAdded();
       offRemoving();
+      offMessages();
       slot.set(undefined);
     };
+  }
+
+  /**
+   * Sends `body` to profile `key`, wherever it is: held on this server or another, or by
+   * none. Resolves once the message is durable in the profile's inbox (`queued`), or
+   * `duplicate` when the profile already received `options.id`; its holder applies it once
+   * with `onMessage` (at once on a nudge, else at its next autosave or load). Never loads,
+   * locks or kicks. Rejects with a typed error and writes nothing for a bad id or body
+   * (`Data.InvalidArgument`, `Data.InvalidData`), a message over 16 KiB (`Data.TooLarge`), a
+   * full inbox (`Data.InboxFull`) or an id it cannot tell received (`Data.DeliveryUncertain`).
+   */
+  send(key: string, body: unknown, options: SendOptions): Promise<SendResult> {
+    this.#assertOpen();
+    return send(this.#context, this.#parts.registry, key, body, options);
   }
 
   /** The kept versions of `key`, newest first (the store must keep versions). */

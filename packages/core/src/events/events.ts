@@ -185,6 +185,14 @@ export type ProfileEventPayload = DistributiveOmit<
 /** One load's event before its driver stamps it (see `LoadEvent`). */
 export type LoadEventPayload = Extract<ProfileEventPayload, { readonly loadId: number }>;
 
-export type SaveReason = 'manual' | 'autosave' | 'adopt' | 'trade' | 'restore' | 'release';
+export type SaveReason =
+  | 'manual'
+  | 'autosave'
+  | 'adopt'
+  | 'trade'
+  | 'restore'
+  | 'release'
+  /** A message pass applied messages (at load or on a nudge): their effect and ids. */
+  | 'message';
 export type DataDriverEventType = DataDriverEvent['type'];
 export type EventListener = (event: DataDriverEvent) => void;

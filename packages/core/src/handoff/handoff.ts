@@ -15,6 +15,7 @@ import type { ScheduledTask, Scheduler, TaskPriority } from '../ports/scheduler.
 import { SystemScheduler } from '../ports/system-scheduler.js';
 import type { MessageLimits } from '../rules/index.js';
 import { isWellFormedText, tooLong } from '../rules/keys.js';
+import { nudgeMessage } from '../rules/messages/nudge.js';
 import { HandoffBackends } from './backends.js';
 import { PresenceBeat } from './beat.js';
 import { MessageGate } from './gate.js';
@@ -243,6 +244,12 @@ export class Handoff {
   async reply(driverName: string, key: string, requester: string): Promise<void> {
     const message = replyMessage(driverName, key);
     await this.messages.send(this.portsOf(driverName).messenger, requester, message);
+  }
+
+  /** Tells `holder` that `key` of driver `driverName` has a message pending. */
+  async nudge(driverName: string, key: string, holder: string): Promise<void> {
+    const message = nudgeMessage(driverName, key);
+    await this.messages.send(this.portsOf(driverName).messenger, holder, message);
   }
 
   /** True while this server receives requests on every messenger (false: a subscribe failed, polling). */

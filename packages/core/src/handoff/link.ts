@@ -16,9 +16,11 @@ import type { Scheduler } from '../ports/scheduler.js';
 import type { Store } from '../ports/store.js';
 import { handoffByDefault } from '../rules/handoff-rule.js';
 import type { MessageLimits } from '../rules/message-budget.js';
+import { nudgeMessage } from '../rules/messages/nudge.js';
 import { Handoff, type HandoffClient, type HandoffMembership } from './handoff.js';
-import type { HandoffSigning } from './signing.js';
+import { type HandoffSigning, Signer } from './signing.js';
 import type { HandoffTimings } from './timings.js';
+import { topicOf } from './wire.js';
 
 /** What the link reads of the driver's options (`DataDriverOptions`, checked by then). */
 export interface LinkOptions {
@@ -149,6 +151,20 @@ export class HandoffLink {
   /** A release request failed: true for the first since one went out (the one that warns). */
   requestFailed(): boolean {
     return this.#requests.failed();
+  }
+
+  /**
+   * Tells `holder` that `key` has a message pending: through the handoff when it is on (signed,
+   * counted), else straight on the driver's messenger, signed with `handoffSigning` when given
+   * (a webhook process holds nothing and runs no handoff). Nothing without a messenger.
+   */
+  async nudge(key: string, holder: string): Promise<void> {
+    const { messenger, handoffSigning, name } = this.options;
+    if (this.#handoff) return this.#handoff.nudge(name, key, holder);
+    if (!messenger) return;
+    const message = nudgeMessage(name, key);
+    const signed = handoffSigning ? new Signer(handoffSigning).sign(message) : message;
+    await messenger.publish(topicOf(holder), signed);
   }
 
   /** At close: leaves the handoff, destroying a shared one its last driver leaves. */

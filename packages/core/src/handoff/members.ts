@@ -56,11 +56,12 @@ export class HandoffMembers {
     this.memberships.clear();
   }
 
-  /** Hands a request or a reply to the driver it names (none: dropped). */
+  /** Hands a request, a reply or a nudge to the driver it names (none: dropped). */
   deliver(message: HandoffMessage): void {
     const client = this.clients.get(message.D);
     if (!client) return;
     if (message.T === 'Q') client.receiveHandoffRequest(message.K, message.R, message.L, message.W);
+    else if (message.T === 'M') client.receiveMessageNudge?.(message.K);
     else client.receiveHandoffReply(message.K);
   }
 

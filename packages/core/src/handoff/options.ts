@@ -33,6 +33,8 @@ export interface HandoffClient {
   requestReason?(key: string): RequestReason | undefined;
   /** The server this driver asked no longer holds `key`. */
   receiveHandoffReply(key: string): void;
+  /** `key` has a message pending (a sender's nudge): its holder here applies it. */
+  receiveMessageNudge?(key: string): void;
   /** Profiles this driver holds or is loading: each adds to the server's publish budget. */
   readonly profileCount?: number;
 }

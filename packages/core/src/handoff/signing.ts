@@ -68,7 +68,8 @@ export class Signer {
             // Only when present, so a request without one signs as it always did.
             ...(message.W === undefined ? [] : [message.W]),
           ]
-        : [message.T, message.D, message.K];
+        : // A reply and a nudge: their type, driver and key.
+          [message.T, message.D, message.K];
     return createHmac('sha256', this.key).update(JSON.stringify(fields)).digest('base64url');
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The handoff wire format, exactly as the seed gives it, so servers of any build agree:
- * a request `{ T: "Q", D, K, R, L? }` and a reply `{ T: "R", D, K }`.
+ * a request `{ T: "Q", D, K, R, L? }` and a reply `{ T: "R", D, K }`; and a message nudge
+ * `{ T: "M", D, K }` (`rules/messages/nudge.ts`), which a build before messages ignores.
  */
 import { isPlainObject } from '../ports/json.js';
 import { isWellFormedText } from '../rules/keys.js';
+import { type MessageNudge, parseNudge } from '../rules/messages/nudge.js';
 
 // Type aliases, not interfaces: they must be assignable to the messenger's JsonObject.
 export type HandoffRequest = {
@@ -33,7 +35,7 @@ export type HandoffReply = {
   readonly K: string;
 };
 
-export type HandoffMessage = HandoffRequest | HandoffReply;
+export type HandoffMessage = HandoffRequest | HandoffReply | MessageNudge;
 
 export const TOPIC_PREFIX = 'CKHandoff_';
 
@@ -66,6 +68,7 @@ const isText = isWellFormedText;
 export function parseHandoffMessage(value: unknown): HandoffMessage | undefined {
   if (!isPlainObject(value) || !isText(value.D) || !isText(value.K)) return undefined;
   if (value.T === 'R') return replyMessage(value.D, value.K);
+  if (value.T === 'M') return parseNudge(value);
   if (value.T !== 'Q' || !isText(value.R)) return undefined;
   if (value.L !== undefined && !isText(value.L)) return undefined;
   // A reason this build does not know reads as none: the holder kicks as for a join.

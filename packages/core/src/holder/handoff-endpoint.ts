@@ -52,6 +52,12 @@ export class HandoffEndpoint implements HandoffClient {
     return this.supportLoads.has(key) ? 'support' : undefined;
   }
 
+  /** A sender's nudge: `key` has a message pending; its holder here makes a pass. */
+  receiveMessageNudge(key: string): void {
+    const session = this.#parts.registry.session(key);
+    if (session?.active) session.nudged();
+  }
+
   /** The server this driver asked no longer holds `key`. */
   receiveHandoffReply(key: string): void {
     const { context, registry } = this.#parts;

@@ -3,6 +3,7 @@
  * loads, or the player is kicked when it cannot; a leaving player's profile runs the game's
  * leave cleanups and is released. A player who leaves while loading cancels the wait.
  */
+import type { MessageTarget, ProfileMessage } from '../config/options.js';
 import type { DriverContext } from '../context/context.js';
 import type { HostSlot } from '../context/host-slot.js';
 import type { LoadHow } from '../load/loader.js';
@@ -22,6 +23,11 @@ export interface AttachOptions<T extends object, P extends HostPlayer> {
   readonly onLoad?: (profile: Profile<T>, player: P) => void;
   /** The game's leave cleanups, run before the release save (also after a kick). */
   readonly onLeave?: (profile: Profile<T>, player: P) => void | Promise<void>;
+  /**
+   * Applies messages sent to this server's profiles (`send`) while attached, in place of the
+   * driver's `onMessage`: before `onLoad`, on a sender's nudge, and before each autosave.
+   */
+  onMessage?(profile: MessageTarget<T>, message: ProfileMessage): void;
 }
 
 /** How a player's load is made: the driver's own load, for a player session. */

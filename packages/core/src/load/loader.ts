@@ -20,6 +20,8 @@ import { type LocalWaitHow, waitOnThisServer } from './local-wait.js';
 export interface LoadHow extends LocalWaitHow {
   /** True once the load is no longer wanted (the player left). */
   readonly cancelled: () => boolean;
+  /** False: no message pass at this load (a restore's, whose write would undo its effect). */
+  readonly messages?: boolean;
 }
 
 /** What a load asks of this server's holder side (`holder/`), handed in at assembly. */
@@ -98,6 +100,7 @@ export class Loader {
         token: reservation.token,
         data: fillDefaults(record.data, context.settings.defaults),
         userIds: record.meta.userIds ?? [],
+        messages: record.meta.messages,
         player: how.player,
         version: record.meta.version,
         stored: acquired.snapshot,
@@ -112,6 +115,8 @@ export class Loader {
         );
       }
       this.reportTakeover(key, reservation.loadId, acquired);
+      // Messages sent while it was away apply now, before the game sees the profile (onLoad).
+      if (how.messages !== false) await session.pass('load').catch(() => undefined);
       return { session, reason: acquired.reason };
     } finally {
       registry.settle(key, reservation);

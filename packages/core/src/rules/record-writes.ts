@@ -4,6 +4,7 @@
  * time, so a lock's age is how long its holder has been silent.
  */
 import type { JsonObject } from '../ports/json.js';
+import { type ProfileMessages, profileMessagesMeta } from './messages/profile-messages.js';
 import type { LockInfo, ProfileRecord, RecordMeta, TradeMarker } from './record.js';
 
 export interface LockWriter {
@@ -14,10 +15,14 @@ export interface LockWriter {
   readonly presence: boolean;
 }
 
-/** Meta a write sets besides the lock: the data's schema and the user ids it belongs to. */
+/**
+ * Meta a write sets besides the lock: the data's schema, the user ids it belongs to, and the
+ * messages the holder applied (its session's, written with the data they changed).
+ */
 export interface MetaExtras {
   readonly schema?: number;
   readonly userIds?: readonly string[];
+  readonly messages?: ProfileMessages;
 }
 
 /** The fields of meta a write sets itself; the rest it carries over from the record. */
@@ -30,8 +35,9 @@ interface OwnMeta {
 /**
  * The meta of the record a write makes from `previous`: a new version, the write's own lock,
  * released token and marker (the previous ones are dropped), the extras (an empty list or
- * schema 0 left out), and, carried over, the previous schema and user ids when the write sets
- * none, and any field this version does not know (a newer writer's). Built field by field, in
+ * schema 0 left out, and no messages when none were applied), and, carried over, the previous
+ * schema, user ids and messages when the write sets none, and any field this version does not
+ * know (a newer writer's). Built field by field, in
  * one order, so every written meta shares a shape: no spread of a copy, no `delete` (which
  * would make each copy a slow dictionary object).
  */
@@ -48,9 +54,15 @@ function nextMeta(previous: RecordMeta | undefined, own: OwnMeta, extras: MetaEx
   if (extras.userIds === undefined) {
     if (previous?.userIds !== undefined) meta.userIds = previous.userIds;
   } else if (extras.userIds.length > 0) meta.userIds = [...extras.userIds];
+  if (extras.messages === undefined) {
+    if (previous?.messages !== undefined) meta.messages = previous.messages;
+  } else {
+    const messages = profileMessagesMeta(extras.messages);
+    if (messages !== undefined) meta.messages = messages as unknown as ProfileMessages;
+  }
   if (previous === undefined) return meta;
   // A rest copy defines each field as data, so an unknown field named `__proto__` stays one.
-  const { version, lock, releasedToken, trade, schema, userIds, ...unknown } = previous;
+  const { version, lock, releasedToken, trade, schema, userIds, messages, ...unknown } = previous;
   // A newer writer's fields, kept.
   return Object.keys(unknown).length === 0 ? meta : { ...unknown, ...meta };
 }

@@ -3,6 +3,8 @@ import { isPlainObject, type JsonObject, jsonClone } from '../ports/json.js';
 import type { StoreRecord } from '../ports/store.js';
 import { describeJsonProblem, findJsonProblem, MAX_DATA_DEPTH } from './json-problems.js';
 import { isWellFormedText } from './keys.js';
+import { DEFAULT_INBOX_LIMITS } from './messages/limits.js';
+import { type ProfileMessages, profileMessagesProblem } from './messages/profile-messages.js';
 
 /** The session lock as stored in a record's meta. */
 export interface LockInfo {
@@ -35,6 +37,12 @@ export interface RecordMeta {
   readonly schema?: number;
   /** The user ids this record belongs to (for erasure requests). */
   readonly userIds?: readonly string[];
+  /**
+   * The ids of the messages the profile applied and its undelivered transfers: written only by
+   * the holder, in the same compare-and-set as the messages' effect. Absent in a record of a
+   * build before messages, or of a profile that never had one.
+   */
+  readonly messages?: ProfileMessages;
 }
 
 export interface ProfileRecord {
@@ -79,6 +87,9 @@ function metaProblem(meta: Record<string, unknown>): string | undefined {
   }
   if (meta.userIds !== undefined && !isTextList(meta.userIds)) {
     return 'a meta.userIds that is not a list of strings';
+  }
+  if (meta.messages !== undefined) {
+    return profileMessagesProblem(meta.messages, DEFAULT_INBOX_LIMITS);
   }
   return undefined;
 }

@@ -17,11 +17,13 @@ import {
   type SessionTransition,
 } from '../rules/index.js';
 import { Autosave } from './autosave.js';
+import type { PassReason } from './message-pass.js';
 import { backingOf, Profile } from './profile.js';
 import { checkBeforeRelease } from './release-check.js';
 import { Requesters } from './requesters.js';
 import { inactiveError, lockLostError } from './session-errors.js';
 import { SessionIo, type WrittenSnapshot } from './session-io.js';
+import { SessionMessages } from './session-messages.js';
 import type { HeldByTrade, SessionStart } from './session-terms.js';
 import { SessionView } from './session-view.js';
 
@@ -52,6 +54,8 @@ export class ProfileSession {
   readonly requesters = new Requesters();
   /** The data; change it freely, it is written by the next save. */
   data: JsonObject;
+  /** Its messages' ids and outbox, carried by every write, and its message passes. */
+  readonly messages: SessionMessages;
   #state: SessionState = 'active';
   #userIds: string[];
   #player: HostPlayer | undefined;
@@ -70,15 +74,10 @@ export class ProfileSession {
     this.data = start.data;
     this.#userIds = [...(start.userIds ?? [])];
     this.#player = start.player;
-    this.#io = new SessionIo(
-      context,
-      new SessionView(this, hooks, (holder) => this.#lost(holder)),
-      {
-        json: JSON.stringify(start.data),
-        version: start.version,
-        stored: start.stored,
-      },
-    );
+    this.messages = new SessionMessages(start.messages);
+    const view = new SessionView(this, hooks, (holder) => this.#lost(holder));
+    const { version, stored } = start;
+    this.#io = new SessionIo(context, view, { json: JSON.stringify(start.data), version, stored });
     this.#autosave = new Autosave(context.scheduler, context.settings.autosaveMs, () =>
       this.#tick(),
     );
@@ -108,7 +107,6 @@ export class ProfileSession {
   addUserId(id: string): void {
     if (!this.#userIds.includes(id)) this.#userIds.push(id);
   }
-
   removeUserId(id: string): void {
     this.#userIds = this.#userIds.filter((kept) => kept !== id);
   }
@@ -126,6 +124,24 @@ export class ProfileSession {
   /** What this session last wrote. */
   get lastWritten(): WrittenSnapshot {
     return this.#io.lastWritten;
+  }
+
+  /** The data as its last committed write stored it (`Profile.lastSaved`), a fresh copy. */
+  get lastSaved(): JsonObject {
+    return JSON.parse(this.#io.lastWritten.json) as JsonObject;
+  }
+
+  /** A message pass (`message-pass.ts`), in the write queue; true when it saved. */
+  pass(reason: PassReason): Promise<boolean> {
+    return this.#io.pass(this, reason, this.#passes);
+  }
+
+  /** Whether a pass may run once its turn in the queue comes. */
+  readonly #passes = (): boolean => this.active && !this.#trade;
+
+  /** A sender's nudge: a pass now, or one more after the one running. */
+  nudged(): void {
+    this.messages.request(() => this.pass('nudge'));
   }
 
   /** The data's JSON as a write sends it, or `Data.InvalidData` (`SessionIo.validate`). */
@@ -287,7 +303,7 @@ export class ProfileSession {
   #tick(): void {
     if (this.#io.busy || this.#trade) return;
     if (this.active) {
-      this.save('autosave').catch(() => undefined); // reported as profile.save-failed
+      this.#io.autosave(this, this.#passes).catch(() => undefined); // profile.save-failed
     } else if (this.#state === 'retained') {
       this.release().catch(() => undefined); // reported as profile.release-failed
     }

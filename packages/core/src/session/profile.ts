@@ -12,6 +12,8 @@ export interface ProfileBacking {
   readonly active: boolean;
   readonly token: string;
   readonly userIds: readonly string[];
+  /** The data as its last committed write stored it, a fresh copy. */
+  readonly lastSaved: JsonObject;
   addUserId(userId: string): void;
   removeUserId(userId: string): void;
   save(reason: 'manual'): Promise<void>;
@@ -52,6 +54,15 @@ export class Profile<T extends object> {
 
   set data(value: T) {
     this.#session.data = value as unknown as JsonObject;
+  }
+
+  /**
+   * The data as last durably stored (a copy): what the record holds now, the changes made
+   * since the last committed save excluded. A game shows or checks a grant here once it is
+   * safe from a crash; a purchase's grant itself needs no more than `DataDriver.send`.
+   */
+  get lastSaved(): T {
+    return this.#session.lastSaved as unknown as T;
   }
 
   /** True while this server holds the lock and the profile accepts changes. */

@@ -14,7 +14,9 @@ import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import { enforce, judge, type LockInfo, serializeData } from '../rules/index.js';
+import type { ProfileMessages } from '../rules/messages/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
+import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import {
   eraseWrite,
   markerWrite,
@@ -44,6 +46,8 @@ export interface SessionIoOwner {
   readonly token: string;
   readonly data: JsonObject;
   readonly userIds: readonly string[];
+  /** What the record keeps of its messages: every write carries it. */
+  readonly messages: ProfileMessages;
   /** A write settled: same-server waits re-check. */
   settled(): void;
   /** A write found the lock taken by `holder`: the session is lost. */
@@ -61,6 +65,8 @@ export class SessionIo {
   retakeUntilSaved = false;
   #lastWritten: WrittenSnapshot;
   #queuedSave: Promise<void> | undefined;
+  /** The applied message ids as the store last acknowledged them. */
+  #durableApplied: readonly string[];
   readonly #queue: WriteQueue;
   readonly #writer: SessionWriter;
 
@@ -70,9 +76,44 @@ export class SessionIo {
     start: WrittenSnapshot,
   ) {
     this.#lastWritten = start;
+    this.#durableApplied = owner.messages.applied;
     this.#queue = new WriteQueue(() => owner.settled());
-    this.#writer = sessionWriter(context, owner.key, owner.token, () => owner.userIds);
+    this.#writer = sessionWriter(
+      context,
+      owner.key,
+      owner.token,
+      () => owner.userIds,
+      () => owner.messages,
+    );
   }
+
+  /**
+   * A message pass after every earlier write and before any later one, lent the session's
+   * save run in place (`save` would queue behind the pass itself). None without an
+   * `onMessage`, nor when `may()` says no once its turn comes. True when it saved.
+   */
+  pass(owner: PassOwner, reason: PassReason, may: () => boolean): Promise<boolean> {
+    if (this.context.messageHandlers.current === undefined) return Promise.resolve(false);
+    return this.#queue.run(() =>
+      may() ? messagePass(this.context, owner, this.#passIo, reason) : Promise.resolve(false),
+    );
+  }
+
+  /**
+   * An autosave: a pass first when there is a handler, whose save (if it made one) is it;
+   * `may`, as for a pass.
+   */
+  autosave(owner: PassOwner, may: () => boolean): Promise<void> {
+    if (this.context.messageHandlers.current === undefined) return this.save('autosave');
+    return this.pass(owner, 'autosave', may).then((saved) =>
+      saved || !may() ? undefined : this.save('autosave'),
+    );
+  }
+
+  readonly #passIo: PassIo = {
+    save: (reason) => this.#save(reason),
+    durableApplied: () => this.#durableApplied,
+  };
 
   /** True while a write is queued or running. */
   get busy(): boolean {
@@ -183,6 +224,8 @@ export class SessionIo {
       this.#lastWritten = { ...this.#lastWritten, stored: undefined };
       throw result.error;
     }
+    // Committed, whoever wrote it: the ids it records as applied may be trimmed.
+    if (result.stored) this.#durableApplied = result.stored.meta.messages?.applied ?? [];
     if (result.decision.kind === 'lost' || json === undefined) {
       // What the store holds now, the other server's record included: the next write's start.
       this.#lastWritten = { ...this.#lastWritten, stored: result.snapshot };

@@ -3,6 +3,7 @@
 import type { HostPlayer } from '../ports/host.js';
 import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
+import type { ProfileMessages } from '../rules/messages/index.js';
 
 /** What a session starts from: the record its load took. */
 export interface SessionStart {
@@ -10,6 +11,8 @@ export interface SessionStart {
   readonly token: string;
   readonly data: JsonObject;
   readonly userIds?: readonly string[];
+  /** What the record keeps of its messages (`meta.messages`). */
+  readonly messages?: ProfileMessages | undefined;
   readonly player?: HostPlayer | undefined;
   /** The record's version as the load wrote it. */
   readonly version?: number;

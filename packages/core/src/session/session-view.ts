@@ -1,6 +1,7 @@
 import type { DataDriverError } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import type { LockInfo } from '../rules/index.js';
+import type { ProfileMessages } from '../rules/messages/index.js';
 import type { SessionIoOwner } from './session-io.js';
 
 /** What the view reads of its session (`ProfileSession`). */
@@ -9,6 +10,7 @@ export interface ViewedSession {
   readonly token: string;
   readonly data: JsonObject;
   readonly userIds: readonly string[];
+  readonly messages: { readonly current: ProfileMessages };
 }
 
 /**
@@ -36,6 +38,10 @@ export class SessionView implements SessionIoOwner {
 
   get userIds(): readonly string[] {
     return this.session.userIds;
+  }
+
+  get messages(): ProfileMessages {
+    return this.session.messages.current;
   }
 
   settled(): void {

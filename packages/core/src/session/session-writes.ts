@@ -19,6 +19,7 @@ import {
   type SaveDecision,
   type TradeMarker,
 } from '../rules/index.js';
+import type { ProfileMessages } from '../rules/messages/index.js';
 import type { GuardedWrite } from './guarded-write.js';
 
 /** What each write of a session carries: its key, its lock, and the meta it keeps. */
@@ -29,12 +30,16 @@ export interface SessionWriter {
   extras(): MetaExtras;
 }
 
-/** The writer of session `token` of `key` on this driver, tagging `userIds()`. */
+/**
+ * The writer of session `token` of `key` on this driver, tagging `userIds()` and recording
+ * `messages()` (the applied ids and outbox, in the same write as the data they changed).
+ */
 export function sessionWriter(
   context: DriverContext,
   key: string,
   token: string,
   userIds: () => readonly string[],
+  messages: () => ProfileMessages,
 ): SessionWriter {
   const schema = latestSchema(context.settings.migrations);
   return {
@@ -46,7 +51,7 @@ export function sessionWriter(
       now: context.scheduler.now(),
       presence: context.link.beatsPresence,
     }),
-    extras: () => ({ schema, userIds: userIds() }),
+    extras: () => ({ schema, userIds: userIds(), messages: messages() }),
   };
 }
 

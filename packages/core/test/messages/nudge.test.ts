@@ -7,10 +7,23 @@ import {
   passEnded,
   passRequested,
 } from '../../src/rules/messages/index.js';
+import { olderParseHandoffMessage } from './older-wire.js';
 
 describe('the nudge on the handoff topic', () => {
-  it('is ignored by the handoff as this build reads it: a server of an older build drops it', () => {
-    expect(parseHandoffMessage(nudgeMessage('PlayerData', 'p1'))).toBeUndefined();
+  it('is dropped by a server of an older build, which reads requests and replies as this one does', () => {
+    expect(olderParseHandoffMessage(nudgeMessage('PlayerData', 'p1'))).toBeUndefined();
+    for (const message of [requestMessage('d', 'k', 'job-1', 'tok'), { T: 'R', D: 'd', K: 'k' }]) {
+      expect(olderParseHandoffMessage(message)).toEqual(parseHandoffMessage(message));
+    }
+  });
+
+  it('is read by this build; a type this build does not know is ignored, as older builds do', () => {
+    expect(parseHandoffMessage(nudgeMessage('PlayerData', 'p1'))).toEqual({
+      T: 'M',
+      D: 'PlayerData',
+      K: 'p1',
+    });
+    expect(parseHandoffMessage({ T: 'X', D: 'PlayerData', K: 'p1' })).toBeUndefined();
   });
 
   it.each<[string, unknown, unknown]>([

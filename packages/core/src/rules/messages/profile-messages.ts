@@ -29,7 +29,7 @@ export function parseProfileMessages(
   limits: InboxLimits,
 ): ProfileMessages {
   if (value === undefined) return NO_PROFILE_MESSAGES;
-  const wrong = problemOf(value, limits);
+  const wrong = profileMessagesProblem(value, limits);
   if (wrong !== undefined) throw refusedStored(key, `has ${wrong}`);
   return value as ProfileMessages;
 }
@@ -43,7 +43,8 @@ export function profileMessagesMeta(messages: ProfileMessages): JsonObject | und
   };
 }
 
-function problemOf(value: unknown, limits: InboxLimits): string | undefined {
+/** What is wrong with a stored `meta.messages` (`parseRecord` reads it), or `undefined`. */
+export function profileMessagesProblem(value: unknown, limits: InboxLimits): string | undefined {
   if (!isPlainObject(value)) return 'a meta.messages that is not an object';
   const unknown = Object.keys(value).find((field) => !FIELDS.has(field));
   if (unknown !== undefined) return `a meta.messages field ${JSON.stringify(unknown)}`;

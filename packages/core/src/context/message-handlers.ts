@@ -1,0 +1,24 @@
+/**
+ * Which `onMessage` a driver's message passes run: `attach`'s while attached with one, else the
+ * driver's own option, else none (messages then stay pending in the inbox).
+ */
+import type { AnyMessageHandler } from '../config/settings.js';
+
+export class MessageHandlers {
+  #attached: AnyMessageHandler | undefined;
+
+  constructor(private readonly own: AnyMessageHandler | undefined) {}
+
+  /** The handler a pass runs now, if any. */
+  get current(): AnyMessageHandler | undefined {
+    return this.#attached ?? this.own;
+  }
+
+  /** At attach (`undefined`: the attach gave none); returns what undoes it at detach. */
+  attach(handler: AnyMessageHandler | undefined): () => void {
+    this.#attached = handler;
+    return () => {
+      if (this.#attached === handler) this.#attached = undefined;
+    };
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * `DataDriver.send`: a message to a profile this process need not hold, exactly once by its
+ * id. One `update` of the profile's inbox (`appendMessage`), which resolves once the message is
+ * durable; then one `get` of the profile and, when a server holds it, a nudge to that server
+ * (`{ T: "M", D, K }`), not awaited. It never loads, locks or kicks. The order matters: a load
+ * takes its lock then reads the inbox, a send writes the inbox then reads the lock, so either
+ * the load's pass sees the message or the sender sees the new holder.
+ */
+import type { DriverContext } from '../context/context.js';
+import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../ports/errors.js';
+import type { JsonValue } from '../ports/json.js';
+import type { SessionRegistry } from '../registry/registry.js';
+import { checkProfileKey } from '../rules/keys.js';
+import {
+  appendMessage,
+  checkedMessage,
+  limitsFor,
+  parseInbox,
+  type SendOutcome,
+} from '../rules/messages/index.js';
+import { parseRecord } from '../rules/record.js';
+
+export interface SendOptions {
+  /**
+   * The sender's idempotency key (a purchase's receipt id, a gift's id): a send with an id the
+   * profile already received is a no-op that resolves `duplicate`.
+   */
+  readonly id: string;
+}
+
+/** What a send did: `queued` (now in the inbox) or `duplicate` (received before, not again). */
+export interface SendResult {
+  readonly outcome: 'queued' | 'duplicate';
+}
+
+export async function send(
+  context: DriverContext,
+  registry: SessionRegistry,
+  key: string,
+  body: unknown,
+  options: SendOptions,
+): Promise<SendResult> {
+  checkProfileKey(key);
+  const limits = limitsFor(context.store.maxRecordBytes);
+  // Checked before any write: a bad id, body or size is a typed error with nothing written.
+  const message = checkedMessage(
+    { id: options?.id, body: body as JsonValue, at: context.scheduler.now() },
+    limits,
+  );
+  const inboxKey = context.keys.inbox(key);
+  let outcome: SendOutcome | undefined;
+  try {
+    await context.store.update(inboxKey, (current) => {
+      outcome = appendMessage(key, parseInbox(inboxKey, current, limits), message, limits);
+      return outcome.outcome === 'queued' ? outcome.record : undefined;
+    });
+  } catch (error) {
+    throw toDataDriverError(error, ErrorCode.BackendFailed, `send to ${key} failed`);
+  }
+  const sent = outcome as SendOutcome;
+  if (sent.outcome === 'uncertain') {
+    throw new DataDriverError(
+      ErrorCode.DeliveryUncertain,
+      `the inbox of ${key} has forgotten messages as recent as this one, so it cannot tell whether ${JSON.stringify(message.id)} was received; nothing was written`,
+      { details: { key, id: message.id } },
+    );
+  }
+  context.background.track(nudge(context, registry, key));
+  return { outcome: sent.outcome };
+}
+
+/** Tells the profile's holder, if any, that a message is pending. Never fails the send. */
+async function nudge(context: DriverContext, registry: SessionRegistry, key: string) {
+  try {
+    const record = parseRecord(key, await context.store.get(context.keys.store(key)));
+    const holder = record?.meta.lock?.jobId;
+    if (holder === undefined) return;
+    const here = registry.session(key);
+    if (holder === context.identity.jobId && here?.active) {
+      here.nudged();
+      return;
+    }
+    await context.link.nudge(key, holder);
+  } catch (error) {
+    // The holder finds the message at its next autosave.
+    context.logger.debug(`no nudge for ${key}'s message: ${describeError(error)}`);
+  }
+}
