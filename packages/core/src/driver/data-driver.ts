@@ -229,18 +229,19 @@ export class DataDriver<T extends object> {
     const { supportLoads } = this.#parts.endpoint;
     supportLoads.add(key);
     try {
-      return await this.#load(key, options);
+      // No message pass at its load: a restore would overwrite its effect, an erase delete it.
+      return await this.#load(key, options, false);
     } finally {
       supportLoads.delete(key);
     }
   }
 
-  #load(key: string, { handoffSeconds }: LoadOptions): Promise<ProfileSession> {
+  #load(key: string, { handoffSeconds }: LoadOptions, messages = true): Promise<ProfileSession> {
     const localWaitMs =
       handoffSeconds === undefined
         ? (this.#context.settings.localHandoffMs ?? 0)
         : checkSeconds('handoffSeconds', handoffSeconds) * 1000;
-    return this.#parts.loader.load(key, { localWaitMs, cancelled: () => false });
+    return this.#parts.loader.load(key, { localWaitMs, cancelled: () => false, messages });
   }
 
   /** The session behind `profile`, which must be one this driver holds. */

@@ -56,14 +56,21 @@ export async function restoreAt(
     throw error;
   }
   session.data = data;
+  // The current meta.messages is kept: a message applied after that version is not applied
+  // again (its effect is rolled back with the data); those pending apply now, to the old data.
   await session.save('restore');
   context.emit({ type: 'profile.restored', key, versionTime: version.time });
+  await session.pass('load').catch(() => undefined); // a failed save: profile.save-failed
   return session;
 }
 
-/** Deletes the record under `session`'s lock, then every kept version of it. */
+/**
+ * Deletes the record under `session`'s lock, then its inbox (pending messages and the ids it
+ * remembers: a resend after this is new to the key), then every kept version of it.
+ */
 export async function erase(context: DriverContext, session: ProfileSession): Promise<void> {
   await session.erase();
+  await context.store.update(context.keys.inbox(session.key), () => null);
   await context.store.versions?.purge(context.keys.store(session.key));
   await forgetInJournals(context, session.key);
   context.emit({ type: 'profile.erased', key: session.key });
