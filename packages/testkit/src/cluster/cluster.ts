@@ -147,6 +147,7 @@ export class Cluster {
       jobId,
       handoff: handoff ?? false,
       ...(options.createId ? { createId: options.createId } : {}),
+      ...(options.onMessage ? { onMessage: options.onMessage } : {}),
     });
     const record = (event: DataDriverEvent) =>
       this.events.push({ ...event, server: label, order: this.ledger.mark() });

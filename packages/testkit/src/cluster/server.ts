@@ -2,7 +2,7 @@
  * One simulated game server of a `Cluster`: its jobId, host, driver, handoff and
  * fault-injecting connections, and the options a scenario gives it (in seed seconds).
  */
-import type { DataDriver, Handoff, Logger, Profile } from '@datadriver/core';
+import type { DataDriver, Handoff, Logger, MessageHandler, Profile } from '@datadriver/core';
 import type {
   FaultyMessenger,
   FaultyPresence,
@@ -36,6 +36,8 @@ export interface ServerOptions {
   readonly clockSkewSeconds?: number;
   /** Makes the driver's lock tokens and trade ids (random UUIDs by default): replays read the same. */
   readonly createId?: () => string;
+  /** The driver's `onMessage`: applies messages sent to the profiles it holds. */
+  readonly onMessage?: MessageHandler<PlayerData>;
   /**
    * A fault in the server's own schedule: each normal-priority timer waits `timerDelay(ms)`
    * instead (an extra park, a missed beat), which the bounds must catch.

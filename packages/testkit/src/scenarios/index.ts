@@ -3,19 +3,25 @@ import { crashScenarios } from './crash.js';
 export { crashTtl } from './crash.js';
 
 import { crossServerScenarios } from './cross-server.js';
+import { messageScenarios } from './messages.js';
 import { protectionScenarios } from './protection.js';
 import { sameServerScenarios } from './same-server.js';
 import type { Scenario } from './scenario.js';
 
-/** The seed's nine multi-server cases, and a case for every other row of its table. */
+/**
+ * The seed's nine multi-server cases, a case for every other row of its table, and profile
+ * messages (an offline grant, a live gift between servers).
+ */
 export const handoffScenarios: readonly Scenario[] = [
   ...sameServerScenarios,
   ...crossServerScenarios,
   ...crashScenarios,
   ...protectionScenarios,
+  ...messageScenarios,
 ];
 
 export { lifecycleScenarios } from './lifecycle.js';
+export { messageScenarios } from './messages.js';
 export {
   expectOutcome,
   expectWait,
