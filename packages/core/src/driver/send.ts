@@ -77,7 +77,7 @@ async function nudge(context: DriverContext, registry: SessionRegistry, key: str
     if (holder === undefined) return;
     const here = registry.session(key);
     if (holder === context.identity.jobId && here?.active) {
-      here.nudged();
+      here.messages.request(() => here.pass('nudge'));
       return;
     }
     await context.link.nudge(key, holder);

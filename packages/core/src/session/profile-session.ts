@@ -126,11 +126,6 @@ export class ProfileSession {
     return this.#io.lastWritten;
   }
 
-  /** The data as its last committed write stored it (`Profile.lastSaved`), a fresh copy. */
-  get lastSaved(): JsonObject {
-    return JSON.parse(this.#io.lastWritten.json) as JsonObject;
-  }
-
   /** A message pass (`message-pass.ts`), in the write queue; true when it saved. */
   pass(reason: PassReason): Promise<boolean> {
     return this.#io.pass(this, reason, this.#passes);
@@ -138,11 +133,6 @@ export class ProfileSession {
 
   /** Whether a pass may run once its turn in the queue comes. */
   readonly #passes = (): boolean => this.active && !this.#trade;
-
-  /** A sender's nudge: a pass now, or one more after the one running. */
-  nudged(): void {
-    this.messages.request(() => this.pass('nudge'));
-  }
 
   /** The data's JSON as a write sends it, or `Data.InvalidData` (`SessionIo.validate`). */
   validate(): string {

@@ -12,8 +12,8 @@ export interface ProfileBacking {
   readonly active: boolean;
   readonly token: string;
   readonly userIds: readonly string[];
-  /** The data as its last committed write stored it, a fresh copy. */
-  readonly lastSaved: JsonObject;
+  /** What its last committed save or release stored: `json`, the data's JSON. */
+  readonly lastWritten: { readonly json: string };
   addUserId(userId: string): void;
   removeUserId(userId: string): void;
   save(reason: 'manual'): Promise<void>;
@@ -62,7 +62,7 @@ export class Profile<T extends object> {
    * safe from a crash; a purchase's grant itself needs no more than `DataDriver.send`.
    */
   get lastSaved(): T {
-    return this.#session.lastSaved as unknown as T;
+    return JSON.parse(this.#session.lastWritten.json) as T;
   }
 
   /** True while this server holds the lock and the profile accepts changes. */
