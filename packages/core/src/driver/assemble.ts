@@ -44,6 +44,12 @@ export function assemble<T extends object>(options: DataDriverOptions<T>): Drive
     receive: (key, requester, token) => answers.receive(key, requester, token),
   };
   endpoint.connect({ context, registry, answers });
+  context.messageHandlers.nudgeHere = (key) => {
+    const session = registry.session(key);
+    if (!session?.active) return false;
+    session.messages.request(() => session.pass('nudge'));
+    return true;
+  };
   const loader = new Loader(context, registry, holder, hooks);
   return { context, registry, host, answers, loader, endpoint };
 }

@@ -143,7 +143,7 @@ export class DataDriver<T extends object> {
    */
   send(key: string, body: unknown, options: SendOptions): Promise<SendResult> {
     this.#assertOpen();
-    return send(this.#context, this.#parts.registry, key, body, options);
+    return send(this.#context, key, body, options);
   }
 
   /** The kept versions of `key`, newest first (the store must keep versions). */

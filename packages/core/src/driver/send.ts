@@ -7,18 +7,11 @@
  * the load's pass sees the message or the sender sees the new holder.
  */
 import type { DriverContext } from '../context/context.js';
-import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../ports/errors.js';
+import { appendToInbox, nudgeHolder } from '../context/inbox-io.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonValue } from '../ports/json.js';
-import type { SessionRegistry } from '../registry/registry.js';
 import { checkProfileKey } from '../rules/keys.js';
-import {
-  appendMessage,
-  checkedMessage,
-  limitsFor,
-  parseInbox,
-  type SendOutcome,
-} from '../rules/messages/index.js';
-import { parseRecord } from '../rules/record.js';
+import { checkedMessage, limitsFor } from '../rules/messages/index.js';
 
 export interface SendOptions {
   /**
@@ -35,7 +28,6 @@ export interface SendResult {
 
 export async function send(
   context: DriverContext,
-  registry: SessionRegistry,
   key: string,
   body: unknown,
   options: SendOptions,
@@ -47,42 +39,14 @@ export async function send(
     { id: options?.id, body: body as JsonValue, at: context.scheduler.now() },
     limits,
   );
-  const inboxKey = context.keys.inbox(key);
-  let outcome: SendOutcome | undefined;
-  try {
-    await context.store.update(inboxKey, (current) => {
-      outcome = appendMessage(key, parseInbox(inboxKey, current, limits), message, limits);
-      return outcome.outcome === 'queued' ? outcome.record : undefined;
-    });
-  } catch (error) {
-    throw toDataDriverError(error, ErrorCode.BackendFailed, `send to ${key} failed`);
-  }
-  const sent = outcome as SendOutcome;
-  if (sent.outcome === 'uncertain') {
+  const outcome = await appendToInbox(context, key, message);
+  if (outcome === 'uncertain') {
     throw new DataDriverError(
       ErrorCode.DeliveryUncertain,
       `the inbox of ${key} has forgotten messages as recent as this one, so it cannot tell whether ${JSON.stringify(message.id)} was received; nothing was written`,
       { details: { key, id: message.id } },
     );
   }
-  context.background.track(nudge(context, registry, key));
-  return { outcome: sent.outcome };
-}
-
-/** Tells the profile's holder, if any, that a message is pending. Never fails the send. */
-async function nudge(context: DriverContext, registry: SessionRegistry, key: string) {
-  try {
-    const record = parseRecord(key, await context.store.get(context.keys.store(key)));
-    const holder = record?.meta.lock?.jobId;
-    if (holder === undefined) return;
-    const here = registry.session(key);
-    if (holder === context.identity.jobId && here?.active) {
-      here.messages.request(() => here.pass('nudge'));
-      return;
-    }
-    await context.link.nudge(key, holder);
-  } catch (error) {
-    // The holder finds the message at its next autosave.
-    context.logger.debug(`no nudge for ${key}'s message: ${describeError(error)}`);
-  }
+  context.background.track(nudgeHolder(context, key));
+  return { outcome };
 }

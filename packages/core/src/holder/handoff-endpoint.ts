@@ -54,8 +54,7 @@ export class HandoffEndpoint implements HandoffClient {
 
   /** A sender's nudge: `key` has a message pending; its holder here makes a pass. */
   receiveMessageNudge(key: string): void {
-    const session = this.#parts.registry.session(key);
-    if (session?.active) session.messages.request(() => session.pass('nudge'));
+    this.#parts.context.messageHandlers.nudgeHere(key);
   }
 
   /** The server this driver asked no longer holds `key`. */
