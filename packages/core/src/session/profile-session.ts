@@ -16,6 +16,7 @@ import {
   type SessionState,
   type SessionTransition,
 } from '../rules/index.js';
+import { limitsFor } from '../rules/messages/index.js';
 import { Autosave } from './autosave.js';
 import type { PassReason } from './message-pass.js';
 import { backingOf, Profile } from './profile.js';
@@ -74,7 +75,8 @@ export class ProfileSession {
     this.data = start.data;
     this.#userIds = [...(start.userIds ?? [])];
     this.#player = start.player;
-    this.messages = new SessionMessages(start.messages);
+    const limits = limitsFor(context.store.maxRecordBytes);
+    this.messages = new SessionMessages(start.messages, () => context.scheduler.now(), limits);
     const view = new SessionView(this, hooks, (holder) => this.#lost(holder));
     const { version, stored } = start;
     this.#io = new SessionIo(context, view, { json: JSON.stringify(start.data), version, stored });

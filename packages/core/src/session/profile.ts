@@ -2,8 +2,11 @@
  * A loaded profile, as a game sees it: its data, save, release. The session behind it
  * (`session/profile-session.ts`) holds the lock token, the state and the writes.
  */
-import type { JsonObject } from '../ports/json.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import type { JsonObject, JsonValue } from '../ports/json.js';
 import { checkStoreKey } from '../rules/keys.js';
+import { inactiveError } from './session-errors.js';
+import type { SessionMessages } from './session-messages.js';
 
 /** What a profile reads and asks of the session behind it (`ProfileSession`). */
 export interface ProfileBacking {
@@ -16,6 +19,10 @@ export interface ProfileBacking {
   readonly lastWritten: { readonly json: string };
   addUserId(userId: string): void;
   removeUserId(userId: string): void;
+  /** Its messages: the outbox a transfer goes into. */
+  readonly messages: SessionMessages;
+  /** A trade holding it, if any: no transfer while one is undecided. */
+  readonly trade: unknown;
   save(reason: 'manual'): Promise<void>;
   release(): Promise<void>;
 }
@@ -89,6 +96,27 @@ export class Profile<T extends object> {
   /** Removes a user id tag; written with the next save. */
   removeUserId(userId: string): void {
     this.#session.removeUserId(userId);
+  }
+
+  /**
+   * Sends `body` to profile `to` of this driver (another player), exactly once by `options.id`:
+   * recorded in this profile's own record by its next save, in the same write as the changes
+   * made beside it (take 10 coins off here, send them there), and delivered to `to`'s inbox once
+   * that write committed; whoever holds this profile next finishes a delivery a crash
+   * interrupted. Throws, changing nothing, for a bad recipient, id or body, a full outbox
+   * (`Data.OutboxFull`), an inactive profile, or one a trade holds.
+   */
+  send(to: string, body: unknown, options: { readonly id: string }): void {
+    const session = this.#session;
+    if (!session.active) throw inactiveError(session.key);
+    if (session.trade !== undefined) {
+      throw new DataDriverError(
+        ErrorCode.InvalidArgument,
+        `a trade on ${session.key} is undecided: send once it is; nothing was changed`,
+        { details: { key: session.key } },
+      );
+    }
+    session.messages.transfer(session.key, to, body as JsonValue, options?.id);
   }
 
   /** Saves now. Rejects with `Data.LockLost` if another server took the lock. */

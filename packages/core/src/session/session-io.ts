@@ -14,9 +14,10 @@ import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import { enforce, judge, type LockInfo, serializeData } from '../rules/index.js';
-import type { ProfileMessages } from '../rules/messages/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
+import { deliverOutbox } from './outbox-delivery.js';
+import type { SessionMessages } from './session-messages.js';
 import {
   eraseWrite,
   markerWrite,
@@ -46,8 +47,8 @@ export interface SessionIoOwner {
   readonly token: string;
   readonly data: JsonObject;
   readonly userIds: readonly string[];
-  /** What the record keeps of its messages: every write carries it. */
-  readonly messages: ProfileMessages;
+  /** What the record keeps of its messages (`current`): every write carries it. */
+  readonly messages: SessionMessages;
   /** A write settled: same-server waits re-check. */
   settled(): void;
   /** A write found the lock taken by `holder`: the session is lost. */
@@ -76,15 +77,17 @@ export class SessionIo {
     start: WrittenSnapshot,
   ) {
     this.#lastWritten = start;
-    this.#durableApplied = owner.messages.applied;
+    this.#durableApplied = owner.messages.current.applied;
     this.#queue = new WriteQueue(() => owner.settled());
     this.#writer = sessionWriter(
       context,
       owner.key,
       owner.token,
       () => owner.userIds,
-      () => owner.messages,
+      () => owner.messages.current,
     );
+    // What the load took is committed: transfers a crash kept from delivery go out now.
+    deliverOutbox(context, owner.key, owner.messages, owner.messages.current.outbox);
   }
 
   /**
@@ -225,7 +228,11 @@ export class SessionIo {
       throw result.error;
     }
     // Committed, whoever wrote it: the ids it records as applied may be trimmed.
-    if (result.stored) this.#durableApplied = result.stored.meta.messages?.applied ?? [];
+    const messages = result.stored?.meta.messages;
+    if (result.stored) this.#durableApplied = messages?.applied ?? [];
+    if (result.stored && result.decision.kind !== 'lost') {
+      deliverOutbox(this.context, this.owner.key, this.owner.messages, messages?.outbox);
+    }
     if (result.decision.kind === 'lost' || json === undefined) {
       // What the store holds now, the other server's record included: the next write's start.
       this.#lastWritten = { ...this.#lastWritten, stored: result.snapshot };

@@ -4,22 +4,59 @@
  * id always go out together; the ids that failed in this session (warned once each); and the
  * passes nudges ask for (one runs at a time, and nudges during it make one more).
  */
+import type { JsonValue } from '../ports/json.js';
 import {
+  addToOutbox,
+  type InboxLimits,
   NO_PROFILE_MESSAGES,
   type PassState,
   type ProfileMessages,
   passEnded,
   passRequested,
+  type SendOutcome,
+  settleDelivery,
 } from '../rules/messages/index.js';
 
 export class SessionMessages {
   /** What the session's next write records; set by a pass before the write that carries it. */
   current: ProfileMessages;
   readonly #failed = new Set<string>();
+  readonly #delivering = new Set<string>();
   #passes: PassState = 'idle';
 
-  constructor(start: ProfileMessages | undefined) {
+  constructor(
+    start: ProfileMessages | undefined,
+    private readonly now: () => number,
+    private readonly limits: InboxLimits,
+  ) {
     this.current = start ?? NO_PROFILE_MESSAGES;
+  }
+
+  /**
+   * A transfer from profile `from` to `to`, into the outbox beside the data's change, or the
+   * typed error of its first problem (nothing changed); delivered once a write carrying it
+   * committed.
+   */
+  transfer(from: string, to: string, body: JsonValue, id: string): void {
+    const entry = { to, id, body, at: this.now() };
+    const outbox = addToOutbox(from, this.current.outbox, entry, this.limits);
+    this.current = { ...this.current, outbox };
+  }
+
+  /** True when delivery of `id` may start now (none in flight); `endDelivery` when it ends. */
+  startDelivery(id: string): boolean {
+    if (this.#delivering.has(id)) return false;
+    this.#delivering.add(id);
+    return true;
+  }
+
+  endDelivery(id: string): void {
+    this.#delivering.delete(id);
+  }
+
+  /** A delivery of `id` answered `outcome` (`settleDelivery`): the next write carries it. */
+  settle(id: string, outcome: SendOutcome['outcome']): void {
+    this.current = { ...this.current, outbox: settleDelivery(this.current.outbox, id, outcome) };
   }
 
   /** True when message `id` failed in this session. */

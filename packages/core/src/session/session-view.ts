@@ -1,8 +1,8 @@
 import type { DataDriverError } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import type { LockInfo } from '../rules/index.js';
-import type { ProfileMessages } from '../rules/messages/index.js';
 import type { SessionIoOwner } from './session-io.js';
+import type { SessionMessages } from './session-messages.js';
 
 /** What the view reads of its session (`ProfileSession`). */
 export interface ViewedSession {
@@ -10,7 +10,7 @@ export interface ViewedSession {
   readonly token: string;
   readonly data: JsonObject;
   readonly userIds: readonly string[];
-  readonly messages: { readonly current: ProfileMessages };
+  readonly messages: SessionMessages;
 }
 
 /**
@@ -40,8 +40,8 @@ export class SessionView implements SessionIoOwner {
     return this.session.userIds;
   }
 
-  get messages(): ProfileMessages {
-    return this.session.messages.current;
+  get messages(): SessionMessages {
+    return this.session.messages;
   }
 
   settled(): void {
