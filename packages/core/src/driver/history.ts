@@ -9,6 +9,7 @@ import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { StoreVersion, StoreVersions, VersionQuery } from '../ports/store.js';
 import { checkVersionQuery } from '../ports/store-checks.js';
 import { fillDefaults, migrateData, parseRecord, serializeData } from '../rules/index.js';
+import { NO_PROFILE_MESSAGES, restoredMessages } from '../rules/messages/index.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import { forgetInJournals } from '../trade/journal.js';
 
@@ -59,7 +60,16 @@ export async function restoreAt(
   // The current meta.messages is kept: a message applied after that version is not applied
   // again (its effect is rolled back with the data); those pending apply now, to the old data.
   await session.save('restore');
-  context.emit({ type: 'profile.restored', key, versionTime: version.time });
+  const { rolledBack } = restoredMessages(
+    session.messages.current,
+    kept.meta.messages ?? NO_PROFILE_MESSAGES,
+  );
+  context.emit({
+    type: 'profile.restored',
+    key,
+    versionTime: version.time,
+    ...(rolledBack.length > 0 ? { rolledBackMessages: rolledBack } : {}),
+  });
   await session.pass('load').catch(() => undefined); // a failed save: profile.save-failed
   return session;
 }

@@ -124,7 +124,16 @@ export type DataDriverEvent =
     })
   | (KeyEvent & { readonly type: 'profile.releasing' })
   | (KeyEvent & { readonly type: 'profile.released' })
-  | (KeyEvent & { readonly type: 'profile.restored'; readonly versionTime: number })
+  | (KeyEvent & {
+      readonly type: 'profile.restored';
+      readonly versionTime: number;
+      /**
+       * Messages applied after the restored version (their effect rolled back with the data,
+       * never applied again), as far as the profile remembers them: resend any with a new id.
+       * Absent when none.
+       */
+      readonly rolledBackMessages?: readonly string[];
+    })
   | (KeyEvent & { readonly type: 'profile.erased' })
   | (KeyEvent & { readonly type: 'profile.release-failed'; readonly error: DataDriverError })
   | (KeyEvent & { readonly type: 'profile.adopted'; readonly outcome: 'kept' | 'lost' | 'unsaved' })

@@ -62,7 +62,13 @@ describe('messages through erase and restore', () => {
     expect(profile.data.coins).toBe(15);
     await clock.run(profile.release());
     await clock.run(w.driver.send('p1', { coins: 100 }, { id: 'g2' }));
+    const events: unknown[] = [];
+    a.driver.on((event) => void events.push(event));
     const restored = await clock.run(a.driver.restoreAt('p1', restorePoint + 1));
+    // g1 applied after that version: rolled back with the data, told, not applied again.
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'profile.restored', rolledBackMessages: ['g1'] }),
+    );
     expect(restored.data).toEqual({ coins: 110 });
     expect(applied).toEqual(['g1', 'g2']);
     expect(appliedIds(store, 'p1')).toEqual(['g1', 'g2']);
