@@ -7,7 +7,7 @@ import { protectionScenarios } from './protection.js';
 import { sameServerScenarios } from './same-server.js';
 import type { Scenario } from './scenario.js';
 
-/** The seed's nine multi-server cases, and a case for every other row of its table. */
+/** The lock handoff rules' nine multi-server cases, and a case for every other row of their table. */
 export const handoffScenarios: readonly Scenario[] = [
   ...sameServerScenarios,
   ...crossServerScenarios,
