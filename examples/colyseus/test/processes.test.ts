@@ -1,6 +1,6 @@
 /**
  * The example's Colyseus game as real processes (Colyseus's Redis presence and driver, DataDriver
- * on Redis) on the run's redis-server, played by the real colyseus.js client, with the seed's
+ * on Redis) on the run's redis-server, played by the real colyseus.js client, with the handoff's
  * constants a tenth as long, as the testkit's real-backend scenarios and the example game
  * server run them.
  */
@@ -45,7 +45,7 @@ function user(label: string): string {
 }
 
 /**
- * Joins through `join`, a hand-over, and holds its load to the seed's live hand-over bound ("about
+ * Joins through `join`, a hand-over, and holds its load to the rules' live hand-over bound ("about
  * one save"; 1.5 s, scaled, is the fail-closed wait) plus the slack a probe measured beside it.
  */
 async function handedOver<T extends { loadMs: number }>(join: () => Promise<T>): Promise<T> {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PostgresMessenger, PostgresPresence, PostgresStore } from '../src/index.js';
 import { freshSchema, Pools, postgresUrl, quiet } from './support/postgres.js';
 
-// Real seconds per seed second: a 300 ms beat and a 1 s presence TTL.
+// Real seconds per unscaled second: a 300 ms beat and a 1 s presence TTL.
 const scale = 0.1;
 const beatMs = 3_000 * scale;
 const parkMaxMs = 2_000 * scale;

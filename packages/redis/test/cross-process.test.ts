@@ -18,7 +18,7 @@ import { presenceKey, recordKey } from '../src/keys.js';
 import { ServerProcess } from './fixtures/server-process.mjs';
 import { Clients, redisUrl, uniquePrefix } from './support/redis.js';
 
-// Real seconds per seed second: a 300 ms beat and a 1 s presence TTL.
+// Real seconds per unscaled second: a 300 ms beat and a 1 s presence TTL.
 const scale = 0.1;
 const beatMs = 3_000 * scale;
 const parkMaxMs = 2_000 * scale;
@@ -34,7 +34,7 @@ let probePorts: ServerPorts & { messenger: RedisMessenger };
 
 /**
  * Runs `wait` with a probe beside it: its slack goes on top of the wait's scaled bound. The
- * slack is the wait's own chain of calls, at least the servers' own work (200 seed ms) and
+ * slack is the wait's own chain of calls, at least the servers' own work (200 unscaled ms) and
  * below one beat, so a missed beat never fits in it.
  */
 async function timed<T>(
