@@ -28,6 +28,7 @@ import { measureRejoin, type RejoinResult } from './measure/rejoin.js';
 import type { Calls } from './measure/round-trips.js';
 import { measureStaleHandover, type StaleHandover } from './measure/stale-handover.js';
 import { measureThroughput, type ThroughputResult } from './measure/throughput.js';
+import { allSettled } from './parallel.js';
 import { measurePeerHandovers, type PeerResult } from './peer/peer-measure.js';
 
 export interface RunResults {
@@ -171,9 +172,11 @@ async function waits(
   progress("the peer's lease lock: leave-and-join hand-overs");
   const peer = await measurePeerHandovers(backends.dynamo.endpoint, config);
   progress('crash takeovers, the peer and idle servers, side by side');
-  [results.crashes, results.peer, results.idle] = await Promise.all([
+  // Every part settles before a failure propagates: the backends stop only once no client
+  // of any part is still talking to them.
+  [results.crashes, results.peer, results.idle] = await allSettled([
     measureCrashTakeover(allRedis, config),
     peer.waits(),
-    Promise.all([1, 10].map((drivers) => measureIdleCost(backends.redis.url, drivers, config))),
+    allSettled([1, 10].map((drivers) => measureIdleCost(backends.redis.url, drivers, config))),
   ]);
 }

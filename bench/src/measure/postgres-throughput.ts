@@ -4,8 +4,9 @@
  * (the load starts from the release's snapshot), and the same with no released snapshot (the
  * load reads first). Against, in the same run, the lock a user of PostgreSQL would write: a
  * transaction that locks the player's row with `SELECT ... FOR UPDATE`, writes the change and
- * commits (BEGIN, SELECT FOR UPDATE, UPDATE, COMMIT on one pooled connection), and DataDriver's
- * own statements sent by hand (postgres-same-commands.ts). Each side on a pool of its own the
+ * commits (BEGIN, SELECT FOR UPDATE, UPDATE, COMMIT on one pooled connection), DataDriver's
+ * own statements sent by hand, and the store alone making the same writes with no core around
+ * it (postgres-same-commands.ts). Each side on a pool of its own the
  * size the example game server uses (the floor shares the naive lock's); windows take turns, the order
  * rotating each round, so that a change of load on the machine hits them alike.
  */
@@ -15,7 +16,11 @@ import type pg from 'pg';
 import type { BenchConfig } from '../config.js';
 import { startServer } from './in-process-server.js';
 import { postgresPool, postgresPorts } from './postgres-ports.js';
-import { postgresSameCommandsCycle } from './postgres-same-commands.js';
+import {
+  postgresSameCommandsCycle,
+  postgresStoreAloneCycle,
+  sampleRecord,
+} from './postgres-same-commands.js';
 import { ADAPTER_COMMANDS, PostgresStatementCounter } from './round-trips.js';
 import {
   type Cycle,
@@ -35,13 +40,21 @@ export interface PostgresThroughputResult {
   readonly driverCold: Window[];
   /** DataDriver's statements sent by hand (postgres-same-commands.ts). */
   readonly sameCommands: Window[];
+  /** The same writes as `PostgresStore.update` calls, with no core around them (absent from runs before it). */
+  readonly storeAlone?: Window[];
   readonly naive: Window[];
   /** The pool size of each side. */
   readonly poolSize: number;
 }
 
-type Variant = 'driver' | 'driverCold' | 'sameCommands' | 'naive';
-const VARIANTS: readonly Variant[] = ['driver', 'driverCold', 'sameCommands', 'naive'];
+type Variant = 'driver' | 'driverCold' | 'sameCommands' | 'storeAlone' | 'naive';
+const VARIANTS: readonly Variant[] = [
+  'driver',
+  'driverCold',
+  'sameCommands',
+  'storeAlone',
+  'naive',
+];
 
 /** The naive lock's table: a player's coins, one row per player. */
 const NAIVE_TABLE = 'bench_naive_lock';
@@ -65,10 +78,12 @@ export async function measurePostgresThroughput(
     const measure = (cycle: Cycle, tag: string, seconds: number) =>
       measureWindow(measured, () => runPlayers(cycle, tag, config.throughputPlayers, seconds));
     const driver = server.drivers[0]!;
+    const record = await sampleRecord(naivePool, driver);
     const cycles: Record<Variant, Cycle> = {
       driver: dataDriverCycle(driver),
       driverCold: coldCycle(dataDriverCycle(driver), coldRing(config.throughputPlayers)),
-      sameCommands: await postgresSameCommandsCycle(naivePool, driver),
+      sameCommands: postgresSameCommandsCycle(naivePool, record),
+      storeAlone: postgresStoreAloneCycle(ports.store, record),
       naive: await naiveCycle(naivePool),
     };
     // JIT and connections, not recorded.
@@ -77,6 +92,7 @@ export async function measurePostgresThroughput(
       driver: [],
       driverCold: [],
       sameCommands: [],
+      storeAlone: [],
       naive: [],
       poolSize: ports.poolSize,
     };

@@ -27,22 +27,10 @@ function print(line: Record<string, unknown>): void {
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as HolderArgs;
-let acquired = false;
-const dynamodb = watchingPuts(documentClient(args.endpoint), () => {
-  if (acquired) print({ type: 'beat', at: Date.now() });
-});
-const client = leaseClient({ ...args, retryCount: 0 }, dynamodb);
 const locks = new Map<string, Lock>();
-for (const key of args.keys) {
-  const lock = await acquire(client, key);
-  lock.on('error', (error: Error) => print({ type: 'error', key, message: error.message }));
-  locks.set(key, lock);
-}
-acquired = true;
-print({ type: 'acquired' });
-
 const input = createInterface({ input: process.stdin });
-// The bench holds our stdin: when it goes away, so do we.
+// The bench holds our stdin: when it goes away, so do we, even while still acquiring (a
+// holder left acquiring once outlived a failed bench run and its DynamoDB Local).
 input.on('close', () => process.exit(0));
 input.on('line', (line) => {
   const [command, key] = line.trim().split(' ');
@@ -53,3 +41,22 @@ input.on('line', (line) => {
     (error: Error) => print({ type: 'error', key, message: error.message }),
   );
 });
+
+let acquired = false;
+const dynamodb = watchingPuts(documentClient(args.endpoint), () => {
+  if (acquired) print({ type: 'beat', at: Date.now() });
+});
+const client = leaseClient({ ...args, retryCount: 0 }, dynamodb);
+try {
+  for (const key of args.keys) {
+    const lock = await acquire(client, key);
+    lock.on('error', (error: Error) => print({ type: 'error', key, message: error.message }));
+    locks.set(key, lock);
+  }
+} catch (error) {
+  // Told to the bench, which fails the trial that started us.
+  print({ type: 'error', message: `acquire failed: ${(error as Error).message}` });
+  process.exit(1);
+}
+acquired = true;
+print({ type: 'acquired' });

@@ -34,7 +34,13 @@ export class LeaseHolder {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const holder = new LeaseHolder(child);
-    await holder.next((line) => line.type === 'acquired', 'acquired');
+    try {
+      await holder.next((line) => line.type === 'acquired', 'acquired');
+    } catch (error) {
+      // No trial holds this holder: it must not keep acquiring past the trial's failure.
+      await holder.kill();
+      throw error;
+    }
     return holder;
   }
 
@@ -63,11 +69,12 @@ export class LeaseHolder {
         reject(new Error(`peer holder: no ${what} within ${ACQUIRE_TIMEOUT_MS} ms`));
       }, ACQUIRE_TIMEOUT_MS);
       const waiter = (line: HolderLine) => {
-        if (line.type === 'error') reject(new Error(`peer holder: ${line.message}`));
-        if (!matches(line)) return;
+        const failed = line.type === 'error';
+        if (!failed && !matches(line)) return;
         clearTimeout(timer);
         this.waiters.delete(waiter);
-        resolve();
+        if (failed) reject(new Error(`peer holder: ${line.message}`));
+        else resolve();
       };
       this.waiters.add(waiter);
       this.child.once('exit', () => reject(new Error(`peer holder exited before ${what}`)));

@@ -58,14 +58,32 @@ export function leaseClient(settings: LeaseSettings, dynamodb: DocumentClientLik
   });
 }
 
+/** A failed heartbeat of each lock held, for `release` to report. */
+const heartbeatFailures = new WeakMap<Lock, Error>();
+
+/**
+ * The library reports a failed heartbeat (a put after the acquire) only as an 'error' event
+ * on the lock, which with no listener ends the process: the failure is kept here instead, and
+ * `release` rejects with it, so it fails the trial that held the lock.
+ */
 export function acquire(client: ReturnType<typeof leaseClient>, key: string): Promise<Lock> {
   return new Promise((resolve, reject) => {
-    client.acquireLock(key, (error, lock) => (error || !lock ? reject(error) : resolve(lock)));
+    client.acquireLock(key, (error, lock) => {
+      if (error || !lock) return reject(error);
+      lock.on('error', (failure: Error) => {
+        if (!heartbeatFailures.has(lock)) heartbeatFailures.set(lock, failure);
+      });
+      resolve(lock);
+    });
   });
 }
 
+/** Releases `lock`; rejects if its release or one of its heartbeats failed. */
 export function release(lock: Lock): Promise<void> {
   return new Promise((resolve, reject) => {
-    lock.release((error) => (error ? reject(error) : resolve()));
+    lock.release((error) => {
+      const failure = error ?? heartbeatFailures.get(lock);
+      return failure ? reject(failure) : resolve();
+    });
   });
 }

@@ -14,7 +14,7 @@ import { ensureTable } from '@datadriver/dynamodb';
 import type { DocumentClientLike } from 'dynamodb-lock-client';
 import type { BenchConfig } from '../config.js';
 import { dynamoClient } from '../measure/conditional-writes.js';
-import { inBatches, randomDelay } from '../parallel.js';
+import { allSettled, inBatches, randomDelay } from '../parallel.js';
 import { LeaseHolder } from './lease-holder-process.js';
 import {
   acquire,
@@ -61,7 +61,7 @@ async function measurePeerWaits(
   config: BenchConfig,
   handovers: number[],
 ): Promise<PeerResult> {
-  const [crashes, live] = await Promise.all([
+  const [crashes, live] = await allSettled([
     inBatches(config.peerCrashes, config.crashesInParallel, (n) =>
       crash(settings, `crash-${settings.tag}-${n}`),
     ),

@@ -7,11 +7,19 @@
  * window of its own: the hook slows every promise).
  *
  *   node dist/profiling/cycle-allocations.js [--seconds 2]   (REDIS_URL, or its own)
+ *   node dist/profiling/cycle-allocations.js --postgres [--seconds 2]   (DATABASE_URL, or its own)
  */
 import { createHook } from 'node:async_hooks';
 import { Session } from 'node:inspector/promises';
 import { runPlayers } from '../measure/throughput.js';
-import { numberOption, PLAYERS, placeOf, profiledCycle } from './profiled-cycle.js';
+import {
+  numberOption,
+  PLAYERS,
+  placeOf,
+  profiledBackend,
+  profiledCycle,
+  profiledPostgresCycle,
+} from './profiled-cycle.js';
 
 interface SamplingNode {
   readonly callFrame: {
@@ -36,7 +44,8 @@ function tally(node: SamplingNode, byPlace: Map<string, number>, byFunction: Map
 }
 
 const seconds = numberOption('seconds', 2);
-const { cycle, close } = await profiledCycle();
+const { cycle, close } =
+  profiledBackend() === 'postgres' ? await profiledPostgresCycle() : await profiledCycle();
 try {
   await runPlayers(cycle, `alloc-warm-${process.pid}`, PLAYERS, 1);
   const session = new Session();

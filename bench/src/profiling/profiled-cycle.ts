@@ -1,13 +1,15 @@
 /**
  * The throughput measurement's cycle (load, one change, save, release) on a redis-server of
- * its own (or REDIS_URL), for the scripts that look inside it: `cycle-profile` (where node's
- * time goes) and `cycle-allocations` (what each cycle allocates).
+ * its own (or REDIS_URL), or with `--postgres` on a PostgreSQL of its own (or DATABASE_URL),
+ * for the scripts that look inside it: `cycle-profile` (where node's time goes) and
+ * `cycle-allocations` (what each cycle allocates).
  */
-import { startRedis } from '@datadriver/backends';
+import { startPostgres, startRedis } from '@datadriver/backends';
 import { DataDriver } from '@datadriver/core';
 import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Coins } from '../measure/in-process-server.js';
+import { type Coins, startServer } from '../measure/in-process-server.js';
+import { postgresPorts } from '../measure/postgres-ports.js';
 import { type Cycle, dataDriverCycle } from '../measure/throughput.js';
 import { quietLogger } from '../quiet-logger.js';
 
@@ -16,8 +18,30 @@ export const PLAYERS = 200;
 
 export interface ProfiledCycle {
   readonly cycle: Cycle;
-  readonly client: Redis;
   close(): Promise<void>;
+}
+
+/** `--postgres` on the command line: the cycle on PostgreSQL, else on Redis. */
+export function profiledBackend(): 'postgres' | 'redis' {
+  return process.argv.includes('--postgres') ? 'postgres' : 'redis';
+}
+
+/**
+ * The PostgreSQL throughput measurement's cycle: one in-process server on the ports the
+ * example game server makes (a pool of 10), as postgres-throughput.ts runs it.
+ */
+export async function profiledPostgresCycle(): Promise<ProfiledCycle> {
+  const own = process.env.DATABASE_URL ? undefined : await startPostgres({ env: {} });
+  const ports = await postgresPorts(process.env.DATABASE_URL ?? own!.url);
+  const server = startServer({ jobId: `profile-pg-${process.pid}`, ports });
+  return {
+    cycle: dataDriverCycle(server.drivers[0]!),
+    async close() {
+      await server.close();
+      await ports.close();
+      await own?.stop();
+    },
+  };
 }
 
 export async function profiledCycle(options: RedisOptions = {}): Promise<ProfiledCycle> {
@@ -34,7 +58,6 @@ export async function profiledCycle(options: RedisOptions = {}): Promise<Profile
   });
   return {
     cycle: dataDriverCycle(driver),
-    client,
     async close() {
       await driver.close();
       client.disconnect();
@@ -61,5 +84,7 @@ export function placeOf(callFrame: {
   if (url.includes('/ioredis/') || url.includes('/redis-parser/')) return 'ioredis';
   if (url.includes('/packages/core/')) return 'DataDriver core';
   if (url.includes('/packages/redis/')) return 'DataDriver Redis adapter';
+  if (/\/node_modules\/(pg|pg-[a-z]+|pgpass|postgres-[a-z]+)\//.test(url)) return 'pg';
+  if (url.includes('/packages/postgres/')) return 'DataDriver PostgreSQL adapter';
   return 'the rest (Node, microtasks, the bench loop)';
 }

@@ -18,13 +18,17 @@ export function postgresThroughputFigures(results: RunResults): Figure[] {
     const server = median((w) => w.serverCpuUsPerCycle);
     return `CPU per cycle: node ${node.toFixed(0)} µs, PostgreSQL ${server.toFixed(0)} µs; statements per cycle: ${describeCalls(meanCalls(windows))}`;
   };
-  const [driver, cold, same, naive] = [
+  // Runs before the store-alone variant have none of its windows.
+  const storeAlone = throughput.storeAlone ?? [];
+  const [driver, cold, same, alone, naive] = [
     throughput.driver,
     throughput.driverCold,
     throughput.sameCommands,
+    storeAlone,
     throughput.naive,
-  ].map(rate) as Summary[] as [Summary, Summary, Summary, Summary];
-  const windows = `${throughput.driver.length} windows of ${throughputSeconds} s each, the four variants taking turns`;
+  ].map(rate) as Summary[] as [Summary, Summary, Summary, Summary, Summary];
+  const variants = storeAlone.length > 0 ? 'five' : 'four';
+  const windows = `${throughput.driver.length} windows of ${throughputSeconds} s each, the ${variants} variants taking turns`;
   const ratio = driver.median / naive.median;
   const roundTrips = (id: string, label: string, calls: Window[], note: string): Figure => {
     const store = total(meanCalls(calls), STORE_COMMANDS);
@@ -67,6 +71,19 @@ export function postgresThroughputFigures(results: RunResults): Figure[] {
       note: `${windows}; DataDriver's statements per cycle with no DataDriver around them; ${cpu(throughput.sameCommands)}`,
       detail: { windows: throughput.sameCommands },
     },
+    ...(storeAlone.length === 0
+      ? []
+      : [
+          {
+            id: 'throughput.postgres.store-alone',
+            section,
+            label: 'the store alone: the same 3 writes as PostgresStore.update calls, no core',
+            unit: 'cycles/s',
+            summary: alone,
+            note: `${windows}; on DataDriver's store and pool, each write given the snapshot the last returned, as core gives it; ${cpu(storeAlone)}`,
+            detail: { windows: storeAlone },
+          } satisfies Figure,
+        ]),
     {
       id: 'throughput.postgres.naive',
       section,
@@ -94,6 +111,18 @@ export function postgresThroughputFigures(results: RunResults): Figure[] {
       value: driver.median / same.median,
       note: "medians: what DataDriver's own code costs over the statements it sends",
     },
+    ...(storeAlone.length === 0
+      ? []
+      : [
+          {
+            id: 'throughput.postgres.ratio.store-alone',
+            section,
+            label: 'DataDriver / the store alone, PostgreSQL',
+            unit: 'ratio',
+            value: driver.median / alone.median,
+            note: `medians: what core costs over the adapter; the store alone / the same statements by hand: ${(alone.median / same.median).toFixed(2)} (what the adapter costs over its statements)`,
+          } satisfies Figure,
+        ]),
     {
       id: 'throughput.postgres.ratio.cold',
       section,

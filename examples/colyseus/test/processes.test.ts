@@ -1,6 +1,6 @@
 /**
  * The example's Colyseus game as real processes (Colyseus's Redis presence and driver, DataDriver
- * on Redis) on the run's redis-server, played by the real colyseus.js client, with the seed's
+ * on Redis) on the run's redis-server, played by the real colyseus.js client, with the handoff's
  * constants a tenth as long, as the testkit's real-backend scenarios and the example game
  * server run them.
  */
@@ -19,7 +19,7 @@ import { ColyseusProcess } from '../src/colyseus-process.js';
 import { earn, joinRoom, leftWith } from '../src/player.js';
 
 const SCALE = 0.1;
-const seedMs = (ms: number) => ms * SCALE;
+const scaledMs = (ms: number) => ms * SCALE;
 const KICK = { code: 4100, reason: 'You joined another server.' };
 
 const redisUrl = inject('redisUrl');
@@ -45,12 +45,12 @@ function user(label: string): string {
 }
 
 /**
- * Joins through `join`, a hand-over, and holds its load to the seed's live hand-over bound ("about
+ * Joins through `join`, a hand-over, and holds its load to the rules' live hand-over bound ("about
  * one save"; 1.5 s, scaled, is the fail-closed wait) plus the slack a probe measured beside it.
  */
 async function handedOver<T extends { loadMs: number }>(join: () => Promise<T>): Promise<T> {
   const { value, figures } = await probed(probePorts, join);
-  const bound = seedMs(1_500) + figures.slackMs;
+  const bound = scaledMs(1_500) + figures.slackMs;
   expect(value.loadMs, describeProbe('the hand-over', figures)).toBeLessThanOrEqual(bound);
   return value;
 }
@@ -140,7 +140,7 @@ describe('a Colyseus process that stops', () => {
     try {
       const there = await joinRoom(crashing.url, id);
       await earn(there.room, 5);
-      await new Promise((resolve) => setTimeout(resolve, seedMs(30_000) + 500)); // one autosave
+      await new Promise((resolve) => setTimeout(resolve, scaledMs(30_000) + 500)); // one autosave
       await earn(there.room, 7); // unsaved when it dies
       await crashing.stop('SIGKILL');
       const killedAt = performance.now();
@@ -156,8 +156,8 @@ describe('a Colyseus process that stops', () => {
       expect(after.coins).toBe(5);
       // Two empty reads a beat apart, the first no sooner than the expiry; at most 15 s after
       // the kill (expiry within 10 s, the beat, the retry spacing), plus the probe's slack.
-      expect(at).toBeGreaterThanOrEqual(expiresAt + seedMs(3_000) - 5);
-      const bound = seedMs(15_000) + figures.slackMs;
+      expect(at).toBeGreaterThanOrEqual(expiresAt + scaledMs(3_000) - 5);
+      const bound = scaledMs(15_000) + figures.slackMs;
       expect(takeoverMs, describeProbe('the takeover', figures)).toBeLessThanOrEqual(bound);
       expect(a.output()).toContain(
         `took the lock of ${id} from server ${crashing.processId}, which stopped beating presence.`,

@@ -15,12 +15,14 @@ export type { Host, HostPlayer } from './ports/host.js';
 export { HostListeners } from './ports/host-listeners.js';
 export { isPlainObject, type JsonObject, type JsonValue } from './ports/json.js';
 export type { Logger } from './ports/logger.js';
+export { MessageFanOut, type MessageFanOutOptions } from './ports/message-fan-out.js';
 export {
   MAX_MESSAGE_BYTES,
   type MessageHandler,
   type Messenger,
   type Subscription,
 } from './ports/messenger.js';
+export { parseMessage } from './ports/parse-message.js';
 export type { Presence, PresenceEntry } from './ports/presence.js';
 export { recordJson } from './ports/record-json.js';
 export type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';

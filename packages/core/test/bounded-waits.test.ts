@@ -6,49 +6,14 @@
  * same-server part. Every time here is exact, on the virtual clock.
  */
 import { describe, expect, it } from 'vitest';
-import { DataDriver, type DataDriverEvent, ErrorCode, Handoff } from '../src/index.js';
-import {
-  FaultyMessenger,
-  FaultyPresence,
-  FaultyStore,
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  VirtualClock,
-} from '../src/testing.js';
-import { recordingLogger, stored } from './helpers.js';
+import { ErrorCode } from '../src/index.js';
+import type { VirtualClock } from '../src/testing.js';
+import { faultyFleet, neverHears, stored } from './helpers.js';
 
-/** Servers over one store, bus and presence, each with its own faulty connections. */
-function fleet() {
-  const clock = new VirtualClock();
-  const store = new MemoryStore();
-  const bus = new MemoryMessenger();
-  const beats = new MemoryPresence(clock);
-  const log = recordingLogger();
-  const server = (jobId: string) => {
-    const messenger = new FaultyMessenger(bus, { scheduler: clock });
-    const presence = new FaultyPresence(beats, { scheduler: clock });
-    const connection = new FaultyStore(store, { scheduler: clock });
-    const handoff = new Handoff({
-      jobId,
-      messenger,
-      presence,
-      scheduler: clock,
-      logger: log.logger,
-    });
-    const driver = new DataDriver({
-      name: 'PlayerData',
-      defaults: { coins: 0 },
-      store: connection,
-      scheduler: clock,
-      logger: log.logger,
-      handoff,
-    });
-    const events: DataDriverEvent[] = [];
-    driver.on((event) => events.push(event));
-    return { driver, handoff, messenger, presence, connection, events };
-  };
-  return { clock, store, server, log };
+/** Servers A and B over one store, bus and presence, each with its own faulty connections. */
+function twoServers() {
+  const fleet = faultyFleet();
+  return { ...fleet, a: fleet.server('A'), b: fleet.server('B') };
 }
 
 /** Runs `load` to its end: whether it loaded, its error if not, and the virtual time it took. */
@@ -69,9 +34,7 @@ async function timed(
 describe('a reply that comes at once, with the request publish acknowledged late', () => {
   for (const ackMs of [300, 3_000, 20_000]) {
     it(`wakes the load at the reply's time when the acknowledgement takes ${ackMs} ms`, async () => {
-      const { clock, server } = fleet();
-      const a = server('A');
-      const b = server('B');
+      const { clock, a, b } = twoServers();
       await clock.run(a.driver.load('p1'));
       b.messenger.faults.inject({ kind: 'slow-ack', operation: 'publish', ms: ackMs });
       // A (no host) releases on the request and replies in the same instant: the load takes
@@ -86,9 +49,7 @@ describe('a reply that comes at once, with the request publish acknowledged late
 
 describe('a request publish that stalls', () => {
   it('stalled 40 s, with a live holder that never answers: Data.Locked at 15 s, not 40 s', async () => {
-    const { clock, server } = fleet();
-    const a = server('A');
-    const b = server('B');
+    const { clock, a, b } = twoServers();
     await clock.run(a.driver.load('p1'));
     const stall = b.messenger.faults.inject({
       kind: 'stall',
@@ -112,9 +73,7 @@ describe('a request publish that stalls', () => {
 
   it('never settling: a crashed holder is taken over exactly when it is over a healthy bus', async () => {
     const takeover = async (hungBus: boolean) => {
-      const { clock, server, log } = fleet();
-      const a = server('A');
-      const b = server('B');
+      const { clock, log, a, b } = twoServers();
       await clock.run(a.driver.load('p1'));
       await clock.run(a.handoff.beat());
       // A dies right after a beat: no more beats, no replies, no writes.
@@ -164,16 +123,10 @@ describe('a request publish that stalls', () => {
 
 describe('a presence read that never answers', () => {
   it('is cut at the deadline, one unknown answer, and the join ends Data.Locked at 15 s', async () => {
-    const { clock, server } = fleet();
-    const a = server('A');
-    const b = server('B');
+    const { clock, a, b } = twoServers();
     await clock.run(a.driver.load('p1'));
     // A never hears the request (its deliveries are dropped), and B's reads hang.
-    a.messenger.faults.inject({
-      kind: 'drop',
-      operation: 'deliver',
-      times: Number.POSITIVE_INFINITY,
-    });
+    neverHears(a);
     b.presence.faults.inject({ kind: 'stall', operation: 'get', times: Number.POSITIVE_INFINITY });
     const { ok, error, waitedMs } = await timed(clock, b.driver.load('p1'));
     expect(ok).toBe(false);
@@ -188,9 +141,7 @@ describe('a presence read that never answers', () => {
   });
 
   it("keeps a live holder's stale lock: a stale flagged lock whose presence read hangs fails the join closed, and the lock stays", async () => {
-    const { clock, store, server } = fleet();
-    const a = server('A');
-    const b = server('B');
+    const { clock, store, a, b } = twoServers();
     const held = await clock.run(a.driver.load('p1'));
     const token = stored(store, 'p1')?.meta.lock?.token;
     // A lives and beats, but its writes stall: its lock ages past lockTtl + lockSkew.
@@ -199,11 +150,7 @@ describe('a presence read that never answers', () => {
       operation: 'update',
       times: Number.POSITIVE_INFINITY,
     });
-    a.messenger.faults.inject({
-      kind: 'drop',
-      operation: 'deliver',
-      times: Number.POSITIVE_INFINITY,
-    });
+    neverHears(a);
     await clock.advance(400_000);
     b.presence.faults.inject({ kind: 'stall', operation: 'get', times: Number.POSITIVE_INFINITY });
     const { ok, error, waitedMs } = await timed(clock, b.driver.load('p1'));
@@ -217,17 +164,11 @@ describe('a presence read that never answers', () => {
 
 describe('a store call that hangs during a join', () => {
   it("is awaited until one presence TTL past the deadline: Data.Timeout at 25 s; the lock it takes when it lands is released, with the holder's data intact", async () => {
-    const { clock, store, server, log } = fleet();
-    const a = server('A');
-    const b = server('B');
+    const { clock, store, log, a, b } = twoServers();
     const held = await clock.run(a.driver.load('p1'));
     held.data.coins = 7;
     await clock.run(held.save());
-    a.messenger.faults.inject({
-      kind: 'drop',
-      operation: 'deliver',
-      times: Number.POSITIVE_INFINITY,
-    });
+    neverHears(a);
     // B's first attempt finds A's lock; its later ones hang.
     const hang = b.connection.faults.inject({
       kind: 'stall',
@@ -256,9 +197,7 @@ describe('a store call that hangs during a join', () => {
   });
 
   it('ends the join at the same bound when its first attempt hangs on a free record, and the late lock is released', async () => {
-    const { clock, store, server, log } = fleet();
-    const a = server('A');
-    const b = server('B');
+    const { clock, store, log, a, b } = twoServers();
     const held = await clock.run(a.driver.load('p1'));
     held.data.coins = 7;
     await clock.run(a.driver.close());
@@ -285,15 +224,9 @@ describe('a store call that hangs during a join', () => {
 
 describe('what lockWaitSeconds bounds', () => {
   it('the cross-server part, counted from the end of the same-server wait: 15 s after it', async () => {
-    const { clock, server } = fleet();
-    const a = server('A');
-    const b = server('B');
+    const { clock, a, b } = twoServers();
     await clock.run(a.driver.load('p1'));
-    a.messenger.faults.inject({
-      kind: 'drop',
-      operation: 'deliver',
-      times: Number.POSITIVE_INFINITY,
-    });
+    neverHears(a);
     const first = timed(clock, b.driver.load('p1'));
     // The second load waits here for the first (up to 20 s), then 15 s for A's lock itself.
     const second = timed(clock, b.driver.load('p1', { handoffSeconds: 20 }));
@@ -304,15 +237,9 @@ describe('what lockWaitSeconds bounds', () => {
   });
 
   it('the same-server wait ends by its own bound (handoffSeconds), whatever lockWaitSeconds is', async () => {
-    const { clock, server } = fleet();
-    const a = server('A');
-    const b = server('B');
+    const { clock, a, b } = twoServers();
     await clock.run(a.driver.load('p1'));
-    a.messenger.faults.inject({
-      kind: 'drop',
-      operation: 'deliver',
-      times: Number.POSITIVE_INFINITY,
-    });
+    neverHears(a);
     const first = timed(clock, b.driver.load('p1'));
     const second = timed(clock, b.driver.load('p1', { handoffSeconds: 5 }));
     const [, two] = await Promise.all([first, second]);

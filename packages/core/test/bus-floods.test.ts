@@ -3,71 +3,43 @@
  * messages. Two servers with handoff on, over the in-memory backend on a virtual clock.
  */
 import { describe, expect, it } from 'vitest';
-import { DataDriver, ErrorCode, Handoff, type Store } from '../src/index.js';
+import { ErrorCode, type Store } from '../src/index.js';
 import { MAX_MESSAGE_BYTES } from '../src/ports.js';
 import { MessageBudget } from '../src/rules/index.js';
 import { DEFAULT_MESSAGE_LIMITS, topicOf } from '../src/rules.js';
 import { MAX_REQUESTERS_PER_KEY } from '../src/session/requesters.js';
-import {
-  FaultyMessenger,
-  FaultyPresence,
-  FaultyStore,
-  MemoryMessenger,
-  MemoryPresence,
-  MemoryStore,
-  VirtualClock,
-} from '../src/testing.js';
-import { recordingLogger } from './helpers.js';
+import { MemoryMessenger } from '../src/testing.js';
+import { faultyFleet } from './helpers.js';
 
 function fleet() {
-  const clock = new VirtualClock();
-  const store = new MemoryStore();
-  const bus = new MemoryMessenger();
-  const map = new MemoryPresence(clock);
-  const log = recordingLogger();
+  const { clock, store, bus, log, server: connect } = faultyFleet();
   const server = (jobId: string) => {
     let updates = 0;
-    const faulty = new FaultyStore(store, { scheduler: clock });
-    const counted: Store = {
-      specificationVersion: 'v2',
-      update: (key, transform, options) => {
-        updates += 1;
-        return faulty.update(key, transform, options);
+    const { driver, handoff, connection, messenger, presence } = connect(
+      jobId,
+      ({ connection, messenger, presence }) => {
+        const counted: Store = {
+          specificationVersion: 'v2',
+          update: (key, transform, options) => {
+            updates += 1;
+            return connection.update(key, transform, options);
+          },
+          get: (key) => connection.get(key),
+        };
+        return { store: counted, messenger, presence, jobId, lockWaitSeconds: 20 };
       },
-      get: (key) => faulty.get(key),
-    };
-    const messenger = new FaultyMessenger(bus, { scheduler: clock });
-    const presence = new FaultyPresence(map, { scheduler: clock });
-    const handoff = new Handoff({
-      jobId,
-      messenger,
-      presence,
-      scheduler: clock,
-      logger: log.logger,
-    });
-    const driver = new DataDriver({
-      name: 'PlayerData',
-      defaults: { coins: 0 },
-      store: counted,
-      messenger,
-      presence,
-      scheduler: clock,
-      logger: log.logger,
-      jobId,
-      handoff,
-      lockWaitSeconds: 20,
-    });
+    );
     const events: string[] = [];
     driver.on((event) => void events.push(event.type));
     return {
       driver,
       handoff,
       events,
-      store: faulty,
+      store: connection,
       updates: () => updates,
       crash() {
         const forever = { kind: 'stall', times: Number.POSITIVE_INFINITY } as const;
-        faulty.faults.inject(forever);
+        connection.faults.inject(forever);
         presence.faults.inject(forever);
         messenger.faults.inject(forever);
       },

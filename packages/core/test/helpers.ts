@@ -6,6 +6,7 @@ import {
   type Logger,
   type Messenger,
   type Presence,
+  type Profile,
   type Store,
 } from '../src/index.js';
 import type { ProfileRecord } from '../src/rules.js';
@@ -127,6 +128,43 @@ export function handoffServers(bed: Bed) {
 }
 
 /**
+ * A server's `Handoff` over `messenger` and `presence`, and its driver on `store` (named
+ * PlayerData, defaults `{ coins: 0 }`, the clock, the log and that handoff), to which `options`
+ * adds or which it overrides (given the handoff when it is a function).
+ */
+function handoffDriver(
+  clock: VirtualClock,
+  log: Recorded,
+  jobId: string,
+  ports: {
+    messenger: Messenger;
+    presence: Presence;
+    store: Store;
+    options:
+      | Partial<DataDriverOptions<{ coins: number }>>
+      | ((handoff: Handoff) => Partial<DataDriverOptions<{ coins: number }>>);
+  },
+) {
+  const handoff = new Handoff({
+    jobId,
+    messenger: ports.messenger,
+    presence: ports.presence,
+    scheduler: clock,
+    logger: log.logger,
+  });
+  const driver = new DataDriver({
+    name: 'PlayerData',
+    defaults: { coins: 0 },
+    store: ports.store,
+    scheduler: clock,
+    logger: log.logger,
+    handoff,
+    ...(typeof ports.options === 'function' ? ports.options(handoff) : ports.options),
+  });
+  return { handoff, driver };
+}
+
+/**
  * Servers with handoff on over one store and bus, each with its own connections slowed as a
  * real backend's are: `storeMs` a store call, `presenceMs` a presence call (the testkit's
  * in-memory scenarios use 100 and 10). `presenceFor` gives each server its presence backend.
@@ -146,24 +184,11 @@ export function slowServers(
       scheduler: clock,
       latencyMs: latency.storeMs,
     });
-    const handoff = new Handoff({
-      jobId,
+    const { handoff, driver } = handoffDriver(clock, log, jobId, {
       messenger,
       presence,
-      scheduler: clock,
-      logger: log.logger,
-    });
-    const driver = new DataDriver({
-      name: 'PlayerData',
-      defaults: { coins: 0 },
       store: connection,
-      messenger,
-      presence,
-      scheduler: clock,
-      logger: log.logger,
-      jobId,
-      handoff,
-      ...options,
+      options: { messenger, presence, jobId, ...options },
     });
     return { driver, handoff, connection, presence };
   };
@@ -178,4 +203,87 @@ export function callsSince(store: MemoryStore): () => { reads: number; compareAn
     calls.compareAndSets = 0;
     return taken;
   };
+}
+
+/** One server's own connections to a `faultyFleet`'s shared backends, and its `Handoff`. */
+export interface FleetPorts {
+  readonly messenger: FaultyMessenger;
+  readonly presence: FaultyPresence;
+  readonly connection: FaultyStore;
+  readonly handoff: Handoff;
+}
+
+/**
+ * Servers with handoff on over one store, bus and presence on one virtual clock, each with its
+ * own faulty connections (a fault hits only that server) and every event it emits. Each
+ * driver gets a name, defaults, its connection, the clock, the log and its handoff;
+ * `options(ports)` adds to them or replaces them.
+ */
+export function faultyFleet() {
+  const clock = new VirtualClock();
+  const store = new MemoryStore();
+  const bus = new MemoryMessenger();
+  const beats = new MemoryPresence(clock);
+  const log = recordingLogger();
+  const server = (
+    jobId: string,
+    options: (ports: FleetPorts) => Partial<DataDriverOptions<{ coins: number }>> = () => ({}),
+  ) => {
+    const messenger = new FaultyMessenger(bus, { scheduler: clock });
+    const presence = new FaultyPresence(beats, { scheduler: clock });
+    const connection = new FaultyStore(store, { scheduler: clock });
+    const { handoff, driver } = handoffDriver(clock, log, jobId, {
+      messenger,
+      presence,
+      store: connection,
+      options: (handoff) => options({ messenger, presence, connection, handoff }),
+    });
+    const ports = { messenger, presence, connection, handoff };
+    const events: DataDriverEvent[] = [];
+    driver.on((event) => events.push(event));
+    return { ...ports, driver, events };
+  };
+  return { clock, store, bus, log, server };
+}
+
+/** Whether `key` is a trade journal's. */
+export const isJournal = (key: string): boolean => key.includes('#trade/');
+
+/**
+ * On `server` of `bed`: alice (10 coins, saved) gives bob (0) her 10 coins, and the trade's
+ * commit (the journal's second write) hangs until `commit` is released; the trade is under way.
+ */
+export async function tradeWithHungCommit(
+  bed: Bed,
+  server: { driver: DataDriver<{ coins: number }>; store: FaultyStore },
+): Promise<{
+  alice: Profile<{ coins: number }>;
+  bob: Profile<{ coins: number }>;
+  commit: ReturnType<FaultyStore['faults']['inject']>;
+  trade: Promise<void>;
+}> {
+  const alice = await bed.clock.run(server.driver.load('alice'));
+  const bob = await bed.clock.run(server.driver.load('bob'));
+  alice.data.coins = 10;
+  await bed.clock.run(alice.save());
+  const commit = server.store.faults.inject({
+    kind: 'stall',
+    operation: 'update',
+    matches: isJournal,
+    skip: 1,
+  });
+  const trade = server.driver.trade(alice, bob, (x, y) => {
+    x.coins -= 10;
+    y.coins += 10;
+  });
+  return { alice, bob, commit, trade };
+}
+
+/** `server` hears no message from then on: every delivery to it is dropped. */
+export function neverHears(server: { messenger: FaultyMessenger }): void {
+  server.messenger.faults.inject({
+    kind: 'drop',
+    operation: 'deliver',
+    times: Number.POSITIVE_INFINITY,
+  });
 }

@@ -5,9 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../src/index.js';
-import { stored, testBed } from './helpers.js';
-
-const isJournal = (key: string) => key.includes('#trade/');
+import { isJournal, stored, testBed, tradeWithHungCommit } from './helpers.js';
 
 /** B has handoff off and waits a lock out by age: 20 + 5 s. */
 const WAITS_OUT_BY_AGE = {
@@ -22,21 +20,8 @@ describe('a trade racing other servers', () => {
     const bed = testBed();
     const a = bed.server('A', WAITS_OUT_BY_AGE);
     const b = bed.driver('B', WAITS_OUT_BY_AGE);
-    const alice = await bed.clock.run(a.driver.load('alice'));
-    const bob = await bed.clock.run(a.driver.load('bob'));
-    alice.data.coins = 10;
-    await bed.clock.run(alice.save());
     // The commit (the journal's second write) hangs: A is stalled past the lock's age.
-    const commit = a.store.faults.inject({
-      kind: 'stall',
-      operation: 'update',
-      matches: isJournal,
-      skip: 1,
-    });
-    const trade = a.driver.trade(alice, bob, (x, y) => {
-      x.coins -= 10;
-      y.coins += 10;
-    });
+    const { alice, bob, commit, trade } = await tradeWithHungCommit(bed, a);
     const outcome = trade.then(
       () => 'committed',
       (error: { code?: string }) => error.code,
@@ -59,20 +44,7 @@ describe('a trade racing other servers', () => {
     const bed = testBed();
     const a = bed.server('A', WAITS_OUT_BY_AGE);
     const b = bed.driver('B', WAITS_OUT_BY_AGE);
-    const alice = await bed.clock.run(a.driver.load('alice'));
-    const bob = await bed.clock.run(a.driver.load('bob'));
-    alice.data.coins = 10;
-    await bed.clock.run(alice.save());
-    const commit = a.store.faults.inject({
-      kind: 'stall',
-      operation: 'update',
-      matches: isJournal,
-      skip: 1,
-    });
-    const trade = a.driver.trade(alice, bob, (x, y) => {
-      x.coins -= 10;
-      y.coins += 10;
-    });
+    const { alice, bob, commit, trade } = await tradeWithHungCommit(bed, a);
     await bed.clock.advance(0);
     expect(stored(bed.store, 'alice')?.meta.trade).toBeDefined();
     // B's load meets alice's lock, held by a live A, with the marker of A's trade on it.

@@ -39,8 +39,8 @@ function dynamoBackend(atScale = scale) {
   });
 }
 
-/** Seed seconds, to one decimal, for the log. */
-const seed = (cluster: Cluster, ms: number) => (ms / cluster.ms(1)).toFixed(1);
+/** Unscaled seconds, to one decimal, for the log. */
+const unscaled = (cluster: Cluster, ms: number) => (ms / cluster.ms(1)).toFixed(1);
 
 /** A on p1 with 5 saved coins; A beats once more and crashes. Returns when the beat was sent. */
 async function crashedHolder(cluster: Cluster, joiner: ServerOptions = {}) {
@@ -59,7 +59,7 @@ async function crashedHolder(cluster: Cluster, joiner: ServerOptions = {}) {
 }
 
 describe('handoff with DynamoPresence, at default settings', () => {
-  it('waits 25 s by default: the seed 15 s plus one presence TTL', () => {
+  it("waits 25 s by default: the rules' 15 s plus one presence TTL", () => {
     const presence = new DynamoPresence({ client: table.direct, tableName: beats.tableName });
     expect(defaultLockWaitSeconds(presence, Handoff.PRESENCE_TTL_SECONDS)).toBe(25);
   });
@@ -77,15 +77,15 @@ describe('handoff with DynamoPresence, at default settings', () => {
       expect(await cluster.holder('p1')).toBe('B');
       const waited = loaded.time - crashedAt;
       console.info(
-        `DynamoPresence takeover ${waited} ms after the crash = ${seed(cluster, waited)} seed s`,
+        `DynamoPresence takeover ${waited} ms after the crash = ${unscaled(cluster, waited)} unscaled s`,
       );
       // B first sees A's last beat after the crash; a TTL of that, then a second empty read
-      // one beat later: at least 13 seed seconds after the beat was sent.
-      expectWait(cluster, { from: beatSent, to: loaded.time }, { atLeastSeedMs: 13_000 });
+      // one beat later: at least 13 unscaled seconds after the beat was sent.
+      expectWait(cluster, { from: beatSent, to: loaded.time }, { atLeastMs: 13_000 });
       // The first sighting comes at B's first wake: one park (0.5 s) and a load after the
       // join, so a TTL from it, a beat, a park and the load come to at most 16.5 s; and well
       // inside the 25 s default wait.
-      expectWait(cluster, { from: crashedAt, to: loaded.time }, { atMostSeedMs: 16_500 });
+      expectWait(cluster, { from: crashedAt, to: loaded.time }, { atMostMs: 16_500 });
     }));
 
   it('counts the TTL from its first sighting: a join long after a crash still waits it out, unkicked', () =>
@@ -99,8 +99,10 @@ describe('handoff with DynamoPresence, at default settings', () => {
       expectOutcome(cluster, loaded, { type: 'load.loaded', reason: 'stolen' });
       expect(b.host.kicks).toEqual([]);
       const waited = loaded.time - joinedAt;
-      console.info(`DynamoPresence late takeover ${seed(cluster, waited)} seed s after the join`);
-      expectWait(cluster, waitOf(loaded), { atLeastSeedMs: 13_000, atMostSeedMs: 16_500 });
+      console.info(
+        `DynamoPresence late takeover ${unscaled(cluster, waited)} unscaled s after the join`,
+      );
+      expectWait(cluster, waitOf(loaded), { atLeastMs: 13_000, atMostMs: 16_500 });
     }));
 
   it('never reads a live server as stopped, however long the join waits', () =>
@@ -119,7 +121,7 @@ describe('handoff with DynamoPresence, at default settings', () => {
       const from = mark(cluster);
       b.join('p1');
       const failed = await settled(cluster, 'B', 'p1', from);
-      expect(failed.type).toBe('load.failed'); // after the default 25 seed s, 2.5 TTLs
+      expect(failed.type).toBe('load.failed'); // after the default 25 unscaled s, 2.5 TTLs
       expect(failed.waitedMs).toBeGreaterThanOrEqual(cluster.ms(25) - 5);
       const answers = cluster.events
         .slice(from)
@@ -131,7 +133,7 @@ describe('handoff with DynamoPresence, at default settings', () => {
       expect(await cluster.holder('p1')).toBe('A');
     }));
 
-  it("at the seed's own timings and the driver built without lockWaitSeconds, a crash is taken over and the player never kicked", async () => {
+  it('at the default handoff timings and the driver built without lockWaitSeconds, a crash is taken over and the player never kicked', async () => {
     await withCluster(dynamoBackend(1), async (cluster) => {
       const { b, beatSent } = await crashedHolder(cluster, { lockWaitSeconds: 'unset' });
       const crashedAt = cluster.time.now();
@@ -144,8 +146,8 @@ describe('handoff with DynamoPresence, at default settings', () => {
       console.info(
         `DynamoPresence at default settings: taken over ${loaded.time - crashedAt} ms after the crash, no kick`,
       );
-      expectWait(cluster, { from: beatSent, to: loaded.time }, { atLeastSeedMs: 13_000 });
-      expectWait(cluster, { from: crashedAt, to: loaded.time }, { atMostSeedMs: 16_500 });
+      expectWait(cluster, { from: beatSent, to: loaded.time }, { atLeastMs: 13_000 });
+      expectWait(cluster, { from: crashedAt, to: loaded.time }, { atMostMs: 16_500 });
     });
   }, 60_000);
 });

@@ -5,11 +5,9 @@
  */
 import {
   consoleLogger,
-  describeError,
-  isPlainObject,
   type JsonObject,
   type Logger,
-  MAX_MESSAGE_BYTES,
+  MessageFanOut,
   type MessageHandler,
   type Messenger,
   type Subscription,
@@ -47,17 +45,6 @@ export interface PostgresMessengerOptions {
   readonly logger?: Logger;
 }
 
-/** A JSON object from a payload, or `undefined` for anything else (an oversized one unparsed). */
-function parseMessage(payload: string): JsonObject | undefined {
-  if (Buffer.byteLength(payload, 'utf8') > MAX_MESSAGE_BYTES) return undefined;
-  try {
-    const value: unknown = JSON.parse(payload);
-    return isPlainObject(value) ? (value as JsonObject) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Handoff messages over NOTIFY: each reaches the sessions listening when its transaction
  * commits (at once: `pg_notify` runs in a transaction of its own); none is kept for a session
@@ -70,7 +57,7 @@ export class PostgresMessenger implements Messenger {
   readonly schema: string;
   private readonly pool: pg.Pool;
   private readonly logger: Logger;
-  private readonly handlers = new Map<string, Set<MessageHandler>>();
+  private readonly fanOut: MessageFanOut;
   private readonly listener: Listener;
 
   constructor(options: PostgresMessengerOptions) {
@@ -78,6 +65,11 @@ export class PostgresMessenger implements Messenger {
     this.schema = options.schema ?? DEFAULT_SCHEMA;
     quoteSchema(this.schema);
     this.logger = options.logger ?? consoleLogger('[DataDriver postgres]');
+    // The last handler of a channel unlistens it.
+    this.fanOut = new MessageFanOut({
+      logger: this.logger,
+      release: (channel) => this.listener.unlisten(channel),
+    });
     const makeClient = options.listenerClient ?? (() => new pg.Client(this.pool.options));
     const check = new DeliveryCheck({
       pool: this.pool,
@@ -89,7 +81,7 @@ export class PostgresMessenger implements Messenger {
       logger: this.logger,
       heartbeatMs: options.heartbeatMs ?? 10_000,
       onMessage: (channel, payload) => {
-        if (!check.receive(channel, payload)) this.dispatch(channel, payload);
+        if (!check.receive(channel, payload)) this.fanOut.deliver(channel, payload);
       },
       onSession: () =>
         check.start(
@@ -120,63 +112,25 @@ export class PostgresMessenger implements Messenger {
    */
   async subscribe(topic: string, handler: MessageHandler): Promise<Subscription> {
     const channel = this.channelOf(topic);
-    // A wrapper per subscription, so subscribing one function twice delivers twice. It
-    // delivers only once `subscribe` has resolved: node-postgres emits a notification that
+    // It delivers only once `subscribe` has resolved: node-postgres emits a notification that
     // comes in the same packet as LISTEN's reply before the reply's promise settles.
     let live = false;
-    const deliver: MessageHandler = (message) => {
+    const subscription = this.fanOut.add(channel, (message) => {
       if (live) handler(message);
-    };
-    const handlers = this.handlers.get(channel) ?? new Set<MessageHandler>();
-    handlers.add(deliver);
-    this.handlers.set(channel, handlers);
+    });
     try {
       await this.listener.listen(channel);
     } catch (error) {
-      void this.forget(channel, deliver);
+      void subscription.unsubscribe();
       throw toPostgresError(error, 'subscribe', channel);
     }
     live = true;
-    let active = true;
-    return {
-      unsubscribe: async () => {
-        if (!active) return;
-        active = false;
-        await this.forget(channel, deliver);
-      },
-    };
+    return subscription;
   }
 
   /** Ends every subscription and the listening connection; the pool stays open. */
   async close(): Promise<void> {
-    this.handlers.clear();
+    this.fanOut.clear();
     await this.listener.close();
-  }
-
-  /** Removes one handler; the last one of a channel unlistens it. */
-  private async forget(channel: string, deliver: MessageHandler): Promise<void> {
-    const handlers = this.handlers.get(channel);
-    if (!handlers?.delete(deliver) || handlers.size > 0) return;
-    this.handlers.delete(channel);
-    await this.listener.unlisten(channel);
-  }
-
-  private dispatch(channel: string, payload: string): void {
-    const handlers = this.handlers.get(channel);
-    if (!handlers) return;
-    if (parseMessage(payload) === undefined) {
-      this.logger.debug(`ignored a message on ${channel} that is not a JSON object`, {
-        payload: payload.slice(0, 200),
-      });
-      return;
-    }
-    for (const handler of handlers) {
-      try {
-        // Each handler gets its own copy, as from separate deliveries.
-        handler(parseMessage(payload));
-      } catch (error) {
-        this.logger.error(`a message handler of ${channel} threw: ${describeError(error)}`);
-      }
-    }
   }
 }

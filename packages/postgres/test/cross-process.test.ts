@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PostgresMessenger, PostgresPresence, PostgresStore } from '../src/index.js';
 import { freshSchema, Pools, postgresUrl, quiet } from './support/postgres.js';
 
-// Real seconds per seed second: a 300 ms beat and a 1 s presence TTL.
+// Real seconds per unscaled second: a 300 ms beat and a 1 s presence TTL.
 const scale = 0.1;
 const beatMs = 3_000 * scale;
 const parkMaxMs = 2_000 * scale;
-const seedMs = (ms: number) => ms * scale;
+const scaledMs = (ms: number) => ms * scale;
 
 const pools = new Pools();
 const driverName = `PlayerData-${process.pid}`;
@@ -87,7 +87,7 @@ describe('servers in separate processes on one PostgreSQL', () => {
     const remainingMs = Number(rows[0]?.remaining_ms);
     const expiresAt = Date.now() + Math.max(remainingMs, 0);
     expect(remainingMs).toBeGreaterThan(0);
-    expect(remainingMs).toBeLessThanOrEqual(seedMs(10_000));
+    expect(remainingMs).toBeLessThanOrEqual(scaledMs(10_000));
     from = b.messages.length;
     const { value: loaded, figures } = await probed(
       probePorts,
@@ -95,7 +95,7 @@ describe('servers in separate processes on one PostgreSQL', () => {
         await b.request('join', { player: 'p2' });
         return b.settled('p2', 10_000, from);
       },
-      { chain: CHAIN, floorMs: seedMs(200), capMs: beatMs - 1 },
+      { chain: CHAIN, floorMs: scaledMs(200), capMs: beatMs - 1 },
     );
     expect(loaded).toMatchObject({ type: 'load.loaded', reason: 'stolen' });
     expect(await b.request('profile', { player: 'p2' })).toMatchObject({ coins: 5 });

@@ -7,12 +7,10 @@
 import {
   consoleLogger,
   DataDriverError,
-  describeError,
   ErrorCode,
-  isPlainObject,
   type JsonObject,
   type Logger,
-  MAX_MESSAGE_BYTES,
+  MessageFanOut,
   type MessageHandler,
   type Messenger,
   type Subscription,
@@ -40,17 +38,6 @@ export interface RedisMessengerOptions extends RedisAdapterOptions {
   readonly sharded?: boolean;
 }
 
-/** A JSON object from a payload, or `undefined` for anything else (an oversized one unparsed). */
-function parseMessage(payload: string): JsonObject | undefined {
-  if (Buffer.byteLength(payload, 'utf8') > MAX_MESSAGE_BYTES) return undefined;
-  try {
-    const value: unknown = JSON.parse(payload);
-    return isPlainObject(value) ? (value as JsonObject) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Refuses `sharded` on a Cluster client that cannot subscribe to shard channels. */
 function checkSharded(client: RedisClient, sharded: boolean): void {
   if (!sharded || !client.isCluster || (client as Cluster).options.shardedSubscribers) return;
@@ -75,7 +62,7 @@ export class RedisMessenger implements Messenger {
   /** Each call's bound on a Cluster client (`deadlineOf`). */
   private readonly deadlineMs: number | undefined;
   private readonly logger: Logger;
-  private readonly handlers = new Map<string, Set<MessageHandler>>();
+  private readonly fanOut: MessageFanOut;
   private readonly subscriber: Subscriber;
   /** Sharded on a Cluster only: renews subscriptions a failover dropped (see shard-watch.ts). */
   private readonly watch: ShardWatch | undefined;
@@ -89,19 +76,25 @@ export class RedisMessenger implements Messenger {
     this.logger = options.logger ?? consoleLogger('[DataDriver redis]');
     warnOnSlowFailure(this.client, this.logger);
     noteTimeBound(this.client, this.logger);
+    this.fanOut = new MessageFanOut({
+      logger: this.logger,
+      release: (channel) => this.release(channel),
+    });
     this.subscriber = new Subscriber({
       client: this.client,
       sharded: this.sharded,
       deadlineMs: this.deadlineMs,
       logger: this.logger,
-      channels: () => [...this.handlers.keys()],
-      onMessage: (channel, payload) => this.dispatch(channel, payload),
+      channels: () => this.fanOut.channels(),
+      onMessage: (channel, payload) => {
+        if (!this.watch?.receive(payload)) this.fanOut.deliver(channel, payload);
+      },
       onTrouble: () => this.watch?.alarm(),
     });
     this.watch =
       this.sharded && this.client.isCluster
         ? new ShardWatch({
-            channels: () => [...this.handlers.keys()],
+            channels: () => this.fanOut.channels(),
             publish: (channel, payload) =>
               within(this.deadlineMs, this.client.spublish(channel, payload)),
             renew: (lost) => this.subscriber.renew(lost),
@@ -136,65 +129,30 @@ export class RedisMessenger implements Messenger {
    */
   async subscribe(topic: string, handler: MessageHandler): Promise<Subscription> {
     const channel = this.channelOf(topic);
-    // A wrapper per subscription, so subscribing one function twice delivers twice.
-    const deliver: MessageHandler = (message) => handler(message);
-    const handlers = this.handlers.get(channel) ?? new Set<MessageHandler>();
-    handlers.add(deliver);
-    this.handlers.set(channel, handlers);
+    const subscription = this.fanOut.add(channel, handler);
     try {
       await this.subscriber.add(channel);
     } catch (error) {
       // Not awaited: ending a subscription the backend may never have made must not hold up
       // the caller's rejection (during an outage its UNSUBSCRIBE waits out the deadline too).
-      void this.forget(channel, deliver);
+      void subscription.unsubscribe();
       throw toRedisError(error, 'subscribe', channel);
     }
     this.watch?.start();
-    let active = true;
-    return {
-      unsubscribe: async () => {
-        if (!active) return;
-        active = false;
-        await this.forget(channel, deliver);
-      },
-    };
+    return subscription;
   }
 
   /** Ends every subscription (and closes the connection of its own, if any); the client stays open. */
   async close(): Promise<void> {
-    const channels = [...this.handlers.keys()];
-    this.handlers.clear();
+    const channels = this.fanOut.clear();
     this.watch?.stop();
     await this.subscriber.close(channels);
   }
 
-  /** Removes one handler; the last one of a channel unsubscribes it, the last of all closes. */
-  private async forget(channel: string, deliver: MessageHandler): Promise<void> {
-    const handlers = this.handlers.get(channel);
-    if (!handlers?.delete(deliver) || handlers.size > 0) return;
-    this.handlers.delete(channel);
-    if (this.handlers.size > 0) return this.subscriber.remove(channel);
+  /** A channel lost its last handler: unsubscribe it; the last channel of all closes. */
+  private async release(channel: string): Promise<void> {
+    if (this.fanOut.channels().length > 0) return this.subscriber.remove(channel);
     this.watch?.stop();
     await this.subscriber.removeLast(channel);
-  }
-
-  private dispatch(channel: string, payload: string): void {
-    if (this.watch?.receive(payload)) return;
-    const handlers = this.handlers.get(channel);
-    if (!handlers) return;
-    if (parseMessage(payload) === undefined) {
-      this.logger.debug(`ignored a message on ${channel} that is not a JSON object`, {
-        payload: payload.slice(0, 200),
-      });
-      return;
-    }
-    for (const handler of handlers) {
-      try {
-        // Each handler gets its own copy, as from separate deliveries.
-        handler(parseMessage(payload));
-      } catch (error) {
-        this.logger.error(`a message handler of ${channel} threw: ${describeError(error)}`);
-      }
-    }
   }
 }

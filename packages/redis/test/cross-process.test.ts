@@ -18,11 +18,11 @@ import { presenceKey, recordKey } from '../src/keys.js';
 import { ServerProcess } from './fixtures/server-process.mjs';
 import { Clients, redisUrl, uniquePrefix } from './support/redis.js';
 
-// Real seconds per seed second: a 300 ms beat and a 1 s presence TTL.
+// Real seconds per unscaled second: a 300 ms beat and a 1 s presence TTL.
 const scale = 0.1;
 const beatMs = 3_000 * scale;
 const parkMaxMs = 2_000 * scale;
-const seedMs = (ms: number) => ms * scale;
+const scaledMs = (ms: number) => ms * scale;
 
 const clients = new Clients();
 const run = uniquePrefix('processes');
@@ -34,14 +34,14 @@ let probePorts: ServerPorts & { messenger: RedisMessenger };
 
 /**
  * Runs `wait` with a probe beside it: its slack goes on top of the wait's scaled bound. The
- * slack is the wait's own chain of calls, at least the servers' own work (200 seed ms) and
+ * slack is the wait's own chain of calls, at least the servers' own work (200 unscaled ms) and
  * below one beat, so a missed beat never fits in it.
  */
 async function timed<T>(
   wait: () => Promise<T>,
   chain: ProbeOptions['chain'],
 ): Promise<{ value: T; figures: ProbeFigures }> {
-  return probed(probePorts, wait, { chain, floorMs: seedMs(200), capMs: beatMs - 1 });
+  return probed(probePorts, wait, { chain, floorMs: scaledMs(200), capMs: beatMs - 1 });
 }
 
 function server(label: string): ServerProcess {
@@ -101,7 +101,7 @@ describe('servers in separate processes on one Redis', () => {
         return target.settled('p1', 10_000, from);
       }, HOP_CHAIN);
       expect(loaded.type).toBe('load.loaded');
-      const bound = seedMs(1_500) + figures.slackMs;
+      const bound = scaledMs(1_500) + figures.slackMs;
       expect(loaded.waitedMs, describeProbe('the hop', figures)).toBeLessThanOrEqual(bound);
       expect(await target.request('profile', { player: 'p1' })).toMatchObject({ coins: hop * 10 });
       expect(holder.kicks.slice(kicksBefore)).toEqual([
@@ -125,7 +125,7 @@ describe('servers in separate processes on one Redis', () => {
     const remainingMs = await raw.pttl(presenceKey(run, c.jobId));
     const expiresAt = Date.now() + Math.max(remainingMs, 0);
     expect(remainingMs).toBeGreaterThan(0);
-    expect(remainingMs).toBeLessThanOrEqual(seedMs(10_000));
+    expect(remainingMs).toBeLessThanOrEqual(scaledMs(10_000));
     from = b.messages.length;
     const { value: loaded, figures } = await timed(async () => {
       await b.request('join', { player: 'p2' });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   criticalPath,
-  LOOP_LAG_SEED_MS,
+  LOOP_LAG_MS,
   MODEL_LATENCY_MS,
-  OWN_WORK_SEED_MS,
+  OWN_WORK_MS,
   pathSlack,
   releasePath,
   replyPath,
@@ -164,8 +164,8 @@ describe('criticalPath', () => {
     await call('store', 'B', 0, 10);
     await call('store', 'B', 60, 70); // 50 ms on nothing recorded
     const slack = pathSlack(criticalPath(ledger, { from: 0, to: 70, server: 'B' }), 0.1);
-    expect(slack.ownWorkMs).toBe(OWN_WORK_SEED_MS * 0.1);
-    expect(OWN_WORK_SEED_MS * 0.1 * 2).toBeLessThan(500 * 0.1); // below half a first park
+    expect(slack.ownWorkMs).toBe(OWN_WORK_MS * 0.1);
+    expect(OWN_WORK_MS * 0.1 * 2).toBeLessThan(500 * 0.1); // below half a first park
   });
 
   it('fails an adoption that parked once first (0.5 s at 0.1) against its 0.5 s bound', async () => {
@@ -184,7 +184,7 @@ describe('criticalPath', () => {
     const path = criticalPath(ledger, { from: 100, to: 230, server: 'B' });
     expect(path.steps.map((step) => step.entry.kind)).toEqual(['timer', 'presence']);
     expect(path.ownWork).toEqual([{ from: 203, to: 230 }]);
-    expect(pathSlack(path, 0.1).ownWorkMs).toBe(OWN_WORK_SEED_MS * 0.1); // 27, capped
+    expect(pathSlack(path, 0.1).ownWorkMs).toBe(OWN_WORK_MS * 0.1); // 27, capped
   });
 });
 
@@ -199,7 +199,7 @@ describe('pathSlack with measured event-loop lag', () => {
     expect(slack.ownWorkMs).toBe(4); // the gap's 4 ms that no lag covered
     expect(slack.slackMs).toBe(Math.ceil(10 - 0.1 * MODEL_LATENCY_MS.store + 4 + 65));
     // Without the lag the same wait gets own work capped at 20 ms.
-    expect(pathSlack(path, 0.1).slackMs).toBe(Math.ceil(10 - 10 + OWN_WORK_SEED_MS * 0.1));
+    expect(pathSlack(path, 0.1).slackMs).toBe(Math.ceil(10 - 10 + OWN_WORK_MS * 0.1));
   });
 
   it("never counts lag during a timer's scheduled delay, a call, or the fixed span", async () => {
@@ -223,8 +223,8 @@ describe('pathSlack with measured event-loop lag', () => {
     await call('store', 'B', 500, 510); // 500 ms of stalled loop before it
     const path = criticalPath(ledger, { from: 0, to: 510, server: 'B' });
     const slack = pathSlack(path, 0.1, undefined, [{ from: 0, to: 500 }]);
-    expect(slack.loopLagMs).toBe(LOOP_LAG_SEED_MS * 0.1);
-    expect(slack.loopLagMs + OWN_WORK_SEED_MS * 0.1).toBeLessThan(3_000 * 0.1);
+    expect(slack.loopLagMs).toBe(LOOP_LAG_MS * 0.1);
+    expect(slack.loopLagMs + OWN_WORK_MS * 0.1).toBeLessThan(3_000 * 0.1);
   });
 });
 

@@ -2,7 +2,7 @@ import { MemoryMessenger } from '@datadriver/core/testing';
 import { expect, it } from 'vitest';
 import { sendWireSamples, WIRE_SAMPLES } from '../src/cluster/index.js';
 
-it("puts the seed's request and reply on the in-memory bus exactly, key order included", async () => {
+it("puts the handoff's request and reply on the in-memory bus exactly, key order included", async () => {
   const messenger = new MemoryMessenger();
   const received: Array<{ topic: string; bytes: string }> = [];
   for (const topic of ['CKHandoff_server-a', 'CKHandoff_server-b']) {

@@ -87,7 +87,7 @@ async function handOver(backend: ReturnType<typeof slowBackend>, delayMs: number
     const wait = { ...waitOf(loaded), server: 'B' };
     let passes = true;
     try {
-      expectWait(cluster, wait, { exactMs: 340, atMostSeedMs: 1500 });
+      expectWait(cluster, wait, { exactMs: 340, atMostMs: 1500 });
     } catch {
       passes = false;
     }

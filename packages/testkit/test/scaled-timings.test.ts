@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { scaledTimings } from '../src/cluster/index.js';
 
 describe('scaledTimings', () => {
-  it("is each of the seed's constants times the scale, to a whole millisecond", () => {
+  it("is each of the lock handoff rules' constants times the scale, to a whole millisecond", () => {
     // 3 s × 0.1 in floating point is a 300.00000000000006 ms beat: one read exactly 300 ms
     // after another would not be a beat later.
     expect(scaledTimings(0.1).beatSeconds * 1000).toBe(300);

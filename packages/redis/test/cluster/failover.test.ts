@@ -173,7 +173,7 @@ async function fleetThrough(cluster: Cluster, move: Move): Promise<void> {
   expect(handed.type).toBe('load.loaded');
   expect(cluster.find('A', 'handoff.request.received', first)).toMatchObject({ action: 'kick' });
   expect(b.profile(first)?.data.coins).toBe(latest);
-  expectWait(cluster, waitOf(handed), { exactMs: 340, atMostSeedMs: 1500 });
+  expectWait(cluster, waitOf(handed), { exactMs: 340, atMostMs: 1500 });
 
   // A crashes right after a beat, the worst phase; B takes the next player over.
   const saved = (await cluster.record(second))?.data.coins;
@@ -188,6 +188,6 @@ async function fleetThrough(cluster: Cluster, move: Move): Promise<void> {
   expectWait(
     cluster,
     { from: crashedAt, to: taken.time },
-    { exactMs: 13_270, atMostSeedMs: 16_000, fixed: crashTtl(cluster, b, onCrash, crashedAt) },
+    { exactMs: 13_270, atMostMs: 16_000, fixed: crashTtl(cluster, b, onCrash, crashedAt) },
   );
 }

@@ -17,7 +17,7 @@ export interface ClusterBackend {
   readonly name: string;
   readonly time: ClusterTime;
   /**
-   * Real seconds per seed second for the handoff's constants and the driver's waits: 1 on the
+   * Real seconds per unscaled second for the handoff's constants and the driver's waits: 1 on the
    * virtual clock; for example 0.05 on a real backend so a crash takeover takes under a second.
    */
   readonly scale: number;

@@ -1,7 +1,7 @@
 /**
  * Several game servers in one process, sharing one backend: each with its own jobId, host,
  * driver, handoff and fault-injecting connections. Scenarios drive players through them and
- * assert what the seed promises.
+ * assert what the lock handoff rules promise.
  */
 import {
   DataDriver,
@@ -85,9 +85,9 @@ export class Cluster {
     return waitSlack(this.ledger, wait, this.backend.scale, fixed, this.loopLag?.during(wait));
   }
 
-  /** Seed seconds in this backend's milliseconds. */
-  ms(seedSeconds: number): number {
-    return seedSeconds * 1000 * this.backend.scale;
+  /** The rules' `seconds` (unscaled) in this backend's milliseconds, scaled. */
+  ms(seconds: number): number {
+    return seconds * 1000 * this.backend.scale;
   }
 
   async server(label: string, options: ServerOptions = {}): Promise<TestServer> {

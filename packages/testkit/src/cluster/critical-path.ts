@@ -17,9 +17,9 @@ export interface Wait extends Span {
 }
 
 /**
- * What each call costs in the schedule `exactMs` is computed on (seed ms; the in-memory
+ * What each call costs in the schedule `exactMs` is computed on (unscaled ms; the in-memory
  * backend's latencies). A real call replaces it: the bound gets the real time and gives back
- * this, scaled, so the seed's bound is not spent twice on one call.
+ * this, scaled, so the rules' bound is not spent twice on one call.
  */
 export const MODEL_LATENCY_MS: Readonly<Record<LedgerKind, number>> = Object.freeze({
   store: 100,
@@ -31,17 +31,17 @@ export const MODEL_LATENCY_MS: Readonly<Record<LedgerKind, number>> = Object.fre
 
 /**
  * The most of a path's time on no entry (the servers' own work between calls, a time slice
- * lost in it) that counts as slack, in seed ms: 0.4 of the shortest timer the seed has (the
+ * lost in it) that counts as slack, in unscaled ms: 0.4 of the shortest timer the rules have (the
  * first 0.5 s park), so an extra park never fits in it at any scale.
  */
-export const OWN_WORK_SEED_MS = 200;
+export const OWN_WORK_MS = 200;
 
 /**
- * The most measured event-loop lag in a path's own-work gaps that counts as slack, in seed ms
+ * The most measured event-loop lag in a path's own-work gaps that counts as slack, in unscaled ms
  * (see `LoopLag`): with own work's 200, the gaps' slack stays below one beat (3000), so a wait
  * that missed a beat still fails, and a timer's scheduled delay is never slack.
  */
-export const LOOP_LAG_SEED_MS = 2_000;
+export const LOOP_LAG_MS = 2_000;
 
 /** One step of a wait's path: an entry, cut to the part of the wait it covered. */
 export interface PathStep {
@@ -165,9 +165,9 @@ export interface PathSlack {
   readonly unscaledMs: number;
   /** What the model gives those steps, scaled (ms): taken back. */
   readonly modelMs: number;
-  /** The path's own work counted (ms), at most `OWN_WORK_SEED_MS` scaled; lag left out. */
+  /** The path's own work counted (ms), at most `OWN_WORK_MS` scaled; lag left out. */
   readonly ownWorkMs: number;
-  /** Measured event-loop lag in the own-work gaps (ms), at most `LOOP_LAG_SEED_MS` scaled. */
+  /** Measured event-loop lag in the own-work gaps (ms), at most `LOOP_LAG_MS` scaled. */
   readonly loopLagMs: number;
   /** The timers on the path, their delays in ms (scaled timers: never slack). */
   readonly timerDelaysMs: readonly number[];
@@ -240,8 +240,8 @@ export function pathSlack(
   }
   const counted = sum(path.ownWork.map((span) => outside(span, fixed)));
   const lagged = lagIn(path.ownWork, lag, fixed);
-  const loopLagMs = Math.min(lagged, LOOP_LAG_SEED_MS * scale);
-  const ownWorkMs = Math.min(counted - lagged, OWN_WORK_SEED_MS * scale);
+  const loopLagMs = Math.min(lagged, LOOP_LAG_MS * scale);
+  const ownWorkMs = Math.min(counted - lagged, OWN_WORK_MS * scale);
   return {
     slackMs: Math.ceil(unscaledMs - modelMs + ownWorkMs + loopLagMs),
     unscaledMs,

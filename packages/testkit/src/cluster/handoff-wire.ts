@@ -1,5 +1,5 @@
 /**
- * The seed's wire format, byte for byte: what a server on another implementation of the seed
+ * The handoff's wire format, byte for byte: what a server on another implementation of the rules
  * must read and write to talk to ours. Adapters' tests send these through a real `Handoff` on
  * their messenger and read them off the real bus with the backend's own client.
  */
@@ -34,7 +34,7 @@ export async function sendWireSamples(messenger: Messenger): Promise<void> {
 }
 
 /**
- * A request as another implementation of the seed may put it on the bus: the fields in another
+ * A request as another implementation of the rules may put it on the bus: the fields in another
  * order, and one this build does not know (which it must ignore). For A to act on.
  */
 export const FOREIGN_REQUEST_BYTES =

@@ -1,6 +1,6 @@
 /**
  * One simulated game server of a `Cluster`: its jobId, host, driver, handoff and
- * fault-injecting connections, and the options a scenario gives it (in seed seconds).
+ * fault-injecting connections, and the options a scenario gives it (in unscaled seconds).
  */
 import type { DataDriver, Handoff, Logger, MessageHandler, Profile } from '@datadriver/core';
 import type {
@@ -15,7 +15,7 @@ export interface PlayerData {
   coins: number;
 }
 
-/** Driver options in seed seconds; the cluster scales them to the backend. */
+/** Driver options in the rules' seconds (unscaled; the cluster scales them to the backend). */
 export interface ServerOptions {
   /** Handoff on (default) or off: a server of an older build, or `handoff: false`. */
   readonly handoff?: boolean;
@@ -30,7 +30,7 @@ export interface ServerOptions {
   readonly lockSkewSeconds?: number;
   readonly autosaveSeconds?: number;
   /**
-   * This server's clock reads this many seed seconds ahead (negative: behind). The store and
+   * This server's clock reads this many seconds (unscaled) ahead (negative: behind). The store and
    * presence keep the backend's own clock, as real ones do.
    */
   readonly clockSkewSeconds?: number;

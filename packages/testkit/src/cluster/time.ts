@@ -54,7 +54,7 @@ export function realTime(): ClusterTime {
 }
 
 /**
- * The seed's handoff constants times `scale`, each rounded to a whole millisecond: in floating
+ * The lock handoff rules' constants times `scale`, each rounded to a whole millisecond: in floating
  * point 3 s × 0.1 is 0.30000000000000004 s, a 300.00000000000006 ms beat, and on real time two
  * presence reads exactly 300 ms apart (whole milliseconds, as `Date.now()` counts) would then
  * be one beat short, costing the crash takeover a whole park.

@@ -112,7 +112,7 @@ export function releasedBy(
 const isName = (value: unknown): value is string =>
   typeof value === 'string' && value !== '' && wellFormed(value);
 
-/** The seed's request `{ T: "Q", D, K, R, L? }`, read by the seed's rules, or undefined. */
+/** A handoff request `{ T: "Q", D, K, R, L? }`, read by the lock handoff rules, or undefined. */
 function requestIn(value: unknown): { D: string; K: string; L?: string } | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const { T, D, K, R, L } = value as Record<string, unknown>;

@@ -1,4 +1,4 @@
-/** The seed's cross-server rows: the player arrives on B while A still holds the lock. */
+/** The cross-server rows: the player arrives on B while A still holds the lock. */
 import { DEFAULT_TIMINGS } from '@datadriver/core';
 import { expect } from 'vitest';
 import type { Cluster } from '../cluster/cluster.js';
@@ -76,7 +76,7 @@ export const crossServerScenarios: Scenario[] = [
       // exact on the virtual clock only if the reply, not the 0.5 s park, woke B. On any
       // backend, the first request is the one A answered: none waited out the 4 s repeat.
       expectFirstRequestAnswered(cluster, waitOf(loaded));
-      expectWait(cluster, waitOf(loaded), { exactMs: 340, atMostSeedMs: 1500 });
+      expectWait(cluster, waitOf(loaded), { exactMs: 340, atMostMs: 1500 });
     },
   },
   {
@@ -98,7 +98,7 @@ export const crossServerScenarios: Scenario[] = [
       expect(b.profile('p1')?.data.coins).toBe(12);
       // B's load + request + A's retried release + reply + B's load: about one save.
       expectFirstRequestAnswered(cluster, waitOf(loaded));
-      expectWait(cluster, waitOf(loaded), { exactMs: 340, atMostSeedMs: 1500 });
+      expectWait(cluster, waitOf(loaded), { exactMs: 340, atMostMs: 1500 });
     },
   },
   {
@@ -232,7 +232,7 @@ export const crossServerScenarios: Scenario[] = [
       retry.release();
       const loaded = await settled(cluster, 'B', 'p1', from);
       // A resubscribed on its next beat; B's request, repeated every 4 s on its own timer, then
-      // got through. The order is the seed's on every backend; the count of repeats, real time's.
+      // got through. The order is the rules' on every backend; the count of repeats, real time's.
       expect(a.handoff?.subscribed).toBe(true);
       const after = cluster.events.slice(from);
       const subscribedAt = after.find((e) => e.server === 'A' && e.type === 'handoff.subscribed');
@@ -259,8 +259,8 @@ export const crossServerScenarios: Scenario[] = [
       const repeatMs = DEFAULT_TIMINGS.requestRepeatSeconds * 1000;
       expectWait(cluster, waitOf(loaded), {
         exactMs,
-        atMostSeedMs: exactMs + repeatMs,
-        atLeastSeedMs: repeatMs,
+        atMostMs: exactMs + repeatMs,
+        atLeastMs: repeatMs,
       });
     },
   },
@@ -288,9 +288,9 @@ export const crossServerScenarios: Scenario[] = [
       // starts at the 15 s deadline and ends 100 ms later.
       expectWait(cluster, waitOf(failed), {
         exactMs: 15_100,
-        atMostSeedMs: 15_500,
-        atLeastSeedMs: 15_000,
-        deadlineSeedMs: 15_000,
+        atMostMs: 15_500,
+        atLeastMs: 15_000,
+        deadlineMs: 15_000,
       });
       expectParks(cluster, waitingServer(cluster, waitOf(failed)), 15_000);
     },

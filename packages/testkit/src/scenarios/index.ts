@@ -9,8 +9,8 @@ import { sameServerScenarios } from './same-server.js';
 import type { Scenario } from './scenario.js';
 
 /**
- * The seed's nine multi-server cases, a case for every other row of its table, and profile
- * messages (an offline grant, a live gift between servers).
+ * The lock handoff rules' nine multi-server cases, a case for every other row of their table,
+ * and profile messages (an offline grant, a live gift between servers).
  */
 export const handoffScenarios: readonly Scenario[] = [
   ...sameServerScenarios,

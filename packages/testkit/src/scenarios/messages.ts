@@ -62,7 +62,7 @@ export const messageScenarios: Scenario[] = [
       const loaded = await settled(cluster, 'A', 'p1', from);
       await cluster.time.until(b.driver.send('p1', { coins: 5 }, { id: 'gift-1' }));
       await cluster.until(() => applied.length > 0, cluster.ms(9), 'the gift applied on A');
-      // The nudge brought it, not A's first autosave (10 seed seconds after its load).
+      // The nudge brought it, not A's first autosave (autosaveSeconds 10, scaled, after its load).
       expect(applied[0]!.time).toBeLessThan(loaded.time + cluster.ms(10));
       // Past A's first autosave, whose pass finds the inbox trimmed: nothing more applies.
       await cluster.time.pass(Math.max(0, loaded.time + cluster.ms(11) - cluster.time.now()));

@@ -1,4 +1,4 @@
-/** The seed's protective rows: a live holder keeps its lock, old builds are never taken early. */
+/** The protective rows: a live holder keeps its lock, old builds are never taken early. */
 import { expect } from 'vitest';
 import type { Cluster } from '../cluster/cluster.js';
 import { expectWait, mark, type Scenario, settled, waitingServer, waitOf } from './scenario.js';
@@ -15,7 +15,7 @@ async function holding(cluster: Cluster, label: string, coins: number, options =
   return server;
 }
 
-/** The seed's default wait, whatever the presence: these scenarios time its fail-closed end. */
+/** The rules' default wait (15 s), whatever the presence: these scenarios time its fail-closed end. */
 const FAILS_CLOSED = { lockWaitSeconds: 15 } as const;
 
 export const protectionScenarios: Scenario[] = [
@@ -47,9 +47,9 @@ export const protectionScenarios: Scenario[] = [
       // Each attempt: load (100), presence (10), load again with the answer (100).
       expectWait(cluster, waitOf(failed), {
         exactMs: 15_220,
-        atMostSeedMs: 15_500,
-        atLeastSeedMs: 15_000,
-        deadlineSeedMs: 15_000,
+        atMostMs: 15_500,
+        atLeastMs: 15_000,
+        deadlineMs: 15_000,
       });
       expectParks(cluster, waitingServer(cluster, waitOf(failed)), 15_000);
     },
@@ -75,9 +75,9 @@ export const protectionScenarios: Scenario[] = [
       // The whole lockWaitSeconds: the last attempt starts at the 15 s deadline (100 ms load).
       expectWait(cluster, waitOf(failed), {
         exactMs: 15_100,
-        atMostSeedMs: 15_500,
-        atLeastSeedMs: 15_000,
-        deadlineSeedMs: 15_000,
+        atMostMs: 15_500,
+        atLeastMs: 15_000,
+        deadlineMs: 15_000,
       });
       expectParks(cluster, waitingServer(cluster, waitOf(failed)), 15_000);
       expect(cluster.events.slice(first).some((e) => e.type === 'presence.read')).toBe(false);

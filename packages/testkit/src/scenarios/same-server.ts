@@ -1,4 +1,4 @@
-/** The seed's same-server rows: a rejoin on the server the player just left. */
+/** The same-server rows: a rejoin on the server the player just left. */
 import { expect } from 'vitest';
 import type { Cluster } from '../cluster/cluster.js';
 import { expectWait, mark, type Scenario, settled, waitOf } from './scenario.js';
@@ -36,7 +36,7 @@ export const sameServerScenarios: Scenario[] = [
       expect(record?.meta.lock?.token).toBe(profile.lockToken);
       expect(a.host.kicks).toEqual([]);
       // Waits for the failing save (200 ms stall + 100 ms call), then one adoption save.
-      expectWait(cluster, waitOf(loaded), { exactMs: 400, atMostSeedMs: 1000 });
+      expectWait(cluster, waitOf(loaded), { exactMs: 400, atMostMs: 1000 });
       expect(cluster.find('A', 'profile.adopted', 'p1')).toMatchObject({ outcome: 'kept' });
     },
   },
@@ -56,7 +56,7 @@ export const sameServerScenarios: Scenario[] = [
       expect(record?.meta.lock?.token).toBe(profile.lockToken);
       expect(record?.meta.releasedToken).toBeUndefined();
       expect(record?.data).toEqual({ coins: 7 });
-      expectWait(cluster, waitOf(loaded), { exactMs: 400, atMostSeedMs: 1000 });
+      expectWait(cluster, waitOf(loaded), { exactMs: 400, atMostMs: 1000 });
       expect(cluster.find('A', 'profile.adopted', 'p1')).toMatchObject({ outcome: 'kept' });
       // A lost response looks like a failure to the server that sent it.
       expect(cluster.warnings('A')).toEqual([
@@ -80,7 +80,7 @@ export const sameServerScenarios: Scenario[] = [
       expect(profile.active).toBe(false);
       expect(rejoined.data.coins).toBe(7);
       // The leave save (stall + 100 ms), then one load (100 ms): about one save.
-      expectWait(cluster, waitOf(loaded), { exactMs: 400, atMostSeedMs: 1000 });
+      expectWait(cluster, waitOf(loaded), { exactMs: 400, atMostMs: 1000 });
     },
   },
   {
@@ -101,7 +101,7 @@ export const sameServerScenarios: Scenario[] = [
       expect(loaded).toMatchObject({ type: 'load.loaded', reason: 'adopted' });
       expect(a.profile('p1')).toBe(profile);
       // No wait for the lock; the adoption save itself is one store call.
-      expectWait(cluster, waitOf(loaded), { exactMs: 100, atMostSeedMs: 500 });
+      expectWait(cluster, waitOf(loaded), { exactMs: 100, atMostMs: 500 });
     },
   },
 ];

@@ -17,14 +17,15 @@ export type LoadOutcome =
 
 /**
  * Lets time pass until server `label` finishes a load of `key` that started after event
- * number `from`, and returns how it ended (its `waitedMs` is the wait the player saw).
+ * number `from`, and returns how it ended (its `waitedMs` is the wait the player saw). Fails
+ * after `limitSeconds` (unscaled; the cluster scales them).
  */
 export async function settled(
   cluster: Cluster,
   label: string,
   key: string,
   from: number,
-  limitSeedSeconds = 60,
+  limitSeconds = 60,
 ): Promise<LoadOutcome> {
   let outcome: LoadOutcome | undefined;
   await cluster.until(
@@ -39,12 +40,16 @@ export async function settled(
         );
       return outcome !== undefined;
     },
-    cluster.ms(limitSeedSeconds),
+    cluster.ms(limitSeconds),
     `the load of ${key} on ${label}`,
   );
   return outcome!;
 }
 
+/**
+ * What a wait is held to. Every figure but `fixed` is in the lock handoff rules' milliseconds,
+ * unscaled: the cluster scales them to the backend (`ClusterBackend.scale`).
+ */
 export interface WaitBounds {
   /**
    * The wait on the virtual clock, to the millisecond (with the in-memory latencies); needed
@@ -52,17 +57,18 @@ export interface WaitBounds {
    */
   readonly exactMs?: number;
   /**
-   * What the seed promises at most, in seed milliseconds (scaled on real backends). A wait
-   * timed from an earlier start than the seed's may have a lower bound alone.
+   * What the rules promise at most, in their milliseconds (unscaled; the cluster scales them).
+   * A wait timed from an earlier start than the rules' may have a lower bound alone.
    */
-  readonly atMostSeedMs?: number;
-  /** What the rules promise at least, in seed milliseconds. */
-  readonly atLeastSeedMs?: number;
+  readonly atMostMs?: number;
+  /** What the rules promise at least, in their milliseconds (unscaled; the cluster scales them). */
+  readonly atLeastMs?: number;
   /**
-   * The wait ends at a deadline this many seed ms after its start (a join failing closed after
-   * `lockWaitSeconds`): the deadline is one timer, so only what came after it gets slack.
+   * The wait ends at a deadline this many milliseconds after its start (unscaled; the cluster
+   * scales them), a join failing closed after `lockWaitSeconds`: the deadline is one timer, so
+   * only what came after it gets slack.
    */
-  readonly deadlineSeedMs?: number;
+  readonly deadlineMs?: number;
   /**
    * A stretch of the wait (cluster ms) that is one timer from a known time, whatever the calls
    * in it cost: a presence TTL from the last beat, or from the reader's first sighting. None
@@ -104,8 +110,8 @@ export function waitingServer(
 }
 
 /**
- * The bounds a real-time wait is held to (ms): the seed's, scaled, the upper one plus
- * `slackMs` (see `Cluster.slackFor`) when it is positive: never tighter than the seed's bound.
+ * The bounds a real-time wait is held to (ms): the rules', scaled, the upper one plus
+ * `slackMs` (see `Cluster.slackFor`) when it is positive: never tighter than the rules' bound.
  */
 export function realBounds(
   cluster: Cluster,
@@ -116,22 +122,20 @@ export function realBounds(
   // Real waits are whole milliseconds; round the scaled bounds so 13_000 * 0.07 is 910, not
   // 910.0000000000001. The 5 ms below allows for the event times' whole milliseconds.
   return {
-    ...(bounds.atMostSeedMs === undefined
+    ...(bounds.atMostMs === undefined
       ? {}
-      : // Never tighter than the seed's own bound: a path faster than the model leaves no
+      : // Never tighter than the rules' own bound: a path faster than the model leaves no
         // room below it to take away.
-        { max: Math.ceil(bounds.atMostSeedMs * scale) + Math.max(0, slackMs) }),
-    ...(bounds.atLeastSeedMs === undefined
-      ? {}
-      : { min: Math.floor(bounds.atLeastSeedMs * scale) - 5 }),
+        { max: Math.ceil(bounds.atMostMs * scale) + Math.max(0, slackMs) }),
+    ...(bounds.atLeastMs === undefined ? {} : { min: Math.floor(bounds.atLeastMs * scale) - 5 }),
   };
 }
 
 /**
- * Exact on the virtual clock. On a real backend within the seed's bounds scaled, the upper
+ * Exact on the virtual clock. On a real backend within the rules' bounds scaled, the upper
  * one plus what this wait's own path spent unscaled (its round trips, the flights it waited
  * on, its timers' lateness: `Cluster.slackFor`) less the model's time for those steps,
- * scaled. The scaled timers on the path must then fit the seed's bound as on the virtual
+ * scaled. The scaled timers on the path must then fit the rules' bound as on the virtual
  * clock: a wait on a scaled timer too many (a request repeat, a missed beat, an extra park)
  * fails, however slow the backend. A failure prints those figures and the wait's events and
  * calls.
@@ -147,18 +151,17 @@ export function expectWait(
     const { exactMs } = bounds;
     if (exactMs === undefined) throw new Error('a wait on the virtual clock needs its exactMs');
     expect(waitedMs).toBe(exactMs);
-    if (bounds.atMostSeedMs !== undefined) expect(exactMs).toBeLessThanOrEqual(bounds.atMostSeedMs);
-    if (bounds.atLeastSeedMs !== undefined)
-      expect(exactMs).toBeGreaterThanOrEqual(bounds.atLeastSeedMs);
+    if (bounds.atMostMs !== undefined) expect(exactMs).toBeLessThanOrEqual(bounds.atMostMs);
+    if (bounds.atLeastMs !== undefined) expect(exactMs).toBeGreaterThanOrEqual(bounds.atLeastMs);
     return;
   }
   const fixed =
-    bounds.deadlineSeedMs === undefined
+    bounds.deadlineMs === undefined
       ? bounds.fixed
-      : { from: wait.from, to: wait.from + cluster.ms(bounds.deadlineSeedMs / 1000) };
+      : { from: wait.from, to: wait.from + cluster.ms(bounds.deadlineMs / 1000) };
   const { slackMs } = cluster.slackFor(wait, fixed);
   const { min, max } = realBounds(cluster, bounds, slackMs);
-  const scaled = (seedMs: number) => Math.round(seedMs * cluster.backend.scale);
+  const scaled = (ms: number) => Math.round(ms * cluster.backend.scale);
   const title = cluster.title ?? expect.getState().currentTestName;
   const exact = bounds.exactMs === undefined ? '' : `exact ${scaled(bounds.exactMs)}; `;
   const line = `${title}: waited ${waitedMs} ms, bounds ${min ?? 0} to ${max ?? '-'} ms (${exact}${describeSlack(cluster, wait, fixed)})`;

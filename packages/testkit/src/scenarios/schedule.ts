@@ -1,5 +1,5 @@
 /**
- * The seed's schedule, checked from events and the wait's path where the seed fixes it: the
+ * The handoff's schedule, checked from events and the wait's path where the rules fix it: the
  * parks of a join that fails closed, and the two empty presence reads a beat apart.
  */
 import { DEFAULT_TIMINGS } from '@datadriver/core';
@@ -13,12 +13,13 @@ import { traceOf } from './wait-report.js';
 
 /**
  * A join that failed closed parked 0.5 s doubling to 2 s, each park in full but the last: that
- * one is cut to end at the deadline `deadlineSeedMs` after the wait began (between the join and
- * its first store call), or is full and the deadline passed during the attempt after it. Its attempts are exactly one more than those
- * parks, whatever each load cost. Exact on the virtual clock, whose ledger holds the model's
- * calls (see `Cluster.server`).
+ * one is cut to end at the deadline, `deadlineMs` (unscaled; the cluster scales them) after the
+ * wait began (between the join and its first store call), or is full and the deadline passed
+ * during the attempt after it. Its attempts are exactly one more than those parks, whatever
+ * each load cost. Exact on the virtual clock, whose ledger holds the model's calls (see
+ * `Cluster.server`).
  */
-export function expectParks(cluster: Cluster, wait: Wait, deadlineSeedMs: number): void {
+export function expectParks(cluster: Cluster, wait: Wait, deadlineMs: number): void {
   const timings = scaledTimings(cluster.backend.scale);
   // Exact on the virtual clock; on real time a timer's whole milliseconds give or take one.
   const tick = cluster.time.exact ? 0 : 1;
@@ -41,7 +42,7 @@ export function expectParks(cluster: Cluster, wait: Wait, deadlineSeedMs: number
   // The load's start is read off its end event (time less `waitedMs`), and that event can be
   // stamped milliseconds after core measured it: then the first call comes first (CI: 4 ms).
   // Core's start lies between the two, whichever order they landed in.
-  const waitMs = cluster.ms(deadlineSeedMs / 1000);
+  const waitMs = cluster.ms(deadlineMs / 1000);
   const firstCall =
     path.steps.find((step) => step.entry.kind === 'store' && step.entry.server === wait.server)
       ?.entry.from ?? wait.from;
@@ -90,21 +91,21 @@ export function expectStoppedReads(cluster: Cluster, label: string, expiredBy: n
     // The beat as core timed it: from its own clock's time of the first empty read, up to
     // 2 ms after the read's event (measured: the wake minus the due time, never a constant).
     const timedLateMs = Math.max(0, fixed.to - due) / cluster.backend.scale;
-    const bounds = { atLeastSeedMs: beatMs, atMostSeedMs: beatMs + 10 + timedLateMs, fixed };
+    const bounds = { atLeastMs: beatMs, atMostMs: beatMs + 10 + timedLateMs, fixed };
     expectWait(cluster, gap, { exactMs: beatMs + 10, ...bounds });
   } else {
     expect(short - firstEmpty!.time).toBeLessThan(cluster.ms(beatMs / 1000));
-    expectWait(cluster, gap, { atLeastSeedMs: beatMs });
+    expectWait(cluster, gap, { atLeastMs: beatMs });
     // The read spacing after the read that landed short, or its load (100) if that took
     // longer, then the read (10).
     const sinceShort = { from: short, to: last!.time, server: label };
-    expectWait(cluster, sinceShort, { atMostSeedMs: parkMinMs + 110 });
+    expectWait(cluster, sinceShort, { atMostMs: parkMinMs + 110 });
   }
   // A park (2 s at most) ran over the expiry, then a load (100) and the read (10).
   expectWait(
     cluster,
     { from: expiredBy, to: firstEmpty!.time, server: label },
-    { exactMs: 160, atMostSeedMs: parkMaxMs + 110 },
+    { exactMs: 160, atMostMs: parkMaxMs + 110 },
   );
 }
 

@@ -1,6 +1,6 @@
 /**
- * What the simulator holds DataDriver to: the seed's promises, each with what the seed
- * deliberately allows. The checks live in commit-checks.ts (every store write, as it lands),
+ * What the simulator holds DataDriver to: the lock handoff rules' promises, each with what the
+ * rules deliberately allow. The checks live in commit-checks.ts (every store write, as it lands),
  * event-checks.ts (every driver event, as it is emitted), step-checks.ts (after every step),
  * final-phase.ts (after every fault is healed) and journal-checks.ts (at the very end).
  */
@@ -25,7 +25,7 @@ export const Invariant = {
    * answered stopped, and the holder's presence key really was missing at two instants of the
    * load at least a beat apart (the presence history's truth, with the contract's key
    * lifetime: a read can fail, never lie, and two empty reads a beat apart need that).
-   * Allows, as the seed does: a crashed, stopped or stalled server, or one whose presence
+   * Allows, as the rules do: a crashed, stopped or stalled server, or one whose presence
    * writes fail, reads as stopped and loses its locks (Gotchas); a server with handoff off
    * takes a stale flagged lock by age without reading presence (mixed versions).
    */
@@ -67,7 +67,7 @@ export const Invariant = {
    * Allows: progress not yet saved when its server crashes, stops, or loses the lock by an
    * allowed takeover is lost ("progress after it was lost with the crash"); a write that
    * committed but whose response was lost is not acknowledged, so nothing is promised of it;
-   * an adoption whose save fails ("unsaved": the seed has the player keep playing on the
+   * an adoption whose save fails ("unsaved": the rules have the player keep playing on the
    * retained profile) resumes the retained copy, which is older than what another server
    * saved when the leave save had committed with its response lost. That session's saves
    * then find the lock gone, so nothing stored is rolled back (one-lock-holder checks it).
@@ -112,7 +112,7 @@ export const Invariant = {
   KickOnFailure: 'kick-on-failure',
   /**
    * A kick for a lost lock ends a loaded session: never a player whose load is still in
-   * progress on that server. (When an adoption finds the lock gone, the seed has the profile
+   * progress on that server. (When an adoption finds the lock gone, the rules have the profile
    * deactivate and the record load normally.)
    */
   KickJustified: 'kick-justified',
