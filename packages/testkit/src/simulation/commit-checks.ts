@@ -30,7 +30,7 @@ interface Write {
 export function checkCommit(commit: StoreCommit, context: CheckContext): void {
   const { world, tracker } = context;
   const key = world.playerKeyOf(commit.key);
-  const writer = world.serverByJobId(commit.jobId);
+  const writer = world.writerOf(commit);
   if (writer === undefined) return;
   if (key === undefined) {
     checkJournalDecision(commit, writer, context);
@@ -134,10 +134,15 @@ function checkTakeover(write: Write, context: CheckContext): void {
   ) => sink.report({ invariant, key, server: writer.label, message });
   const from = describeLock(world, holder);
   if (holder.jobId === writer.jobId) {
-    if (writer.profile(key)?.lockToken === holder.token) {
+    // Any driver of the player data on this server: the writer, or another copy beside it.
+    const active = world
+      .playerDriversOn(writer.jobId)
+      .find((driver) => driver.profile(key)?.lockToken === holder.token);
+    if (active) {
+      const whose = active === writer ? 'its' : `${active.label}'s`;
       report(
         Invariant.OwnServerLock,
-        `${writer.label} took its own lock ${from} from its active profile`,
+        `${writer.label} took its own server's lock ${from} from ${whose} active profile`,
       );
     }
     return;

@@ -8,6 +8,7 @@
  */
 import type { FaultSpec, InjectedFault } from '@datadriver/core/testing';
 import type { Monitor } from './monitor.js';
+import { driversOf } from './side-drivers.js';
 import type { SimServer, World } from './world.js';
 
 export type FaultAction =
@@ -109,9 +110,11 @@ function crash(world: World, server: SimServer, monitor: Monitor): void {
   if (world.liveServers().length <= 2) return;
   // Dead: no write, beat or message leaves it again. Stopping its handoff only ends the
   // timers of a process that no longer runs (what TestServer.stop does for a crashed one).
-  server.test.crash();
+  for (const driver of driversOf(world, server)) {
+    driver.test.crash();
+    void driver.test.stop();
+  }
   server.status = 'crashed';
-  void server.test.stop();
   monitor.count('crash');
   world.note('CRASH', server.label);
 }
@@ -273,11 +276,11 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
     // Every call of the server hangs, then goes on: a long pause of the whole process.
     const ms = world.random.faults.int(1000, 40_000);
     const spec = { kind: 'stall', times: Number.POSITIVE_INFINITY } as const;
-    const faults = [
-      server.test.store.faults.inject(spec),
-      server.test.presence.faults.inject(spec),
-      server.test.messenger.faults.inject(spec),
-    ];
+    const faults = driversOf(world, server).flatMap((driver) => [
+      driver.test.store.faults.inject(spec),
+      driver.test.presence.faults.inject(spec),
+      driver.test.messenger.faults.inject(spec),
+    ]);
     const text = `the whole server stalls for ${ms} ms`;
     world.note(text, server.label);
     server.stalled(world.now(), world.now() + ms);
@@ -288,8 +291,9 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
     // A graceful stop (close with a 1 s deadline), then the process exits.
     server.status = 'stopped';
     world.note('shuts down', server.label);
-    void server.test.stop().then(() => {
-      server.test.crash();
+    const drivers = driversOf(world, server);
+    void Promise.all(drivers.map((driver) => driver.test.stop())).then(() => {
+      for (const driver of drivers) driver.test.crash();
       server.status = 'crashed';
       world.note('process exits', server.label);
     });

@@ -38,7 +38,9 @@ export class Monitor implements ViolationSink {
     if (!world) return;
     this.guard(() => {
       const key = world.playerKeyOf(commit.key);
-      const server = world.nameOf(commit.jobId);
+      // Another driver's records (another name): the drivers-apart check watches those.
+      if (key === undefined && world.tradeIdOf(commit.key) === undefined) return;
+      const server = world.writerOf(commit)?.label ?? world.nameOf(commit.jobId);
       if (key === undefined) world.trace.add(commit.at, journalLine(world, commit), server);
       else world.trace.add(commit.at, commitLine(commit), server, key);
       checkCommit(commit, this.context(world));

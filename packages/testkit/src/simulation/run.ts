@@ -11,6 +11,7 @@ import { flowsOfConfig } from './flows.js';
 import { Invariant, type Violation } from './invariants.js';
 import { Monitor } from './monitor.js';
 import { Random } from './prng.js';
+import { addSideDriver } from './side-drivers.js';
 import { recordingBackend } from './recording-backend.js';
 import { Trace } from './trace.js';
 import { type WorkloadAction, workloadStep } from './workload.js';
@@ -54,6 +55,7 @@ export async function runSimulation(seed: number): Promise<SimulationResult> {
   let steps = 0;
   try {
     for (const plan of config.servers) await addServer(world, monitor, plan);
+    for (const plan of config.drivers) await addSideDriver(world, monitor, plan);
     for (let index = 0; index < config.players; index += 1) {
       world.players.push({ id: `p${index}`, current: undefined, last: undefined, trading: false });
     }
