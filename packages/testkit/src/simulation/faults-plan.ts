@@ -8,6 +8,12 @@
  */
 import type { FaultSpec, InjectedFault } from '@datadriver/core/testing';
 import type { Monitor } from './monitor.js';
+import {
+  endAfter,
+  olderCopyTakeover,
+  retainedTaken,
+  shutdownMidTrade,
+} from './compound-faults.js';
 import { driversOf } from './side-drivers.js';
 import type { SimServer, World } from './world.js';
 
@@ -29,7 +35,10 @@ export type FaultAction =
   | 'crash-mid-trade'
   | 'stall-mid-trade'
   | 'server-stall'
-  | 'shutdown';
+  | 'shutdown'
+  | 'older-copy-takeover'
+  | 'retained-taken'
+  | 'shutdown-mid-trade';
 
 const WEIGHTS: Readonly<Record<FaultAction, number>> = {
   'store-fail': 10,
@@ -50,6 +59,9 @@ const WEIGHTS: Readonly<Record<FaultAction, number>> = {
   'stall-mid-trade': 3,
   'server-stall': 4,
   shutdown: 1,
+  'older-copy-takeover': 3,
+  'retained-taken': 2,
+  'shutdown-mid-trade': 2,
 };
 
 type Inject = (world: World, server: SimServer, monitor: Monitor) => void;
@@ -86,20 +98,6 @@ function storeTarget(world: World): { readonly text: string; readonly spec: Part
     text: ` of trade journals${after}`,
     spec: { matches: (key) => key.startsWith(world.journalPrefix), skip },
   };
-}
-
-/** Removes `faults` after `ms` of the backend's clock. */
-function endAfter(
-  world: World,
-  server: SimServer,
-  ms: number,
-  text: string,
-  faults: InjectedFault[],
-) {
-  world.clock.schedule(ms, () => {
-    for (const fault of faults) fault.remove();
-    world.note(`${text} ends`, server.label);
-  });
 }
 
 function times(world: World, max: number): number {
@@ -286,16 +284,26 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
     server.stalled(world.now(), world.now() + ms);
     endAfter(world, server, ms, text, faults);
   },
-  shutdown: (world, server) => {
-    if (world.liveServers().length <= 2) return;
-    // A graceful stop (close with a 1 s deadline), then the process exits.
-    server.status = 'stopped';
-    world.note('shuts down', server.label);
-    const drivers = driversOf(world, server);
-    void Promise.all(drivers.map((driver) => driver.test.stop())).then(() => {
-      for (const driver of drivers) driver.test.crash();
-      server.status = 'crashed';
-      world.note('process exits', server.label);
-    });
-  },
+  shutdown: (world, server) => shutdown(world, server),
+  'older-copy-takeover': (world, _server, monitor) => olderCopyTakeover(world, monitor),
+  'retained-taken': (world, _server, monitor) => retainedTaken(world, monitor),
+  'shutdown-mid-trade': (world, server) =>
+    shutdownMidTrade(world, server, (exitAfterMs) => shutdown(world, server, exitAfterMs)),
 };
+
+/** A graceful stop (close with a 1 s deadline), then the process exits `exitAfterMs` later. */
+function shutdown(world: World, server: SimServer, exitAfterMs = 0): void {
+  if (world.liveServers().length <= 2 || !server.live) return;
+  server.status = 'stopped';
+  world.note('shuts down', server.label);
+  const drivers = driversOf(world, server);
+  const exit = () => {
+    for (const driver of drivers) driver.test.crash();
+    server.status = 'crashed';
+    world.note('process exits', server.label);
+  };
+  void Promise.all(drivers.map((driver) => driver.test.stop())).then(() => {
+    if (exitAfterMs === 0) exit();
+    else world.clock.schedule(exitAfterMs, exit);
+  });
+}

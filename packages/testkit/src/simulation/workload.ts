@@ -166,7 +166,8 @@ export function connect(
   server.test.join(player.id);
 }
 
-function disconnect(
+/** The player's connection to `server` closes (their profile starts its leave save). */
+export function disconnect(
   world: World,
   monitor: Monitor,
   server: SimServer,
