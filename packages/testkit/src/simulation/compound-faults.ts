@@ -25,6 +25,9 @@ const RETRIES = 25;
 /** A trade's decision is retried 2 s apart (core's longest park): the process outlives that. */
 const EXIT_AFTER_MS = 3000;
 
+/** How long a shutdown waits for a trade's decision to fail before the fault is removed. */
+const SHUTDOWN_ARMED_MS = 60_000;
+
 export function olderCopyTakeover(world: World, monitor: Monitor): void {
   const random = world.random.faults;
   const servers = world
@@ -106,28 +109,28 @@ export function shutdownMidTrade(
   shutdown: (exitAfterMs: number) => void,
 ): void {
   if (world.liveServers().length <= 2) return;
-  // The next journal write lands (a trade's prepare); the one after (its decision) fails.
+  // The next journal write lands (a trade's prepare); the one after (its decision) fails, and
+  // the server shuts down as it does: no clock polls for it.
+  let journalWrites = 0;
   const fault = server.test.store.faults.inject({
     kind: 'fail',
     operation: 'update',
-    matches: (key) => key.startsWith(world.journalPrefix),
-    skip: 1,
+    matches: (key) => {
+      if (!key.startsWith(world.journalPrefix)) return false;
+      journalWrites += 1;
+      if (journalWrites === 2) {
+        world.clock.schedule(0, () => {
+          if (server.live) shutdown(EXIT_AFTER_MS);
+        });
+      }
+      return journalWrites >= 2;
+    },
     times: Infinity,
   });
   world.note('fault: the decision of its next trade fails to write; it then shuts down', server.label);
-  const poll = (left: number) => {
-    if (!server.live) return;
-    if (fault.hits > 0) {
-      shutdown(EXIT_AFTER_MS);
-      return;
-    }
-    if (left === 0) {
-      fault.remove();
-      return;
-    }
-    world.clock.schedule(100, () => poll(left - 1));
-  };
-  poll(600);
+  world.clock.schedule(SHUTDOWN_ARMED_MS, () => {
+    if (journalWrites < 2) fault.remove();
+  });
 }
 
 function olderCopyOf(world: World, server: SimServer): SimServer | undefined {

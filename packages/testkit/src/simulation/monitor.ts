@@ -68,7 +68,7 @@ export class Monitor implements ViolationSink {
       if (line)
         world.trace.add(world.now(), line, server.label, 'key' in event ? event.key : undefined);
       checkEvent(server, event, this.context(world));
-      flowsOfEvent(world, server, event, this.flow);
+      flowsOfEvent(world, this.tracker, server, event, this.flow);
     });
   }
 
