@@ -71,9 +71,7 @@ export function retainedTaken(world: World, monitor: Monitor): void {
   const server = random.pick(servers);
   const player = playerOn(world, server)!;
   // Its presence is gone a beat after its key expires; without handoff, age frees the lock.
-  const takeAfterMs = server.plan.handoff
-    ? PRESENCE_LIFETIME_MS + 1000
-    : world.staleAfterMs + 1000;
+  const takeAfterMs = server.plan.handoff ? PRESENCE_LIFETIME_MS + 1000 : world.staleAfterMs + 1000;
   const rejoinAfterMs = takeAfterMs + world.lockWaitMs + 3000;
   const faults = [
     server.test.store.faults.inject({
@@ -127,7 +125,10 @@ export function shutdownMidTrade(
     },
     times: Infinity,
   });
-  world.note('fault: the decision of its next trade fails to write; it then shuts down', server.label);
+  world.note(
+    'fault: the decision of its next trade fails to write; it then shuts down',
+    server.label,
+  );
   world.clock.schedule(SHUTDOWN_ARMED_MS, () => {
     if (journalWrites < 2) fault.remove();
   });

@@ -151,7 +151,8 @@ export function describeConfig(config: SimulationConfig): string {
   const local =
     config.localHandoffSeconds === undefined ? 'unset' : `${config.localHandoffSeconds} s`;
   const drivers = config.drivers.map(
-    (driver) => `${driver.label} on ${driver.server} (${driver.kind}, handoff ${driver.handoff ? 'on' : 'off'})`,
+    (driver) =>
+      `${driver.label} on ${driver.server} (${driver.kind}, handoff ${driver.handoff ? 'on' : 'off'})`,
   );
   return [
     `servers ${servers}`,

@@ -1,19 +1,16 @@
 /**
  * The faults a run injects, drawn from the seed's fault stream: store writes that fail,
  * commit with the response lost, stall or slow down; presence writes and reads that fail or
- * slow down, and a live server's presence key that the backend loses; messages dropped, duplicated or delayed (and so reordered); crashes, stalls and
- * graceful shutdowns of whole servers. Each hits one live server's own connections, through
- * the fault decorators. Subscriptions that fail and servers with handoff off are drawn with
- * the config.
+ * slow down, and a live server's presence key that the backend loses; messages dropped,
+ * duplicated or delayed (and so reordered); crashes, stalls and graceful shutdowns of whole
+ * servers (with their second drivers); and the compound faults of compound-faults.ts. Each
+ * hits one live server's own connections, through the fault decorators. Subscriptions that
+ * fail and servers with handoff off are drawn with the config.
  */
-import type { FaultSpec, InjectedFault } from '@datadriver/core/testing';
+import type { FaultSpec } from '@datadriver/core/testing';
+import { endAfter, olderCopyTakeover, retainedTaken, shutdownMidTrade } from './compound-faults.js';
 import type { Monitor } from './monitor.js';
-import {
-  endAfter,
-  olderCopyTakeover,
-  retainedTaken,
-  shutdownMidTrade,
-} from './compound-faults.js';
+import { crash, shutdown } from './server-ends.js';
 import { driversOf } from './side-drivers.js';
 import type { SimServer, World } from './world.js';
 
@@ -102,19 +99,6 @@ function storeTarget(world: World): { readonly text: string; readonly spec: Part
 
 function times(world: World, max: number): number {
   return world.random.faults.int(1, max);
-}
-
-function crash(world: World, server: SimServer, monitor: Monitor): void {
-  if (world.liveServers().length <= 2) return;
-  // Dead: no write, beat or message leaves it again. Stopping its handoff only ends the
-  // timers of a process that no longer runs (what TestServer.stop does for a crashed one).
-  for (const driver of driversOf(world, server)) {
-    driver.test.crash();
-    void driver.test.stop();
-  }
-  server.status = 'crashed';
-  monitor.count('crash');
-  world.note('CRASH', server.label);
 }
 
 const FAULTS: Readonly<Record<FaultAction, Inject>> = {
@@ -290,20 +274,3 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
   'shutdown-mid-trade': (world, server) =>
     shutdownMidTrade(world, server, (exitAfterMs) => shutdown(world, server, exitAfterMs)),
 };
-
-/** A graceful stop (close with a 1 s deadline), then the process exits `exitAfterMs` later. */
-function shutdown(world: World, server: SimServer, exitAfterMs = 0): void {
-  if (world.liveServers().length <= 2 || !server.live) return;
-  server.status = 'stopped';
-  world.note('shuts down', server.label);
-  const drivers = driversOf(world, server);
-  const exit = () => {
-    for (const driver of drivers) driver.test.crash();
-    server.status = 'crashed';
-    world.note('process exits', server.label);
-  };
-  void Promise.all(drivers.map((driver) => driver.test.stop())).then(() => {
-    if (exitAfterMs === 0) exit();
-    else world.clock.schedule(exitAfterMs, exit);
-  });
-}

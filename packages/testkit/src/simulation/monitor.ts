@@ -28,7 +28,9 @@ export class Monitor implements ViolationSink {
   report(violation: Omit<Violation, 'at'>): void {
     const world = this.world;
     const at = world?.now() ?? 0;
-    this.violations.push({ ...violation, at });
+    // Tokens carry the cluster's namespace: a replay in another process prints the same.
+    const message = world ? world.trace.clean(violation.message) : violation.message;
+    this.violations.push({ ...violation, message, at });
     const text = `VIOLATION ${violation.invariant}: ${violation.message}`;
     world?.trace.add(at, text, violation.server, violation.key);
   }

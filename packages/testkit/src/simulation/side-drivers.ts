@@ -26,8 +26,8 @@ import { skewed } from '../cluster/server-clock.js';
 import { scaledTimings } from '../cluster/time.js';
 import type { SideDriverPlan } from './config.js';
 import { Invariant } from './invariants.js';
-import { earn, type SimData } from './player-data.js';
 import type { Monitor } from './monitor.js';
+import { earn, type SimData } from './player-data.js';
 import { SimServer, type World } from './world.js';
 
 const SILENT: Logger = {
@@ -77,7 +77,7 @@ export async function addSideDriver(
     lockSkewSeconds: config.lockSkewSeconds,
     autosaveSeconds: config.autosaveSeconds,
     timings: scaledTimings(1),
-    createId: () => `${plan.label}x${++ids}`,
+    createId: () => `${cluster.namespace}-${plan.label}x${++ids}`, // as run.ts's
   });
   const test = new TestServer(
     plan.label,
@@ -97,7 +97,7 @@ export async function addSideDriver(
   );
   world.addSide(side);
   if (plan.kind === 'older-copy') driver.on((event) => monitor.onEvent(side, event));
-  else driver.on((event) => checkApart(world, monitor, side, event));
+  else driver.on((event) => checkApart(monitor, side, event));
   monitor.count(`driver.${plan.kind}`);
 }
 
@@ -106,7 +106,7 @@ export async function addSideDriver(
  * loads; sharing a server (its handoff, its jobId, the process) with the player data's driver
  * must not reach them. Its loads never find a lock, and it never loses one.
  */
-function checkApart(world: World, monitor: Monitor, side: SimServer, event: DataDriverEvent) {
+function checkApart(monitor: Monitor, side: SimServer, event: DataDriverEvent) {
   const report = (what: string) =>
     monitor.report({
       invariant: Invariant.DriversApart,
