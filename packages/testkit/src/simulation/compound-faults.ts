@@ -11,15 +11,13 @@
  *   trade retries it; its process exits a few seconds after the close, so the trade learns it
  *   closed undecided.
  */
-import { DataDriverError, ErrorCode } from '@datadriver/core';
 import type { Monitor } from './monitor.js';
 import { PRESENCE_LIFETIME_MS } from './recording-backend.js';
-import { holdAndRelease } from './side-drivers.js';
+import { loadAndHold } from './side-drivers.js';
 import { connect, disconnect } from './workload.js';
 import type { SimPlayer, SimServer, World } from './world.js';
 
-/** How often an older copy's load is tried again while the key is locked (ms), and how often. */
-const RETRY_MS = 200;
+/** How often an older copy's load is tried again while the key is locked (200 ms apart). */
 const RETRIES = 25;
 
 /** A trade's decision is retried 2 s apart (core's longest park): the process outlives that. */
@@ -59,7 +57,7 @@ export function olderCopyTakeover(world: World, monitor: Monitor): void {
         disconnect(world, monitor, server, player, 'old connection closes');
       }
       world.note(`${older.label} loads ${player.id} for ${holdMs} ms`, older.label, player.id);
-      loadUntilFree(world, older, player.id, holdMs, RETRIES);
+      loadAndHold(world, older, player.id, holdMs, RETRIES);
     });
   });
 }
@@ -163,16 +161,4 @@ export function endAfter(
     for (const fault of faults) fault.remove();
     world.note(`${text} ends`, server.label);
   });
-}
-
-/** An older copy tries `key` every RETRY_MS while it is locked, then holds and releases it. */
-function loadUntilFree(world: World, side: SimServer, key: string, holdMs: number, left: number) {
-  if (!side.live) return;
-  side.test.driver.load(key).then(
-    (profile) => holdAndRelease(world, side, profile, holdMs),
-    (error: unknown) => {
-      if (left === 0 || !DataDriverError.is(error, ErrorCode.Locked)) return;
-      world.clock.schedule(RETRY_MS, () => loadUntilFree(world, side, key, holdMs, left - 1));
-    },
-  );
 }

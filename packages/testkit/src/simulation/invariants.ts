@@ -136,7 +136,8 @@ export const Invariant = {
    * Drivers apart: a server's driver of another name, or over another backend, owns records no
    * other driver loads; sharing the server's jobId, its handoff and the process with the player
    * data's driver (and an older copy of it) must not reach them. Its loads never find a lock
-   * (each takes its record new or unlocked), and it never loses one.
+   * (each takes its record new or unlocked, or adopts its own retained profile), and it never
+   * loses one.
    */
   DriversApart: 'drivers-apart',
   /** The workload saw an error no driver call may raise (not a DataDriverError). */

@@ -6,10 +6,10 @@
  */
 import {
   DataDriver,
+  DataDriverError,
   type DataDriverEvent,
   ErrorCode,
   type Logger,
-  type Profile,
 } from '@datadriver/core';
 import {
   FaultyMessenger,
@@ -28,6 +28,7 @@ import type { SideDriverPlan } from './config.js';
 import { Invariant } from './invariants.js';
 import type { Monitor } from './monitor.js';
 import { earn, type SimData } from './player-data.js';
+import { eventLine } from './trace-lines.js';
 import { SimServer, type World } from './world.js';
 
 const SILENT: Logger = {
@@ -97,7 +98,14 @@ export async function addSideDriver(
   );
   world.addSide(side);
   if (plan.kind === 'older-copy') driver.on((event) => monitor.onEvent(side, event));
-  else driver.on((event) => checkApart(monitor, side, event));
+  else
+    driver.on((event) => {
+      // Its own records: traced under its label, never checked as the player data's.
+      const line = eventLine(world, event);
+      const key = 'key' in event ? event.key : undefined;
+      if (line) world.trace.add(world.now(), line, side.label, key);
+      checkApart(monitor, side, event);
+    });
   monitor.count(`driver.${plan.kind}`);
 }
 
@@ -118,7 +126,8 @@ function checkApart(monitor: Monitor, side: SimServer, event: DataDriverEvent) {
       if (event.reason === 'locked') report(`found ${event.key} locked: its records are its own`);
       return;
     case 'load.loaded':
-      if (event.reason !== 'new' && event.reason !== 'unlocked') {
+      // Adopted: its own profile, retained when a stalled server's release failed.
+      if (event.reason !== 'new' && event.reason !== 'unlocked' && event.reason !== 'adopted') {
         report(`loaded ${event.key} ${event.reason}: its records are its own`);
       }
       return;
@@ -161,22 +170,52 @@ export function sideStep(world: World): void {
   if (older && world.players.find((player) => player.id === key)?.trading) return;
   const holdMs = random.int(0, 8000);
   world.note(`${side.label} loads ${key} for ${holdMs} ms`, side.label, key);
-  void side.test.driver.load(key).then(
-    (profile) => holdAndRelease(world, side, profile, holdMs),
-    () => undefined, // reported as load.failed
-  );
+  loadAndHold(world, side, key, holdMs);
 }
 
-/** Adds a coin of reward, saves it `holdMs` later and releases it. */
-export function holdAndRelease(
+/** The keys each second driver is loading, holding or releasing: it loads none of them again. */
+const busy = new WeakMap<SimServer, Set<string>>();
+
+/**
+ * `side` loads `key` (tried again every RETRY_MS while it is locked, `retries` times), adds a
+ * coin of reward, and releases the profile (saving it) `holdMs` later. Nothing when the driver
+ * is still busy with that key: a load that met its own release in progress would be refused.
+ */
+export function loadAndHold(
   world: World,
   side: SimServer,
-  profile: Profile<PlayerData>,
+  key: string,
   holdMs: number,
+  retries = 0,
 ): void {
-  earn(profile.data as SimData, 1);
-  world.clock.schedule(holdMs, () => {
+  const keys = busy.get(side) ?? new Set<string>();
+  busy.set(side, keys);
+  if (keys.has(key)) {
+    world.note(`${side.label} is still busy with ${key}`, side.label, key);
+    return;
+  }
+  keys.add(key);
+  const free = () => void keys.delete(key);
+  const attempt = (left: number) => {
     if (!side.live) return;
-    void profile.release().catch(() => undefined); // reported as profile.release-failed
-  });
+    side.test.driver.load(key).then(
+      (profile) => {
+        earn(profile.data as SimData, 1);
+        world.clock.schedule(holdMs, () => {
+          if (!side.live) return;
+          // A failed release is reported as profile.release-failed (the profile is retained).
+          profile.release().then(free, free);
+        });
+      },
+      (error: unknown) => {
+        // Reported as load.failed.
+        if (left === 0 || !DataDriverError.is(error, ErrorCode.Locked)) free();
+        else world.clock.schedule(RETRY_MS, () => attempt(left - 1));
+      },
+    );
+  };
+  attempt(retries);
 }
+
+/** How often an older copy's load is tried again while the key is locked (ms). */
+const RETRY_MS = 200;
