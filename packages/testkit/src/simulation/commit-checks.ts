@@ -30,7 +30,7 @@ interface Write {
 export function checkCommit(commit: StoreCommit, context: CheckContext): void {
   const { world, tracker } = context;
   const key = world.playerKeyOf(commit.key);
-  const writer = world.serverByJobId(commit.jobId);
+  const writer = world.writerOf(commit);
   if (writer === undefined) return;
   if (key === undefined) {
     checkJournalDecision(commit, writer, context);
@@ -134,10 +134,15 @@ function checkTakeover(write: Write, context: CheckContext): void {
   ) => sink.report({ invariant, key, server: writer.label, message });
   const from = describeLock(world, holder);
   if (holder.jobId === writer.jobId) {
-    if (writer.profile(key)?.lockToken === holder.token) {
+    // Any driver of the player data on this server: the writer, or another copy beside it.
+    const active = world
+      .playerDriversOn(writer.jobId)
+      .find((driver) => driver.profile(key)?.lockToken === holder.token);
+    if (active) {
+      const whose = active === writer ? 'its' : `${active.label}'s`;
       report(
         Invariant.OwnServerLock,
-        `${writer.label} took its own lock ${from} from its active profile`,
+        `${writer.label} took its own server's lock ${from} from ${whose} active profile`,
       );
     }
     return;
@@ -228,14 +233,21 @@ function checkJournalDecision(commit: StoreCommit, writer: SimServer, context: C
   const decided = commit.before.state === 'prepared' && commit.after.state !== 'prepared';
   if (!decided || tracker.journalCreator(commit.key) === commit.jobId) return;
   const { at } = commit;
-  for (const player of world.players) {
-    const record = world.record(player.id);
-    const holder = record?.meta.lock;
-    if (record?.meta.trade?.journal !== commit.key || !holder) continue;
-    if (holder.jobId === writer.jobId) continue;
+  const marked = world.players.filter(
+    (player) => world.record(player.id)?.meta.trade?.journal === commit.key,
+  );
+  // The deciding load is one of the participants' loads there: a holder's key missing a beat
+  // apart during it proves that server stopped for every participant it holds (seed 4230: the
+  // load of one participant decided while the other's load had just begun).
+  const longest = waitBoundMs(world, writer, { startedAt: at, waitedHere: true }, at);
+  const starts = marked
+    .map((player) => tracker.oldestLoad(writer.label, player.id))
+    .filter((start): start is number => start !== undefined);
+  const loadStart = starts.length > 0 ? Math.min(...starts) : at - longest;
+  for (const player of marked) {
+    const holder = world.record(player.id)?.meta.lock;
+    if (!holder || holder.jobId === writer.jobId) continue;
     if (independentAge(player.id, at, writer, holder, context) > world.staleAfterMs) continue;
-    const longest = waitBoundMs(world, writer, { startedAt: at, waitedHere: true }, at);
-    const loadStart = tracker.oldestLoad(writer.label, player.id) ?? at - longest;
     const absent = world.backend.presenceHistory.absentSpan(holder.jobId, loadStart, at);
     if (holder.presence && writer.plan.handoff && absent >= PRESENCE_BEAT_MS) continue;
     sink.report({

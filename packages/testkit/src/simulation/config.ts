@@ -21,6 +21,27 @@ export interface ServerPlan {
   readonly subscribeFailures: number;
 }
 
+/**
+ * A second driver on a server (a game running two copies of the library, or two data sets):
+ * - `older-copy`: the same name over the same backend through its own store object, handoff
+ *   off, under the server's jobId: an older build bundled beside the new one, whose locks carry
+ *   no presence flag. It loads the same player records as the server's own driver;
+ * - `other-name`: another name over the same backend, on the server's handoff when it has one;
+ * - `other-backend`: its own store, messenger and presence (another name when it shares the
+ *   server's handoff; a handoff can route one driver per name).
+ * The last two own records nobody else loads: they must stay apart from the player data.
+ */
+export type SideKind = 'older-copy' | 'other-name' | 'other-backend';
+
+export interface SideDriverPlan {
+  /** "A2": the server's label and the driver's number there. */
+  readonly label: string;
+  /** The label of the server it runs on. */
+  readonly server: string;
+  readonly kind: SideKind;
+  readonly handoff: boolean;
+}
+
 export interface Latency {
   readonly storeMs: number;
   readonly messageMs: number;
@@ -30,6 +51,8 @@ export interface Latency {
 export interface SimulationConfig {
   readonly seed: number;
   readonly servers: readonly ServerPlan[];
+  /** The servers' second drivers, from their own stream: the rest of a seed draws as before. */
+  readonly drivers: readonly SideDriverPlan[];
   readonly players: number;
   /** Workload steps before the final phase. */
   readonly steps: number;
@@ -74,6 +97,7 @@ export function drawConfig(seed: number): SimulationConfig {
   return {
     seed,
     servers,
+    drivers: drawDrivers(seed, servers),
     players: random.int(3, 10),
     steps: random.int(40, 110),
     lockTtlSeconds,
@@ -90,6 +114,28 @@ export function drawConfig(seed: number): SimulationConfig {
   };
 }
 
+const SIDE_KINDS: Readonly<Record<SideKind, number>> = {
+  'older-copy': 3,
+  'other-name': 1,
+  'other-backend': 1,
+};
+
+/** Half the runs give some servers a second driver (at least one server). */
+function drawDrivers(seed: number, servers: readonly ServerPlan[]): SideDriverPlan[] {
+  const random = Random.stream(seed, 'drivers');
+  if (!random.chance(0.5)) return [];
+  const first = random.int(0, servers.length - 1);
+  const drivers: SideDriverPlan[] = [];
+  servers.forEach((server, index) => {
+    if (index !== first && !random.chance(0.3)) return;
+    const kind = random.weighted(SIDE_KINDS);
+    // The older copy runs without handoff; another name shares the server's handoff, if any.
+    const handoff = kind !== 'older-copy' && server.handoff && random.chance(0.7);
+    drivers.push({ label: `${server.label}2`, server: server.label, kind, handoff });
+  });
+  return drivers;
+}
+
 /** One line for the trace's header. */
 export function describeConfig(config: SimulationConfig): string {
   const servers = config.servers
@@ -104,8 +150,13 @@ export function describeConfig(config: SimulationConfig): string {
     .join(', ');
   const local =
     config.localHandoffSeconds === undefined ? 'unset' : `${config.localHandoffSeconds} s`;
+  const drivers = config.drivers.map(
+    (driver) =>
+      `${driver.label} on ${driver.server} (${driver.kind}, handoff ${driver.handoff ? 'on' : 'off'})`,
+  );
   return [
     `servers ${servers}`,
+    ...(drivers.length ? [`second drivers ${drivers.join(', ')}`] : []),
     `${config.players} players, ${config.steps} steps, fault rate ${config.faultRate}`,
     `lockTtl ${config.lockTtlSeconds} s, lockSkew ${config.lockSkewSeconds} s, autosave ${config.autosaveSeconds} s, lockWait ${config.lockWaitSeconds} s, localHandoff ${local}`,
     `latency store ${config.latency.storeMs} ms, message ${config.latency.messageMs} ms, presence ${config.latency.presenceMs} ms`,

@@ -92,6 +92,7 @@ function onFailed(server: SimServer, event: EventOf<'load.failed'>, context: Che
     tracker.loadTimedOut(server.label, key, load.startedAt);
   // A cancelled load (the player left) and a closing server kick nobody.
   if (event.error.code === ErrorCode.Closed || !server.live) return;
+  if (server.side) return; // a second driver's loads are no player's: nobody to kick
   tracker.failedLoads.push({
     server: server.label,
     key,

@@ -1,13 +1,17 @@
 /**
  * The faults a run injects, drawn from the seed's fault stream: store writes that fail,
  * commit with the response lost, stall or slow down; presence writes and reads that fail or
- * slow down, and a live server's presence key that the backend loses; messages dropped, duplicated or delayed (and so reordered); crashes, stalls and
- * graceful shutdowns of whole servers. Each hits one live server's own connections, through
- * the fault decorators. Subscriptions that fail and servers with handoff off are drawn with
- * the config.
+ * slow down, and a live server's presence key that the backend loses; messages dropped,
+ * duplicated or delayed (and so reordered); crashes, stalls and graceful shutdowns of whole
+ * servers (with their second drivers); and the compound faults of compound-faults.ts. Each
+ * hits one live server's own connections, through the fault decorators. Subscriptions that
+ * fail and servers with handoff off are drawn with the config.
  */
-import type { FaultSpec, InjectedFault } from '@datadriver/core/testing';
+import type { FaultSpec } from '@datadriver/core/testing';
+import { endAfter, olderCopyTakeover, retainedTaken, shutdownMidTrade } from './compound-faults.js';
 import type { Monitor } from './monitor.js';
+import { crash, shutdown } from './server-ends.js';
+import { driversOf } from './side-drivers.js';
 import type { SimServer, World } from './world.js';
 
 export type FaultAction =
@@ -28,7 +32,10 @@ export type FaultAction =
   | 'crash-mid-trade'
   | 'stall-mid-trade'
   | 'server-stall'
-  | 'shutdown';
+  | 'shutdown'
+  | 'older-copy-takeover'
+  | 'retained-taken'
+  | 'shutdown-mid-trade';
 
 const WEIGHTS: Readonly<Record<FaultAction, number>> = {
   'store-fail': 10,
@@ -49,6 +56,9 @@ const WEIGHTS: Readonly<Record<FaultAction, number>> = {
   'stall-mid-trade': 3,
   'server-stall': 4,
   shutdown: 1,
+  'older-copy-takeover': 3,
+  'retained-taken': 2,
+  'shutdown-mid-trade': 2,
 };
 
 type Inject = (world: World, server: SimServer, monitor: Monitor) => void;
@@ -87,33 +97,8 @@ function storeTarget(world: World): { readonly text: string; readonly spec: Part
   };
 }
 
-/** Removes `faults` after `ms` of the backend's clock. */
-function endAfter(
-  world: World,
-  server: SimServer,
-  ms: number,
-  text: string,
-  faults: InjectedFault[],
-) {
-  world.clock.schedule(ms, () => {
-    for (const fault of faults) fault.remove();
-    world.note(`${text} ends`, server.label);
-  });
-}
-
 function times(world: World, max: number): number {
   return world.random.faults.int(1, max);
-}
-
-function crash(world: World, server: SimServer, monitor: Monitor): void {
-  if (world.liveServers().length <= 2) return;
-  // Dead: no write, beat or message leaves it again. Stopping its handoff only ends the
-  // timers of a process that no longer runs (what TestServer.stop does for a crashed one).
-  server.test.crash();
-  server.status = 'crashed';
-  void server.test.stop();
-  monitor.count('crash');
-  world.note('CRASH', server.label);
 }
 
 const FAULTS: Readonly<Record<FaultAction, Inject>> = {
@@ -273,25 +258,19 @@ const FAULTS: Readonly<Record<FaultAction, Inject>> = {
     // Every call of the server hangs, then goes on: a long pause of the whole process.
     const ms = world.random.faults.int(1000, 40_000);
     const spec = { kind: 'stall', times: Number.POSITIVE_INFINITY } as const;
-    const faults = [
-      server.test.store.faults.inject(spec),
-      server.test.presence.faults.inject(spec),
-      server.test.messenger.faults.inject(spec),
-    ];
+    const faults = driversOf(world, server).flatMap((driver) => [
+      driver.test.store.faults.inject(spec),
+      driver.test.presence.faults.inject(spec),
+      driver.test.messenger.faults.inject(spec),
+    ]);
     const text = `the whole server stalls for ${ms} ms`;
     world.note(text, server.label);
     server.stalled(world.now(), world.now() + ms);
     endAfter(world, server, ms, text, faults);
   },
-  shutdown: (world, server) => {
-    if (world.liveServers().length <= 2) return;
-    // A graceful stop (close with a 1 s deadline), then the process exits.
-    server.status = 'stopped';
-    world.note('shuts down', server.label);
-    void server.test.stop().then(() => {
-      server.test.crash();
-      server.status = 'crashed';
-      world.note('process exits', server.label);
-    });
-  },
+  shutdown: (world, server) => shutdown(world, server),
+  'older-copy-takeover': (world, _server, monitor) => olderCopyTakeover(world, monitor),
+  'retained-taken': (world, _server, monitor) => retainedTaken(world, monitor),
+  'shutdown-mid-trade': (world, server) =>
+    shutdownMidTrade(world, server, (exitAfterMs) => shutdown(world, server, exitAfterMs)),
 };

@@ -8,6 +8,7 @@
 import type { DataDriverEvent } from '@datadriver/core';
 import type { ProfileRecord } from '@datadriver/core/rules';
 import type { StoreCommit } from './recording-backend.js';
+import type { Tracker } from './tracker.js';
 import type { SimServer, World } from './world.js';
 
 export const FLOWS = {
@@ -34,8 +35,12 @@ export const FLOWS = {
   'presence-key-lost': "a live server's presence key was lost and it beat on",
   'presence-unknown': 'a presence read failed (the unknown answer)',
   'late-request': 'a request naming an older token reached a newer session',
+  'older-copy-refused': 'an older copy found the key held by the driver beside it: locked at once',
+  'unflagged-after-proof':
+    "a load that read a server as stopped met that server's lock without the presence flag",
   'skewed-clocks': "a run whose servers' clocks differ (within lockSkew)",
   'mixed-handoff': 'a run with servers of handoff on and off',
+  'several-drivers': 'a run with a second driver on a server (older copy, other name or backend)',
 } as const;
 
 export type FlowName = keyof typeof FLOWS;
@@ -43,6 +48,7 @@ export type FlowName = keyof typeof FLOWS;
 /** Counts the flows an event shows. */
 export function flowsOfEvent(
   world: World,
+  tracker: Tracker,
   server: SimServer,
   event: DataDriverEvent,
   count: (flow: FlowName) => void,
@@ -56,11 +62,25 @@ export function flowsOfEvent(
     case 'load.loaded':
       if (event.reason === 'new' || event.reason === 'unlocked') count(`take-${event.reason}`);
       return;
-    case 'load.waiting':
-      if (event.reason === 'locked' && world.record(event.key)?.meta.trade) {
-        count('load-met-live-marker');
+    case 'load.waiting': {
+      if (event.reason !== 'locked') return;
+      if (world.record(event.key)?.meta.trade) count('load-met-live-marker');
+      const holder = event.holder;
+      if (!holder || holder.presence) return;
+      const read = tracker.lastRead(server.label, event.key, holder.jobId);
+      const since = tracker.oldestLoad(server.label, event.key);
+      if (read?.answer === 'stopped' && since !== undefined && read.at >= since) {
+        count('unflagged-after-proof');
       }
       return;
+    }
+    case 'load.failed': {
+      const holder = (event.error.details as { holder?: { jobId?: string } } | undefined)?.holder;
+      if (server.side?.kind === 'older-copy' && holder?.jobId === server.jobId) {
+        count('older-copy-refused');
+      }
+      return;
+    }
     case 'handoff.reply.received':
       count('handoff-reply');
       return;
@@ -124,6 +144,7 @@ export function flowsOfConfig(world: World, count: (flow: FlowName) => void): vo
   if (skews.size > 1) count('skewed-clocks');
   const handoff = new Set(world.config.servers.map((server) => server.handoff));
   if (handoff.size > 1) count('mixed-handoff');
+  if (world.config.drivers.length > 0) count('several-drivers');
 }
 
 /** A batch's table: each flow, the runs that reached it and how often it ran. */

@@ -132,6 +132,14 @@ export const Invariant = {
    * marker and cannot know whether the other participant still needs the journal).
    */
   JournalsCleared: 'journals-cleared',
+  /**
+   * Drivers apart: a server's driver of another name, or over another backend, owns records no
+   * other driver loads; sharing the server's jobId, its handoff and the process with the player
+   * data's driver (and an older copy of it) must not reach them. Its loads never find a lock
+   * (each takes its record new or unlocked, or adopts its own retained profile), and it never
+   * loses one.
+   */
+  DriversApart: 'drivers-apart',
   /** The workload saw an error no driver call may raise (not a DataDriverError). */
   UnexpectedError: 'unexpected-error',
 } as const;

@@ -25,9 +25,10 @@ export function checkJournalsCleared(world: World, monitor: Monitor): void {
   }
 }
 
-/** A trade id is drawn by its server, as "C4": its label, then its count there. */
+/** A trade id is drawn by its server, as "C4" (after the namespace): its label, then its count. */
 function excused(world: World, monitor: Monitor, id: string, keys: readonly string[]): boolean {
-  const server = world.servers.find((candidate) => id.startsWith(candidate.label));
+  const drawn = world.trace.clean(id);
+  const server = world.servers.find((candidate) => drawn.startsWith(candidate.label));
   if (!server?.live) return true;
   return keys.some((key) => monitor.tracker.everLostLock(server.label, key));
 }

@@ -28,7 +28,9 @@ export class Monitor implements ViolationSink {
   report(violation: Omit<Violation, 'at'>): void {
     const world = this.world;
     const at = world?.now() ?? 0;
-    this.violations.push({ ...violation, at });
+    // Tokens carry the cluster's namespace: a replay in another process prints the same.
+    const message = world ? world.trace.clean(violation.message) : violation.message;
+    this.violations.push({ ...violation, message, at });
     const text = `VIOLATION ${violation.invariant}: ${violation.message}`;
     world?.trace.add(at, text, violation.server, violation.key);
   }
@@ -38,7 +40,9 @@ export class Monitor implements ViolationSink {
     if (!world) return;
     this.guard(() => {
       const key = world.playerKeyOf(commit.key);
-      const server = world.nameOf(commit.jobId);
+      // Another driver's records (another name): the drivers-apart check watches those.
+      if (key === undefined && world.tradeIdOf(commit.key) === undefined) return;
+      const server = world.writerOf(commit)?.label ?? world.nameOf(commit.jobId);
       if (key === undefined) world.trace.add(commit.at, journalLine(world, commit), server);
       else world.trace.add(commit.at, commitLine(commit), server, key);
       checkCommit(commit, this.context(world));
@@ -66,7 +70,7 @@ export class Monitor implements ViolationSink {
       if (line)
         world.trace.add(world.now(), line, server.label, 'key' in event ? event.key : undefined);
       checkEvent(server, event, this.context(world));
-      flowsOfEvent(world, server, event, this.flow);
+      flowsOfEvent(world, this.tracker, server, event, this.flow);
     });
   }
 

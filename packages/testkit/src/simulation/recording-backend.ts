@@ -35,6 +35,8 @@ export interface StoreCommit {
   readonly at: number;
   /** The jobId of the server whose connection wrote it. */
   readonly jobId: string;
+  /** The driver that wrote it, when not the server's own (a second driver there: "A2"). */
+  readonly writer?: string;
   readonly key: string;
   readonly before: StoreRecord | undefined;
   readonly after: StoreRecord;
@@ -62,6 +64,7 @@ class RecordingStore implements Store {
     private readonly jobId: string,
     private readonly clock: VirtualClock,
     private readonly listener: CommitListener,
+    private readonly writer?: string,
   ) {}
 
   update(
@@ -78,7 +81,14 @@ class RecordingStore implements Store {
       last =
         next === undefined || next === null
           ? undefined
-          : { at: this.clock.now(), jobId: this.jobId, key, before: current, after: next };
+          : {
+              at: this.clock.now(),
+              jobId: this.jobId,
+              ...(this.writer ? { writer: this.writer } : {}),
+              key,
+              before: current,
+              after: next,
+            };
       return next;
     };
     const before = this.inner.versionOf(key);
@@ -126,6 +136,8 @@ export type RecordingBackend = ClusterBackend & {
   readonly presenceHistory: PresenceHistory;
   /** The backend loses `key` now (as a failover can): absent until its server's next beat. */
   losePresence(key: string): void;
+  /** A second driver's own store connection on server `jobId`: its commits name `writer`. */
+  storeFor(jobId: string, writer: string): Store;
 };
 
 export function recordingBackend(
@@ -161,6 +173,8 @@ export function recordingBackend(
         listeners.presenceWrite,
       ),
     }),
+    storeFor: (jobId, writer) =>
+      new RecordingStore(store, jobId, time.clock, listeners.commit, writer),
     read: async (key) => store.peek(key),
     close: async () => undefined,
   };

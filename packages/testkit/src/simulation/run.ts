@@ -12,6 +12,7 @@ import { Invariant, type Violation } from './invariants.js';
 import { Monitor } from './monitor.js';
 import { Random } from './prng.js';
 import { recordingBackend } from './recording-backend.js';
+import { addSideDriver } from './side-drivers.js';
 import { Trace } from './trace.js';
 import { type WorkloadAction, workloadStep } from './workload.js';
 import { SimServer, World } from './world.js';
@@ -54,6 +55,7 @@ export async function runSimulation(seed: number): Promise<SimulationResult> {
   let steps = 0;
   try {
     for (const plan of config.servers) await addServer(world, monitor, plan);
+    for (const plan of config.drivers) await addSideDriver(world, monitor, plan);
     for (let index = 0; index < config.players; index += 1) {
       world.players.push({ id: `p${index}`, current: undefined, last: undefined, trading: false });
     }
@@ -92,8 +94,11 @@ async function addServer(world: World, monitor: Monitor, plan: ServerPlan): Prom
     lockSkewSeconds: config.lockSkewSeconds,
     autosaveSeconds: config.autosaveSeconds,
     clockSkewSeconds: plan.skewMs / 1000,
-    // Tokens read as "B7": the server that drew it and its count there.
-    createId: () => `${plan.label}${++ids}`,
+    // Tokens read as "B7" in the trace: the server that drew it and its count there. The
+    // cluster's namespace (aliased away) keeps them unique in the process, whose registry
+    // remembers the tokens of every driver it runs, a crashed one's too: another run's "B7"
+    // must not read as held here.
+    createId: () => `${world.cluster.namespace}-${plan.label}${++ids}`,
     prepare: ({ messenger }) => {
       if (plan.subscribeFailures === 0) return;
       messenger.faults.inject({

@@ -41,9 +41,14 @@ export class Trace {
   }
 
   add(at: number, text: string, server?: string, key?: string): void {
+    this.entries.push({ at, server, key, text: this.clean(text) });
+  }
+
+  /** `text` with every alias applied, as the trace prints it. */
+  clean(text: string): string {
     let clean = text;
     for (const [name, alias] of this.aliases) clean = clean.replaceAll(name, alias);
-    this.entries.push({ at, server, key, text: clean });
+    return clean;
   }
 
   format(selection: TraceSelection = {}): string {

@@ -7,6 +7,7 @@ import { DataDriverError, ErrorCode } from '@datadriver/core';
 import { Invariant } from './invariants.js';
 import type { Monitor } from './monitor.js';
 import { applyTrade, earn, progressOf, type SimData } from './player-data.js';
+import { sideStep } from './side-drivers.js';
 import type { SimPlayer, SimServer, World } from './world.js';
 
 export type WorkloadAction =
@@ -19,6 +20,7 @@ export type WorkloadAction =
   | 'drop'
   | 'hop-trader'
   | 'reconnect'
+  | 'side'
   | 'pause';
 
 const WEIGHTS: Readonly<Record<WorkloadAction, number>> = {
@@ -31,6 +33,7 @@ const WEIGHTS: Readonly<Record<WorkloadAction, number>> = {
   drop: 5,
   'hop-trader': 3,
   reconnect: 3,
+  side: 6,
   pause: 5,
 };
 
@@ -114,6 +117,7 @@ const ACTIONS: Readonly<Record<WorkloadAction, Act>> = {
     profile.save().catch((error: unknown) => expected(monitor, error));
   },
   trade: (world, monitor) => trade(world, monitor),
+  side: (world) => sideStep(world),
   pause: () => undefined,
 };
 
@@ -162,7 +166,8 @@ export function connect(
   server.test.join(player.id);
 }
 
-function disconnect(
+/** The player's connection to `server` closes (their profile starts its leave save). */
+export function disconnect(
   world: World,
   monitor: Monitor,
   server: SimServer,

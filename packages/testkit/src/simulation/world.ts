@@ -8,10 +8,10 @@ import { journalPrefix, type ProfileRecord, parseStoreKey } from '@datadriver/co
 import type { InjectedFault, VirtualClock } from '@datadriver/core/testing';
 import type { Cluster } from '../cluster/cluster.js';
 import type { TestServer } from '../cluster/server.js';
-import type { ServerPlan, SimulationConfig } from './config.js';
+import type { ServerPlan, SideKind, SimulationConfig } from './config.js';
 import type { SimData, TradeTerms } from './player-data.js';
 import type { Random } from './prng.js';
-import type { RecordingBackend } from './recording-backend.js';
+import type { RecordingBackend, StoreCommit } from './recording-backend.js';
 import type { Trace } from './trace.js';
 
 export type ServerStatus = 'live' | 'crashed' | 'stopped';
@@ -31,13 +31,29 @@ export interface Disturbance {
 }
 
 export class SimServer {
-  status: ServerStatus = 'live';
-  readonly disturbances: Disturbance[] = [];
+  #status: ServerStatus = 'live';
+  readonly #disturbances: Disturbance[] = [];
 
   constructor(
     readonly plan: ServerPlan,
     readonly test: TestServer,
+    /** For a second driver: the server it runs on, and what kind it is (config.ts). */
+    readonly side?: { readonly on: SimServer; readonly kind: SideKind },
   ) {}
+
+  /** A second driver lives and dies with its server. */
+  get status(): ServerStatus {
+    return this.side ? this.side.on.status : this.#status;
+  }
+
+  set status(status: ServerStatus) {
+    this.#status = status;
+  }
+
+  /** What slowed this server's calls: a second driver's are its server's (one process). */
+  get disturbances(): Disturbance[] {
+    return this.side ? this.side.on.disturbances : this.#disturbances;
+  }
 
   get label(): string {
     return this.plan.label;
@@ -121,6 +137,8 @@ export class World {
   readonly servers: SimServer[] = [];
   readonly players: SimPlayer[] = [];
   readonly trades = new Map<string, SimTrade>();
+  /** The servers' second drivers (config.ts), apart from `servers`: no player joins them. */
+  readonly sides: SimServer[] = [];
   private readonly byJobId = new Map<string, SimServer>();
   private readonly byLabel = new Map<string, SimServer>();
 
@@ -145,6 +163,28 @@ export class World {
     this.servers.push(server);
     this.byJobId.set(server.jobId, server);
     this.byLabel.set(server.label, server);
+  }
+
+  addSide(side: SimServer): void {
+    this.sides.push(side);
+    this.byLabel.set(side.label, side);
+  }
+
+  /** The second drivers running on `server`. */
+  sidesOf(server: SimServer): SimServer[] {
+    return this.sides.filter((side) => side.side?.on === server);
+  }
+
+  /** The driver whose connection wrote `commit`: a second driver's names it. */
+  writerOf(commit: StoreCommit): SimServer | undefined {
+    return commit.writer ? this.byLabel.get(commit.writer) : this.byJobId.get(commit.jobId);
+  }
+
+  /** Every driver of the player data under `jobId`: the server's own and an older copy there. */
+  playerDriversOn(jobId: string): SimServer[] {
+    const server = this.byJobId.get(jobId);
+    if (!server) return [];
+    return [server, ...this.sidesOf(server).filter((side) => side.side?.kind === 'older-copy')];
   }
 
   serverByJobId(jobId: string): SimServer | undefined {
