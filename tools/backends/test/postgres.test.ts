@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -37,8 +37,9 @@ describe('startPostgres (own server)', () => {
   });
 
   it('serves each session from a process at a higher priority than ours, when we are root', () => {
-    const backend = psql(postgres.url, 'select pg_backend_pid()');
-    const stat = readFileSync(`/proc/${backend}/stat`, 'utf8');
+    // Read by the session's own process while it lives: a backend exits once psql disconnects,
+    // so reading /proc after psql returned raced that exit (ENOENT in CI).
+    const stat = psql(postgres.url, "select pg_read_file('/proc/' || pg_backend_pid() || '/stat')");
     const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
     expect(nice).toBe(process.getuid?.() === 0 ? -5 : 0);
   });
