@@ -8,9 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DataSchema } from '../src/index.js';
-import { stored, testBed } from './helpers.js';
-
-const isJournal = (key: string) => key.includes('#trade/');
+import { isJournal, stored, testBed } from './helpers.js';
 
 describe('a leave that waits for a trade', () => {
   it('is adopted by a rejoin only once the trade is decided and the leave save failed after it', async () => {

@@ -39,9 +39,8 @@ const marker = Symbol.for('datadriver.handoff');
 const sharedHandoffs = new Map<string, Handoff>();
 
 export class Handoff {
-  /** Presence beat period in seconds (seed). */
+  /** The lock handoff's presence beat period, and a presence key's lifetime, in seconds. */
   static readonly BEAT_SECONDS = DEFAULT_TIMINGS.beatSeconds;
-  /** Presence key lifetime in seconds (seed). */
   static readonly PRESENCE_TTL_SECONDS = DEFAULT_TIMINGS.presenceTtlSeconds;
 
   readonly jobId: string;

@@ -46,7 +46,7 @@ export const Invariant = {
   /**
    * Presence protection: a server with handoff on takes another server's flagged lock only
    * after reading the holder's presence in that load, and never after it read alive. An
-   * unknown answer does not protect a stale lock (seed): it is taken by age as before.
+   * unknown answer does not protect a stale lock (the lock handoff rules): it is taken by age as before.
    */
   PresenceProtection: 'presence-protection',
   /**
