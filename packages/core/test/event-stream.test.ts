@@ -43,6 +43,13 @@ const ALL_TYPES: Record<DataDriverEventType, true> = {
   'handoff.rejected': true,
   'handoff.limited': true,
   'driver.close-timeout': true,
+  'message.sent': true,
+  'message.applied': true,
+  'message.duplicate': true,
+  'message.failed': true,
+  'message.inbox-failed': true,
+  'message.delivered': true,
+  'message.delivery-failed': true,
 };
 
 function stream() {
@@ -113,6 +120,10 @@ describe('EventStream', () => {
       perMinute: 1,
       trade: 't1',
       waitedMs: 0,
+      id: 'm1',
+      ids: ['m1'],
+      step: 'read',
+      to: 'p2',
     };
     for (const type of Object.keys(ALL_TYPES) as DataDriverEventType[]) {
       const line = describeEvent({ ...fields, type } as unknown as DataDriverEvent);

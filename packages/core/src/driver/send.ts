@@ -47,6 +47,7 @@ export async function send(
       { details: { key, id: message.id } },
     );
   }
+  context.emit({ type: 'message.sent', key, id: message.id, outcome });
   context.background.track(nudgeHolder(context, key));
   return { outcome };
 }

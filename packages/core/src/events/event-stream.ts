@@ -2,7 +2,7 @@
  * How events reach their listeners and the logger: every event is stamped with the time and
  * the server, turned into its log line (the seed's words for the warnings), and fanned out.
  */
-import { describeError } from '../ports/errors.js';
+import { describeError, ErrorCode } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type {
   DataDriverEvent,
@@ -30,6 +30,9 @@ export const LOGGED_EVENT_TYPES: ReadonlySet<DataDriverEventType> = new Set([
   'trade.recovered',
   'trade.undecided',
   'load.failed',
+  'message.failed',
+  'message.inbox-failed',
+  'message.delivery-failed',
 ]);
 
 /** The log line for an event, with the seed's words for its warnings. */
@@ -125,6 +128,22 @@ export function describeEvent(
       return {
         level: 'info',
         message: `load of ${event.key} failed after ${event.waitedMs} ms: ${describeError(event.error)}`,
+      };
+    case 'message.failed':
+      // Once per message and server: a message that always throws is tried at every autosave.
+      return event.first ? { level: 'warn', message: event.error.message } : undefined;
+    case 'message.inbox-failed':
+      return {
+        level: 'warn',
+        message: `the inbox of ${event.key} could not be ${event.step === 'read' ? 'read' : 'trimmed'}: ${describeError(event.error)}`,
+      };
+    case 'message.delivery-failed':
+      return {
+        level: 'warn',
+        message:
+          event.error.code === ErrorCode.DeliveryUncertain
+            ? event.error.message
+            : `the transfer ${JSON.stringify(event.id)} from ${event.key} to ${event.to} was not delivered yet: ${describeError(event.error)}`,
       };
     default:
       return undefined;

@@ -147,6 +147,60 @@ export type DataDriverEvent =
       readonly trade: string;
       readonly outcome: 'committed' | 'aborted';
     })
+  | (KeyEvent & {
+      /** `DataDriver.send` resolved: `queued` (durable in the inbox) or `duplicate`. */
+      readonly type: 'message.sent';
+      readonly id: string;
+      readonly outcome: 'queued' | 'duplicate';
+    })
+  | (KeyEvent & {
+      /**
+       * The holder's write carrying these messages' effects and ids is known committed: once
+       * per message, however many times the write was retried. No bodies: a body is the
+       * game's, and a listener that needs one has it in `onMessage`.
+       */
+      readonly type: 'message.applied';
+      readonly ids: readonly string[];
+    })
+  | (KeyEvent & {
+      /**
+       * A pending message whose id the profile records as applied by an earlier holder (one
+       * that stopped between its write and the inbox's trim): trimmed, not applied again.
+       */
+      readonly type: 'message.duplicate';
+      readonly id: string;
+    })
+  | (KeyEvent & {
+      /** `onMessage` failed this message (`Data.MessageFailed`): it stays pending. */
+      readonly type: 'message.failed';
+      readonly id: string;
+      readonly error: DataDriverError;
+      /** Its first failure on this server in this session: the one that warns. */
+      readonly first: boolean;
+    })
+  | (KeyEvent & {
+      /** The inbox could not be read, or trimmed after an apply: a later pass does it. */
+      readonly type: 'message.inbox-failed';
+      readonly step: 'read' | 'trim';
+      readonly error: DataDriverError;
+    })
+  | (KeyEvent & {
+      /** A transfer of profile `key` reached `to`'s inbox: `queued`, or `duplicate`. */
+      readonly type: 'message.delivered';
+      readonly to: string;
+      readonly id: string;
+      readonly outcome: 'queued' | 'duplicate';
+    })
+  | (KeyEvent & {
+      /**
+       * A transfer of profile `key` was not delivered to `to`: kept in the outbox and tried
+       * again after a later write (a store failure), or, `Data.DeliveryUncertain`, never again.
+       */
+      readonly type: 'message.delivery-failed';
+      readonly to: string;
+      readonly id: string;
+      readonly error: DataDriverError;
+    })
   | (Base & { readonly type: 'presence.beat' })
   | (Base & {
       readonly type: 'presence.beat-failed';

@@ -7,7 +7,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { SaveReason } from '../events/events.js';
-import { describeError } from '../ports/errors.js';
+import { ErrorCode, toDataDriverError } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import {
   type InboxLimits,
@@ -62,8 +62,11 @@ export async function messagePass(
     inbox = parseInbox(inboxKey, await context.store.get(inboxKey), limits);
     plan = planApply(inbox, owner.messages.current.applied);
   } catch (error) {
-    context.logger.warn(`the inbox of ${owner.key} could not be read: ${describeError(error)}`);
+    inboxFailed(context, owner.key, 'read', error);
     return false;
+  }
+  for (const id of owner.messages.duplicates(plan.trim)) {
+    context.emit({ type: 'message.duplicate', key: owner.key, id });
   }
   // A message that failed in this session is tried again at autosaves, not on every nudge.
   const apply =
@@ -83,7 +86,8 @@ export async function messagePass(
     }
   });
   for (const { id, error } of run.failed) {
-    if (owner.messages.fail(id)) context.logger.warn(error.message);
+    const first = owner.messages.fail(id);
+    context.emit({ type: 'message.failed', key: owner.key, id, error, first });
   }
   const { messages } = owner;
   if (run.applied.length > 0) {
@@ -91,6 +95,7 @@ export async function messagePass(
     replaceContents(data, run.data);
     const applied = recordApplied(messages.current.applied, run.applied, inbox, limits.appliedTail);
     messages.current = { ...messages.current, applied };
+    messages.applied(run.applied); // reported once a write carrying them commits
   }
   const durable = new Set(io.durableApplied());
   const unsaved = plan.trim.some((id) => !durable.has(id));
@@ -124,6 +129,16 @@ async function trim(
     });
   } catch (error) {
     // Idempotent: the next pass finds these applied and trims them then.
-    context.logger.warn(`the inbox of ${key} could not be trimmed: ${describeError(error)}`);
+    inboxFailed(context, key, 'trim', error);
   }
+}
+
+function inboxFailed(
+  context: DriverContext,
+  key: string,
+  step: 'read' | 'trim',
+  error: unknown,
+): void {
+  const failure = toDataDriverError(error, ErrorCode.BackendFailed, `the inbox of ${key}`);
+  context.emit({ type: 'message.inbox-failed', key, step, error: failure });
 }

@@ -9,7 +9,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import { appendToInbox, nudgeHolder } from '../context/inbox-io.js';
-import { describeError } from '../ports/errors.js';
+import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
 import { deliveryOf, type OutboxEntry, toDeliver } from '../rules/messages/index.js';
 import type { SessionMessages } from './session-messages.js';
 
@@ -35,22 +35,26 @@ async function deliverOne(
   messages: SessionMessages,
   entry: OutboxEntry,
 ): Promise<void> {
+  const { id, to } = entry;
   let outcome: Awaited<ReturnType<typeof appendToInbox>>;
   try {
-    outcome = await appendToInbox(context, entry.to, deliveryOf(from, entry));
+    outcome = await appendToInbox(context, to, deliveryOf(from, entry));
   } catch (error) {
     // Kept: delivered again after the sender's next committed write, or by its next holder.
-    context.logger.warn(
-      `the transfer ${JSON.stringify(entry.id)} from ${from} to ${entry.to} was not delivered yet: ${describeError(error)}`,
-    );
+    const failure = toDataDriverError(error, ErrorCode.BackendFailed, `delivery to ${to} failed`);
+    context.emit({ type: 'message.delivery-failed', key: from, to, id, error: failure });
     return;
   }
-  messages.settle(entry.id, outcome);
+  messages.settle(id, outcome);
   if (outcome === 'uncertain') {
-    context.logger.warn(
-      `Data.DeliveryUncertain: the transfer ${JSON.stringify(entry.id)} from ${from} to ${entry.to} cannot be told received or not (its id left the recipient's receipt window); it is kept in the outbox, never delivered again`,
+    const error = new DataDriverError(
+      ErrorCode.DeliveryUncertain,
+      `the transfer ${JSON.stringify(id)} from ${from} to ${to} cannot be told received or not (its id left the recipient's receipt window); it is kept in the outbox, never delivered again`,
+      { details: { key: from, to, id } },
     );
+    context.emit({ type: 'message.delivery-failed', key: from, to, id, error });
     return;
   }
-  await nudgeHolder(context, entry.to);
+  context.emit({ type: 'message.delivered', key: from, to, id, outcome });
+  await nudgeHolder(context, to);
 }

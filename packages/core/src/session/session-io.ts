@@ -231,7 +231,10 @@ export class SessionIo {
     const messages = result.stored?.meta.messages;
     if (result.stored) this.#durableApplied = messages?.applied ?? [];
     if (result.stored && result.decision.kind !== 'lost') {
-      deliverOutbox(this.context, this.owner.key, this.owner.messages, messages?.outbox);
+      const { key } = this.owner;
+      const applied = this.owner.messages.committed(messages?.applied ?? []);
+      if (applied.length > 0) this.context.emit({ type: 'message.applied', key, ids: applied });
+      deliverOutbox(this.context, key, this.owner.messages, messages?.outbox);
     }
     if (result.decision.kind === 'lost' || json === undefined) {
       // What the store holds now, the other server's record included: the next write's start.

@@ -22,6 +22,10 @@ export class SessionMessages {
   current: ProfileMessages;
   readonly #failed = new Set<string>();
   readonly #delivering = new Set<string>();
+  /** Applied by this session, not yet seen in a committed write (`message.applied`). */
+  readonly #uncommitted = new Set<string>();
+  /** Applied by this session or reported as a duplicate: never reported as one (again). */
+  readonly #known = new Set<string>();
   #passes: PassState = 'idle';
 
   constructor(
@@ -69,6 +73,33 @@ export class SessionMessages {
     if (this.#failed.has(id)) return false;
     this.#failed.add(id);
     return true;
+  }
+
+  /** A pass applied `ids` in memory: reported as applied once a write carrying them commits. */
+  applied(ids: readonly string[]): void {
+    for (const id of ids) {
+      this.#uncommitted.add(id);
+      this.#known.add(id);
+    }
+  }
+
+  /** A write committed recording `applied`: the ids this session applied that it made durable. */
+  committed(applied: readonly string[]): string[] {
+    if (this.#uncommitted.size === 0) return [];
+    return applied.filter((id) => this.#uncommitted.delete(id));
+  }
+
+  /**
+   * Of the pending messages a pass found applied already (`trim`), those an earlier holder
+   * applied, each reported once: not this session's own apply whose trim is still to come.
+   */
+  duplicates(trim: readonly string[]): string[] {
+    const found = trim.filter((id) => !this.#known.has(id));
+    for (const id of found) this.#known.add(id);
+    // Bounded: an id the record no longer keeps as applied is never planned as a trim again.
+    const kept = new Set(this.current.applied);
+    for (const id of this.#known) if (!kept.has(id)) this.#known.delete(id);
+    return found;
   }
 
   /**
