@@ -23,7 +23,14 @@ export class DriverMetrics {
     | 'requestsSent'
     | 'requestsReceived'
     | 'presenceReads'
-    | 'tradeRecoveries',
+    | 'tradeRecoveries'
+    | 'messagesSent'
+    | 'messagesApplied'
+    | 'messageDuplicates'
+    | 'messageFailures'
+    | 'inboxFailures'
+    | 'transfersDelivered'
+    | 'transferFailures',
     Counter
   >;
   private readonly active: ObservableGauge;
@@ -80,6 +87,37 @@ export class DriverMetrics {
         'Trades settled from their journal by a load',
         '{trade}',
       ),
+      messagesSent: counter(METRICS.messagesSent, 'Messages sent to a profile', '{message}'),
+      messagesApplied: counter(
+        METRICS.messagesApplied,
+        'Messages applied, once their write is known committed',
+        '{message}',
+      ),
+      messageDuplicates: counter(
+        METRICS.messageDuplicates,
+        'Pending messages found applied already: trimmed, not applied again',
+        '{message}',
+      ),
+      messageFailures: counter(
+        METRICS.messageFailures,
+        'Tries of onMessage that failed; the message stays pending',
+        '{failure}',
+      ),
+      inboxFailures: counter(
+        METRICS.inboxFailures,
+        'Inbox reads and trims that failed; a later pass does them',
+        '{failure}',
+      ),
+      transfersDelivered: counter(
+        METRICS.transfersDelivered,
+        "Transfers delivered to the recipient's inbox",
+        '{message}',
+      ),
+      transferFailures: counter(
+        METRICS.transferFailures,
+        'Transfer deliveries that failed; the transfer stays in the outbox',
+        '{failure}',
+      ),
     };
     this.active = meter.createObservableGauge(METRICS.activeProfiles, {
       description: 'Profiles active on this server',
@@ -97,8 +135,8 @@ export class DriverMetrics {
     this.releaseDuration.record(seconds(ms), this.attributes());
   }
 
-  count(counter: keyof DriverMetrics['counters'], attributes: Attributes = {}): void {
-    this.counters[counter].add(1, this.attributes(attributes));
+  count(counter: keyof DriverMetrics['counters'], attributes: Attributes = {}, by = 1): void {
+    this.counters[counter].add(by, this.attributes(attributes));
   }
 
   /** Stops observing the gauge (the instruments themselves belong to the meter). */

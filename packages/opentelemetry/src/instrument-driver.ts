@@ -233,6 +233,30 @@ export function instrumentDriver(
           [ATTRIBUTES.saveReason]: event.reason,
         });
         return;
+      case 'message.sent':
+        recorder.count('messagesSent', { [ATTRIBUTES.messageOutcome]: event.outcome });
+        return;
+      case 'message.applied':
+        recorder.count('messagesApplied', {}, event.ids.length);
+        return;
+      case 'message.duplicate':
+        recorder.count('messageDuplicates');
+        return;
+      case 'message.failed':
+        recorder.count('messageFailures', { [ATTRIBUTES.errorType]: event.error.code });
+        return;
+      case 'message.inbox-failed':
+        recorder.count('inboxFailures', {
+          [ATTRIBUTES.inboxStep]: event.step,
+          [ATTRIBUTES.errorType]: event.error.code,
+        });
+        return;
+      case 'message.delivered':
+        recorder.count('transfersDelivered', { [ATTRIBUTES.messageOutcome]: event.outcome });
+        return;
+      case 'message.delivery-failed':
+        recorder.count('transferFailures', { [ATTRIBUTES.errorType]: event.error.code });
+        return;
       default:
         return;
     }

@@ -29,6 +29,20 @@ export const METRICS = {
   tradeRecoveries: 'datadriver.trade.recoveries',
   /** Gauge: profiles active on this server now. */
   activeProfiles: 'datadriver.profiles.active',
+  /** Counter: `send`s that resolved, by outcome (`queued`, or `duplicate`: received before). */
+  messagesSent: 'datadriver.messages.sent',
+  /** Counter: messages applied on this server, counted once their write is known committed. */
+  messagesApplied: 'datadriver.messages.applied',
+  /** Counter: pending messages found applied already (a holder stopped before its trim). */
+  messageDuplicates: 'datadriver.messages.duplicates',
+  /** Counter: tries of `onMessage` that failed (`Data.MessageFailed`); the message stays. */
+  messageFailures: 'datadriver.messages.failures',
+  /** Counter: inbox reads and trims that failed, by step and error code; a later pass redoes. */
+  inboxFailures: 'datadriver.inbox.failures',
+  /** Counter: transfers delivered to the recipient's inbox, by outcome. */
+  transfersDelivered: 'datadriver.transfers.delivered',
+  /** Counter: transfer deliveries that failed, by error code (`Data.DeliveryUncertain`: kept). */
+  transferFailures: 'datadriver.transfers.failures',
   /** Counter: presence beats of this server, by outcome (`instrumentHandoff`). */
   beats: 'datadriver.presence.beats',
 } as const;
@@ -58,6 +72,10 @@ export const ATTRIBUTES = {
   presenceAnswer: 'datadriver.presence.answer',
   saveReason: 'datadriver.save.reason',
   tradeOutcome: 'datadriver.trade.outcome',
+  /** A send's or a delivery's outcome: `queued` or `duplicate`. */
+  messageOutcome: 'datadriver.message.outcome',
+  /** Which inbox step failed: `read` or `trim`. */
+  inboxStep: 'datadriver.inbox.step',
 } as const;
 
 /** Seconds: from a cache hit (ms) to a crash takeover (10 to 15 s) and the lock wait (15 s). */
