@@ -37,8 +37,42 @@ export function when(time: number, now: number): string {
   return `${new Date(time).toISOString()} (${relative})`;
 }
 
-/** Compact JSON, cut to `max` characters. */
+/** Compact JSON, cut to `max` characters, safe to print (`printable`). */
 export function preview(value: unknown, max = 120): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = printable(JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A string from the store (a message id) as a JSON string literal, safe to print. */
+export function quoted(text: string): string {
+  return printable(JSON.stringify(text));
+}
+
+/**
+ * What JSON leaves raw but a terminal acts on, escaped as `\uXXXX`: C1 controls (U+009B is a
+ * CSI), line and paragraph separators, and the bidirectional overrides and isolates that can
+ * make text read as something else. JSON already escapes C0 controls and lone surrogates.
+ */
+export function printable(json: string): string {
+  let out = '';
+  for (const char of json) {
+    const code = char.codePointAt(0)!;
+    out += acted(code) ? `\\u${code.toString(16).padStart(4, '0')}` : char;
+  }
+  return out;
+}
+
+/** True for a character a terminal acts on (or reorders) that JSON leaves raw. */
+export function acted(code: number): boolean {
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    code === 0x61c ||
+    code === 0x200e ||
+    code === 0x200f ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
 }

@@ -1,3 +1,4 @@
+export type { DropResult, InboxListing, PendingRow, SendCliResult } from './inbox-commands.js';
 export type { Inspection } from './inspect.js';
 export type { CliIo } from './io.js';
 export { processIo } from './io.js';

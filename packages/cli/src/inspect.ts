@@ -14,6 +14,8 @@ import {
 } from '@datadriver/core/ports';
 import {
   decidedJournal,
+  inboxKeyOf,
+  inboxPrefix,
   outcomeOf,
   type ProfileRecord,
   parseJournal,
@@ -21,6 +23,7 @@ import {
   settledData,
   type TradeState,
 } from '@datadriver/core/rules';
+import { readInbox } from './inbox-commands.js';
 import { type ExpiryReader, type Liveness, livenessOf, type Watch } from './liveness.js';
 import { storeKeyOf } from './store-keys.js';
 import { type Verdict, type VerdictInput, verdictOf } from './verdict.js';
@@ -65,6 +68,13 @@ export interface Inspection {
   readonly verdict: Verdict;
   /** The record's data, with `--data`. */
   readonly data?: unknown;
+  /** Its inbox: how many messages wait, and the oldest (one that always fails stays oldest). */
+  readonly messages?: {
+    readonly pending: number;
+    readonly oldest?: { readonly id: string; readonly at: number; readonly ageMs: number };
+  };
+  /** Why the inbox could not be read (a foreign value under its key). */
+  readonly messagesError?: string;
 }
 
 export interface InspectContext {
@@ -94,7 +104,13 @@ export async function inspect(context: InspectContext, key: string): Promise<Ins
       now: context.now(),
       liveness: undefined,
     });
-    return { ...base, found: false, ...(await versionsOf(context, key)), verdict };
+    return {
+      ...base,
+      found: false,
+      ...(await versionsOf(context, key)),
+      ...(await messagesOf(context, key)),
+      verdict,
+    };
   }
   const { meta } = record;
   const holder =
@@ -116,6 +132,7 @@ export async function inspect(context: InspectContext, key: string): Promise<Ins
     ...(holder ? { holder } : {}),
     ...(meta.trade ? { trade: await tradeOf(context.store, key, record, now) } : {}),
     ...(await versionsOf(context, key)),
+    ...(await messagesOf(context, key, now)),
     verdict,
     ...(context.withData ? { data: record.data } : {}),
   };
@@ -149,6 +166,24 @@ async function versionsOf(
   }
 }
 
+async function messagesOf(
+  context: InspectContext,
+  key: string,
+  now = context.now(),
+): Promise<Pick<Inspection, 'messages' | 'messagesError'>> {
+  try {
+    const pending = (await readInbox(context.store, inboxKeyOf(context.driver.name, key)))?.pending;
+    if (!pending?.length) return { messages: { pending: 0 } };
+    // The first received; `at` is the sender's clock, so the oldest by time.
+    const first = pending.reduce((oldest, message) => (message.at < oldest.at ? message : oldest));
+    const oldest = { id: first.id, at: first.at, ageMs: now - first.at };
+    return { messages: { pending: pending.length, oldest } };
+  } catch (error) {
+    if (!DataDriverError.is(error, ErrorCode.InvalidRecord)) throw error;
+    return { messagesError: describeError(error) };
+  }
+}
+
 /**
  * A missing record is an answer when the driver has others; nothing at all under the driver
  * or the prefix is more likely a wrong `--prefix`, `--table` or driver name.
@@ -157,6 +192,8 @@ async function refuseEmptyNamespace(context: InspectContext, driver: string): Pr
   const { store } = context;
   if (!store.scan) return;
   if (await hasAny(store.scan(`${driver}/`))) return;
+  // A profile never loaded yet can have an inbox: messages sent to it.
+  if (await hasAny(store.scan(inboxPrefix(driver)))) return;
   const anything = await hasAny(store.scan(''));
   throw new DataDriverError(
     ErrorCode.Misconfigured,

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { DataDriverError, describeError } from '@datadriver/core/ports';
 import { Command, CommanderError, Option } from 'commander';
+import { inboxCommand, sendCommand } from './inbox-commands.js';
 import type { CliIo } from './io.js';
 import { type CommandContext, commandContext, type GlobalOptions } from './options.js';
 import {
@@ -139,6 +140,30 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .argument('<key>')
     .option('--yes', 'do not ask for confirmation')
     .action(run(eraseCommand as Action));
+
+  program
+    .command('inbox')
+    .description(
+      "a profile's pending messages (id, when sent, size, body); --drop removes one unapplied",
+    )
+    .argument('<driver>')
+    .argument('<key>')
+    .option(
+      '--drop <id>',
+      'remove this pending message without applying it (one whose onMessage always throws); a send with its id is then a duplicate',
+    )
+    .option('--yes', 'do not ask for confirmation of --drop')
+    .action(run(inboxCommand as Action));
+  program
+    .command('send')
+    .description(
+      'send one message to a profile through DataDriver.send: queued, or duplicate when the profile received the id before',
+    )
+    .argument('<driver>')
+    .argument('<key>')
+    .argument('<json>', "the message's body, as JSON")
+    .requiredOption('--id <id>', "the message's idempotency key (a receipt id, a grant id)")
+    .action(run(sendCommand as Action));
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });

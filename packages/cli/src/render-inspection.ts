@@ -1,5 +1,5 @@
 /** An inspection as people read it. */
-import { duration, preview, rows, when } from './format.js';
+import { duration, preview, quoted, rows, when } from './format.js';
 import type { Inspection } from './inspect.js';
 import type { Liveness } from './liveness.js';
 
@@ -25,6 +25,7 @@ export function renderInspection(inspection: Inspection, now: number): string {
     entries.push(['released token', inspection.releasedToken ?? 'none']);
     entries.push(['trade', tradeText(inspection)]);
   }
+  entries.push(['messages', messagesText(inspection)]);
   versionsText(inspection, now).forEach((text, index) => {
     entries.push([index === 0 ? 'versions' : '', text]);
   });
@@ -68,4 +69,12 @@ function versionsText(inspection: Inspection, now: number): string[] {
   if (!inspection.versions) return ['not kept by this store'];
   if (inspection.versions.length === 0) return ['none'];
   return inspection.versions.map((version) => when(version.time, now));
+}
+
+function messagesText({ messages, messagesError }: Inspection): string {
+  if (messagesError) return `unreadable: ${messagesError}`;
+  if (!messages || messages.pending === 0) return 'none pending';
+  const { oldest } = messages;
+  const age = oldest ? `; oldest ${quoted(oldest.id)}, sent ${duration(oldest.ageMs)} ago` : '';
+  return `${messages.pending} pending${age} (datadriver inbox lists them)`;
 }

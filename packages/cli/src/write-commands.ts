@@ -180,7 +180,8 @@ function lockRows(
   ];
 }
 
-async function confirm(
+/** Shows `plan` and asks; `--yes` skips, and no terminal to ask refuses (nothing written). */
+export async function confirm(
   context: CommandContext,
   yes: boolean | undefined,
   what: string,

@@ -17,6 +17,7 @@ import {
   type Tables,
 } from './support/dynamo.js';
 import { type GameServer, gameServer } from './support/game-server.js';
+import { type MessageHandler, messageRoundTrip } from './support/message-round-trip.js';
 import { uniquePrefix } from './support/names.js';
 
 const fast = { beatSeconds: 0.2, presenceTtlSeconds: 1 };
@@ -52,8 +53,9 @@ const args = () => [
   '1',
 ];
 
-async function server(jobId: string): Promise<GameServer> {
+async function server(jobId: string, onMessage?: MessageHandler): Promise<GameServer> {
   const started = await gameServer({
+    ...(onMessage ? { onMessage } : {}),
     url: inject('redisUrl'),
     prefix,
     jobId,
@@ -181,5 +183,9 @@ describe('on DynamoDB', () => {
     });
     expect(await store.get('PlayerData/u4')).toBeUndefined();
     expect(await store.versions!.list('PlayerData/u4')).toEqual([]);
+  });
+
+  it('messages: send reaches a live holder through the Redis bus; inbox lists, inspect counts and --drop removes one that always throws', async () => {
+    await messageRoundTrip(args(), (onMessage) => server('ddb-m', onMessage), 'm1');
   });
 });

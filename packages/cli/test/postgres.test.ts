@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Beat, EraseResult, Inspection } from '../src/index.js';
 import { cli, json } from './support/cli.js';
 import { type GameServer, gameServer } from './support/game-server.js';
+import { type MessageHandler, messageRoundTrip } from './support/message-round-trip.js';
 import { uniquePrefix } from './support/names.js';
 
 const fast = { beatSeconds: 0.2, presenceTtlSeconds: 1 };
@@ -41,8 +42,9 @@ const args = () => [
   '1',
 ];
 
-async function server(jobId: string): Promise<GameServer> {
+async function server(jobId: string, onMessage?: MessageHandler): Promise<GameServer> {
   const started = await gameServer({
+    ...(onMessage ? { onMessage } : {}),
     url: inject('redisUrl'), // unused: every port below is on PostgreSQL
     prefix: uniquePrefix('pg-unused'),
     jobId,
@@ -172,5 +174,9 @@ describe('on PostgreSQL', () => {
     const store = new PostgresStore({ pool, schema, versions: {} });
     expect(await store.get('PlayerData/u4')).toBeUndefined();
     expect(await store.versions!.list('PlayerData/u4')).toEqual([]);
+  });
+
+  it('messages: send reaches a live holder through LISTEN/NOTIFY; inbox lists, inspect counts and --drop removes one that always throws', async () => {
+    await messageRoundTrip(args(), (onMessage) => server('pg-m', onMessage), 'm1');
   });
 });

@@ -44,6 +44,15 @@ export {
   type TakeReason,
 } from './rules/lock-rules.js';
 export { DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './rules/message-budget.js';
+// A profile's inbox as the inspector reads it, and an operator's drop of one pending message.
+export { dropPending } from './rules/messages/apply.js';
+export {
+  type Inbox,
+  type InboxMessage,
+  inboxRecord,
+  parseInbox,
+} from './rules/messages/inbox.js';
+export { type InboxLimits, limitsFor } from './rules/messages/limits.js';
 export {
   type LockInfo,
   type ProfileRecord,

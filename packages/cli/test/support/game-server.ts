@@ -5,6 +5,7 @@
 import {
   DataDriver,
   type DataDriverEvent,
+  type DataDriverOptions,
   Handoff,
   type HandoffTimings,
   type Messenger,
@@ -46,6 +47,8 @@ export interface GameServerOptions {
   readonly store?: Store;
   readonly presence?: Presence;
   readonly messenger?: Messenger & { close(): Promise<void> };
+  /** Applies the profile messages sent to the profiles it holds. */
+  readonly onMessage?: DataDriverOptions<Player>['onMessage'];
 }
 
 export async function gameServer(options: GameServerOptions): Promise<GameServer> {
@@ -76,6 +79,7 @@ export async function gameServer(options: GameServerOptions): Promise<GameServer
     jobId: options.jobId,
     handoff: handoff ?? false,
     logger: quietLogger,
+    ...(options.onMessage ? { onMessage: options.onMessage } : {}),
   });
   const host = new MemoryHost(options.jobId);
   driver.attach(host);

@@ -81,3 +81,18 @@ export function trimInbox(
   }
   return { pending, done: all.slice(drop), forgotBelow };
 }
+
+/**
+ * `inbox` with pending message `id` dropped, unapplied, by an operator (a message whose handler
+ * always fails): moved to the receipt window as an applied one is, so a resend of the id is a
+ * duplicate. `undefined` when `id` is not pending (applied and trimmed, dropped, never sent):
+ * nothing to write. Run in the inbox's compare-and-set; it never touches the profile, so a
+ * holder's pass that read the message before the drop applies it once and trims nothing more.
+ */
+export function dropPending(
+  inbox: Inbox | undefined,
+  id: string,
+  limits: InboxLimits,
+): Inbox | undefined {
+  return trimInbox(inbox, new Set([id]), limits);
+}
