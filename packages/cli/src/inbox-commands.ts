@@ -76,7 +76,7 @@ export async function inboxCommand(
   const now = context.now();
   print(context, listing, () => {
     const title = `${inboxKey}  (${context.backends.where})\n`;
-    const summary = `${listing.pending.length} pending; ${listing.remembered} applied id(s) remembered\n`;
+    const summary = `${listing.pending.length} pending; ${listing.remembered} id(s) remembered (applied or dropped)\n`;
     if (listing.pending.length === 0) return title + summary;
     return (
       title +
