@@ -6,10 +6,9 @@
  * applies it once, and nothing applies it again.
  */
 import { DataDriver } from '@datadriver/core';
-import { DataDriverError, ErrorCode, type Store } from '@datadriver/core/ports';
+import { DataDriverError, ErrorCode } from '@datadriver/core/ports';
 import {
   dropPending,
-  type Inbox,
   inboxKeyOf,
   inboxRecord,
   limitsFor,
@@ -17,6 +16,7 @@ import {
   parseRecord,
 } from '@datadriver/core/rules';
 import { preview, quoted, table, when } from './format.js';
+import { readInbox } from './inbox-read.js';
 import type { CommandContext } from './options.js';
 import { quietLogger } from './quiet-logger.js';
 import { print } from './read-commands.js';
@@ -181,11 +181,6 @@ export async function sendCommand(
       : `duplicate: ${inboxKey} already received ${quoted(options.id)}; nothing was written\n`,
   );
   return result;
-}
-
-/** The inbox stored under `inboxKey`, parsed by core's rules (`Data.InvalidRecord` if foreign). */
-export async function readInbox(store: Store, inboxKey: string): Promise<Inbox | undefined> {
-  return parseInbox(inboxKey, await store.get(inboxKey), limitsFor(store.maxRecordBytes));
 }
 
 function notPending(inboxKey: string, id: string): DataDriverError {

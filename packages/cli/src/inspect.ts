@@ -23,7 +23,7 @@ import {
   settledData,
   type TradeState,
 } from '@datadriver/core/rules';
-import { readInbox } from './inbox-commands.js';
+import { readInbox } from './inbox-read.js';
 import { type ExpiryReader, type Liveness, livenessOf, type Watch } from './liveness.js';
 import { storeKeyOf } from './store-keys.js';
 import { type Verdict, type VerdictInput, verdictOf } from './verdict.js';
