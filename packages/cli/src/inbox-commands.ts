@@ -17,6 +17,7 @@ import {
 } from '@datadriver/core/rules';
 import { preview, quoted, table, when } from './format.js';
 import { readInbox } from './inbox-read.js';
+import { refuseEmptyNamespace } from './inspect.js';
 import type { CommandContext } from './options.js';
 import { quietLogger } from './quiet-logger.js';
 import { print } from './read-commands.js';
@@ -60,6 +61,10 @@ export async function inboxCommand(
   if (options.drop !== undefined) return drop(context, driver, key, options.drop, options.yes);
   const inboxKey = inboxKeyOf(driver, key);
   const inbox = await readInbox(context.backends.store, inboxKey);
+  // No inbox: a wrong --prefix, --table or driver name reads as one, as for inspect.
+  if (inbox === undefined) {
+    await refuseEmptyNamespace(context.backends.store, context.backends.where, driver);
+  }
   const listing: InboxListing = {
     driver,
     key,

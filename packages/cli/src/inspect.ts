@@ -98,7 +98,7 @@ export async function inspect(context: InspectContext, key: string): Promise<Ins
   const record = parseRecord(key, value);
   const base = { driver, key, storeKey, where: context.where };
   if (!record || !value) {
-    await refuseEmptyNamespace(context, driver);
+    await refuseEmptyNamespace(context.store, context.where, driver);
     const verdict = verdictOf(undefined, {
       ...context.verdict,
       now: context.now(),
@@ -188,8 +188,11 @@ async function messagesOf(
  * A missing record is an answer when the driver has others; nothing at all under the driver
  * or the prefix is more likely a wrong `--prefix`, `--table` or driver name.
  */
-async function refuseEmptyNamespace(context: InspectContext, driver: string): Promise<void> {
-  const { store } = context;
+export async function refuseEmptyNamespace(
+  store: Store,
+  where: string,
+  driver: string,
+): Promise<void> {
   if (!store.scan) return;
   if (await hasAny(store.scan(`${driver}/`))) return;
   // A profile never loaded yet can have an inbox: messages sent to it.
@@ -198,9 +201,9 @@ async function refuseEmptyNamespace(context: InspectContext, driver: string): Pr
   throw new DataDriverError(
     ErrorCode.Misconfigured,
     anything
-      ? `no record of driver ${JSON.stringify(driver)} in ${context.where}: check the driver name (the servers' DataDriver name)`
-      : `nothing is stored in ${context.where}: check --prefix, --table and the URL or endpoint`,
-    { details: { driver, where: context.where } },
+      ? `no record of driver ${JSON.stringify(driver)} in ${where}: check the driver name (the servers' DataDriver name)`
+      : `nothing is stored in ${where}: check --prefix, --table and the URL or endpoint`,
+    { details: { driver, where } },
   );
 }
 

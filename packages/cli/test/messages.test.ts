@@ -119,6 +119,20 @@ describe('send', () => {
 });
 
 describe('inbox', () => {
+  it('a prefix or driver name with nothing under it is Data.Misconfigured, as for inspect', async () => {
+    const prefix = uniquePrefix('inbox-empty');
+    const empty = await cli([...on(prefix), 'inbox', 'PlayerData', 'u1']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/^Data\.Misconfigured: nothing is stored in /);
+    await cli([...on(prefix), 'send', 'PlayerData', 'u1', '1', '--id', 'g1']);
+    const otherDriver = await cli([...on(prefix), 'inbox', 'Inventory', 'u1']);
+    expect(otherDriver.stderr).toMatch(/^Data\.Misconfigured: no record of driver "Inventory"/);
+    const otherKey = json<InboxListing>(
+      await cli([...on(prefix), '--json', 'inbox', 'PlayerData', 'u2']),
+    );
+    expect(otherKey).toMatchObject({ pending: [], remembered: 0 });
+  });
+
   it('lists pending messages, hostile ones escaped, and writes nothing; inspect counts them and ages the oldest', async () => {
     const prefix = uniquePrefix('inbox');
     const hostileId = 'gift-\u001b[2J\u009b31m\u202egnp.exe';
