@@ -1,8 +1,11 @@
 /**
  * The game: a player connects with a user id, their profile loads (or they are kicked), and
- * each `earn` message adds coins to it. Everything about the lock is DataDriver's.
+ * each `earn` message adds coins to it. Grants (`POST /grant`) and gifts reach the profile as
+ * messages, applied once by whichever server holds it. Everything about the lock is DataDriver's.
  */
-import type { DataDriver } from '@datadriver/core';
+import type { DataDriver, MessageTarget, ProfileMessage } from '@datadriver/core';
+import type { GiftNotices } from './gift-notices.js';
+import { grantOf } from './grant-request.js';
 import { type SocketPlayer, send } from './websocket-host.js';
 
 export interface PlayerData {
@@ -39,4 +42,23 @@ export function play(driver: DataDriver<PlayerData>, player: SocketPlayer): void
     if (message.type === 'earn') profile.data.coins += message.coins;
     send(player, { type: 'state', coins: profile.data.coins });
   });
+}
+
+/**
+ * The game's `onMessage`: a grant or gift adds its coins. Anything else throws, so it stays
+ * pending (and is warned about) rather than being recorded as applied with no effect.
+ */
+export function applyMessage(
+  notices: GiftNotices,
+): (profile: MessageTarget<PlayerData>, message: ProfileMessage) => void {
+  return (profile, message) => {
+    const grant = grantOf(message.body);
+    if (!grant) throw new Error(`message ${message.id} is not a grant: { "coins": n } expected`);
+    profile.data.coins += grant.coins;
+    notices.applied(profile.key, {
+      id: message.id,
+      coins: grant.coins,
+      ...(message.from === undefined ? {} : { from: message.from }),
+    });
+  };
 }

@@ -4,6 +4,8 @@ import WebSocket from 'ws';
 export type ServerMessage =
   | { type: 'loaded'; coins: number; waitedMs?: number; server: string }
   | { type: 'state'; coins: number }
+  /** A grant or gift applied to the profile and saved: its coins, and the new total. */
+  | { type: 'gift'; id: string; coins: number; from?: string; total: number }
   | { type: 'kicked'; message: string }
   | { type: 'error'; message: string };
 

@@ -1,0 +1,107 @@
+/**
+ * `POST /grant`, a payment webhook's stand-in, on real server processes and Redis: the grant
+ * is applied once, by whichever server holds the player, and the player's client is told.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { GameServerProcess } from '../src/game-server-process.js';
+import { PlayerClient } from '../src/player-client.js';
+
+const SCALE = 0.1;
+
+describe('POST /grant', () => {
+  const env = { REDIS_URL: inject('redisUrl') };
+  const run = Date.now();
+  let a: GameServerProcess;
+  let b: GameServerProcess;
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([
+      GameServerProcess.start({ jobId: `grant-a-${run}`, scale: SCALE, env }),
+      GameServerProcess.start({ jobId: `grant-b-${run}`, scale: SCALE, env }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
+  const post = (server: GameServerProcess, body: string) =>
+    fetch(new URL('/grant', server.httpUrl), { method: 'POST', body });
+
+  it('gives coins to a player online on another server at once, and tells their client', async () => {
+    const user = `online-${run}`;
+    const player = await PlayerClient.connect(a.url, user);
+    expect(await player.next('loaded')).toMatchObject({ type: 'loaded', coins: 0 });
+    expect(await player.earn(5)).toBe(5);
+    // The webhook reaches server B; the player plays on A, and is not kicked.
+    expect(await b.grant(user, 100, `receipt-${run}-1`)).toEqual({ outcome: 'queued' });
+    expect(await player.next('gift', 5_000)).toEqual({
+      type: 'gift',
+      id: `receipt-${run}-1`,
+      coins: 100,
+      total: 105,
+    });
+    expect(await player.earn(1)).toBe(106);
+    await player.close();
+  });
+
+  it('gives coins to an offline player at their next join', async () => {
+    const user = `offline-${run}`;
+    expect(await a.grant(user, 40, `receipt-${run}-2`)).toEqual({ outcome: 'queued' });
+    const player = await PlayerClient.connect(b.url, user);
+    expect(await player.next('loaded')).toMatchObject({ type: 'loaded', coins: 40 });
+    expect(await player.next('gift', 5_000)).toMatchObject({ coins: 40, total: 40 });
+    await player.close();
+  });
+
+  it('applies the same receipt once: the redelivery answers duplicate', async () => {
+    const user = `twice-${run}`;
+    const receipt = `receipt-${run}-3`;
+    const player = await PlayerClient.connect(a.url, user);
+    await player.next('loaded');
+    expect(await a.grant(user, 10, receipt)).toEqual({ outcome: 'queued' });
+    expect(await player.next('gift', 5_000)).toMatchObject({ id: receipt, total: 10 });
+    expect(await b.grant(user, 10, receipt)).toEqual({ outcome: 'duplicate' });
+    expect(await a.grant(user, 10, receipt)).toEqual({ outcome: 'duplicate' });
+    // A later grant arrives alone: the duplicates added nothing.
+    expect(await a.grant(user, 1, `${receipt}-later`)).toEqual({ outcome: 'queued' });
+    expect(await player.next('gift', 5_000)).toMatchObject({ id: `${receipt}-later`, total: 11 });
+    expect(await player.earn(0)).toBe(11);
+    await player.close();
+  });
+
+  it('refuses a bad grant with a 400 saying why, and sends nothing', async () => {
+    const user = `bad-${run}`;
+    const receipt = `receipt-${run}-4`;
+    const refusals: Array<[string, string]> = [
+      ['not json', 'the body is not JSON'],
+      ['[]', 'expected a JSON object: { "player", "coins", "receipt" }'],
+      [JSON.stringify({ coins: 5, receipt }), 'player must be a non-empty string'],
+      [JSON.stringify({ player: user, coins: 5 }), 'receipt must be a non-empty string'],
+      [
+        JSON.stringify({ player: user, coins: -5, receipt }),
+        'coins must be a whole number from 1 to 1000000',
+      ],
+      [
+        JSON.stringify({ player: user, coins: 1.5, receipt }),
+        'coins must be a whole number from 1 to 1000000',
+      ],
+    ];
+    for (const [body, error] of refusals) {
+      const response = await post(a, body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error });
+    }
+    // The driver's own refusal (an id over 128 bytes), with its code.
+    const long = await post(
+      a,
+      JSON.stringify({ player: user, coins: 5, receipt: 'r'.repeat(200) }),
+    );
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ code: 'Data.InvalidArgument' });
+    // Nothing was written: the receipt is new to the player, whose coins start at 0.
+    expect(await a.grant(user, 5, receipt)).toEqual({ outcome: 'queued' });
+    const player = await PlayerClient.connect(a.url, user);
+    expect(await player.next('loaded')).toMatchObject({ coins: 5 });
+    await player.close();
+  });
+});
