@@ -104,4 +104,20 @@ describe('POST /grant', () => {
     expect(await player.next('loaded')).toMatchObject({ coins: 5 });
     await player.close();
   });
+
+  it('a player gives coins to a friend on another server: taken off once, arrived once, told with who sent them', async () => {
+    const [alice, bob] = [`alice-${run}`, `bob-${run}`];
+    const onA = await PlayerClient.connect(a.url, alice);
+    const onB = await PlayerClient.connect(b.url, bob);
+    await Promise.all([onA.next('loaded'), onB.next('loaded')]);
+    expect(await onA.earn(20)).toBe(20);
+    expect(await onA.give(bob, 5)).toBe(15);
+    expect(await onB.next('gift', 5_000)).toMatchObject({ coins: 5, from: alice, total: 5 });
+    // Refused with nothing changed: more than they have, or to themselves.
+    await expect(onA.give(bob, 16)).rejects.toThrow('you can give 1 to 15 coins');
+    await expect(onA.give(alice, 1)).rejects.toThrow('Data.InvalidArgument');
+    expect(await onA.earn(0)).toBe(15);
+    expect(await onB.earn(0)).toBe(5);
+    await Promise.all([onA.close(), onB.close()]);
+  });
 });
