@@ -3,8 +3,10 @@
  * is applied once, by whichever server holds the player, and the player's client is told.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DRIVER_NAME } from '../src/driver-name.js';
 import { GameServerProcess } from '../src/game-server-process.js';
 import { PlayerClient } from '../src/player-client.js';
+import { redisProbePorts } from './support/redis-probe-ports.js';
 
 const SCALE = 0.1;
 
@@ -13,6 +15,12 @@ describe('POST /grant', () => {
   const run = Date.now();
   let a: GameServerProcess;
   let b: GameServerProcess;
+  /** This process's own connection to the servers' Redis, to read a record as stored. */
+  const ports = redisProbePorts(inject('redisUrl'));
+  const storedCoins = async (user: string) => {
+    const record = (await ports.store.get(`${DRIVER_NAME}/${user}`)) as { data: { coins: number } };
+    return record.data.coins;
+  };
 
   beforeAll(async () => {
     [a, b] = await Promise.all([
@@ -22,6 +30,7 @@ describe('POST /grant', () => {
   });
   afterAll(async () => {
     await Promise.all([a.stop(), b.stop()]);
+    await ports.close();
   });
 
   const post = (server: GameServerProcess, body: string) =>
@@ -40,6 +49,8 @@ describe('POST /grant', () => {
       coins: 100,
       total: 105,
     });
+    // Told once the save carrying it landed: the stored record has it.
+    expect(await storedCoins(user)).toBe(105);
     expect(await player.earn(1)).toBe(106);
     await player.close();
   });
