@@ -106,8 +106,8 @@ export const CASES: readonly CaseInfo[] = [
     title: 'A gift sent while the player hops from A to B',
     happens:
       'The gift waits in the player’s inbox and is applied once, by whichever server holds the profile when it looks.',
-    seedWait: 'About one save, plus the gift’s write',
-    shortWait: 'About one save',
+    seedWait: 'The hand-over’s (about one save), plus a read of the inbox and one write',
+    shortWait: 'About one save, plus the inbox',
     setup:
       'p1 plays on server A with 11 coins and joins server B; as they join, a payment webhook reaches B’s POST /grant and sends p1 100 coins.',
     explanation:
