@@ -10,7 +10,8 @@
  *   503 { "error", "code" }          the store failed: retry with the same receipt
  *
  * A provider acknowledges a payment only on a 200, and retries otherwise with the same receipt:
- * a retry of a grant that landed after all answers `duplicate`.
+ * a retry of a grant that landed after all answers `duplicate`. A stand-in: the server listens
+ * on loopback only, and a real webhook checks the provider's signature before granting.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DataDriver, DataDriverError, ErrorCode } from '@datadriver/core';

@@ -1,9 +1,9 @@
 /**
  * An example game server: `node dist/server.js --port 7001 --job server-a`. Players connect to
  * ws://host:port/play?user=<id>; `POST /grant` gives a player coins, wherever they are (a
- * payment webhook's stand-in: grant-endpoint.ts); `GET /health` reports the server; `GET /events` streams the
- * driver's and the handoff's events (Server-Sent Events: event-stream.ts) for the Try it page
- * and for watching a fleet. `--faults` (a demo and test tool) adds `POST /faults`: see
+ * payment webhook's stand-in: grant-endpoint.ts); `GET /health` reports the server; `GET
+ * /events` streams the driver's and the handoff's events (Server-Sent Events: event-stream.ts)
+ * for the Try it page and for watching a fleet. `--faults` (a demo and test tool) adds `POST /faults`: see
  * fault-controls.ts. The bench's `--high-res-clock`, `--batch-events` and
  * `--message-limits-times`: see args.ts.
  */
