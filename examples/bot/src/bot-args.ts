@@ -1,16 +1,23 @@
-/** The bot's command line: `--servers`, `--hops`, `--user`, `--rejoin-every`, `--play-ms`, `--help`. */
+/**
+ * The bot's command line: `--servers`, `--hops`, `--user`, `--rejoin-every`, `--play-ms`,
+ * `--gift-at`, `--gift-coins`, `--help`.
+ */
 export interface BotArgs {
   readonly servers: readonly string[];
   readonly hops: number;
   readonly user: string;
   readonly rejoinEvery: number;
   readonly playMs: number;
+  /** The hop at which the bot grants itself a gift (`undefined`: none). */
+  readonly giftAt: number | undefined;
+  readonly giftCoins: number;
   readonly help: boolean;
 }
 
 export const DEFAULT_SERVERS = 'ws://127.0.0.1:7001,ws://127.0.0.1:7002,ws://127.0.0.1:7003';
 
 export const BOT_USAGE = `Usage: pnpm bot [--hops N] [--servers URL,URL,...] [--user ID] [--rejoin-every K] [--play-ms MS]
+               [--gift-at N] [--gift-coins C]
 
 A player that plays on one game server, hops to the next while still connected there, leaves
 and rejoins every K-th hop, and checks at each arrival that no coin was lost or rolled back.
@@ -22,12 +29,23 @@ first with \`pnpm fleet\`.
   --user ID         the player's user id (default bot-<pid>)
   --rejoin-every K  leave and rejoin instead of a live hop every K-th hop (default 3)
   --play-ms MS      how long to play on each server before hopping (default 0)
+  --gift-at N       at hop N, grant itself coins through another server's POST /grant and
+                    print the gift arriving (default none)
+  --gift-coins C    the gift's coins (default 100)
   --help            this text
 
 Exit code 0 when every saved coin arrived, 1 when one did not or the bot could not play, 2 for a
 bad option.`;
 
-const OPTIONS = ['servers', 'hops', 'user', 'rejoin-every', 'play-ms'] as const;
+const OPTIONS = [
+  'servers',
+  'hops',
+  'user',
+  'rejoin-every',
+  'play-ms',
+  'gift-at',
+  'gift-coins',
+] as const;
 
 function wholeNumber(name: string, raw: string, min: number): number {
   const value = Number(raw);
@@ -65,13 +83,20 @@ export function parseBotArgs(argv: readonly string[], pid = process.pid): BotArg
   }
   if (servers.length < 2) throw new Error('--servers needs at least two servers to hop between');
   const user = given.get('user') ?? `bot-${pid}`;
+  const giftAt = given.get('gift-at');
   if (user === '') throw new Error('--user must not be empty');
+  const hops = wholeNumber('hops', given.get('hops') ?? '10', 1);
+  if (giftAt !== undefined && wholeNumber('gift-at', giftAt, 1) > hops) {
+    throw new Error(`--gift-at must be a hop the bot makes (1 to ${hops}), got "${giftAt}"`);
+  }
   return {
     servers,
-    hops: wholeNumber('hops', given.get('hops') ?? '10', 1),
+    hops,
     user,
     rejoinEvery: wholeNumber('rejoin-every', given.get('rejoin-every') ?? '3', 1),
     playMs: wholeNumber('play-ms', given.get('play-ms') ?? '0', 0),
+    giftAt: giftAt === undefined ? undefined : wholeNumber('gift-at', giftAt, 1),
+    giftCoins: wholeNumber('gift-coins', given.get('gift-coins') ?? '100', 1),
     help,
   };
 }

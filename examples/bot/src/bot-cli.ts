@@ -5,7 +5,8 @@
 
 import { type Hop, runBot } from './bot.js';
 import { BOT_USAGE, type BotArgs, parseBotArgs } from './bot-args.js';
-import { formatHop, summary } from './report.js';
+import type { GiftArrival } from './gift.js';
+import { formatGift, formatHop, summary } from './report.js';
 
 let args: BotArgs;
 try {
@@ -20,6 +21,7 @@ if (args.help) {
 }
 
 try {
+  const gifts: GiftArrival[] = [];
   const hops: Hop[] = await runBot({
     servers: args.servers,
     user: args.user,
@@ -27,8 +29,13 @@ try {
     rejoinEvery: args.rejoinEvery,
     playMs: args.playMs,
     onHop: (hop) => console.log(formatHop(hop)),
+    ...(args.giftAt === undefined ? {} : { giftAt: args.giftAt, giftCoins: args.giftCoins }),
+    onGift: (gift) => {
+      gifts.push(gift);
+      console.log(formatGift(gift));
+    },
   });
-  console.log(summary(hops));
+  console.log(summary(hops, gifts));
 } catch (error) {
   console.error(`bot failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

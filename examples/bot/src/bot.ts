@@ -6,6 +6,7 @@
  * the library; `bot-cli.ts` prints each arrival.
  */
 import { type Closed, PlayerClient } from '@datadriver/example-game-server/player-client';
+import { type GiftArrival, sendGift } from './gift.js';
 
 export interface BotOptions {
   /** ws://host:port of each server, hopped through in turn. */
@@ -23,6 +24,15 @@ export interface BotOptions {
   readonly takeoverAttempts?: number;
   /** Called with each arrival. */
   readonly onHop?: (hop: Hop) => void;
+  /**
+   * At this hop, before playing on, grant the player `giftCoins` through another server's
+   * `POST /grant` and wait until the client is told (`onGift`). None when unset.
+   */
+  readonly giftAt?: number;
+  /** The gift's coins (default 100). */
+  readonly giftCoins?: number;
+  /** Called with the gift once the client was told of it. */
+  readonly onGift?: (gift: GiftArrival) => void;
 }
 
 export interface Hop {
@@ -71,6 +81,12 @@ export async function runBot(options: BotOptions): Promise<Hop[]> {
   coins = exact(arrived.coins, 0, 0, 'join');
   record({ index: 0, kind: 'join', to: current.server, ...arrived.timing, coins });
   for (let index = 1; index <= options.hops; index += 1) {
+    if (index === options.giftAt) {
+      const gift = await giftWhilePlaying(current, servers, user, index, options.giftCoins ?? 100);
+      // Told once the save carrying it landed: the total is stored.
+      coins = stored = exact(gift.total, coins + gift.coins, index, 'gift');
+      options.onGift?.(gift);
+    }
     const played = await play(current, index, options.playMs ?? 0);
     if (played === 'ended') {
       const takeover = await takeOver(current, servers, user, options.takeoverAttempts ?? 3);
@@ -105,6 +121,20 @@ export async function runBot(options: BotOptions): Promise<Hop[]> {
   }
   await current.client.close();
   return hops;
+}
+
+/** Grants the player coins through the server after the one it plays on, as a webhook would. */
+function giftWhilePlaying(
+  session: Session,
+  servers: readonly string[],
+  user: string,
+  index: number,
+  coins: number,
+): Promise<GiftArrival> {
+  const webhook = servers[(servers.indexOf(session.server) + 1) % servers.length]!;
+  // A receipt of this run's own: a second run with the same --user is granted again.
+  const receipt = `${user}-gift-${index}-${Date.now()}`;
+  return sendGift(session.client, { server: webhook, user }, { index, coins, receipt });
 }
 
 /** Earns `index` coins and plays on for `playMs`; 'ended' when the server went away meanwhile. */

@@ -1,5 +1,6 @@
 /** How the bot prints an arrival and its summary. */
 import type { Hop } from './bot.js';
+import type { GiftArrival } from './gift.js';
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
@@ -15,6 +16,11 @@ export function formatHop(hop: Hop): string {
   return hop.oldSessionEnded ? `${line}  (old session: ${hop.oldSessionEnded})` : line;
 }
 
+/** `   3 gift     <- 100 coins arrived in 9 ms  coins 106  (receipt ..., posted to ...: queued)` */
+export function formatGift(gift: GiftArrival): string {
+  return `${String(gift.index).padStart(4)} gift     <- ${gift.coins} coins arrived in ${gift.arrivedMs} ms  coins ${gift.total}  (receipt ${gift.receipt}, posted to ${gift.sentTo}: ${gift.outcome})`;
+}
+
 /** Nearest-rank quantile of sorted values. */
 function quantile(sorted: readonly number[], q: number): number | undefined {
   if (sorted.length === 0) return undefined;
@@ -22,7 +28,7 @@ function quantile(sorted: readonly number[], q: number): number | undefined {
 }
 
 /** `12 hops, every coin kept; live hop wait median 14 ms, p99 16 ms` and the takeovers. */
-export function summary(hops: readonly Hop[]): string {
+export function summary(hops: readonly Hop[], gifts: readonly GiftArrival[] = []): string {
   const waits = hops
     .filter((hop) => hop.kind === 'live hop')
     .map((hop) => hop.waitMs)
@@ -42,6 +48,9 @@ export function summary(hops: readonly Hop[]): string {
     parts.push(
       `${takeovers.length} takeover${takeovers.length > 1 ? 's' : ''} after a server went away: ${times}`,
     );
+  }
+  for (const gift of gifts) {
+    parts.push(`a gift of ${gift.coins} coins arrived in ${gift.arrivedMs} ms, applied once`);
   }
   return parts.join('; ');
 }

@@ -62,6 +62,37 @@ describe('the bot against game servers on a real redis-server, as separate proce
     expect(lines[5]).toMatch(/^4 hops, every coin kept; live hop wait median \d+ ms, p99 \d+ ms$/);
   });
 
+  it('`--gift-at 2` grants itself coins through another server mid-run and prints the gift arriving, applied once', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      BOT_CLI,
+      '--servers',
+      servers.map((s) => s.url).join(','),
+      '--hops',
+      '4',
+      '--gift-at',
+      '2',
+      '--gift-coins',
+      '100',
+      '--user',
+      `gift-${Date.now()}`,
+    ]);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(7);
+    expect(lines[1]).toMatch(/live hop.*coins 1 +\(old session/);
+    // Sent through the server after the one it plays on (hop 1 arrived on the second).
+    const webhook = servers[2]!.httpUrl;
+    expect(lines[2]).toMatch(
+      new RegExp(
+        `^ {3}2 gift +<- 100 coins arrived in \\d+ ms  coins 101  \\(receipt gift-\\d+-gift-2-\\d+, posted to ${webhook}/grant: queued\\)$`,
+      ),
+    );
+    // Every later arrival carries it exactly once: 1 + 100, then 2, 3 and 4 earned.
+    expect(lines[3]).toMatch(/live hop.*coins 103 /);
+    expect(lines[4]).toMatch(/rejoin.*coins 106$/);
+    expect(lines[5]).toMatch(/live hop.*coins 110 /);
+    expect(lines[6]).toMatch(/; a gift of 100 coins arrived in \d+ ms, applied once$/);
+  });
+
   it('`--help` prints the usage, and `--hops abc` is refused with a sentence and exit code 2', async () => {
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, [BOT_CLI, '--help']);
@@ -84,6 +115,8 @@ describe('parseBotArgs', () => {
       user: 'bot-42',
       rejoinEvery: 3,
       playMs: 0,
+      giftAt: undefined,
+      giftCoins: 100,
       help: false,
     });
     expect(
@@ -112,6 +145,9 @@ describe('parseBotArgs', () => {
     [['--servers', 'localhost:7001,ws://b:2'], 'got "localhost:7001"'],
     [['--servers', 'ws://a:1'], '--servers needs at least two servers'],
     [['--user', ''], '--user must not be empty'],
+    [['--gift-at', '0'], '--gift-at must be a whole number of at least 1, got "0"'],
+    [['--hops', '3', '--gift-at', '4'], '--gift-at must be a hop the bot makes (1 to 3), got "4"'],
+    [['--gift-coins', 'lots'], '--gift-coins must be a whole number of at least 1, got "lots"'],
     [['--speed', '2'], 'unknown option "--speed"'],
     [['20'], 'unknown option "20"'],
   ])('refuses %j: %s', (argv, message) => {

@@ -12,9 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Presence, Store } from '@datadriver/core';
 import { FaultyPresence, FaultyStore, type InjectedFault } from '@datadriver/core/testing';
 import { parseFaultRequest } from './fault-request.js';
-
-/** Bodies of fault requests are a few dozen bytes; anything far larger is refused. */
-const MAX_BODY_BYTES = 4096;
+import { readBody, reply } from './http-json.js';
 
 export class FaultControls {
   readonly store: FaultyStore;
@@ -57,18 +55,4 @@ export class FaultControls {
     }
     return true;
   }
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  let body = '';
-  for await (const chunk of request) {
-    body += String(chunk);
-    if (body.length > MAX_BODY_BYTES) throw new RangeError('the body is too large');
-  }
-  return body;
-}
-
-function reply(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
 }

@@ -46,6 +46,11 @@ export interface GameServerOptions {
 
 type EventListener = (event: DataDriverEvent) => void;
 
+/** What `POST /grant` answers once the grant is durable: new, or received before. */
+export interface GrantOutcome {
+  readonly outcome: 'queued' | 'duplicate';
+}
+
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
@@ -219,6 +224,15 @@ export class GameServerProcess {
     await this.post('/faults', request);
   }
 
+  /**
+   * `POST /grant`: gives `player` coins under `receipt`, as a payment webhook would. Resolves
+   * once the server's send resolved (the grant durable in the player's inbox) with its outcome;
+   * rejects with the server's reason when it refused the grant.
+   */
+  async grant(player: string, coins: number, receipt: string): Promise<GrantOutcome> {
+    return (await this.post('/grant', { player, coins, receipt })) as GrantOutcome;
+  }
+
   /** Lets stalled calls proceed and removes every injected fault. */
   async releaseFaults(): Promise<void> {
     await this.post('/faults/release', {});
@@ -240,7 +254,7 @@ export class GameServerProcess {
     return code;
   }
 
-  private async post(path: string, body: unknown): Promise<void> {
+  private async post(path: string, body: unknown): Promise<unknown> {
     const response = await fetch(new URL(path, this.httpUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -251,6 +265,7 @@ export class GameServerProcess {
         `${this.jobId} refused ${path} (${response.status}): ${await response.text()}`,
       );
     }
+    return response.json();
   }
 
   /** Opens `GET /events`, resolving once the server has sent its first line. */

@@ -4,6 +4,8 @@ import WebSocket from 'ws';
 export type ServerMessage =
   | { type: 'loaded'; coins: number; waitedMs?: number; server: string }
   | { type: 'state'; coins: number }
+  /** A grant or gift applied to the profile and saved: its coins, and the new total. */
+  | { type: 'gift'; id: string; coins: number; from?: string; total: number }
   | { type: 'kicked'; message: string }
   | { type: 'error'; message: string };
 
@@ -46,23 +48,31 @@ export class PlayerClient {
   }
 
   /** The next message of `type`, or of a kick (which ends the session), within `timeoutMs`. */
-  async next<T extends ServerMessage['type']>(
+  next<T extends ServerMessage['type']>(
     type: T,
     timeoutMs = 30_000,
   ): Promise<Extract<ServerMessage, { type: T }> | Extract<ServerMessage, { type: 'kicked' }>> {
+    return this.nextOf([type], timeoutMs);
+  }
+
+  /** The next message of one of `types`, or of a kick, within `timeoutMs`. */
+  async nextOf<T extends ServerMessage['type']>(
+    types: readonly T[],
+    timeoutMs = 30_000,
+  ): Promise<Extract<ServerMessage, { type: T }> | Extract<ServerMessage, { type: 'kicked' }>> {
+    const wanted: readonly string[] = [...types, 'kicked'];
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const index = this.inbox.findIndex(
-        (message) => message.type === type || message.type === 'kicked',
-      );
+      const index = this.inbox.findIndex((message) => wanted.includes(message.type));
       if (index >= 0) {
         return this.inbox.splice(index, 1)[0] as
           | Extract<ServerMessage, { type: T }>
           | Extract<ServerMessage, { type: 'kicked' }>;
       }
-      if (this.ended) throw new Error(`the connection closed while waiting for "${type}"`);
+      const named = types.map((type) => `"${type}"`).join(' or ');
+      if (this.ended) throw new Error(`the connection closed while waiting for ${named}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no "${type}" message within ${timeoutMs} ms`);
+      if (left <= 0) throw new Error(`no ${named} message within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.add(() => {
@@ -79,6 +89,17 @@ export class PlayerClient {
     const state = await this.next('state');
     if (state.type === 'kicked') throw new Error(`kicked while earning: ${state.message}`);
     return state.coins;
+  }
+
+  /**
+   * Gives `coins` to player `to` (a transfer, delivered wherever they are once saved here) and
+   * resolves with this player's new total; rejects with the server's reason when it refused.
+   */
+  async give(to: string, coins: number): Promise<number> {
+    this.socket.send(JSON.stringify({ type: 'give', to, coins }));
+    const answer = await this.nextOf(['state', 'error']);
+    if (answer.type === 'state') return answer.coins;
+    throw new Error(`the gift was refused: ${answer.message}`);
   }
 
   /**

@@ -1,8 +1,9 @@
 /**
  * An example game server: `node dist/server.js --port 7001 --job server-a`. Players connect to
- * ws://host:port/play?user=<id>; `GET /health` reports the server; `GET /events` streams the
- * driver's and the handoff's events (Server-Sent Events: event-stream.ts) for the Try it page
- * and for watching a fleet. `--faults` (a demo and test tool) adds `POST /faults`: see
+ * ws://host:port/play?user=<id>; `POST /grant` gives a player coins, wherever they are (a
+ * payment webhook's stand-in: grant-endpoint.ts); `GET /health` reports the server; `GET
+ * /events` streams the driver's and the handoff's events (Server-Sent Events: event-stream.ts)
+ * for the Try it page and for watching a fleet. `--faults` (a demo and test tool) adds `POST /faults`: see
  * fault-controls.ts. The bench's `--high-res-clock`, `--batch-events` and
  * `--message-limits-times`: see args.ts.
  */
@@ -16,7 +17,9 @@ import { DRIVER_NAME } from './driver-name.js';
 import { EventStream } from './event-stream.js';
 import { exitAfter } from './exit-after.js';
 import { FaultControls } from './fault-controls.js';
-import { type PlayerData, play } from './game.js';
+import { applyMessage, type PlayerData, play } from './game.js';
+import { GiftNotices } from './gift-notices.js';
+import { routeGrant } from './grant-endpoint.js';
 import { HighResScheduler } from './high-res-scheduler.js';
 import { messageLimitsTimes } from './message-limits.js';
 import { ReleaseWatch } from './release-watch.js';
@@ -69,8 +72,10 @@ const host = new WebSocketHost(args.jobId, {
 });
 const waits = new Map<string, number>();
 const events = new EventStream({ batched: args.batchEvents });
+const notices = new GiftNotices((key) => driver.profile(key)?.data.coins);
 driver.on((event) => {
   if (event.type === 'load.loaded') waits.set(event.key, event.waitedMs);
+  if (event.type === 'profile.saved') notices.saved(event.key);
   events.push(event);
 });
 // The beats reach the driver's listeners above (the server's shared handoff reports to every
@@ -84,7 +89,10 @@ driver.attach(host, {
       server: args.jobId,
     });
     play(driver, player);
+    notices.play(player.id, player);
   },
+  onLeave: (_profile, player) => notices.left(player.id),
+  onMessage: applyMessage(notices),
 });
 
 const http = createServer((request, response) => {
@@ -108,6 +116,7 @@ sockets.on('connection', (socket, request) => {
 
 async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
   if (faults && (await faults.route(request, response))) return;
+  if (await routeGrant(driver, request, response)) return;
   if (request.url === '/health') {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(

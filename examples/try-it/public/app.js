@@ -14,6 +14,7 @@ import { Lanes } from './lanes.js';
 const GROUPS = /** @type {const} */ ({
   'another-server': 'On another server',
   'same-server': 'On the same server',
+  messages: 'Messages',
 });
 
 /**

@@ -1,7 +1,8 @@
 /**
- * The cases the page offers, in the seed's words: the seven rows of its table, the five ways a
- * player can arrive on server B while server A still holds their lock, then the two
- * same-server rejoins. Config names are the API's (`lockWaitSeconds`), not the seed's Luau.
+ * The cases the page offers: the seven rows of the seed's table (the five ways a player can
+ * arrive on server B while server A still holds their lock, then the two same-server rejoins),
+ * in its words, then a profile message sent during a hop. Config names are the API's
+ * (`lockWaitSeconds`), not the seed's Luau.
  */
 import type { CaseInfo } from './stream.js';
 
@@ -98,5 +99,20 @@ export const CASES: readonly CaseInfo[] = [
       'The retained profile is adopted: the release request is cleared and it saves at once to re-assert the lock (the 100 ms below). The player continues on the same Profile object, with everything earned before the leave.',
     pace: 1,
     servers: ['A'],
+  },
+  {
+    id: 'gift-during-hop',
+    group: 'messages',
+    title: 'A gift sent while the player hops from A to B',
+    happens:
+      'The gift waits in the player’s inbox and is applied once, by whichever server holds the profile when it looks.',
+    seedWait: 'The hand-over’s (about one save), plus a read of the inbox and one write',
+    shortWait: 'About one save, plus the inbox',
+    setup:
+      'p1 plays on server A with 11 coins and joins server B; as they join, a payment webhook reaches B’s POST /grant and sends p1 100 coins.',
+    explanation:
+      'B’s send writes the gift to p1’s inbox (durable once it resolves), then reads the profile, finds A’s lock and nudges A. Meanwhile B’s load asks A for the lock and A hands it over. Whoever holds the profile applies the gift: A, if the nudge reaches it before its leave save (the gift then goes out with that save), or B, at its load, before the game sees the profile. Its effect and its id go out in one write, so the other server, and any retry, finds it applied and never applies it again. Either way p1 arrives on B with 111 coins.',
+    pace: 1,
+    servers: ['A', 'B'],
   },
 ];

@@ -2,6 +2,8 @@ const STORY_TYPES = [
   'presence.beat',
   'player.left',
   'server.crashed',
+  // A grant reaching the server's POST /grant (a payment webhook's stand-in): sent, durable.
+  'gift.sent',
   // A real server process that died without being asked to (the Redis runner).
   'server.exited',
 ] as const;

@@ -66,7 +66,8 @@ export type StreamSink = (message: StreamMessage) => void;
 /** A case as the page lists it: the seed's words, and how fast it plays. */
 export interface CaseInfo {
   readonly id: string;
-  readonly group: 'another-server' | 'same-server';
+  /** Lock handoff cases (on another server, on the same one), or profile messages. */
+  readonly group: 'another-server' | 'same-server' | 'messages';
   readonly title: string;
   /** The seed's "What happens", word for word. */
   readonly happens: string;

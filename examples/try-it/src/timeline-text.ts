@@ -10,6 +10,7 @@ import {
   type WaitReason,
 } from '@datadriver/core';
 import { formatMs } from './format.js';
+import { GIFT_COINS, PLAYER_LABEL } from './gift.js';
 import { isStoryEvent, type StoryEvent } from './story-event.js';
 import type { Tone } from './stream.js';
 
@@ -64,6 +65,11 @@ function storyText(event: StoryEvent): EntryText {
       return entry('Player leaves; the leave save starts', 'info');
     case 'server.crashed':
       return entry('Crashes: no write, beat or message leaves it again', 'bad');
+    case 'gift.sent':
+      return entry(
+        `A webhook’s grant: sends ${GIFT_COINS} coins to ${PLAYER_LABEL}, now durable in its inbox`,
+        'info',
+      );
     case 'server.exited':
       return entry('The server process exited unexpectedly; the demo’s log says why', 'bad');
   }
@@ -129,8 +135,11 @@ function profileText(event: DataDriverEvent, labelOf: LabelOf): EntryText | unde
         event.message === DEFAULT_KICK_MESSAGES.joinedElsewhere ? 'wait' : 'bad',
       );
     case 'profile.saved':
-      return event.reason === 'adopt'
-        ? entry('Adoption save lands; the lock is this server’s again', 'good')
+      if (event.reason === 'adopt') {
+        return entry('Adoption save lands; the lock is this server’s again', 'good');
+      }
+      return event.reason === 'message'
+        ? entry('Applies the pending gift: its coins and its id saved in one write', 'good')
         : entry(`Saves (${event.reason})`, 'info');
     case 'profile.save-failed':
       return entry(`Save (${event.reason}) fails`, 'bad');

@@ -186,8 +186,11 @@ describe('A on an older build (handoff: false)', () => {
 });
 
 describe('the catalog', () => {
-  it('has the seed’s seven rows, each in the API’s spelling (lockWaitSeconds, not LockWaitSeconds)', () => {
-    expect(CASES).toHaveLength(7);
+  it('has the seed’s seven rows, then the messages case, each in the API’s spelling (lockWaitSeconds, not LockWaitSeconds)', () => {
+    expect(CASES.filter((info) => info.group !== 'messages')).toHaveLength(7);
+    expect(CASES.filter((info) => info.group === 'messages').map((info) => info.id)).toEqual([
+      'gift-during-hop',
+    ]);
     for (const info of CASES) {
       const words = [info.title, info.happens, info.seedWait, info.setup, info.explanation];
       expect(words.join(' ')).not.toMatch(
@@ -206,6 +209,35 @@ describe('the catalog', () => {
     }
     expect(REDIS_CASES.find((info) => info.id === 'crashed-holder')?.explanation).toContain(
       'Every server runs the default timings four times shorter',
+    );
+  });
+});
+
+describe('a gift sent while the player hops from A to B', () => {
+  it('waits in the inbox while the lock moves, and is applied once, by B at its load', async () => {
+    const { shown, outcome } = await record('gift-during-hop');
+    // B's send: the inbox write (100), then its read of the profile finds A's lock and nudges
+    // A, which has released by then. B's load: as the live hand-over, then its lock (100), the
+    // inbox read (100) and the one write of the gift's coins and id (100).
+    expect(shown.map(line)).toEqual([
+      '0 B load.started',
+      '100 B gift.sent',
+      '100 B load.waiting',
+      '100 B handoff.request.sent',
+      '120 A handoff.request.received',
+      '120 A profile.kicked',
+      '220 A profile.released',
+      '220 A handoff.reply.sent',
+      '240 B handoff.reply.received',
+      '540 B profile.saved',
+      '640 B load.loaded',
+    ]);
+    expect(shown.find((entry) => entry.type === 'profile.saved')?.text).toBe(
+      'Applies the pending gift: its coins and its id saved in one write',
+    );
+    expect(outcome).toMatchObject({ server: 'B', kind: 'loaded', coins: 111 });
+    expect(outcome.text).toBe(
+      'B loaded p1 after 640 ms with 111 coins: the gift of 100 applied once, by B.',
     );
   });
 });

@@ -302,4 +302,27 @@ describe('the Redis runner', () => {
     },
     CASE_MS,
   );
+
+  it(
+    'a gift sent while the player hops: applied once, by whichever server holds p1, who arrives on B with 111 coins',
+    async () => {
+      const { outcome, shown } = await play('gift-during-hop');
+      expect(outcome).toMatchObject({
+        server: 'B',
+        kind: 'loaded',
+        coins: 111,
+        stored: { coins: 111, holder: 'B' },
+      });
+      expect(outcome.text).toMatch(
+        /^B loaded p1 after \d+ ms with 111 coins: the gift of 100 applied once, by [AB]\.$/,
+      );
+      expect(types(shown)).toContain('B gift.sent');
+      const applies = shown.filter(
+        (entry) => entry.type === 'profile.saved' && entry.text.startsWith('Applies'),
+      );
+      expect(applies).toHaveLength(1);
+      expect(outcome.waitedMs).toBeLessThan(1_500 + SLACK_MS);
+    },
+    CASE_MS,
+  );
 });

@@ -41,6 +41,9 @@ function processId(): string | undefined {
 
 type Listener = (player: ColyseusPlayer) => void;
 
+/** A client's onJoin succeeded: it is in `room` as `player`. */
+export type JoinedListener = (room: Room, client: Client, player: ColyseusPlayer) => void;
+
 /** One client in one room: `joining` until its onJoin succeeds. */
 interface Membership {
   readonly room: Room;
@@ -82,6 +85,7 @@ export class ColyseusHost implements Host<ColyseusPlayer> {
   private readonly current = new Map<string, Player>();
   private readonly rooms = new Map<Room, WatchedRoom>();
   private readonly listeners = new HostListeners<ColyseusPlayer>();
+  private readonly joinedListeners = new Set<JoinedListener>();
 
   constructor(private readonly options: ColyseusHostOptions = {}) {
     this.kickCode = checkKickCode(options.kickCode ?? KICK_CLOSE_CODE);
@@ -130,6 +134,20 @@ export class ColyseusHost implements Host<ColyseusPlayer> {
   /** The player whose client this is, while that client is in a room of this process. */
   playerOf(room: Room, client: Client): ColyseusPlayer | undefined {
     return this.rooms.get(room)?.members.get(client.sessionId)?.player;
+  }
+
+  /** The clients of `player` in `room` whose onJoin has succeeded. */
+  joinedClients(room: Room, player: ColyseusPlayer): Client[] {
+    const members = this.rooms.get(room)?.members.values() ?? [];
+    return [...members]
+      .filter((membership) => membership.player === player && !membership.joining)
+      .map((membership) => membership.client);
+  }
+
+  /** Calls `listener` each time a client's onJoin succeeds. Returns the unsubscribe. */
+  onClientJoined(listener: JoinedListener): () => void {
+    this.joinedListeners.add(listener);
+    return () => this.joinedListeners.delete(listener);
   }
 
   /**
@@ -198,9 +216,14 @@ export class ColyseusHost implements Host<ColyseusPlayer> {
         if (!membership) return;
         membership.joining = false;
         membership.stopWatchingClose();
-        if (!membership.leaveOnJoin) return;
-        members.delete(sessionId);
-        leaveKicked(membership, membership.leaveOnJoin);
+        if (membership.leaveOnJoin) {
+          members.delete(sessionId);
+          leaveKicked(membership, membership.leaveOnJoin);
+          return;
+        }
+        for (const listener of [...this.joinedListeners]) {
+          listener(room, membership.client, membership.player);
+        }
       },
       left: (sessionId) => {
         const membership = members.get(sessionId);

@@ -2,7 +2,8 @@
  * A DataDriver attached to one Colyseus server process: a room's onJoin awaits `join(this,
  * client)`, which adds the player (on their first room here) and resolves with their loaded
  * profile, or fails the join with the kick message when the load fails closed; message handlers
- * read `profileOf(this, client)`.
+ * read `profileOf(this, client)`; `onMessageApplied(this, listener)` tells a room of a message
+ * (a gift, a grant) applied to one of its clients' profiles.
  */
 import type { Client, Room } from '@colyseus/core';
 import {
@@ -14,6 +15,7 @@ import {
   type Logger,
   type Profile,
 } from '@datadriver/core';
+import { AppliedMessages, type MessageAppliedListener } from './applied-messages.js';
 import { ColyseusHost, type ColyseusHostOptions, type ColyseusPlayer } from './colyseus-host.js';
 import {
   AUTH_FAILED_CODE,
@@ -62,6 +64,7 @@ export class ColyseusProfiles<T extends object> {
   private readonly loads = new Map<ColyseusPlayer, LoadWait<T>>();
   private readonly loaded = new Map<ColyseusPlayer, Profile<T>>();
   private readonly unsubscribe: Array<() => void>;
+  private readonly appliedMessages: AppliedMessages<T>;
 
   /**
    * Ties `driver` to this Colyseus process. It attaches at once when the jobId is known (given,
@@ -75,15 +78,21 @@ export class ColyseusProfiles<T extends object> {
     this.userIdOf = options.userIdOf ?? userIdFromAuth;
     this.logger = options.logger ?? consoleLogger();
     this.keyOf = options.keyOf ?? ((player) => player.id);
+    this.appliedMessages = new AppliedMessages(this.host, this.logger, (key) => this.loadedOf(key));
     // Subscribed before the driver attaches, so a player's wait exists before their load starts.
     this.unsubscribe = [
       this.host.onPlayerAdded((player) => void this.loads.set(player, loadWait())),
       this.host.onPlayerRemoving((player) => this.settleRemoved(player)),
+      this.host.onClientJoined((room, _client, player) => {
+        const profile = this.loaded.get(player);
+        if (profile) this.appliedMessages.joined(room, profile.key);
+      }),
       driver.on((event) => {
         // A load cancelled by driver.close() is neither loaded nor kicked.
         if (event.type === 'load.failed' && DataDriverError.is(event.error, ErrorCode.Closed)) {
           this.refuseKey(event.key, event.error);
         }
+        if (event.type === 'profile.saved') this.appliedMessages.saved(event.key);
       }),
     ];
     const known = this.host.jobIdKnown();
@@ -120,6 +129,18 @@ export class ColyseusProfiles<T extends object> {
     return profile?.active ? profile : undefined;
   }
 
+  /**
+   * Call in the room's onCreate: `listener(client, message, profile)` runs when a message sent
+   * to the profile of a client in `room` (`driver.send`, `profile.send`) was applied by the
+   * options' `onMessage` and the save carrying it has landed, once per client of the player in
+   * the room, so the room can tell them ("you got a gift"). A message applied at the player's
+   * join (sent while they were offline) is told once their onJoin succeeded. Unsubscribed when
+   * the room is disposed, or by the returned function. A listener that throws is warned about.
+   */
+  onMessageApplied(room: Room, listener: MessageAppliedListener<T>): () => void {
+    return this.appliedMessages.listen(room, listener);
+  }
+
   /** Detaches the driver; its profiles stay loaded until released (`driver.close()` does both). */
   detach(): void {
     for (const off of this.unsubscribe.splice(0)) off();
@@ -150,11 +171,39 @@ export class ColyseusProfiles<T extends object> {
           options.onLoad?.(profile, player);
         },
         onLeave: options.onLeave,
+        // Only when given: without it the driver's own onMessage applies messages, and no
+        // room hears of them.
+        ...(options.onMessage === undefined
+          ? {}
+          : {
+              onMessage: (profile, message) => {
+                options.onMessage?.(profile, message);
+                this.appliedMessages.applied(profile.key, message);
+              },
+            }),
       }),
     );
   }
 
+  /** The player's key, or undefined when `keyOf` throws (the driver refused the join then). */
+  private keyIfAny(player: ColyseusPlayer): string | undefined {
+    try {
+      return this.keyOf(player);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private loadedOf(key: string): { player: ColyseusPlayer; profile: Profile<T> } | undefined {
+    for (const [player, profile] of this.loaded) {
+      if (profile.key === key) return { player, profile };
+    }
+    return undefined;
+  }
+
   private settleRemoved(player: ColyseusPlayer): void {
+    const key = this.loaded.get(player)?.key ?? this.keyIfAny(player);
+    if (key !== undefined) this.appliedMessages.left(key);
     this.loads.get(player)?.reject(this.refusal(player));
     this.loads.delete(player);
     this.loaded.delete(player);

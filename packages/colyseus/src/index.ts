@@ -1,7 +1,9 @@
+export type { MessageAppliedListener } from './applied-messages.js';
 export {
   ColyseusHost,
   type ColyseusHostOptions,
   type ColyseusPlayer,
+  type JoinedListener,
 } from './colyseus-host.js';
 export { ColyseusProfiles, type ColyseusProfilesOptions } from './colyseus-profiles.js';
 export {

@@ -46,6 +46,16 @@ export class DemoServer {
     return this.driver.profile(key);
   }
 
+  /**
+   * A webhook's grant reaches this server (its POST /grant): it sends `coins` to `key` and
+   * resolves once they are durable in the profile's inbox.
+   */
+  async sendGift(key: string, coins: number, receipt: string): Promise<void> {
+    const { outcome } = await this.driver.send(key, { coins }, { id: receipt });
+    if (outcome !== 'queued') throw new Error(`the gift to ${key} was not queued: ${outcome}`);
+    this.report('gift.sent');
+  }
+
   /** The server stops dead: no write, beat, message or reply leaves it again. */
   crash(): void {
     const forever = { kind: 'stall', times: Number.POSITIVE_INFINITY } as const;

@@ -4,7 +4,13 @@
  * presence call 10 ms. That is what makes the waits worth measuring, and the same numbers
  * as the cases table (docs/guide/concepts.md).
  */
-import { DataDriver, Handoff, type Logger } from '@datadriver/core';
+import {
+  DataDriver,
+  Handoff,
+  type Logger,
+  type MessageTarget,
+  type ProfileMessage,
+} from '@datadriver/core';
 import {
   FaultyMessenger,
   FaultyPresence,
@@ -39,6 +45,11 @@ const quietLogger: Logger = {
   error: (message) => console.error(message),
 };
 
+/** A grant or gift adds its coins, as the example game server's `onMessage` does. */
+function addCoins(profile: MessageTarget<PlayerData>, message: ProfileMessage): void {
+  profile.data.coins += (message.body as { coins: number }).coins;
+}
+
 export class DemoWorld {
   readonly clock = new VirtualClock();
   readonly store = new MemoryStore();
@@ -50,8 +61,14 @@ export class DemoWorld {
   /**
    * Starts server `label` (its jobId too) with the seed's default options; `handoff: false` runs
    * it as an older build would: no subscription, no presence beat, locks without the flag.
+   * `messages: true` gives it an `onMessage` (a grant adds its coins): each of its loads then
+   * reads the profile's inbox too (one store call, 100 ms here), so only the messages cases
+   * ask for it, and the lock handoff cases keep their waits.
    */
-  async server(label: string, options: { handoff?: boolean } = {}): Promise<DemoServer> {
+  async server(
+    label: string,
+    options: { handoff?: boolean; messages?: boolean } = {},
+  ): Promise<DemoServer> {
     const scheduler = this.clock;
     const emit = (event: StoryEvent['type']) =>
       this.emit({ type: event, time: this.clock.now(), jobId: label, server: label });
@@ -81,6 +98,7 @@ export class DemoWorld {
       logger: quietLogger,
       jobId: label,
       handoff: handoff ?? false,
+      ...(options.messages ? { onMessage: addCoins } : {}),
     });
     driver.on((event) => this.emit({ ...event, server: label }));
     const host = new MemoryHost(label);

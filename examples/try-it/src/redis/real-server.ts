@@ -30,6 +30,16 @@ export class RealServer {
     await client.close();
   }
 
+  /**
+   * A webhook's grant reaches this server's `POST /grant`: `coins` to the player under
+   * `receipt`; resolves once the server's send resolved (durable in the player's inbox).
+   */
+  async grant(coins: number, receipt: string): Promise<void> {
+    const { outcome } = await this.process.grant(this.user, coins, receipt);
+    if (outcome !== 'queued') throw new Error(`the grant was not queued: ${outcome}`);
+    this.report('gift.sent');
+  }
+
   /** SIGKILL: the process stops dead, with no release, beat or reply. */
   async crash(): Promise<void> {
     this.expectExit();

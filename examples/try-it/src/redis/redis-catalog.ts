@@ -38,6 +38,10 @@ const RETOLD: Record<string, Retold> = {
   'same-server-saving': {
     setup: `p1 leaves server A with 7 coins and rejoins A at once; the leave save is held for ${HELD_MS} ms (a stalled write, released through POST /faults).`,
   },
+  'gift-during-hop': {
+    explanation:
+      'B’s send writes the gift to p1’s inbox in Redis (durable once POST /grant answers), then reads the profile and nudges whichever server holds it. Meanwhile B’s load asks A for the lock and A hands it over. Whoever holds the profile when the gift is there applies it: A, if the nudge reaches it before its leave save; B at its load, before the game sees the profile; or B on the nudge, right after it loaded, when the gift landed after its load read the inbox. Its effect and its id go out in one write, so no other server, and no retry, applies it again. Real processes race: the outcome says which server applied it, and how many times.',
+  },
   'same-server-adopt': {
     setup:
       'p1 leaves server A with 7 coins; the leave save fails (an injected fault), and a second later p1 rejoins A.',

@@ -1,6 +1,7 @@
 /**
  * The page in headless Chromium: every case played by clicking, its outcome and elapsed time
- * checked as shown, 20 times faster than life. Then the crash case at the page's own pace (four
+ * checked as shown, 20 times faster than life (the gift sent during a hop among them: applied
+ * once). Then the crash case at the page's own pace (four
  * times faster than life, about 5 s), whose picture is saved to the temporary folder (README's
  * docs/try-it.png comes from `scripts/screenshot.mjs`, the same case). Last, the page in Redis
  * mode (the test run's redis-server): the live hand-over, the crash and the older-build holder
@@ -91,6 +92,12 @@ describe('the Try it page in headless Chromium', () => {
       if (expected.id === 'crashed-holder') {
         expect(shown.rows).toContain('server.crashed');
         expect(await page.locator('#lanes .lane-silence').count()).toBe(1);
+      }
+      if (expected.id === 'gift-during-hop') {
+        // The gift sent during the hop, then applied once: one save of it, by B at its load.
+        expect(shown.rows).toContain('gift.sent');
+        expect(shown.rows.filter((type) => type === 'profile.saved')).toHaveLength(1);
+        expect(await page.textContent('#case-group')).toBe('Messages');
       }
       if (expected.id === 'live-holder') {
         // The request from B to A and the reply back, drawn between the lanes.

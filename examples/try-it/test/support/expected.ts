@@ -1,7 +1,7 @@
 /**
  * What each case shows, exactly: the outcome line, the wait it is measured by, and the story's
- * length on the case clock. The same figures as the cases table in docs/guide/concepts.md
- * (see readme-table.test.ts).
+ * length on the case clock. The lock handoff cases' figures are the cases table's in
+ * docs/guide/concepts.md (see readme-table.test.ts); the messages case is not a row of it.
  */
 export interface ExpectedCase {
   readonly id: string;
@@ -64,5 +64,12 @@ export const EXPECTED: readonly ExpectedCase[] = [
     waitedMs: 100,
     clock: '1.10 s',
     waitStartsAt: '1.00 s',
+  },
+  {
+    id: 'gift-during-hop',
+    outcome: 'B loaded p1 after 640 ms with 111 coins: the gift of 100 applied once, by B.',
+    waitedMs: 640,
+    clock: '640 ms',
+    waitStartsAt: '0 ms',
   },
 ];

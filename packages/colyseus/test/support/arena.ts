@@ -49,6 +49,10 @@ export class Arena extends Room {
   override onCreate(options: ArenaOptions): void {
     this.reconnectSeconds = options.reconnectSeconds ?? 0;
     this.gated = options.gated ?? false;
+    // As the README's room: tells the client of a gift once it is applied and saved.
+    profiles().onMessageApplied(this, (client, message, profile) => {
+      client.send('gift', { id: message.id, roomId: this.roomId, coins: profile.data.coins });
+    });
     this.onMessage('earn', (client, coins: number) => {
       const profile = profiles().profileOf(this, client);
       if (profile) profile.data.coins += coins;

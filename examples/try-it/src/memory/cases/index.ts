@@ -1,6 +1,7 @@
 import type { CaseScript } from './case-script.js';
 import { crashedHolder } from './crashed-holder.js';
 import { failedRelease } from './failed-release.js';
+import { giftDuringHop } from './gift-during-hop.js';
 import { liveHolder } from './live-holder.js';
 import { olderHolder } from './older-holder.js';
 import { sameServerAdopt } from './same-server-adopt.js';
@@ -17,6 +18,7 @@ export const MEMORY_SCRIPTS: ReadonlyMap<string, CaseScript> = new Map(
     olderHolder,
     sameServerSaving,
     sameServerAdopt,
+    giftDuringHop,
   ].map((script) => [script.id, script]),
 );
 

@@ -1,4 +1,5 @@
 import { formatMs } from '../../format.js';
+import { giftText } from '../../gift-text.js';
 import type { Outcome } from '../../stream.js';
 import type { WorldEventOf } from '../../world-event.js';
 import type { DemoServer } from '../demo-server.js';
@@ -33,4 +34,13 @@ export function kicked(server: DemoServer, end: LoadEnd, kick: WorldEventOf<'pro
     measuredFrom: 'join',
     text: `${server.label} kicked the player after ${formatMs(end.waitedMs)}: “${kick.message}”`,
   } satisfies Outcome;
+}
+
+/**
+ * The player plays on `server` after a gift sent during the hop: `appliedBy` are the servers
+ * whose message pass saved it (exactly one, or the page says how many).
+ */
+export function giftOutcome(server: DemoServer, end: LoadEnd, appliedBy: readonly string[]) {
+  const outcome = loaded(server, end);
+  return { ...outcome, text: giftText(server.label, outcome.coins, outcome.waitedMs, appliedBy) };
 }

@@ -1,5 +1,6 @@
 import { crashedHolder } from './crashed-holder.js';
 import { failedRelease } from './failed-release.js';
+import { giftDuringHop } from './gift-during-hop.js';
 import { liveHolder } from './live-holder.js';
 import { olderHolder } from './older-holder.js';
 import type { RedisCaseScript } from './redis-script.js';
@@ -17,6 +18,7 @@ export const REDIS_SCRIPTS: ReadonlyMap<string, RedisCaseScript> = new Map(
     olderHolder,
     sameServerSaving,
     sameServerAdopt,
+    giftDuringHop,
   ].map((script) => [script.id, script]),
 );
 
