@@ -43,6 +43,7 @@ const ALL_TYPES: Record<DataDriverEventType, true> = {
   'handoff.rejected': true,
   'handoff.limited': true,
   'driver.close-timeout': true,
+  'driver.health': true,
 };
 
 function stream() {

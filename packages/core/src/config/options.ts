@@ -142,6 +142,11 @@ export interface DataDriverOptions<T extends object> {
    * checks and never rewrites: its output is not stored. The data type is inferred from it.
    */
   readonly schema?: DataSchema<T>;
+  /**
+   * When `driver.health` turns critical: `failures` store failures (default 5) within
+   * `windowSeconds` (default 120); it is `ok` again after a whole window without one.
+   */
+  readonly health?: { readonly failures?: number; readonly windowSeconds?: number };
   /** Makes lock tokens and trade ids; random UUIDs by default. */
   readonly createId?: () => string;
   /**

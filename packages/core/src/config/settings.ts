@@ -17,6 +17,7 @@ import {
   invalidConfig,
 } from '../rules/config-checks.js';
 import { type DataSchema, isDataSchema, judge } from '../rules/data-schema.js';
+import { DEFAULT_HEALTH_RULE, type HealthRule } from '../rules/health.js';
 import { describeJsonProblem, findJsonProblem } from '../rules/json-problems.js';
 import { isDriverName, isWellFormedText, tooLong } from '../rules/keys.js';
 import { resolveMessageLimits } from '../rules/message-budget.js';
@@ -45,6 +46,8 @@ export interface Settings {
   readonly schema: DataSchema | undefined;
   /** The driver's `onMessage`, checked to be a function. */
   readonly onMessage: AnyMessageHandler | undefined;
+  /** When `driver.health` turns critical. */
+  readonly health: HealthRule;
 }
 
 /** A message handler as the driver stores it, its data type erased. */
@@ -74,6 +77,7 @@ const OPTIONS: Record<keyof DataDriverOptions<object>, true> = {
   schema: true,
   createId: true,
   onMessage: true,
+  health: true,
 };
 
 export function resolveSettings<T extends object>(options: DataDriverOptions<T>): Settings {
@@ -142,7 +146,27 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
     migrations: migrations(options.migrations),
     schema: schema(options.schema, defaults),
     onMessage: messageHandler(options.onMessage),
+    health: healthRule(options.health),
   };
+}
+
+function healthRule(given: unknown): HealthRule {
+  checkOptionObject(given, 'health', 'an object ({ failures, windowSeconds })');
+  if (given === undefined) return DEFAULT_HEALTH_RULE;
+  checkKnownKeys(given, ['failures', 'windowSeconds'], 'health.');
+  const { failures = DEFAULT_HEALTH_RULE.failures, windowSeconds } = given as {
+    failures?: unknown;
+    windowSeconds?: number;
+  };
+  if (!Number.isSafeInteger(failures) || (failures as number) < 1) {
+    throw invalidConfig(
+      `health.failures must be a positive integer, got ${describeValue(failures)}`,
+    );
+  }
+  const windowMs =
+    seconds('health.windowSeconds', windowSeconds, DEFAULT_HEALTH_RULE.windowMs / 1000, true) *
+    1000;
+  return { failures: failures as number, windowMs };
 }
 
 function messageHandler(handler: unknown): AnyMessageHandler | undefined {

@@ -9,14 +9,16 @@
 import type { DataDriverOptions, SchemaDriverOptions } from '../config/options.js';
 import type { AnyMessageHandler } from '../config/settings.js';
 import type { DriverContext } from '../context/context.js';
+import type { DriverHealth } from '../context/health-monitor.js';
 import type { EventListener } from '../events/events.js';
 import type { Handoff } from '../handoff/handoff.js';
 import { type AttachOptions, PlayerSessions } from '../holder/player-sessions.js';
+import { checkSignal } from '../load/abortable.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Host, HostPlayer } from '../ports/host.js';
 import type { JsonObject } from '../ports/json.js';
 import type { StoreVersion, VersionQuery } from '../ports/store.js';
-import { checkProfileKey, isWellFormedText, tooLong } from '../rules/keys.js';
+import { checkHostJobId, checkProfileKey } from '../rules/keys.js';
 import type { Profile } from '../session/profile.js';
 import { type ProfileSession, sessionOf } from '../session/profile-session.js';
 import { trade } from '../trade/trade.js';
@@ -24,12 +26,19 @@ import { assemble, type DriverParts } from './assemble.js';
 import { type CloseResult, closeDriver } from './close.js';
 import { erase, listVersions, restoreAt } from './history.js';
 import { type SendOptions, type SendResult, send } from './send.js';
+import { type ProfileView, viewProfile } from './view.js';
 
-export type { CloseResult };
+export type { CloseResult, DriverHealth, ProfileView };
 
 export interface LoadOptions {
   /** How long this load waits for a load or leave save of the same key on this server. */
   readonly handoffSeconds?: number;
+  /**
+   * Aborts the load: it rejects with `Data.Aborted` at once, having taken no lock (a take
+   * already on its way when the signal fired is given straight back). A signal that fires
+   * after the load resolved does nothing.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export class DataDriver<T extends object> {
@@ -56,6 +65,11 @@ export class DataDriver<T extends object> {
    */
   get jobId(): string {
     return this.#context.identity.jobId;
+  }
+
+  /** `ok`, or `critical` after a run of store failures (the `health` option): show a banner. */
+  get health(): DriverHealth {
+    return this.#context.health.current;
   }
 
   /** The handoff this driver uses, or `undefined` when handoff is off. */
@@ -97,19 +111,7 @@ export class DataDriver<T extends object> {
     if (slot.attached) {
       throw new DataDriverError(ErrorCode.InvalidConfig, `${this.name} is already attached`);
     }
-    if (host.jobId !== '' && !isWellFormedText(host.jobId)) {
-      throw new DataDriverError(
-        ErrorCode.InvalidConfig,
-        `the host's jobId ${JSON.stringify(host.jobId)} is not well-formed UTF-16; give each server an id without lone surrogates`,
-      );
-    }
-    const long = tooLong(host.jobId);
-    if (long) {
-      throw new DataDriverError(
-        ErrorCode.InvalidConfig,
-        `the host's jobId ${long} (MAX_NAME_BYTES)`,
-      );
-    }
+    checkHostJobId(host.jobId);
     // Everything that can refuse runs before anything changes: a refused attach leaves no
     // identity, host slot or handoff behind.
     const turnHandoffOn = context.link.prepareAttach(host.jobId);
@@ -144,6 +146,17 @@ export class DataDriver<T extends object> {
   send(key: string, body: unknown, options: SendOptions): Promise<SendResult> {
     this.#assertOpen();
     return send(this.#context, key, body, options);
+  }
+
+  /**
+   * `key` as last stored, from any process with the store: its data as a load would see it,
+   * its lock's holder and its version (`undefined`: never saved). Takes no lock, kicks nobody,
+   * writes nothing; the holder's unsaved changes are not in it (at most an autosave old).
+   */
+  async view(key: string): Promise<ProfileView<T> | undefined> {
+    this.#assertOpen();
+    checkProfileKey(key);
+    return (await viewProfile(this.#context, key)) as ProfileView<T> | undefined;
   }
 
   /** The kept versions of `key`, newest first (the store must keep versions). */
@@ -236,12 +249,22 @@ export class DataDriver<T extends object> {
     }
   }
 
-  #load(key: string, { handoffSeconds }: LoadOptions, messages = true): Promise<ProfileSession> {
+  #load(
+    key: string,
+    { handoffSeconds, signal }: LoadOptions,
+    messages = true,
+  ): Promise<ProfileSession> {
     const localWaitMs =
       handoffSeconds === undefined
         ? (this.#context.settings.localHandoffMs ?? 0)
         : checkSeconds('handoffSeconds', handoffSeconds) * 1000;
-    return this.#parts.loader.load(key, { localWaitMs, cancelled: () => false, messages });
+    if (signal !== undefined) checkSignal(signal);
+    return this.#parts.loader.load(key, {
+      localWaitMs,
+      cancelled: () => false,
+      messages,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   /** The session behind `profile`, which must be one this driver holds. */

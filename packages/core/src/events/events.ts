@@ -175,6 +175,14 @@ export type DataDriverEvent =
       readonly first: boolean;
     })
   | (Base & {
+      readonly type: 'driver.health';
+      readonly driver: string;
+      /** `critical` after a run of store failures (`health` option), `ok` a window after the last. */
+      readonly state: 'ok' | 'critical';
+      /** The failure that made it critical (absent when it turns `ok`). */
+      readonly error?: DataDriverError;
+    })
+  | (Base & {
       readonly type: 'driver.close-timeout';
       readonly driver: string;
       readonly keys: readonly string[];
