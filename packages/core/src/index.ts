@@ -27,6 +27,7 @@ export type {
   DataDriverEvent,
   DataDriverEventType,
   EventListener,
+  ReleaseReason,
   SaveReason,
 } from './events/events.js';
 export { Handoff, type HandoffOptions } from './handoff/handoff.js';

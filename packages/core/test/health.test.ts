@@ -4,7 +4,7 @@
  * change. The rule is a pure function (a table here); the monitor is tested on the virtual clock.
  */
 import { describe, expect, it } from 'vitest';
-import { DataDriverError, ErrorCode } from '../src/index.js';
+import { type DataDriverError, ErrorCode } from '../src/index.js';
 import { DEFAULT_HEALTH_RULE, isOutageFailure, judgeHealth } from '../src/rules/health.js';
 import { testBed } from './helpers.js';
 

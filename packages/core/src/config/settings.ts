@@ -17,6 +17,10 @@ import {
   invalidConfig,
 } from '../rules/config-checks.js';
 import { type DataSchema, isDataSchema, judge } from '../rules/data-schema.js';
+import { type AnyMessageHandler, messageHandler, type SaveHooks, saveHooks } from './callbacks.js';
+
+export type { AnyMessageHandler };
+
 import { DEFAULT_HEALTH_RULE, type HealthRule } from '../rules/health.js';
 import { describeJsonProblem, findJsonProblem } from '../rules/json-problems.js';
 import { isDriverName, isWellFormedText, tooLong } from '../rules/keys.js';
@@ -28,8 +32,6 @@ import {
   DEFAULTS,
   defaultLockWaitSeconds,
   type KickMessages,
-  type MessageTarget,
-  type ProfileMessage,
 } from './options.js';
 
 export interface Settings {
@@ -48,10 +50,9 @@ export interface Settings {
   readonly onMessage: AnyMessageHandler | undefined;
   /** When `driver.health` turns critical. */
   readonly health: HealthRule;
+  /** `beforeSave`, `beforeRelease`, `afterSave`, checked to be functions. */
+  readonly saveHooks: SaveHooks;
 }
-
-/** A message handler as the driver stores it, its data type erased. */
-export type AnyMessageHandler = (profile: MessageTarget<object>, message: ProfileMessage) => void;
 
 /** Every option a driver takes: anything else is refused (most often a typo). */
 const OPTIONS: Record<keyof DataDriverOptions<object>, true> = {
@@ -78,6 +79,9 @@ const OPTIONS: Record<keyof DataDriverOptions<object>, true> = {
   createId: true,
   onMessage: true,
   health: true,
+  beforeSave: true,
+  beforeRelease: true,
+  afterSave: true,
 };
 
 export function resolveSettings<T extends object>(options: DataDriverOptions<T>): Settings {
@@ -147,6 +151,7 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
     schema: schema(options.schema, defaults),
     onMessage: messageHandler(options.onMessage),
     health: healthRule(options.health),
+    saveHooks: saveHooks(options as DataDriverOptions<object>),
   };
 }
 
@@ -167,14 +172,6 @@ function healthRule(given: unknown): HealthRule {
     seconds('health.windowSeconds', windowSeconds, DEFAULT_HEALTH_RULE.windowMs / 1000, true) *
     1000;
   return { failures: failures as number, windowMs };
-}
-
-function messageHandler(handler: unknown): AnyMessageHandler | undefined {
-  if (handler === undefined) return undefined;
-  if (typeof handler !== 'function') {
-    throw invalidConfig(`onMessage must be a function, got ${describeValue(handler)}`);
-  }
-  return handler as AnyMessageHandler;
 }
 
 /** The ports and the other objects an option holds: each of its kind, or refused. */

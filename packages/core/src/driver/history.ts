@@ -41,7 +41,7 @@ export async function restoreAt(
   const session = await load();
   const kept = parseRecord(key, await history.read(storeKey, version.id));
   if (!kept) {
-    await session.release();
+    await session.release('support');
     throw versionNotFound(key, at);
   }
   const { defaults, migrations } = context.settings;
@@ -53,7 +53,7 @@ export async function restoreAt(
     // A version the schema refuses is not restored: the current record stays as it is.
     await session.matchSchema(serializeData(key, data));
   } catch (error) {
-    await session.release().catch(() => undefined); // reported as profile.release-failed
+    await session.release('support').catch(() => undefined); // reported as profile.release-failed
     throw error;
   }
   session.data = data;

@@ -20,6 +20,7 @@ export const LOGGED_EVENT_TYPES: ReadonlySet<DataDriverEventType> = new Set([
   'lock.lost',
   'profile.save-failed',
   'profile.release-failed',
+  'profile.hook-failed',
   'profile.adopted',
   'presence.beat-failed',
   'handoff.request.failed',
@@ -112,6 +113,8 @@ export function describeEvent(
         level: 'warn',
         message: `close of ${event.driver} timed out with ${event.keys.length} profile(s) unreleased: ${event.keys.join(', ')}`,
       };
+    case 'profile.hook-failed':
+      return { level: 'warn', message: event.error.message };
     case 'driver.health':
       return event.state === 'critical'
         ? {

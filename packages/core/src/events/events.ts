@@ -122,6 +122,12 @@ export type DataDriverEvent =
       readonly error: DataDriverError;
       readonly durationMs: number;
     })
+  | (KeyEvent & {
+      readonly type: 'profile.hook-failed';
+      readonly hook: 'beforeSave' | 'beforeRelease' | 'afterSave';
+      /** `Data.HookFailed`, its cause the hook's own error. */
+      readonly error: DataDriverError;
+    })
   | (KeyEvent & { readonly type: 'profile.releasing' })
   | (KeyEvent & { readonly type: 'profile.released' })
   | (KeyEvent & {
@@ -211,5 +217,20 @@ export type SaveReason =
   | 'release'
   /** A message pass applied messages (at load or on a nudge): their effect and ids. */
   | 'message';
+/**
+ * Why a session ends (`beforeRelease`): the player left, joined another server, rejoined here
+ * on a newer connection, could not be set up (`onLoad` threw), support took the profile
+ * (`restoreAt`, `erase`), the driver shuts down, a load was aborted after its take, or the
+ * game released it (`profile.release()`).
+ */
+export type ReleaseReason =
+  | 'left'
+  | 'joined-elsewhere'
+  | 'rejoined'
+  | 'load-failed'
+  | 'support'
+  | 'shutdown'
+  | 'aborted'
+  | 'manual';
 export type DataDriverEventType = DataDriverEvent['type'];
 export type EventListener = (event: DataDriverEvent) => void;

@@ -62,7 +62,7 @@ export class HolderAnswers {
     }
     // Retried or released now; a failure is reported as profile.release-failed.
     else if (action === 'retry-release' || action === 'release')
-      session.release().catch(() => undefined);
+      session.release(reason === 'support' ? 'support' : 'joined-elsewhere').catch(() => undefined);
   }
 
   /** A session ended: every server that asked for its key gets its reply. */
@@ -74,7 +74,7 @@ export class HolderAnswers {
   /** Ends a player's session with `message`; the host reports the player leaving. */
   kick(session: ProfileSession, message: string, cause: KickCause): void {
     if (!session.player) return;
-    session.kicked();
+    session.kicked(cause);
     this.host.kick(session.key, session.player, message, cause);
   }
 

@@ -85,7 +85,7 @@ export class Loader {
       const loaded = signal
         ? await untilAborted(work, signal, key, {
             onAbort: () => reservation.reply.notify(), // a parked wait wakes and finds it unwanted
-            giveBack: ({ session }) => void session.release().catch(() => undefined),
+            giveBack: ({ session }) => void session.release('aborted').catch(() => undefined),
           })
         : await work;
       const waitedMs = context.scheduler.now() - started;
@@ -129,7 +129,7 @@ export class Loader {
       registry.hold(session);
       if (registry.closed) {
         // The driver closed while this load was landing: give the lock straight back.
-        await session.release().catch(() => undefined); // reported as profile.release-failed
+        await session.release('shutdown').catch(() => undefined); // reported as profile.release-failed
         throw new DataDriverError(
           ErrorCode.Closed,
           `${context.name} closed while ${key} was loading`,

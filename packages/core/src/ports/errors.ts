@@ -46,6 +46,11 @@ export const ErrorCode = {
    * was already on its way. Nothing else was written.
    */
   Aborted: 'Data.Aborted',
+  /**
+   * A save hook (`beforeSave`, `beforeRelease`) threw or returned a promise: the data is as
+   * before the hook, and a save is refused with nothing written (a release goes on, warned).
+   */
+  HookFailed: 'Data.HookFailed',
   /** An operation did not finish within its deadline. */
   Timeout: 'Data.Timeout',
   /**
