@@ -55,7 +55,7 @@ export async function viewProfile(
     if (outcomeOf(journal) === 'prepared') undecidedTrade = meta.trade.id;
     else data = settledData(record, key, meta.trade, journal);
   }
-  const migrated = migrateData(key, data, meta.schema ?? 0, settings.migrations);
+  const migrated = migrateData(key, data, meta.schema ?? 0, settings.migrations, meta.compatible);
   // A copy of its own: the caller may change it freely; nothing here is a stored object.
   const copy = JSON.parse(serializeData(key, migrated)) as JsonObject;
   const filled = fillDefaults(copy, settings.defaults);

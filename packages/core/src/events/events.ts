@@ -45,7 +45,9 @@ export type KickCause =
   /** Another server took the lock: the session is lost. */
   | 'lock-lost'
   /** Support took the profile (`restoreAt`, `erase` on another server). */
-  | 'support';
+  | 'support'
+  /** An operator ended the session on purpose (`driver.kick`, `datadriver kick`). */
+  | 'operator';
 
 export type DataDriverEvent =
   | (LoadEvent & { readonly type: 'load.started'; readonly session: boolean })
@@ -220,7 +222,7 @@ export type SaveReason =
 /**
  * Why a session ends (`beforeRelease`): the player left, joined another server, rejoined here
  * on a newer connection, could not be set up (`onLoad` threw), support took the profile
- * (`restoreAt`, `erase`), the driver shuts down, a load was aborted after its take, or the
+ * (`restoreAt`, `erase`), an operator ended it (`driver.kick`), the driver shuts down, a load was aborted after its take, or the
  * game released it (`profile.release()`).
  */
 export type ReleaseReason =
@@ -229,6 +231,7 @@ export type ReleaseReason =
   | 'rejoined'
   | 'load-failed'
   | 'support'
+  | 'operator'
   | 'shutdown'
   | 'aborted'
   | 'manual';

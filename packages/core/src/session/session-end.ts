@@ -33,6 +33,7 @@ export class SessionEnd {
       case 'rejoined':
       case 'load-failed':
       case 'support':
+      case 'operator':
         return this.#kickedFor;
       default:
         return 'left';
