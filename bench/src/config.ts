@@ -80,7 +80,7 @@ export const QUICK: BenchConfig = {
   crashes: 4,
   crashesInParallel: 4,
   throughputPlayers: 50,
-  throughputSeconds: 1.5,
+  throughputSeconds: 0.5,
   throughputWindows: 1,
   coreCycleWindows: 2,
   idleSeconds: 3,

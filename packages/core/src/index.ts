@@ -14,13 +14,20 @@ export {
   type ProfileMessage,
   type SchemaDriverOptions,
 } from './config/options.js';
-export { type CloseResult, DataDriver, type LoadOptions } from './driver/data-driver.js';
+export {
+  type CloseResult,
+  DataDriver,
+  type DriverHealth,
+  type LoadOptions,
+  type ProfileView,
+} from './driver/data-driver.js';
 export type { SendOptions, SendResult } from './driver/send.js';
 export { describeEvent } from './events/event-stream.js';
 export type {
   DataDriverEvent,
   DataDriverEventType,
   EventListener,
+  ReleaseReason,
   SaveReason,
 } from './events/events.js';
 export { Handoff, type HandoffOptions } from './handoff/handoff.js';

@@ -23,7 +23,7 @@ const rows: Array<[string, Record<string, unknown>, string]> = [
   [
     'a key far from every option lists them',
     { colour: 'red' },
-    'unknown option colour; the options are name, defaults, store, messenger, presence, scheduler, logger, jobId, handoff, handoffSigning, handoffLimits, lockWaitSeconds, localHandoffSeconds, lockTtlSeconds, lockSkewSeconds, autosaveSeconds, timings, kickMessages, migrations, schema, createId, onMessage',
+    'unknown option colour; the options are name, defaults, store, messenger, presence, scheduler, logger, jobId, handoff, handoffSigning, handoffLimits, lockWaitSeconds, localHandoffSeconds, lockTtlSeconds, lockSkewSeconds, autosaveSeconds, timings, kickMessages, migrations, schema, createId, onMessage, health, beforeSave, beforeRelease, afterSave',
   ],
   [
     'an onMessage that is not a function',

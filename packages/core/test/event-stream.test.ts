@@ -31,6 +31,7 @@ const ALL_TYPES: Record<DataDriverEventType, true> = {
   'profile.restored': true,
   'profile.erased': true,
   'profile.release-failed': true,
+  'profile.hook-failed': true,
   'profile.adopted': true,
   'trade.committed': true,
   'trade.aborted': true,
@@ -50,6 +51,7 @@ const ALL_TYPES: Record<DataDriverEventType, true> = {
   'message.inbox-failed': true,
   'message.delivered': true,
   'message.delivery-failed': true,
+  'driver.health': true,
 };
 
 function stream() {

@@ -49,6 +49,8 @@ const HOSTILE: ReadonlyArray<readonly [string, StoreRecord]> = [
   ['a marker without a version', { data: {}, meta: { ...meta, trade: { id: 't', journal: 'j' } } }],
   ['userIds that are not a list', { data: {}, meta: { ...meta, userIds: 'steam:1' } }],
   ['userIds holding a number', { data: {}, meta: { ...meta, userIds: ['a', 7] } }],
+  ['a meta.compatible that is a string', { data: {}, meta: { ...meta, compatible: '1' } }],
+  ['a negative meta.compatible', { data: {}, meta: { ...meta, compatible: -1 } }],
   ['no meta.version', { data: {}, meta: {} }],
   ['a fractional meta.version', { data: {}, meta: { version: 1.5 } }],
   ['a negative meta.version', { data: {}, meta: { version: -1 } }],

@@ -48,10 +48,31 @@ describe('record writes', () => {
   it('writes the extras given (schema 0 and no user ids left out) and keeps the stored ones otherwise', () => {
     const stored: ProfileRecord = { data: {}, meta: { version: 1, schema: 3, userIds: ['u1'] } };
     expect(lockedRecord(stored, {}, writer).meta).toMatchObject({ schema: 3, userIds: ['u1'] });
-    const cleared = lockedRecord(stored, {}, writer, { schema: 0, userIds: [] }).meta;
+    const plain: ProfileRecord = { data: {}, meta: { version: 1, userIds: ['u1'] } };
+    const cleared = lockedRecord(plain, {}, writer, { schema: 0, userIds: [] }).meta;
     expect('schema' in cleared || 'userIds' in cleared).toBe(false);
     const set = releasedRecord(stored, {}, 'tB', { schema: 4, userIds: ['u2'] }).meta;
     expect(set).toEqual({ version: 2, releasedToken: 'tB', schema: 4, userIds: ['u2'] });
+  });
+
+  it('never lowers the schema: an older writer keeps a newer record’s schema and its compatible mark', () => {
+    const newer: ProfileRecord = { data: {}, meta: { version: 1, schema: 3, compatible: 1 } };
+    expect(lockedRecord(newer, {}, writer, { schema: 2, compatible: 2 }).meta).toMatchObject({
+      schema: 3,
+      compatible: 1,
+    });
+    expect(lockedRecord(newer, {}, writer, { schema: 0 }).meta).toMatchObject({
+      schema: 3,
+      compatible: 1,
+    });
+    // The newest writer sets its own mark, and none when only its schema can load the data.
+    expect(lockedRecord(newer, {}, writer, { schema: 4, compatible: 2 }).meta).toMatchObject({
+      schema: 4,
+      compatible: 2,
+    });
+    expect('compatible' in lockedRecord(newer, {}, writer, { schema: 4, compatible: 4 }).meta).toBe(
+      false,
+    );
   });
 
   it('only a server with handoff on writes presence: true', () => {

@@ -18,6 +18,24 @@ describe('parseHandoffMessage: the reason', () => {
     ['none', request, request],
     ['one this build does not know: read as none', { ...request, W: 'audit' }, request],
     ['not text: read as none', { ...request, W: 7 }, request],
+    [
+      'operator, with its kick message',
+      { ...request, W: 'operator', M: 'Maintenance.' },
+      { ...request, W: 'operator', M: 'Maintenance.' },
+    ],
+    ['operator without a message: read as none', { ...request, W: 'operator' }, request],
+    ['operator with an empty message: read as none', { ...request, W: 'operator', M: '' }, request],
+    [
+      'operator with a message over 200 characters: read as none',
+      { ...request, W: 'operator', M: 'x'.repeat(201) },
+      request,
+    ],
+    [
+      'operator with a lone surrogate: read as none',
+      { ...request, W: 'operator', M: 'a\ud800' },
+      request,
+    ],
+    ['a message without operator: dropped', { ...request, M: 'Maintenance.' }, request],
   ])('%s', (_name, input, expected) => {
     expect(parseHandoffMessage(input)).toEqual(expected);
   });
@@ -61,5 +79,41 @@ describe('a signed request with a reason', () => {
     await messenger.publish(topicOf('A'), withoutReason as never);
     await clock.advance(0);
     expect(heard).toHaveLength(2);
+  });
+
+  it('an operator’s kick message is signed too: re-sent with the message changed, it is dropped', async () => {
+    const clock = new VirtualClock();
+    const messenger = new MemoryMessenger();
+    const presence = new MemoryPresence(clock);
+    const signing = { key: 'a fleet secret of 32 characters!' };
+    const logger = recordingLogger().logger;
+    const server = (jobId: string) =>
+      new Handoff({ jobId, messenger, presence, scheduler: clock, logger, signing });
+    const a = server('A');
+    const b = server('B');
+    const heard: unknown[] = [];
+    a.register({
+      name: 'PlayerData',
+      receiveHandoffRequest: (key, _requester, _token, reason) => void heard.push([key, reason]),
+      receiveHandoffReply: () => undefined,
+    });
+    b.register({
+      name: 'PlayerData',
+      receiveHandoffRequest: () => undefined,
+      receiveHandoffReply: () => undefined,
+      requestReason: () => ({ message: 'Maintenance.' }),
+    });
+    const sent: Array<Record<string, unknown>> = [];
+    await messenger.subscribe(topicOf('A'), (message) => {
+      sent.push(message as Record<string, unknown>);
+    });
+    await clock.advance(0);
+    await clock.run(b.request('PlayerData', 'p1', 'A', 't1'));
+    await clock.advance(0);
+    expect(heard).toEqual([['p1', { message: 'Maintenance.' }]]);
+    expect(sent[0]).toMatchObject({ W: 'operator', M: 'Maintenance.' });
+    await messenger.publish(topicOf('A'), { ...sent[0]!, M: 'You are banned.' } as never);
+    await clock.advance(0);
+    expect(heard).toHaveLength(1);
   });
 });

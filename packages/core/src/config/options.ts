@@ -1,4 +1,5 @@
 /** The driver's options and their defaults (checked once, by `settings.ts`). */
+import type { ReleaseReason, SaveReason } from '../events/events.js';
 import type { Handoff } from '../handoff/handoff.js';
 import type { HandoffSigning } from '../handoff/signing.js';
 import type { HandoffTimings } from '../handoff/timings.js';
@@ -34,6 +35,18 @@ export type MessageHandler<T extends object> = (
   profile: MessageTarget<T>,
   message: ProfileMessage,
 ) => void;
+
+/** The profile a save hook gets: its key, and its data to change in place. */
+export type HookTarget<T extends object> = MessageTarget<T>;
+
+/** What `afterSave` gets: the data as durably written, and the write's reason. */
+export interface SavedData<T extends object> {
+  readonly reason: SaveReason;
+  /** A copy of the data as that write sent it. */
+  readonly data: T;
+  /** The record's version after the write, when the store reported it. */
+  readonly version: number | undefined;
+}
 
 /** The messages a player sees when removed; each can be replaced. */
 export interface KickMessages {
@@ -142,6 +155,11 @@ export interface DataDriverOptions<T extends object> {
    * checks and never rewrites: its output is not stored. The data type is inferred from it.
    */
   readonly schema?: DataSchema<T>;
+  /**
+   * When `driver.health` turns critical: `failures` store failures (default 5) within
+   * `windowSeconds` (default 120); it is `ok` again after a whole window without one.
+   */
+  readonly health?: { readonly failures?: number; readonly windowSeconds?: number };
   /** Makes lock tokens and trade ids; random UUIDs by default. */
   readonly createId?: () => string;
   /**
@@ -151,6 +169,17 @@ export interface DataDriverOptions<T extends object> {
    */
   // A method, so a driver of any data type passes where one of `object` is expected.
   onMessage?(profile: MessageTarget<T>, message: ProfileMessage): void;
+  /**
+   * Runs right before each write of a profile's data (`reason`: `autosave`, `manual`,
+   * `release`, `trade`, `message`...): change `profile.data` synchronously. One that throws
+   * (or returns a promise) changes nothing: the data is as before it, and the save is refused
+   * with `Data.HookFailed`, nothing written; a release goes on with that data, warned.
+   */
+  beforeSave?(profile: HookTarget<T>, reason: SaveReason): void;
+  /** Runs once as a session starts to end, before its last save, with why it ends. */
+  beforeRelease?(profile: HookTarget<T>, reason: ReleaseReason): void;
+  /** Runs after each save or release landed, with the data as durably written. */
+  afterSave?(profile: HookTarget<T>, saved: SavedData<T>): void;
 }
 
 /** The options with a `schema`: the data type comes from the schema, and `defaults` must match it. */

@@ -17,6 +17,11 @@ import {
   invalidConfig,
 } from '../rules/config-checks.js';
 import { type DataSchema, isDataSchema, judge } from '../rules/data-schema.js';
+import { type AnyMessageHandler, messageHandler, type SaveHooks, saveHooks } from './callbacks.js';
+
+export type { AnyMessageHandler };
+
+import { DEFAULT_HEALTH_RULE, type HealthRule } from '../rules/health.js';
 import { describeJsonProblem, findJsonProblem } from '../rules/json-problems.js';
 import { isDriverName, isWellFormedText, tooLong } from '../rules/keys.js';
 import { resolveMessageLimits } from '../rules/message-budget.js';
@@ -27,8 +32,6 @@ import {
   DEFAULTS,
   defaultLockWaitSeconds,
   type KickMessages,
-  type MessageTarget,
-  type ProfileMessage,
 } from './options.js';
 
 export interface Settings {
@@ -45,10 +48,11 @@ export interface Settings {
   readonly schema: DataSchema | undefined;
   /** The driver's `onMessage`, checked to be a function. */
   readonly onMessage: AnyMessageHandler | undefined;
+  /** When `driver.health` turns critical. */
+  readonly health: HealthRule;
+  /** `beforeSave`, `beforeRelease`, `afterSave`, checked to be functions. */
+  readonly saveHooks: SaveHooks;
 }
-
-/** A message handler as the driver stores it, its data type erased. */
-export type AnyMessageHandler = (profile: MessageTarget<object>, message: ProfileMessage) => void;
 
 /** Every option a driver takes: anything else is refused (most often a typo). */
 const OPTIONS: Record<keyof DataDriverOptions<object>, true> = {
@@ -74,6 +78,10 @@ const OPTIONS: Record<keyof DataDriverOptions<object>, true> = {
   schema: true,
   createId: true,
   onMessage: true,
+  health: true,
+  beforeSave: true,
+  beforeRelease: true,
+  afterSave: true,
 };
 
 export function resolveSettings<T extends object>(options: DataDriverOptions<T>): Settings {
@@ -142,15 +150,28 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
     migrations: migrations(options.migrations),
     schema: schema(options.schema, defaults),
     onMessage: messageHandler(options.onMessage),
+    health: healthRule(options.health),
+    saveHooks: saveHooks(options as DataDriverOptions<object>),
   };
 }
 
-function messageHandler(handler: unknown): AnyMessageHandler | undefined {
-  if (handler === undefined) return undefined;
-  if (typeof handler !== 'function') {
-    throw invalidConfig(`onMessage must be a function, got ${describeValue(handler)}`);
+function healthRule(given: unknown): HealthRule {
+  checkOptionObject(given, 'health', 'an object ({ failures, windowSeconds })');
+  if (given === undefined) return DEFAULT_HEALTH_RULE;
+  checkKnownKeys(given, ['failures', 'windowSeconds'], 'health.');
+  const { failures = DEFAULT_HEALTH_RULE.failures, windowSeconds } = given as {
+    failures?: unknown;
+    windowSeconds?: number;
+  };
+  if (!Number.isSafeInteger(failures) || (failures as number) < 1) {
+    throw invalidConfig(
+      `health.failures must be a positive integer, got ${describeValue(failures)}`,
+    );
   }
-  return handler as AnyMessageHandler;
+  const windowMs =
+    seconds('health.windowSeconds', windowSeconds, DEFAULT_HEALTH_RULE.windowMs / 1000, true) *
+    1000;
+  return { failures: failures as number, windowMs };
 }
 
 /** The ports and the other objects an option holds: each of its kind, or refused. */

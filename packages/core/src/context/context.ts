@@ -19,6 +19,7 @@ import type { Store } from '../ports/store.js';
 import { SystemScheduler } from '../ports/system-scheduler.js';
 import { type DriverKeys, keysOf } from '../rules/keys.js';
 import { BackgroundWrites } from './background-writes.js';
+import { HealthMonitor } from './health-monitor.js';
 import { ServerIdentity } from './identity.js';
 import { MessageHandlers } from './message-handlers.js';
 
@@ -38,6 +39,8 @@ export interface DriverContext {
   readonly createId: () => string;
   /** The `onMessage` a message pass runs. */
   readonly messageHandlers: MessageHandlers;
+  /** `driver.health`, judged from this driver's store failures. */
+  readonly health: HealthMonitor;
   /** Emits a driver's event, stamped with the time and the server. */
   report(event: EventPayload): void;
   /** Emits a profile's event, stamped with this driver's name, the time and the server. */
@@ -78,6 +81,7 @@ export function createContext<T extends object>(
     events,
   );
   const report = (event: EventPayload) => events.emit(event);
+  const health = new HealthMonitor(scheduler, settings.health, settings.name, report);
   return Object.freeze({
     name: settings.name,
     settings,
@@ -91,9 +95,12 @@ export function createContext<T extends object>(
     background: new BackgroundWrites(),
     createId: options.createId ?? (() => globalThis.crypto.randomUUID()),
     messageHandlers: new MessageHandlers(settings.onMessage),
+    health,
     report,
     // One object per event, and none while nobody listens and the logger would not log it.
-    emit: (event: ProfileEventPayload) =>
-      events.emit(event as EventPayload, { driver: settings.name }),
+    emit: (event: ProfileEventPayload) => {
+      health.observe(event);
+      events.emit(event as EventPayload, { driver: settings.name });
+    },
   });
 }

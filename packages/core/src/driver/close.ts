@@ -21,7 +21,7 @@ export async function closeDriver(
   const pending = registry.sessions();
   const released: string[] = [];
   const releases = pending.map((session) =>
-    session.release().then(
+    session.release('shutdown').then(
       () => void released.push(session.key),
       () => undefined, // reported as profile.release-failed
     ),

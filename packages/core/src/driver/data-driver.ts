@@ -7,29 +7,39 @@
  */
 
 import type { DataDriverOptions, SchemaDriverOptions } from '../config/options.js';
-import type { AnyMessageHandler } from '../config/settings.js';
 import type { DriverContext } from '../context/context.js';
+import type { DriverHealth } from '../context/health-monitor.js';
 import type { EventListener } from '../events/events.js';
 import type { Handoff } from '../handoff/handoff.js';
-import { type AttachOptions, PlayerSessions } from '../holder/player-sessions.js';
+import { checkKickMessage, type RequestReason } from '../handoff/wire.js';
+import { attachHost } from '../holder/attach.js';
+import type { AttachOptions } from '../holder/player-sessions.js';
+import { checkSignal } from '../load/abortable.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Host, HostPlayer } from '../ports/host.js';
 import type { JsonObject } from '../ports/json.js';
 import type { StoreVersion, VersionQuery } from '../ports/store.js';
-import { checkProfileKey, isWellFormedText, tooLong } from '../rules/keys.js';
+import { checkProfileKey } from '../rules/keys.js';
 import type { Profile } from '../session/profile.js';
 import { type ProfileSession, sessionOf } from '../session/profile-session.js';
 import { trade } from '../trade/trade.js';
 import { assemble, type DriverParts } from './assemble.js';
 import { type CloseResult, closeDriver } from './close.js';
-import { erase, listVersions, restoreAt } from './history.js';
+import { erase, listVersions, restoreAt, restoreTime } from './history.js';
 import { type SendOptions, type SendResult, send } from './send.js';
+import { type ProfileView, viewProfile } from './view.js';
 
-export type { CloseResult };
+export type { CloseResult, DriverHealth, ProfileView };
 
 export interface LoadOptions {
   /** How long this load waits for a load or leave save of the same key on this server. */
   readonly handoffSeconds?: number;
+  /**
+   * Aborts the load: it rejects with `Data.Aborted` at once, having taken no lock (a take
+   * already on its way when the signal fired is given straight back). A signal that fires
+   * after the load resolved does nothing.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export class DataDriver<T extends object> {
@@ -56,6 +66,11 @@ export class DataDriver<T extends object> {
    */
   get jobId(): string {
     return this.#context.identity.jobId;
+  }
+
+  /** `ok`, or `critical` after a run of store failures (the `health` option): show a banner. */
+  get health(): DriverHealth {
+    return this.#context.health.current;
   }
 
   /** The handoff this driver uses, or `undefined` when handoff is off. */
@@ -92,44 +107,7 @@ export class DataDriver<T extends object> {
    */
   attach<P extends HostPlayer>(host: Host<P>, options: AttachOptions<T, P> = {}): () => void {
     this.#assertOpen();
-    const context = this.#context;
-    const { registry, host: slot, loader } = this.#parts;
-    if (slot.attached) {
-      throw new DataDriverError(ErrorCode.InvalidConfig, `${this.name} is already attached`);
-    }
-    if (host.jobId !== '' && !isWellFormedText(host.jobId)) {
-      throw new DataDriverError(
-        ErrorCode.InvalidConfig,
-        `the host's jobId ${JSON.stringify(host.jobId)} is not well-formed UTF-16; give each server an id without lone surrogates`,
-      );
-    }
-    const long = tooLong(host.jobId);
-    if (long) {
-      throw new DataDriverError(
-        ErrorCode.InvalidConfig,
-        `the host's jobId ${long} (MAX_NAME_BYTES)`,
-      );
-    }
-    // Everything that can refuse runs before anything changes: a refused attach leaves no
-    // identity, host slot or handoff behind.
-    const turnHandoffOn = context.link.prepareAttach(host.jobId);
-    context.identity.attachTo(host.jobId);
-    slot.set(host as unknown as Host<HostPlayer>);
-    turnHandoffOn();
-    const load = loader.load.bind(loader);
-    const players = new PlayerSessions<T, P>(context, registry, slot, load, options);
-    const offMessages = context.messageHandlers.attach(
-      options.onMessage as AnyMessageHandler | undefined,
-    );
-    const offAdded = host.onPlayerAdded((player) => void players.join(player));
-    const offRemoving = host.onPlayerRemoving((player) => void players.leave(player));
-    for (const player of host.players?.() ?? []) void players.join(player);
-    return () => {
-      offAdded();
-      offRemoving();
-      offMessages();
-      slot.set(undefined);
-    };
+    return attachHost(this.#parts, host, options);
   }
 
   /**
@@ -144,6 +122,17 @@ export class DataDriver<T extends object> {
   send(key: string, body: unknown, options: SendOptions): Promise<SendResult> {
     this.#assertOpen();
     return send(this.#context, key, body, options);
+  }
+
+  /**
+   * `key` as last stored, from any process with the store: its data as a load would see it,
+   * its lock's holder and its version (`undefined`: never saved). Takes no lock, kicks nobody,
+   * writes nothing; the holder's unsaved changes are not in it (at most an autosave old).
+   */
+  async view(key: string): Promise<ProfileView<T> | undefined> {
+    this.#assertOpen();
+    checkProfileKey(key);
+    return (await viewProfile(this.#context, key)) as ProfileView<T> | undefined;
   }
 
   /** The kept versions of `key`, newest first (the store must keep versions). */
@@ -164,14 +153,7 @@ export class DataDriver<T extends object> {
     options: LoadOptions = {},
   ): Promise<Profile<T>> {
     checkProfileKey(key);
-    const at = typeof time === 'number' ? time : time.getTime();
-    if (Number.isNaN(at)) {
-      // An invalid Date reads as NaN: refused here, not reported as "no version that old".
-      throw new DataDriverError(
-        ErrorCode.InvalidArgument,
-        `restoreAt needs a time in ms or a valid Date, got ${String(time)}`,
-      );
-    }
+    const at = restoreTime(time);
     const session = await restoreAt(this.#context, key, at, () => this.#supportLoad(key, options));
     return session.profile as Profile<T>;
   }
@@ -224,24 +206,57 @@ export class DataDriver<T extends object> {
     return this.#parts.registry.closed;
   }
 
-  /** A load for `restoreAt` or `erase`: its requests tell the holder support is asking. */
-  async #supportLoad(key: string, options: LoadOptions): Promise<ProfileSession> {
-    const { supportLoads } = this.#parts.endpoint;
-    supportLoads.add(key);
+  /**
+   * Ends `key`'s session on purpose, wherever it is (an operator's steal): its holder is asked
+   * to release it and kicks its player with `options.message`; the lock is then taken as a
+   * load does and released at once. Never takes a live lock by age: `Data.Locked` when the
+   * holder does not answer within `lockWaitSeconds`. `ended: false`: no session to end (no
+   * lock, or never saved), and nothing was written.
+   */
+  async kick(key: string, options: { readonly message: string }): Promise<{ ended: boolean }> {
+    this.#assertOpen();
+    checkProfileKey(key);
+    checkKickMessage(options?.message);
+    if ((await viewProfile(this.#context, key))?.lock === undefined) return { ended: false };
+    const session = await this.#supportLoad(key, {}, { message: options.message });
+    await session.release('operator');
+    return { ended: true };
+  }
+
+  /** A load for `restoreAt`, `erase` or `kick`: its requests tell the holder who asks, and why. */
+  async #supportLoad(
+    key: string,
+    options: LoadOptions,
+    reason: RequestReason = 'support',
+  ): Promise<ProfileSession> {
+    const { supportLoads, operatorKicks } = this.#parts.endpoint;
+    if (reason === 'support') supportLoads.add(key);
+    else operatorKicks.set(key, reason.message);
     try {
       // No message pass at its load: a restore would overwrite its effect, an erase delete it.
       return await this.#load(key, options, false);
     } finally {
       supportLoads.delete(key);
+      operatorKicks.delete(key);
     }
   }
 
-  #load(key: string, { handoffSeconds }: LoadOptions, messages = true): Promise<ProfileSession> {
+  #load(
+    key: string,
+    { handoffSeconds, signal }: LoadOptions,
+    messages = true,
+  ): Promise<ProfileSession> {
     const localWaitMs =
       handoffSeconds === undefined
         ? (this.#context.settings.localHandoffMs ?? 0)
         : checkSeconds('handoffSeconds', handoffSeconds) * 1000;
-    return this.#parts.loader.load(key, { localWaitMs, cancelled: () => false, messages });
+    if (signal !== undefined) checkSignal(signal);
+    return this.#parts.loader.load(key, {
+      localWaitMs,
+      cancelled: () => false,
+      messages,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   /** The session behind `profile`, which must be one this driver holds. */

@@ -8,10 +8,28 @@ import type { DriverContext } from '../context/context.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { StoreVersion, StoreVersions, VersionQuery } from '../ports/store.js';
 import { checkVersionQuery } from '../ports/store-checks.js';
-import { fillDefaults, migrateData, parseRecord, serializeData } from '../rules/index.js';
+import {
+  fillDefaults,
+  latestSchema,
+  migrateData,
+  parseRecord,
+  serializeData,
+} from '../rules/index.js';
 import { NO_PROFILE_MESSAGES, restoredMessages } from '../rules/messages/index.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import { forgetInJournals } from '../trade/journal.js';
+
+/** `time` in ms; an invalid Date (NaN) is refused, not reported as "no version that old". */
+export function restoreTime(time: number | Date): number {
+  const at = typeof time === 'number' ? time : time.getTime();
+  if (Number.isNaN(at)) {
+    throw new DataDriverError(
+      ErrorCode.InvalidArgument,
+      `restoreAt needs a time in ms or a valid Date, got ${String(time)}`,
+    );
+  }
+  return at;
+}
 
 export function listVersions(
   context: DriverContext,
@@ -41,19 +59,32 @@ export async function restoreAt(
   const session = await load();
   const kept = parseRecord(key, await history.read(storeKey, version.id));
   if (!kept) {
-    await session.release();
+    await session.release('support');
     throw versionNotFound(key, at);
   }
   const { defaults, migrations } = context.settings;
+  // A current record of a newer schema keeps it on every write of this server (it loaded as
+  // backwards compatible): an older version written here would be labelled newer than it is.
+  const current = parseRecord(key, session.lastWritten.stored?.record)?.meta.schema ?? 0;
+  const latest = latestSchema(migrations);
+  if (current > latest) {
+    await session.release('support').catch(() => undefined); // reported as profile.release-failed
+    throw new DataDriverError(
+      ErrorCode.NewerSchema,
+      `${key} is at schema ${current}, newer than this server's ${latest}: restore it from a server of schema ${current} or later; nothing was restored`,
+      { details: { key, schema: current, latest } },
+    );
+  }
+  const { meta } = kept;
   const data = fillDefaults(
-    migrateData(key, kept.data, kept.meta.schema ?? 0, migrations),
+    migrateData(key, kept.data, meta.schema ?? 0, migrations, meta.compatible),
     defaults,
   );
   try {
     // A version the schema refuses is not restored: the current record stays as it is.
     await session.matchSchema(serializeData(key, data));
   } catch (error) {
-    await session.release().catch(() => undefined); // reported as profile.release-failed
+    await session.release('support').catch(() => undefined); // reported as profile.release-failed
     throw error;
   }
   session.data = data;

@@ -20,6 +20,7 @@ export const LOGGED_EVENT_TYPES: ReadonlySet<DataDriverEventType> = new Set([
   'lock.lost',
   'profile.save-failed',
   'profile.release-failed',
+  'profile.hook-failed',
   'profile.adopted',
   'presence.beat-failed',
   'handoff.request.failed',
@@ -27,6 +28,7 @@ export const LOGGED_EVENT_TYPES: ReadonlySet<DataDriverEventType> = new Set([
   'handoff.rejected',
   'handoff.limited',
   'driver.close-timeout',
+  'driver.health',
   'trade.recovered',
   'trade.undecided',
   'load.failed',
@@ -114,6 +116,15 @@ export function describeEvent(
         level: 'warn',
         message: `close of ${event.driver} timed out with ${event.keys.length} profile(s) unreleased: ${event.keys.join(', ')}`,
       };
+    case 'profile.hook-failed':
+      return { level: 'warn', message: event.error.message };
+    case 'driver.health':
+      return event.state === 'critical'
+        ? {
+            level: 'warn',
+            message: `the store of ${event.driver} is critical: it failed repeatedly, last ${event.error ? describeError(event.error) : 'with no error'}; saves are kept and retried.`,
+          }
+        : { level: 'info', message: `the store of ${event.driver} is ok again.` };
     case 'trade.undecided':
       return {
         level: 'warn',

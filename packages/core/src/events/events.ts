@@ -45,7 +45,9 @@ export type KickCause =
   /** Another server took the lock: the session is lost. */
   | 'lock-lost'
   /** Support took the profile (`restoreAt`, `erase` on another server). */
-  | 'support';
+  | 'support'
+  /** An operator ended the session on purpose (`driver.kick`, `datadriver kick`). */
+  | 'operator';
 
 export type DataDriverEvent =
   | (LoadEvent & { readonly type: 'load.started'; readonly session: boolean })
@@ -121,6 +123,12 @@ export type DataDriverEvent =
       readonly reason: SaveReason;
       readonly error: DataDriverError;
       readonly durationMs: number;
+    })
+  | (KeyEvent & {
+      readonly type: 'profile.hook-failed';
+      readonly hook: 'beforeSave' | 'beforeRelease' | 'afterSave';
+      /** `Data.HookFailed`, its cause the hook's own error. */
+      readonly error: DataDriverError;
     })
   | (KeyEvent & { readonly type: 'profile.releasing' })
   | (KeyEvent & { readonly type: 'profile.released' })
@@ -229,6 +237,14 @@ export type DataDriverEvent =
       readonly first: boolean;
     })
   | (Base & {
+      readonly type: 'driver.health';
+      readonly driver: string;
+      /** `critical` after a run of store failures (`health` option), `ok` a window after the last. */
+      readonly state: 'ok' | 'critical';
+      /** The failure that made it critical (absent when it turns `ok`). */
+      readonly error?: DataDriverError;
+    })
+  | (Base & {
       readonly type: 'driver.close-timeout';
       readonly driver: string;
       readonly keys: readonly string[];
@@ -257,5 +273,21 @@ export type SaveReason =
   | 'release'
   /** A message pass applied messages (at load or on a nudge): their effect and ids. */
   | 'message';
+/**
+ * Why a session ends (`beforeRelease`): the player left, joined another server, rejoined here
+ * on a newer connection, could not be set up (`onLoad` threw), support took the profile
+ * (`restoreAt`, `erase`), an operator ended it (`driver.kick`), the driver shuts down, a load was aborted after its take, or the
+ * game released it (`profile.release()`).
+ */
+export type ReleaseReason =
+  | 'left'
+  | 'joined-elsewhere'
+  | 'rejoined'
+  | 'load-failed'
+  | 'support'
+  | 'operator'
+  | 'shutdown'
+  | 'aborted'
+  | 'manual';
 export type DataDriverEventType = DataDriverEvent['type'];
 export type EventListener = (event: DataDriverEvent) => void;

@@ -9,7 +9,7 @@ import type { EventPayload } from '../events/events.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { HandoffClient, HandoffMembership } from './options.js';
-import type { HandoffMessage, RequestReason } from './wire.js';
+import { type HandoffMessage, type RequestReason, reasonOf } from './wire.js';
 
 export class HandoffMembers {
   private readonly clients = new Map<string, HandoffClient>();
@@ -60,7 +60,8 @@ export class HandoffMembers {
   deliver(message: HandoffMessage): void {
     const client = this.clients.get(message.D);
     if (!client) return;
-    if (message.T === 'Q') client.receiveHandoffRequest(message.K, message.R, message.L, message.W);
+    if (message.T === 'Q')
+      client.receiveHandoffRequest(message.K, message.R, message.L, reasonOf(message));
     else if (message.T === 'M') client.receiveMessageNudge?.(message.K);
     else client.receiveHandoffReply(message.K);
   }

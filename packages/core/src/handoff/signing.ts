@@ -67,6 +67,7 @@ export class Signer {
             message.L ?? null,
             // Only when present, so a request without one signs as it always did.
             ...(message.W === undefined ? [] : [message.W]),
+            ...(message.M === undefined ? [] : [message.M]),
           ]
         : // A reply and a nudge: their type, driver and key.
           [message.T, message.D, message.K];

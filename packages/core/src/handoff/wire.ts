@@ -3,6 +3,7 @@
  * a request `{ T: "Q", D, K, R, L? }` and a reply `{ T: "R", D, K }`; and a message nudge
  * `{ T: "M", D, K }` (`rules/messages/nudge.ts`), which a build before messages ignores.
  */
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import { isPlainObject } from '../ports/json.js';
 import { isWellFormedText } from '../rules/keys.js';
 import { type MessageNudge, parseNudge } from '../rules/messages/nudge.js';
@@ -23,11 +24,39 @@ export type HandoffRequest = {
    * holder kicks with `kickMessages.support`. Not in the original format: a build that predates
    * it ignores the field and kicks as for a join.
    */
-  readonly W?: RequestReason;
+  readonly W?: 'support' | 'operator';
+  /** With `W: 'operator'`: the kick message the operator gave (`driver.kick`). */
+  readonly M?: string;
 };
 
-/** Why a server asks for a profile other than a player's join (`HandoffRequest.W`). */
-export type RequestReason = 'support';
+/**
+ * Why a server asks for a profile other than a player's join (`HandoffRequest.W`): `support`
+ * (`restoreAt`, `erase`), or an operator ending the session on purpose with a kick message.
+ */
+export type RequestReason = 'support' | OperatorRequest;
+
+/** An operator's request (`driver.kick`): the holder kicks its player with `message`. */
+export interface OperatorRequest {
+  readonly message: string;
+}
+
+/** The longest kick message an operator's request carries (UTF-16 units). */
+export const MAX_KICK_MESSAGE_LENGTH = 200;
+
+/** Refuses a kick message a request could not carry (`Data.InvalidArgument`). */
+export function checkKickMessage(value: unknown): asserts value is string {
+  if (!isKickMessage(value)) {
+    throw new DataDriverError(
+      ErrorCode.InvalidArgument,
+      `a kick message must be 1 to ${MAX_KICK_MESSAGE_LENGTH} characters of well-formed text`,
+    );
+  }
+}
+
+/** True for a kick message a request may carry: non-empty, well-formed, not too long. */
+export function isKickMessage(value: unknown): value is string {
+  return isText(value) && value.length > 0 && value.length <= MAX_KICK_MESSAGE_LENGTH;
+}
 
 export type HandoffReply = {
   readonly T: 'R';
@@ -36,6 +65,9 @@ export type HandoffReply = {
 };
 
 export type HandoffMessage = HandoffRequest | HandoffReply | MessageNudge;
+
+// A string no server could have sent (a lone surrogate) names nothing here: ignored.
+const isText = isWellFormedText;
 
 export const TOPIC_PREFIX = 'CKHandoff_';
 
@@ -54,15 +86,21 @@ export function requestMessage(
     token === undefined
       ? { T: 'Q', D: driver, K: key, R: requester }
       : { T: 'Q', D: driver, K: key, R: requester, L: token };
-  return reason === undefined ? request : { ...request, W: reason };
+  if (reason === undefined) return request;
+  return reason === 'support'
+    ? { ...request, W: 'support' }
+    : { ...request, W: 'operator', M: reason.message };
+}
+
+/** The reason a parsed request carries (`W`, and `M` for an operator's). */
+export function reasonOf(request: HandoffRequest): RequestReason | undefined {
+  if (request.W === 'support') return 'support';
+  return request.W === 'operator' && request.M !== undefined ? { message: request.M } : undefined;
 }
 
 export function replyMessage(driver: string, key: string): HandoffReply {
   return { T: 'R', D: driver, K: key };
 }
-
-// A string no server could have sent (a lone surrogate) names nothing here: ignored.
-const isText = isWellFormedText;
 
 /** The message, or `undefined` for anything malformed (which the handoff ignores). */
 export function parseHandoffMessage(value: unknown): HandoffMessage | undefined {
@@ -72,6 +110,11 @@ export function parseHandoffMessage(value: unknown): HandoffMessage | undefined 
   if (value.T !== 'Q' || !isText(value.R)) return undefined;
   if (value.L !== undefined && !isText(value.L)) return undefined;
   // A reason this build does not know reads as none: the holder kicks as for a join.
-  const reason = value.W === 'support' ? value.W : undefined;
+  const reason: RequestReason | undefined =
+    value.W === 'support'
+      ? 'support'
+      : value.W === 'operator' && isKickMessage(value.M)
+        ? { message: value.M }
+        : undefined;
   return requestMessage(value.D, value.K, value.R, value.L, reason);
 }

@@ -22,6 +22,8 @@ export class HandoffEndpoint implements HandoffClient {
   #parts!: EndpointParts;
   /** Keys `restoreAt` or `erase` is loading: a holder elsewhere kicks with `kickMessages.support`. */
   readonly supportLoads = new Set<string>();
+  /** Keys `kick` is loading, with the operator's kick message the holder uses. */
+  readonly operatorKicks = new Map<string, string>();
 
   /** Once the driver's parts are built. */
   connect(parts: EndpointParts): void {
@@ -49,7 +51,9 @@ export class HandoffEndpoint implements HandoffClient {
 
   /** Why this driver asks for `key` when not for a player's join. */
   requestReason(key: string): RequestReason | undefined {
-    return this.supportLoads.has(key) ? 'support' : undefined;
+    if (this.supportLoads.has(key)) return 'support';
+    const message = this.operatorKicks.get(key);
+    return message === undefined ? undefined : { message };
   }
 
   /** A sender's nudge: `key` has a message pending; its holder here makes a pass. */

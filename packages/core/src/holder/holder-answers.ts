@@ -4,7 +4,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { HostSlot } from '../context/host-slot.js';
-import type { KickCause } from '../events/events.js';
+import type { KickCause, ReleaseReason } from '../events/events.js';
 import type { RequestReason } from '../handoff/wire.js';
 import { describeError } from '../ports/errors.js';
 import type { SessionRegistry } from '../registry/registry.js';
@@ -55,14 +55,16 @@ export class HolderAnswers {
     }
     if (!session) return;
     session.requesters.note(requester, token);
+    const ending = endingFor(reason);
     if (action === 'kick') {
       const messages = this.context.settings.kickMessages;
-      if (reason === 'support') this.kick(session, messages.support, 'support');
+      if (typeof reason === 'object') this.kick(session, reason.message, 'operator');
+      else if (reason === 'support') this.kick(session, messages.support, 'support');
       else this.kick(session, messages.joinedElsewhere, 'joined-elsewhere');
     }
     // Retried or released now; a failure is reported as profile.release-failed.
     else if (action === 'retry-release' || action === 'release')
-      session.release().catch(() => undefined);
+      session.release(ending).catch(() => undefined);
   }
 
   /** A session ended: every server that asked for its key gets its reply. */
@@ -74,7 +76,7 @@ export class HolderAnswers {
   /** Ends a player's session with `message`; the host reports the player leaving. */
   kick(session: ProfileSession, message: string, cause: KickCause): void {
     if (!session.player) return;
-    session.kicked();
+    session.kicked(cause);
     this.host.kick(session.key, session.player, message, cause);
   }
 
@@ -140,4 +142,10 @@ export class HolderAnswers {
       action,
     });
   }
+}
+
+/** Why a session a request ends ends: support, an operator, or its player joined elsewhere. */
+function endingFor(reason: RequestReason | undefined): ReleaseReason {
+  if (reason === undefined) return 'joined-elsewhere';
+  return reason === 'support' ? 'support' : 'operator';
 }

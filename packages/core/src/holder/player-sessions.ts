@@ -79,7 +79,7 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
       return;
     }
     if (entry.left) {
-      await session.release().catch(() => undefined); // reported as profile.release-failed
+      await session.release('left').catch(() => undefined); // reported as profile.release-failed
       return;
     }
     try {
@@ -90,7 +90,7 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
       this.context.logger.error(`onLoad threw for ${key}: ${describeError(error)}`);
       session.beginLeave();
       this.host.kick(key, player, settings.kickMessages.loadFailed, 'load-failed');
-      await session.release().catch(() => undefined); // reported as profile.release-failed
+      await session.release('load-failed').catch(() => undefined); // reported as profile.release-failed
     }
   }
 
@@ -108,6 +108,6 @@ export class PlayerSessions<T extends object, P extends HostPlayer> {
     } catch (error) {
       this.context.logger.error(`onLeave threw for ${entry.key}: ${String(error)}`);
     }
-    await session.release().catch(() => undefined); // reported as profile.release-failed
+    await session.release(session.end.leaveReason).catch(() => undefined); // reported as profile.release-failed
   }
 }

@@ -15,6 +15,7 @@ import {
   lockedRecord,
   markerGate,
   migrateData,
+  oldestCompatible,
   type PresenceAnswer,
   type ProfileRecord,
   serializeData,
@@ -159,11 +160,12 @@ function takenRecord(
     now: context.scheduler.now(),
     presence: context.link.beatsPresence,
   };
-  const schema = { schema: latestSchema(migrations) };
+  const schema = { schema: latestSchema(migrations), compatible: oldestCompatible(migrations) };
   if (record === undefined) return lockedRecord(undefined, defaults, writer, schema);
   const { key } = input;
   const settled = marker ? settledData(record, key, marker, recovered?.journal) : record.data;
-  const migrated = migrateData(key, settled, record.meta.schema ?? 0, migrations);
+  const { meta } = record;
+  const migrated = migrateData(key, settled, meta.schema ?? 0, migrations, meta.compatible);
   // What a migration returns is written now: it must survive JSON like any save.
   const data =
     migrated === settled ? settled : (JSON.parse(serializeData(key, migrated)) as JsonObject);

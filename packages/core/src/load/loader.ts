@@ -13,6 +13,7 @@ import { checkCreatedId, checkProfileKey } from '../rules/keys.js';
 import type { SessionHooks } from '../session/profile-session.js';
 import { ProfileSession } from '../session/profile-session.js';
 import { forgetParticipant } from '../trade/journal.js';
+import { type AbortSignalLike, abortedError, untilAborted } from './abortable.js';
 import { acquire } from './acquisition.js';
 import type { Acquired } from './load-attempt.js';
 import { type LocalWaitHow, waitOnThisServer } from './local-wait.js';
@@ -22,6 +23,8 @@ export interface LoadHow extends LocalWaitHow {
   readonly cancelled: () => boolean;
   /** False: no message pass at this load (a restore's, whose write would undo its effect). */
   readonly messages?: boolean;
+  /** The caller's abort (`load(key, { signal })`): `Data.Aborted` at once, no lock left taken. */
+  readonly signal?: AbortSignalLike;
 }
 
 /** What a load asks of this server's holder side (`holder/`), handed in at assembly. */
@@ -55,18 +58,36 @@ export class Loader {
       context.identity.use();
       context.link.checkAttached();
       checkProfileKey(key); // inside: a refused key is reported as load.failed, like any other
+      const { signal } = how;
+      if (signal?.aborted) throw abortedError(key, signal); // before any store call
       const reservation = new LoadReservation(
         checkCreatedId(context.createId()),
         loadId,
-        () => !how.cancelled() && !registry.closed,
+        () => !how.cancelled() && !registry.closed && signal?.aborted !== true,
       );
       const reserve = () => registry.reserve(key, reservation);
       const replace = (older: ProfileSession) =>
         this.holder.kick(older, context.settings.kickMessages.rejoined, 'rejoined');
-      const adopted = await waitOnThisServer(context, registry, key, how, loadId, reserve, replace);
-      const loaded = adopted
-        ? { session: adopted, reason: 'adopted' as const }
-        : await this.fromStore(key, how, reservation);
+      const work = (async () => {
+        const adopted = await waitOnThisServer(
+          context,
+          registry,
+          key,
+          how,
+          loadId,
+          reserve,
+          replace,
+        );
+        return adopted
+          ? { session: adopted, reason: 'adopted' as const }
+          : await this.fromStore(key, how, reservation);
+      })();
+      const loaded = signal
+        ? await untilAborted(work, signal, key, {
+            onAbort: () => reservation.reply.notify(), // a parked wait wakes and finds it unwanted
+            giveBack: ({ session }) => void session.release('aborted').catch(() => undefined),
+          })
+        : await work;
       const waitedMs = context.scheduler.now() - started;
       context.emit({ type: 'load.loaded', key, loadId, reason: loaded.reason, waitedMs });
       return loaded.session;
@@ -108,7 +129,7 @@ export class Loader {
       registry.hold(session);
       if (registry.closed) {
         // The driver closed while this load was landing: give the lock straight back.
-        await session.release().catch(() => undefined); // reported as profile.release-failed
+        await session.release('shutdown').catch(() => undefined); // reported as profile.release-failed
         throw new DataDriverError(
           ErrorCode.Closed,
           `${context.name} closed while ${key} was loading`,

@@ -41,6 +41,16 @@ export const ErrorCode = {
   TradeFailed: 'Data.TradeFailed',
   /** No version old enough is retained for a restore. */
   VersionNotFound: 'Data.VersionNotFound',
+  /**
+   * The caller aborted the load (its `signal`): it took no lock, or gave back one whose take
+   * was already on its way. Nothing else was written.
+   */
+  Aborted: 'Data.Aborted',
+  /**
+   * A save hook (`beforeSave`, `beforeRelease`) threw or returned a promise: the data is as
+   * before the hook, and a save is refused with nothing written (a release goes on, warned).
+   */
+  HookFailed: 'Data.HookFailed',
   /** An operation did not finish within its deadline. */
   Timeout: 'Data.Timeout',
   /**

@@ -1,5 +1,6 @@
 export * from './data-schema.js';
 export * from './handoff-rule.js';
+export * from './health.js';
 export * from './json-problems.js';
 export * from './lock-rules.js';
 export * from './message-budget.js';

@@ -196,3 +196,17 @@ export function checkCreatedId(id: unknown): string {
 export function isDriverName(name: unknown): name is string {
   return isWellFormedText(name) && !/[/#]/.test(name);
 }
+
+/** Refuses a host's `jobId` no lock could carry: not well-formed UTF-16, or too long. */
+export function checkHostJobId(jobId: string): void {
+  if (jobId !== '' && !isWellFormedText(jobId)) {
+    throw new DataDriverError(
+      ErrorCode.InvalidConfig,
+      `the host's jobId ${JSON.stringify(jobId)} is not well-formed UTF-16; give each server an id without lone surrogates`,
+    );
+  }
+  const long = tooLong(jobId);
+  if (long) {
+    throw new DataDriverError(ErrorCode.InvalidConfig, `the host's jobId ${long} (MAX_NAME_BYTES)`);
+  }
+}

@@ -20,7 +20,10 @@ export interface LockWriter {
  * messages the holder applied (its session's, written with the data they changed).
  */
 export interface MetaExtras {
+  /** The writer's newest schema; a record of a newer one keeps its own (never lowered). */
   readonly schema?: number;
+  /** The oldest schema that can load the writer's newest (`oldestCompatible`). */
+  readonly compatible?: number;
   readonly userIds?: readonly string[];
   readonly messages?: ProfileMessages;
 }
@@ -48,9 +51,17 @@ function nextMeta(previous: RecordMeta | undefined, own: OwnMeta, extras: MetaEx
   if (own.lock !== undefined) meta.lock = own.lock;
   if (own.releasedToken !== undefined) meta.releasedToken = own.releasedToken;
   if (own.trade !== undefined) meta.trade = own.trade;
-  if (extras.schema === undefined) {
+  if (extras.schema === undefined || (previous?.schema ?? 0) > extras.schema) {
+    // Data of a newer schema, loaded because it is backwards compatible: it stays that schema
+    // (lowering it would run the newer server's migrations again on migrated data).
     if (previous?.schema !== undefined) meta.schema = previous.schema;
-  } else if (extras.schema > 0) meta.schema = extras.schema;
+    if (previous?.compatible !== undefined) meta.compatible = previous.compatible;
+  } else if (extras.schema > 0) {
+    meta.schema = extras.schema;
+    if (extras.compatible !== undefined && extras.compatible < extras.schema) {
+      meta.compatible = extras.compatible;
+    }
+  }
   if (extras.userIds === undefined) {
     if (previous?.userIds !== undefined) meta.userIds = previous.userIds;
   } else if (extras.userIds.length > 0) meta.userIds = [...extras.userIds];
@@ -62,7 +73,8 @@ function nextMeta(previous: RecordMeta | undefined, own: OwnMeta, extras: MetaEx
   }
   if (previous === undefined) return meta;
   // A rest copy defines each field as data, so an unknown field named `__proto__` stays one.
-  const { version, lock, releasedToken, trade, schema, userIds, messages, ...unknown } = previous;
+  const { version, lock, releasedToken, trade, schema, compatible, userIds, messages, ...unknown } =
+    previous;
   // A newer writer's fields, kept.
   return Object.keys(unknown).length === 0 ? meta : { ...unknown, ...meta };
 }

@@ -35,6 +35,11 @@ export interface RecordMeta {
   readonly trade?: TradeMarker;
   /** The schema version of `data` (migrations). */
   readonly schema?: number;
+  /**
+   * The oldest schema whose servers can load `data` (its newest migrations are backwards
+   * compatible); absent when only `schema` can.
+   */
+  readonly compatible?: number;
   /** The user ids this record belongs to (for erasure requests). */
   readonly userIds?: readonly string[];
   /**
@@ -84,6 +89,9 @@ function metaProblem(meta: Record<string, unknown>): string | undefined {
   if (meta.trade !== undefined && !isMarker(meta.trade)) return 'a malformed meta.trade';
   if (meta.schema !== undefined && !isCount(meta.schema)) {
     return 'a meta.schema that is not a non-negative integer';
+  }
+  if (meta.compatible !== undefined && !isCount(meta.compatible)) {
+    return 'a meta.compatible that is not a non-negative integer';
   }
   if (meta.userIds !== undefined && !isTextList(meta.userIds)) {
     return 'a meta.userIds that is not a list of strings';

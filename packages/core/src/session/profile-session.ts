@@ -4,7 +4,7 @@
  * run one after another through `SessionIo`. The public `Profile` is a thin view of it.
  */
 import type { DriverContext } from '../context/context.js';
-import type { SaveReason } from '../events/events.js';
+import type { KickCause, ReleaseReason, SaveReason } from '../events/events.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { HostPlayer } from '../ports/host.js';
 import type { JsonObject } from '../ports/json.js';
@@ -22,11 +22,14 @@ import type { PassReason } from './message-pass.js';
 import { backingOf, Profile } from './profile.js';
 import { checkBeforeRelease } from './release-check.js';
 import { Requesters } from './requesters.js';
+import { beforeRelease } from './save-hooks.js';
+import { SessionEnd } from './session-end.js';
 import { inactiveError, lockLostError } from './session-errors.js';
 import { SessionIo, type WrittenSnapshot } from './session-io.js';
 import { SessionMessages } from './session-messages.js';
 import type { HeldByTrade, SessionStart } from './session-terms.js';
 import { SessionView } from './session-view.js';
+import { UserIds } from './user-ids.js';
 
 /** What the driver does when a session changes. */
 export interface SessionHooks {
@@ -57,12 +60,16 @@ export class ProfileSession {
   data: JsonObject;
   /** Its messages' ids and outbox, carried by every write, and its message passes. */
   readonly messages: SessionMessages;
+  /** The user ids its record belongs to (for erasure requests); written with every save. */
+  readonly userIds: UserIds;
   #state: SessionState = 'active';
-  #userIds: string[];
   #player: HostPlayer | undefined;
   #trade: HeldByTrade | undefined;
   #releasing: Promise<void> | undefined;
+  /** Why the session ends (`beforeRelease`'s reason). */
+  readonly end = new SessionEnd();
   readonly #io: SessionIo;
+  readonly #view: SessionView;
   readonly #autosave: Autosave;
 
   constructor(
@@ -73,11 +80,12 @@ export class ProfileSession {
     this.key = start.key;
     this.token = start.token;
     this.data = start.data;
-    this.#userIds = [...(start.userIds ?? [])];
+    this.userIds = new UserIds(start.userIds);
     this.#player = start.player;
     const limits = limitsFor(context.store.maxRecordBytes);
     this.messages = new SessionMessages(start.messages, () => context.scheduler.now(), limits);
     const view = new SessionView(this, hooks, (holder) => this.#lost(holder));
+    this.#view = view;
     const { version, stored } = start;
     this.#io = new SessionIo(context, view, { json: JSON.stringify(start.data), version, stored });
     this.#autosave = new Autosave(context.scheduler, context.settings.autosaveMs, () =>
@@ -99,18 +107,6 @@ export class ProfileSession {
   /** The player this session is loaded for (attach), if any. */
   get player(): HostPlayer | undefined {
     return this.#player;
-  }
-
-  /** The user ids the record belongs to (for erasure requests); written with every save. */
-  get userIds(): readonly string[] {
-    return this.#userIds;
-  }
-
-  addUserId(id: string): void {
-    if (!this.#userIds.includes(id)) this.#userIds.push(id);
-  }
-  removeUserId(id: string): void {
-    this.#userIds = this.#userIds.filter((kept) => kept !== id);
   }
 
   /** The trade holding this session, if any. */
@@ -156,11 +152,13 @@ export class ProfileSession {
   /**
    * Ends the session: saves and clears the lock. A failure retains the profile and rethrows.
    * An active profile whose data cannot be saved (`Data.InvalidData`) stays active instead:
-   * nothing is written, and a release after fixing the data works.
+   * nothing is written, and a release after fixing the data works. `reason`: why it ends,
+   * for `beforeRelease` (run once, by the first release; a retry keeps the first reason).
    */
-  release(): Promise<void> {
+  release(reason: ReleaseReason): Promise<void> {
     if (this.#state === 'inactive') return Promise.resolve();
     if (this.#releasing) return this.#releasing;
+    if (this.end.begin(reason)) beforeRelease(this.context, this.#view, reason);
     // An asynchronous schema's verdict first; the release write checks the data again.
     const checked = this.active ? checkBeforeRelease(this.context, this) : undefined;
     return checked ? checked.then(() => this.#leave()) : this.#leave();
@@ -187,7 +185,8 @@ export class ProfileSession {
   }
 
   /** Its player was kicked: requests wait for the leave from now on. */
-  kicked(): void {
+  kicked(cause: KickCause): void {
+    this.end.kicked(cause);
     this.#move('kick');
   }
 
@@ -297,7 +296,8 @@ export class ProfileSession {
     if (this.active) {
       this.#io.autosave(this, this.#passes).catch(() => undefined); // profile.save-failed
     } else if (this.#state === 'retained') {
-      this.release().catch(() => undefined); // reported as profile.release-failed
+      // A retry keeps the first release's reason.
+      this.release(this.end.reason ?? 'manual').catch(() => undefined); // profile.release-failed
     }
   }
 

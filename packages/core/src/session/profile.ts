@@ -2,11 +2,13 @@
  * A loaded profile, as a game sees it: its data, save, release. The session behind it
  * (`session/profile-session.ts`) holds the lock token, the state and the writes.
  */
+import type { ReleaseReason } from '../events/events.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonObject, JsonValue } from '../ports/json.js';
 import { checkStoreKey } from '../rules/keys.js';
 import { inactiveError } from './session-errors.js';
 import type { SessionMessages } from './session-messages.js';
+import type { UserIds } from './user-ids.js';
 
 /** What a profile reads and asks of the session behind it (`ProfileSession`). */
 export interface ProfileBacking {
@@ -14,17 +16,15 @@ export interface ProfileBacking {
   data: JsonObject;
   readonly active: boolean;
   readonly token: string;
-  readonly userIds: readonly string[];
+  readonly userIds: UserIds;
   /** What its last committed save or release stored: `json`, the data's JSON. */
   readonly lastWritten: { readonly json: string };
-  addUserId(userId: string): void;
-  removeUserId(userId: string): void;
   /** Its messages: the outbox a transfer goes into. */
   readonly messages: SessionMessages;
   /** A trade holding it, if any: no transfer while one is undecided. */
   readonly trade: unknown;
   save(reason: 'manual'): Promise<void>;
-  release(): Promise<void>;
+  release(reason: ReleaseReason): Promise<void>;
 }
 
 /** The session behind a profile of this package (set by the class's static block). */
@@ -84,18 +84,18 @@ export class Profile<T extends object> {
 
   /** The user ids this profile belongs to, kept in the record for erasure requests. */
   get userIds(): readonly string[] {
-    return this.#session.userIds;
+    return this.#session.userIds.list;
   }
 
   /** Tags the profile with a user id (a string of well-formed UTF-16); written with the next save. */
   addUserId(userId: string): void {
     checkStoreKey(userId, 'a user id');
-    this.#session.addUserId(userId);
+    this.#session.userIds.add(userId);
   }
 
   /** Removes a user id tag; written with the next save. */
   removeUserId(userId: string): void {
-    this.#session.removeUserId(userId);
+    this.#session.userIds.remove(userId);
   }
 
   /**
@@ -126,6 +126,6 @@ export class Profile<T extends object> {
 
   /** Saves and releases the lock. The profile becomes inactive. */
   release(): Promise<void> {
-    return this.#session.release();
+    return this.#session.release('manual');
   }
 }

@@ -17,6 +17,7 @@ import { enforce, judge, type LockInfo, serializeData } from '../rules/index.js'
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { deliverOutbox } from './outbox-delivery.js';
+import { afterSave, beforeSave, type HookedSession } from './save-hooks.js';
 import type { SessionMessages } from './session-messages.js';
 import {
   eraseWrite,
@@ -42,7 +43,7 @@ export interface WrittenSnapshot {
 }
 
 /** What the writes need from their session. */
-export interface SessionIoOwner {
+export interface SessionIoOwner extends HookedSession {
   readonly key: string;
   readonly token: string;
   readonly data: JsonObject;
@@ -149,11 +150,13 @@ export class SessionIo {
   /** The leave save: the data written with the lock cleared. */
   release(): Promise<void> {
     return this.#queue.run(async () => {
+      beforeSave(this.context, this.owner, 'release'); // a failure is reported; it goes on
       const json = this.validate();
       await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       await this.#guarded(releaseWrite(this.#writer, json, keepVersion), json);
       this.context.emit({ type: 'profile.released', key: this.owner.key });
+      this.#afterSave('release', json);
     });
   }
 
@@ -198,8 +201,11 @@ export class SessionIo {
     const { key } = this.owner;
     const started = this.context.scheduler.now();
     const durationMs = () => this.context.scheduler.now() - started;
+    let json: string;
     try {
-      const json = this.validate();
+      const refused = beforeSave(this.context, this.owner, reason);
+      if (refused) throw refused;
+      json = this.validate();
       await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       const retake = this.retakeUntilSaved;
@@ -214,6 +220,11 @@ export class SessionIo {
     }
     this.retakeUntilSaved = false;
     this.context.emit({ type: 'profile.saved', key, reason, durationMs: durationMs() });
+    this.#afterSave(reason, json);
+  }
+
+  #afterSave(reason: SaveReason, json: string): void {
+    afterSave(this.context, this.owner, { reason, json, version: this.#lastWritten.version });
   }
 
   /** One write under the lock. `json`, for a save or the release: the snapshot it leaves. */

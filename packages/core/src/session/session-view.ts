@@ -1,3 +1,4 @@
+import type { HookTarget } from '../config/options.js';
 import type { DataDriverError } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import type { LockInfo } from '../rules/index.js';
@@ -9,8 +10,10 @@ export interface ViewedSession {
   readonly key: string;
   readonly token: string;
   readonly data: JsonObject;
-  readonly userIds: readonly string[];
+  readonly userIds: { readonly list: readonly string[] };
   readonly messages: SessionMessages;
+  /** The game's view of the session (a `Profile`): what a save hook gets. */
+  readonly profile: HookTarget<object>;
 }
 
 /**
@@ -37,11 +40,16 @@ export class SessionView implements SessionIoOwner {
   }
 
   get userIds(): readonly string[] {
-    return this.session.userIds;
+    return this.session.userIds.list;
   }
 
   get messages(): SessionMessages {
     return this.session.messages;
+  }
+
+  get profile(): HookTarget<JsonObject> {
+    // The same object: a profile's data is the session's JSON object.
+    return this.session.profile as HookTarget<JsonObject>;
   }
 
   settled(): void {

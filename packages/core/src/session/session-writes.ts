@@ -14,6 +14,7 @@ import {
   lockedRecord,
   type MetaExtras,
   markedRecord,
+  oldestCompatible,
   type ReleaseDecision,
   releasedRecord,
   type SaveDecision,
@@ -41,7 +42,9 @@ export function sessionWriter(
   userIds: () => readonly string[],
   messages: () => ProfileMessages,
 ): SessionWriter {
-  const schema = latestSchema(context.settings.migrations);
+  const { migrations } = context.settings;
+  const schema = latestSchema(migrations);
+  const compatible = oldestCompatible(migrations);
   return {
     key,
     token,
@@ -51,7 +54,7 @@ export function sessionWriter(
       now: context.scheduler.now(),
       presence: context.link.beatsPresence,
     }),
-    extras: () => ({ schema, userIds: userIds(), messages: messages() }),
+    extras: () => ({ schema, compatible, userIds: userIds(), messages: messages() }),
   };
 }
 

@@ -7,10 +7,11 @@ import { messageScenarios } from './messages.js';
 import { protectionScenarios } from './protection.js';
 import { sameServerScenarios } from './same-server.js';
 import type { Scenario } from './scenario.js';
+import { supportScenarios } from './support.js';
 
 /**
  * The lock handoff rules' nine multi-server cases, a case for every other row of their table,
- * and profile messages (an offline grant, a live gift between servers).
+ * profile messages (an offline grant, a live gift between servers), and a support tool's view.
  */
 export const handoffScenarios: readonly Scenario[] = [
   ...sameServerScenarios,
@@ -18,6 +19,7 @@ export const handoffScenarios: readonly Scenario[] = [
   ...crashScenarios,
   ...protectionScenarios,
   ...messageScenarios,
+  ...supportScenarios,
 ];
 
 export { lifecycleScenarios } from './lifecycle.js';
