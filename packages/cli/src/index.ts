@@ -2,6 +2,7 @@ export type { DropResult, InboxListing, PendingRow, SendCliResult } from './inbo
 export type { Inspection } from './inspect.js';
 export type { CliIo } from './io.js';
 export { processIo } from './io.js';
+export type { KickResult } from './kick-command.js';
 export type { Beat, Liveness } from './liveness.js';
 export { runCli, VERSION } from './program.js';
 export type { UserMatch, VersionRow } from './read-commands.js';

@@ -8,6 +8,7 @@ import { DataDriverError, describeError } from '@datadriver/core/ports';
 import { Command, CommanderError, Option } from 'commander';
 import { inboxCommand, sendCommand } from './inbox-commands.js';
 import type { CliIo } from './io.js';
+import { kickCommand } from './kick-command.js';
 import { type CommandContext, commandContext, type GlobalOptions } from './options.js';
 import {
   findUserCommand,
@@ -140,6 +141,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .argument('<key>')
     .option('--yes', 'do not ask for confirmation')
     .action(run(eraseCommand as Action));
+
+  program
+    .command('kick')
+    .description(
+      'end a live session on purpose through its holder, which kicks the player with --reason (DataDriver.kick); never takes a live lock by age',
+    )
+    .argument('<driver>')
+    .argument('<key>')
+    .requiredOption('--reason <text>', "the player's kick message (1 to 200 characters)")
+    .option('--yes', 'do not ask for confirmation')
+    .action(run(kickCommand as Action));
 
   program
     .command('inbox')

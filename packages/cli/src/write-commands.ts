@@ -156,7 +156,7 @@ export async function eraseCommand(
   return result;
 }
 
-async function holderOf(context: CommandContext, record: ProfileRecord | undefined) {
+export async function holderOf(context: CommandContext, record: ProfileRecord | undefined) {
   const lock = record?.meta.lock;
   if (!lock || !context.backends.presence) return undefined;
   return livenessOf(
@@ -167,7 +167,7 @@ async function holderOf(context: CommandContext, record: ProfileRecord | undefin
   );
 }
 
-function lockRows(
+export function lockRows(
   record: ProfileRecord | undefined,
   holder: Liveness | undefined,
 ): Array<readonly [string, string]> {
@@ -200,7 +200,7 @@ export async function confirm(
   if (!/^y(es)?$/i.test((answer ?? '').trim())) throw new Cancelled(what);
 }
 
-function handOver(
+export function handOver(
   events: readonly { readonly type: string }[],
   record: ProfileRecord | undefined,
   holder: Liveness | undefined,
@@ -218,7 +218,7 @@ function handOver(
   };
 }
 
-function handOverText(result: Partial<HandOver>): string {
+export function handOverText(result: Partial<HandOver>): string {
   if (!result.holder) return '';
   const asked = result.requests ? `, handed over by server ${result.holder}` : '';
   return `${asked} (the lock was taken after ${duration(result.waitedMs ?? 0)}: ${result.reason})`;

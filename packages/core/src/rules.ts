@@ -7,7 +7,9 @@
 export { DEFAULTS, defaultLockWaitSeconds } from './config/options.js';
 export { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings } from './handoff/timings.js';
 export {
+  checkKickMessage,
   type HandoffMessage,
+  MAX_KICK_MESSAGE_LENGTH,
   type RequestReason,
   requestMessage,
   TOPIC_PREFIX,
