@@ -29,12 +29,17 @@ export function checkMigrations(steps: readonly Migration[] = []): readonly Migr
     if (
       !Number.isSafeInteger(step.version) ||
       step.version <= previous ||
-      typeof step.migrate !== 'function' ||
-      (step.backwardsCompatible !== undefined && typeof step.backwardsCompatible !== 'boolean')
+      typeof step.migrate !== 'function'
     ) {
       throw new DataDriverError(
         ErrorCode.InvalidConfig,
-        'migrations must be { version, migrate, backwardsCompatible? } steps with ascending positive integer versions',
+        'migrations must be { version, migrate } steps with ascending positive integer versions',
+      );
+    }
+    if (step.backwardsCompatible !== undefined && typeof step.backwardsCompatible !== 'boolean') {
+      throw new DataDriverError(
+        ErrorCode.InvalidConfig,
+        `migration ${step.version}'s backwardsCompatible must be true or false`,
       );
     }
   });
