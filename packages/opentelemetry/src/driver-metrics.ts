@@ -35,11 +35,15 @@ export class DriverMetrics {
   >;
   private readonly active: ObservableGauge;
   private readonly observe: (result: ObservableResult) => void;
+  private readonly health: ObservableGauge;
+  private readonly observeHealth: (result: ObservableResult) => void;
 
   constructor(
     meter: Meter,
     private readonly driver: string,
     activeCount: () => number,
+    /** 1 while the driver's health is critical, 0 when ok; `undefined`: a core without it. */
+    critical: () => number | undefined,
   ) {
     const histogram = (name: string, description: string) =>
       meter.createHistogram(name, {
@@ -125,6 +129,16 @@ export class DriverMetrics {
     });
     this.observe = (result) => result.observe(activeCount(), this.attributes());
     this.active.addCallback(this.observe);
+    this.health = meter.createObservableGauge(METRICS.healthCritical, {
+      description:
+        "1 while the driver's store health is critical (a run of store failures), else 0",
+      unit: '1',
+    });
+    this.observeHealth = (result) => {
+      const value = critical();
+      if (value !== undefined) result.observe(value, this.attributes());
+    };
+    this.health.addCallback(this.observeHealth);
   }
 
   loaded(ms: number, attributes: Attributes): void {
@@ -139,9 +153,10 @@ export class DriverMetrics {
     this.counters[counter].add(by, this.attributes(attributes));
   }
 
-  /** Stops observing the gauge (the instruments themselves belong to the meter). */
+  /** Stops observing the gauges (the instruments themselves belong to the meter). */
   close(): void {
     this.active.removeCallback(this.observe);
+    this.health.removeCallback(this.observeHealth);
   }
 
   private attributes(extra: Attributes = {}): Attributes {

@@ -25,6 +25,8 @@ export interface InstrumentedDriver {
   readonly name: string;
   on(listener: EventListener): () => void;
   profile(key: string): { readonly active: boolean } | undefined;
+  /** `driver.health` (a core before it has none: the gauge then reports nothing). */
+  readonly health?: { readonly state: 'ok' | 'critical' };
 }
 
 export interface InstrumentOptions {
@@ -55,7 +57,9 @@ export function instrumentDriver(
     }
     return count;
   };
-  const recorder = new DriverMetrics(meter, driver.name, countActive);
+  const critical = () =>
+    driver.health === undefined ? undefined : driver.health.state === 'critical' ? 1 : 0;
+  const recorder = new DriverMetrics(meter, driver.name, countActive, critical);
   const loads = new LoadTracker();
   const holders = new HolderSpans(tracer, driver.name);
   const kicks = new KickCauses();

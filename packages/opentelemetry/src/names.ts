@@ -29,6 +29,8 @@ export const METRICS = {
   tradeRecoveries: 'datadriver.trade.recoveries',
   /** Gauge: profiles active on this server now. */
   activeProfiles: 'datadriver.profiles.active',
+  /** Gauge: 1 while `driver.health` is `critical` (a run of store failures), else 0. */
+  healthCritical: 'datadriver.health.critical',
   /** Counter: `send`s that resolved, by outcome (`queued`, or `duplicate`: received before). */
   messagesSent: 'datadriver.messages.sent',
   /** Counter: messages applied on this server, counted once their write is known committed. */
