@@ -2,8 +2,9 @@
  * PostgreSQL restarted in the middle of a run (a fast shutdown: every session ended, then the
  * server started again on the same data and port). Every save that resolved, before, during or
  * after it, is kept: the store keeps a version of each save, so each acknowledged one can be
- * found afterwards. The saves that rejected did so with a typed error, and the listening
- * connection came back by itself.
+ * found afterwards. The saves that rejected did so with a typed error, the driver's health
+ * went critical on them and ok again a window after the last, and the listening connection
+ * came back by itself.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type PostgresBackend, startPostgres } from '@datadriver/backends';
@@ -27,7 +28,7 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-it('loses no acknowledged save across a restart, fails the others with typed errors, and listens again', async () => {
+it('loses no acknowledged save across a restart, fails the others with typed errors (driver.health critical, then ok), and listens again', async () => {
   const pool = pools.open(postgres.url, { max: 8 });
   await ensureSchema(pool, { schema: SCHEMA });
   const store = new PostgresStore({
@@ -46,6 +47,12 @@ it('loses no acknowledged save across a restart, fails the others with typed err
     jobId: 'restart-A',
     handoff: false,
     logger: quiet,
+    health: { failures: 5, windowSeconds: 1 },
+  });
+  const health: Array<{ state: string; code?: string }> = [];
+  driver.on((event) => {
+    if (event.type === 'driver.health')
+      health.push({ state: event.state, code: event.error?.code });
   });
   const heard: unknown[] = [];
   await messenger.subscribe('news', (message) => heard.push(message));
@@ -109,6 +116,18 @@ it('loses no acknowledged save across a restart, fails the others with typed err
     expect(stored.coins).toBeGreaterThanOrEqual(acknowledged.get(player)!);
     expect(stored.coins).toBeLessThanOrEqual(attempted.get(player)!);
   }
+  // The outage's failures made the driver critical, with the backend's typed error.
+  expect(health[0]?.state).toBe('critical');
+  expect([ErrorCode.Unavailable, ErrorCode.Timeout, ErrorCode.BackendFailed]).toContain(
+    health[0]?.code,
+  );
+  // And ok again a window (1 s) after the last failure.
+  await expect.poll(() => driver.health.state, { timeout: 5_000, interval: 100 }).toBe('ok');
+  // Each event a change (a stall longer than the window mid-outage may make it ok, then
+  // critical again), the last one ok.
+  const states = health.map(({ state }) => state);
+  expect(states.every((state, index) => index === 0 || state !== states[index - 1])).toBe(true);
+  expect(states.at(-1)).toBe('ok');
   await driver.close();
   // The listening connection was made again and listens to its channel again.
   await expect
