@@ -27,7 +27,10 @@ if (!(scope in scopes)) throw new Error(`STRYKER_SCOPE must be one of ${Object.k
 export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
-  vitest: { configFile: 'vitest.mutation.config.ts' },
+  // The rules scope runs the rules' own tests (vitest.rules.config.ts); the others, core's suite.
+  vitest: {
+    configFile: scope === 'rules' ? 'vitest.rules.config.ts' : 'vitest.mutation.config.ts',
+  },
   mutate: scopes[scope],
   ignorePatterns: ['dist', 'reports'],
   coverageAnalysis: 'perTest',
