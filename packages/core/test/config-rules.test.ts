@@ -50,8 +50,13 @@ describe('nearestKey', () => {
     expect(nearestKey('name', [])).toBeUndefined();
   });
 
-  it('three edits from a short key is too far', () => {
+  it('of two as near, the first known', () => {
+    expect(nearestKey('ab', ['ax', 'ay'])).toBe('ax');
+  });
+
+  it('three edits from a short key is too far, counted to the last letter', () => {
     expect(nearestKey('abc', ['xyz'])).toBeUndefined();
+    expect(nearestKey('abzzz', ['abc'])).toBeUndefined();
     expect(nearestKey('abz', ['abc'])).toBe('abc');
   });
 });
@@ -98,6 +103,14 @@ describe('configuration checks', () => {
     expect(
       configError(() => checkImplements({ get: () => 1, set: 1 }, 'store', ['get', 'set'])),
     ).toBe('Data.InvalidConfig: store must have get, set, got no set');
+    expect(configError(() => checkImplements({}, 'store', ['get', 'set']))).toBe(
+      'Data.InvalidConfig: store must have get, set, got no get, set',
+    );
+    // A function is no implementation, even one carrying the methods.
+    const callable = Object.assign(() => 1, store);
+    expect(configError(() => checkImplements(callable, 'store', ['get', 'set']))).toBe(
+      'Data.InvalidConfig: store must have get, set, got a function',
+    );
     expect(configError(() => checkImplements(null, 'store', ['get', 'set']))).toBe(
       'Data.InvalidConfig: store must have get, set, got null',
     );

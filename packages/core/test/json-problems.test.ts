@@ -59,6 +59,13 @@ describe('findJsonProblem', () => {
     expect(found && `${found.path} ${found.problem}`).toBe(expected);
   });
 
+  it('a scalar JSON cannot hold is named for what it is, even at the depth limit', () => {
+    expect(findJsonProblem({ a: 1n }, 'data', 1)).toEqual({
+      path: 'data.a',
+      problem: 'is a BigInt',
+    });
+  });
+
   it('a cycle is named where it closes', () => {
     const data: Record<string, unknown> = { a: { b: 1 } };
     (data.a as Record<string, unknown>).c = data;
@@ -75,6 +82,10 @@ describe('findJsonProblem', () => {
 
   it('nesting is cut at the depth given: at it, not one level before', () => {
     expect(findJsonProblem({ a: { b: 1 } }, 'data', 2)).toBeUndefined();
+    expect(findJsonProblem({ a: [[1]] }, 'data', 2)).toEqual({
+      path: 'data.a[0]',
+      problem: 'is nested deeper than 2 levels',
+    });
     expect(findJsonProblem({ a: { b: {} } }, 'data', 2)).toEqual({
       path: 'data.a.b',
       problem: 'is nested deeper than 2 levels',
