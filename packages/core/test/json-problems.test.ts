@@ -4,6 +4,7 @@ import { findJsonProblem, serializeData } from '../src/rules/index.js';
 
 class Item {}
 const nameless = Object.create(Object.create(null, { constructor: { value: { name: '' } } }));
+const unnamed = Object.create(Object.create(null, { constructor: { value: {} } }));
 const throwing = Object.create(
   Object.create(null, {
     constructor: {
@@ -37,6 +38,7 @@ const rows: Array<[string, unknown, string | undefined]> = [
     { a: nameless },
     'data.a is a object with a custom prototype',
   ],
+  ['a constructor without a name', { a: unnamed }, 'data.a is a object with a custom prototype'],
   [
     'a prototype whose constructor throws',
     { a: throwing },

@@ -6,6 +6,7 @@ import {
   checkStoreKey,
   isDriverName,
   keysOf,
+  MAX_NAME_BYTES,
   MAX_TOKEN_BYTES,
 } from '../src/rules/keys.js';
 import { checkWritable, parseRecord, toStoreRecord } from '../src/rules/record.js';
@@ -159,6 +160,28 @@ describe('keys at the entries', () => {
       'Data.InvalidArgument: a profile key must be a string',
     );
     expect(() => checkStoreKey('')).not.toThrow();
+  });
+
+  it('a store key of ill-formed UTF-16 is refused, naming it', () => {
+    const error = thrown(() => checkStoreKey('a\uD800', 'a journal key'));
+    expect(DataDriverError.is(error, ErrorCode.InvalidArgument)).toBe(true);
+    expect(error.message).toBe(
+      'Data.InvalidArgument: a journal key "a\\ud800" is not well-formed UTF-16 (it holds a lone surrogate), so a backend would store it as another key; nothing was read or written',
+    );
+    expect(error.details).toEqual({ key: 'a\uD800' });
+  });
+
+  it('a profile key: non-empty, and at most MAX_NAME_BYTES on the wire', () => {
+    expect(thrown(() => checkProfileKey('')).message).toBe(
+      'Data.InvalidArgument: a profile key must be a non-empty string',
+    );
+    const error = thrown(() => checkProfileKey('k'.repeat(MAX_NAME_BYTES + 1)));
+    expect(DataDriverError.is(error, ErrorCode.InvalidArgument)).toBe(true);
+    expect(error.message).toBe(
+      `Data.InvalidArgument: a profile key is ${MAX_NAME_BYTES + 1} bytes as JSON (UTF-8), over the ${MAX_NAME_BYTES} a handoff message leaves it (MAX_NAME_BYTES); nothing was read or written`,
+    );
+    expect(error.details).toEqual({ maxBytes: MAX_NAME_BYTES });
+    expect(() => checkProfileKey('k'.repeat(MAX_NAME_BYTES))).not.toThrow();
   });
 
   it.each([
