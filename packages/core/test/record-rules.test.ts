@@ -9,7 +9,8 @@ import {
   MAX_NAME_BYTES,
   MAX_TOKEN_BYTES,
 } from '../src/rules/keys.js';
-import { checkWritable, parseRecord, toStoreRecord } from '../src/rules/record.js';
+import { checkWritable, fillDefaults, parseRecord, toStoreRecord } from '../src/rules/record.js';
+import { releasedRecord } from '../src/rules/record-writes.js';
 
 function thrown(run: () => unknown): DataDriverError {
   try {
@@ -56,6 +57,32 @@ const records: Array<[string, unknown, string | undefined]> = [
     'a negative version',
     { data: {}, meta: { version: -1 } },
     'has no meta.version (a non-negative integer)',
+  ],
+  ['a record at version 0', { data: {}, meta: { version: 0 } }, undefined],
+  [
+    'a record at MAX_SAFE_INTEGER',
+    { data: {}, meta: { version: Number.MAX_SAFE_INTEGER } },
+    undefined,
+  ],
+  [
+    'a lock not an object',
+    { data: {}, meta: { version: 1, lock: 'A' } },
+    'has a malformed meta.lock',
+  ],
+  [
+    'a lock without a server',
+    { data: {}, meta: { version: 1, lock: { ...lock, jobId: '' } } },
+    'has a malformed meta.lock',
+  ],
+  [
+    'a lock without a token',
+    { data: {}, meta: { version: 1, lock: { ...lock, token: 5 } } },
+    'has a malformed meta.lock',
+  ],
+  [
+    'a lock without a time',
+    { data: {}, meta: { version: 1, lock: { ...lock, time: 'now' } } },
+    'has a malformed meta.lock',
   ],
   [
     'a lock without presence',
@@ -121,6 +148,23 @@ describe('parseRecord', () => {
 
   it('no value: no record', () => {
     expect(parseRecord('P/u1', undefined)).toBeUndefined();
+  });
+});
+
+describe('record writes', () => {
+  it('a release of no stored record writes version 1 with the token', () => {
+    expect(releasedRecord(undefined, { coins: 1 }, 'tA')).toStrictEqual({
+      data: { coins: 1 },
+      meta: { version: 1, releasedToken: 'tA' },
+    });
+  });
+
+  it('a default is an ordinary field: written over, deleted', () => {
+    const filled = fillDefaults({}, { coins: 0 }) as Record<string, unknown>;
+    filled.coins = 5;
+    expect(filled.coins).toBe(5);
+    delete filled.coins;
+    expect(filled).toStrictEqual({});
   });
 });
 
