@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriverError, ErrorCode } from '../src/index.js';
+import type { JsonObject } from '../src/ports/json.js';
 import {
   type DataSchema,
   enforce,
@@ -8,7 +9,12 @@ import {
   MAX_NAMED_PATHS,
   schemaRefusal,
 } from '../src/rules/data-schema.js';
-import { checkMigrations, latestSchema, migrateData } from '../src/rules/migrations.js';
+import {
+  checkMigrations,
+  latestSchema,
+  type Migration,
+  migrateData,
+} from '../src/rules/migrations.js';
 
 /** A Standard Schema whose validate answers `answer` (or throws it, or resolves it). */
 function schema(validate: (data: unknown) => unknown): DataSchema {
@@ -159,9 +165,9 @@ describe('schemaRefusal', () => {
   });
 });
 
-const step = (version: number) => ({
+const step = (version: number): Migration => ({
   version,
-  migrate: (data: Record<string, unknown>) => ({ ...data, [`v${version}`]: true }),
+  migrate: (data: JsonObject): JsonObject => ({ ...data, [`v${version}`]: true }),
 });
 
 describe('migrations', () => {
