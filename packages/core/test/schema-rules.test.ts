@@ -37,6 +37,7 @@ describe('isDataSchema', () => {
     ['a Standard Schema object', { '~standard': { version: 1, validate } }, true],
     ['a Standard Schema function (arktype)', callable, true],
     ['null', null, false],
+    ['undefined', undefined, false],
     ['a string', 'schema', false],
     ['an object without ~standard', {}, false],
     ['~standard null', { '~standard': null }, false],
@@ -62,8 +63,8 @@ const verdicts: Array<[string, unknown, readonly string[] | undefined]> = [
   ],
   [
     'a segment that is no key',
-    { issues: [{ path: [Symbol('s'), { key: null }] }] },
-    ['data[?][?]'],
+    { issues: [{ path: [Symbol('s'), { key: null }, null] }] },
+    ['data[?][?][?]'],
   ],
   ['the same path once', { issues: [{ path: ['a'] }, { path: ['a'] }] }, ['data.a']],
   [
@@ -116,7 +117,32 @@ describe('judge', () => {
       'Data.InvalidData: the schema threw while checking the data of p1; the data was neither loaded nor written',
     );
     expect(error.details).toEqual({ key: 'p1' });
-    expect(error.cause).toBeDefined();
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it("a schema that throws: its error is the refusal's cause", () => {
+    const cause = new Error('bad value 42');
+    const error = thrown(() =>
+      judge(
+        schema(() => {
+          throw cause;
+        }),
+        'p1',
+        {},
+      ),
+    );
+    expect(error.cause).toBe(cause);
+  });
+
+  it('a schema that answers no result object: the cause says so', () => {
+    const error = thrown(() =>
+      judge(
+        schema(() => null),
+        'p1',
+        {},
+      ),
+    );
+    expect((error.cause as Error).message).toBe('its validate returned no result object');
   });
 
   it('an asynchronous schema that rejects: Data.InvalidData', async () => {
