@@ -33,6 +33,7 @@ export const ruleTests = [
   'test/messages/handlers.test.ts',
   'test/messages/inbox-codec.test.ts',
   'test/messages/inbox-size.test.ts',
+  'test/messages/message-checks.test.ts',
   'test/messages/nudge.test.ts',
   'test/messages/outbox.test.ts',
   'test/messages/profile-messages.test.ts',
