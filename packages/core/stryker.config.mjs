@@ -1,8 +1,9 @@
 /**
  * Mutation testing of core's rules and flows (`pnpm mutate`; docs/contributing/mutation-testing.md).
  * `STRYKER_SCOPE` picks what is mutated: `handoff-rules` (who gets a lock: the load and
- * save decisions, the silence rule, the same-server rules and the presence reads; CI's short run, incremental against the committed `mutation/handoff-rules-incremental.json`),
- * `rules` (all of `src/rules/`, against the rules' own tests: vitest.rules.config.ts), or `flows`
+ * save decisions, the silence rule, the same-server rules and the presence reads, against core's suite),
+ * `rules` (all of `src/rules/`, against the rules' own tests: vitest.rules.config.ts; CI's short
+ * run, incremental against the committed `mutation/rules-incremental.json`), or `flows`
  * (the default: load, session, trade, holder, against core's suite).
  */
 const handoffRules = ['lock-rules', 'silence', 'same-server', 'presence-reads'].map(
