@@ -2,7 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** Tests that swap a rule of core's (vi.mock) run against core's source, not its dist. */
-const coreSourceTests = ['test/simulation-broken-rule.test.ts'];
+const coreSourceTests = [
+  'test/simulation-broken-rule.test.ts',
+  'test/simulation-drivers-apart.test.ts',
+];
 
 const coreSource = (file: string) => fileURLToPath(new URL(`../core/src/${file}`, import.meta.url));
 

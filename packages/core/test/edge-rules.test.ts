@@ -57,6 +57,40 @@ describe('resolveMessageLimits', () => {
   });
 });
 
+describe('resolveMessageLimits refusals', () => {
+  it('names the rate and what it got', () => {
+    expect(() => resolveMessageLimits({ receivePerMinute: -1 })).toThrow(
+      'limits.receivePerMinute must be a non-negative number, got a number (-1)',
+    );
+    expect(() =>
+      resolveMessageLimits({ publishPerMinute: '5' as never }, 'handoff.limits'),
+    ).toThrow('handoff.limits.publishPerMinute must be a non-negative number, got a string ("5")');
+  });
+
+  it('a rate of 0 is a rate', () => {
+    expect(resolveMessageLimits({ receivePerMinute: 0 }).receivePerMinute).toBe(0);
+  });
+
+  it('an unknown key is refused under the option name', () => {
+    expect(() => resolveMessageLimits({ recievePerMinute: 1 } as never)).toThrow(
+      'unknown option limits.recievePerMinute (did you mean limits.receivePerMinute?)',
+    );
+  });
+});
+
+describe('MessageBudget refill', () => {
+  it('refills at its rate: one message per second at 60 a minute, not sooner', () => {
+    const budget = new MessageBudget();
+    while (budget.take(0, 60)) {}
+    expect(budget.take(999, 60)).toBe(false);
+    expect(budget.take(1_000, 60)).toBe(true);
+    expect(budget.take(1_000, 60)).toBe(false);
+    expect(budget.take(3_000, 60)).toBe(true);
+    expect(budget.take(3_000, 60)).toBe(true);
+    expect(budget.take(3_000, 60)).toBe(false);
+  });
+});
+
 describe('MessageBudget', () => {
   it.each([
     [600, 100],
@@ -80,5 +114,15 @@ describe('checkRecordSize', () => {
     const check = () => checkRecordSize('p1', record, limit);
     if (passes) expect(check()).toBe(record);
     else expect(check).toThrow(expect.objectContaining({ code: ErrorCode.TooLarge }));
+  });
+
+  it('says how large the record is and the limit, in its message and details', () => {
+    expect(() => checkRecordSize('p1', record, 42)).toThrow(
+      expect.objectContaining({
+        message:
+          "Data.TooLarge: the record of p1 would be 43 bytes, over the store's maxRecordBytes of 42; nothing was written",
+        details: { key: 'p1', bytes: 43, maxBytes: 42 },
+      }),
+    );
   });
 });

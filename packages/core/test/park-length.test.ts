@@ -35,6 +35,11 @@ const rows: Array<[string, Partial<ParkFacts>, number]> = [
     200,
   ],
   [
+    'a second read due right now after a stopped read: until the read spacing allows it',
+    { untilSecondReadMs: 0, lastRead: stopped(300) },
+    200,
+  ],
+  [
     'beat due after a stopped read, spacing already passed: no park',
     { untilSecondReadMs: -10, lastRead: stopped(610) },
     0,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { markerGate } from '../src/rules/trade-rules.js';
+import { DataDriverError, ErrorCode } from '../src/index.js';
+import { markerGate, parseJournal } from '../src/rules/trade-rules.js';
 import {
   decidedJournal,
   outcomeOf,
@@ -17,9 +18,37 @@ describe('trade rules', () => {
     expect(decidedJournal(committed, 't1', 'aborted', 3)).toBeUndefined();
   });
 
+  it('a prepared journal is a journal of its id, its entries and its time', () => {
+    expect(prepared).toEqual({
+      kind: 'datadriver.trade',
+      id: 't1',
+      state: 'prepared',
+      entries: { a: { coins: 0 }, b: { coins: 10 } },
+      time: 1,
+    });
+  });
+
+  it('a commit keeps the entries the participants apply; an abort drops them', () => {
+    expect(decidedJournal(prepared, 't1', 'committed', 2)).toEqual({
+      ...prepared,
+      state: 'committed',
+    });
+    expect(decidedJournal(prepared, 't1', 'aborted', 2)).toEqual({
+      ...prepared,
+      state: 'aborted',
+      entries: {},
+    });
+  });
+
   it('a journal that never landed is recorded as aborted and cannot be committed later', () => {
     const aborted = decidedJournal(undefined, 't1', 'aborted', 2);
-    expect(aborted?.state).toBe('aborted');
+    expect(aborted).toEqual({
+      kind: 'datadriver.trade',
+      id: 't1',
+      state: 'aborted',
+      entries: {},
+      time: 2,
+    });
     expect(decidedJournal(undefined, 't1', 'committed', 2)).toBeUndefined();
     expect(decidedJournal(aborted, 't1', 'committed', 3)).toBeUndefined();
   });
@@ -91,5 +120,61 @@ describe('markerGate', () => {
   it.each(gateRows)('%s', (_name, marker, settled, gate) => {
     const full = marker && { ...marker, journal: 'J', version: 1 };
     expect(markerGate(full, settled)).toBe(gate);
+  });
+});
+
+// A value at a journal key that is not a journal: refused with what is wrong, left untouched.
+const journalRows: Array<[string, Record<string, unknown>, string]> = [
+  ['another kind', { ...prepared, kind: 'datadriver.profile' }, 'is not a trade journal'],
+  ['no id', { ...prepared, id: undefined }, 'has no trade id'],
+  ['an id that is not well-formed text', { ...prepared, id: '\uD800' }, 'has no trade id'],
+  ['no state', { ...prepared, state: undefined }, 'has no trade state'],
+  ['an unknown state', { ...prepared, state: 'decided' }, 'has no trade state'],
+  ['no time', { ...prepared, time: undefined }, 'has no time'],
+  ['no entries', { ...prepared, entries: [] }, 'has no entries'],
+  [
+    'an entry not an object',
+    { ...prepared, entries: { a: 5 } },
+    'has entries["a"] that is not an object',
+  ],
+  [
+    'an entry JSON would change',
+    { ...prepared, entries: { a: { coins: Number.NaN } } },
+    'holds entries["a"].coins is NaN; only plain objects, arrays, strings, finite numbers, booleans and null survive JSON',
+  ],
+];
+
+describe('parseJournal', () => {
+  it.each(journalRows)('%s: Data.InvalidRecord', (_name, value, problem) => {
+    let thrown: unknown;
+    try {
+      parseJournal(value as never, 'T#trade/t1');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(DataDriverError.is(thrown, ErrorCode.InvalidRecord)).toBe(true);
+    const error = thrown as DataDriverError;
+    expect(error.message).toBe(
+      `Data.InvalidRecord: the value stored under T#trade/t1 ${problem}; it was left untouched`,
+    );
+    expect(error.details).toEqual({ key: 'T#trade/t1' });
+  });
+
+  it.each([
+    ['prepared', prepared],
+    ['committed', { ...prepared, state: 'committed' }],
+    ['aborted', { ...prepared, state: 'aborted', entries: {} }],
+  ])('a %s journal is read as it is', (_state, journal) => {
+    expect(parseJournal(journal as never)).toEqual(journal);
+  });
+
+  it('no value: no journal', () => {
+    expect(parseJournal(undefined)).toBeUndefined();
+  });
+
+  it('names the journal key it was given, or says it was one', () => {
+    expect(() => parseJournal({ kind: 'x' } as never)).toThrow(
+      'the value stored under a trade journal key is not a trade journal; it was left untouched',
+    );
   });
 });
