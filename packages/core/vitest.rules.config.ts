@@ -27,6 +27,8 @@ export const ruleTests = [
   'test/config-rules.test.ts',
   'test/schema-rules.test.ts',
   'test/record-rules.test.ts',
+  'test/health-rules.test.ts',
+  'test/migration-rules.test.ts',
   // src/rules/messages/.
   'test/messages/apply.test.ts',
   'test/messages/exactly-once.test.ts',
