@@ -14,6 +14,7 @@ import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import { enforce, judge, type LockInfo, serializeData } from '../rules/index.js';
+import type { ProfileMessages } from '../rules/messages/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { deliverOutbox } from './outbox-delivery.js';
@@ -68,6 +69,11 @@ export class SessionIo {
   #queuedSave: Promise<void> | undefined;
   /** The applied message ids as the store last acknowledged them. */
   #durableApplied: readonly string[];
+  /**
+   * What the write under way records of messages, taken with its data (`#take`): a transfer
+   * made while it waits for the store goes out with its debit, in a later write.
+   */
+  #carried: ProfileMessages | undefined;
   readonly #queue: WriteQueue;
   readonly #writer: SessionWriter;
 
@@ -84,7 +90,7 @@ export class SessionIo {
       owner.key,
       owner.token,
       () => owner.userIds,
-      () => owner.messages.current,
+      () => this.#carried ?? owner.messages.current,
     );
     // What the load took is committed: transfers a crash kept from delivery go out now.
     deliverOutbox(context, owner.key, owner.messages, owner.messages.current.outbox);
@@ -135,6 +141,13 @@ export class SessionIo {
     return serializeData(this.owner.key, this.owner.data);
   }
 
+  /** The data's JSON for a write, and what it records of messages, taken at one instant. */
+  #take(): string {
+    const json = this.validate();
+    this.#carried = this.owner.messages.current;
+    return json;
+  }
+
   /** Saves after every earlier write; a save already queued is shared, not repeated. */
   save(reason: SaveReason): Promise<void> {
     if (this.#queuedSave) return this.#queuedSave;
@@ -149,7 +162,7 @@ export class SessionIo {
   /** The leave save: the data written with the lock cleared. */
   release(): Promise<void> {
     return this.#queue.run(async () => {
-      const json = this.validate();
+      const json = this.#take();
       await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       await this.#guarded(releaseWrite(this.#writer, json, keepVersion), json);
@@ -164,7 +177,7 @@ export class SessionIo {
 
   /** A trade's marker, with the data as it is now (what an abort leaves this participant). */
   mark(marker: { readonly id: string; readonly journal: string }): Promise<void> {
-    return this.#queue.run(() => this.#guarded(markerWrite(this.#writer, this.validate(), marker)));
+    return this.#queue.run(() => this.#guarded(markerWrite(this.#writer, this.#take(), marker)));
   }
 
   /** Resolves when the next save or release lands; rejects if `abandon` comes first. */
@@ -199,7 +212,7 @@ export class SessionIo {
     const started = this.context.scheduler.now();
     const durationMs = () => this.context.scheduler.now() - started;
     try {
-      const json = this.validate();
+      const json = this.#take();
       await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       const retake = this.retakeUntilSaved;
@@ -222,7 +235,12 @@ export class SessionIo {
     json?: string,
   ): Promise<void> {
     const expected = this.#lastWritten.stored;
-    const result = await guardedWrite(this.context, write, expected);
+    let result: Awaited<ReturnType<typeof guardedWrite<D>>>;
+    try {
+      result = await guardedWrite(this.context, write, expected);
+    } finally {
+      this.#carried = undefined;
+    }
     if (!result.ok) {
       this.#lastWritten = { ...this.#lastWritten, stored: undefined };
       throw result.error;
