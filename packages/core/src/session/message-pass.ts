@@ -51,6 +51,7 @@ export async function messagePass(
   owner: PassOwner,
   io: PassIo,
   reason: PassReason,
+  may: () => boolean = () => true,
 ): Promise<boolean> {
   const handler = context.messageHandlers.current;
   if (handler === undefined) return false;
@@ -65,6 +66,9 @@ export async function messagePass(
     context.logger.warn(`the inbox of ${owner.key} could not be read: ${describeError(error)}`);
     return false;
   }
+  // A trade that began during the read took its copies of the data before these effects: its
+  // commit would drop them. They wait for a pass after the trade.
+  if (!may()) return false;
   // A message that failed in this session is tried again at autosaves, not on every nudge.
   const apply =
     reason === 'nudge'

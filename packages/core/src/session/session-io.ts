@@ -104,7 +104,7 @@ export class SessionIo {
   pass(owner: PassOwner, reason: PassReason, may: () => boolean): Promise<boolean> {
     if (this.context.messageHandlers.current === undefined) return Promise.resolve(false);
     return this.#queue.run(() =>
-      may() ? messagePass(this.context, owner, this.#passIo, reason) : Promise.resolve(false),
+      may() ? messagePass(this.context, owner, this.#passIo, reason, may) : Promise.resolve(false),
     );
   }
 
