@@ -9,6 +9,7 @@ import type { JsonObject } from '@datadriver/core';
 import { JOURNAL_DELETE_MAX_MS } from '@datadriver/core/testing';
 import { Invariant } from './invariants.js';
 import { checkJournalsCleared } from './journal-checks.js';
+import { checkMessagesFinal } from './message-checks.js';
 import type { Monitor } from './monitor.js';
 import { progressOf } from './player-data.js';
 import { checkTrades } from './trade-view.js';
@@ -34,6 +35,14 @@ export async function finalPhase(world: World, monitor: Monitor): Promise<void> 
   await world.clock.advance(JOURNAL_SETTLE_MS);
   monitor.afterStep();
   checkJournalsCleared(world, monitor);
+  if (!world.config.messages || monitor.violations.length > 0) return;
+  // Deliveries the final loads finished, and the passes they nudge (or, on a holder without
+  // handoff, the next autosave), are done by then.
+  await world.clock.advance(
+    Math.max(0, world.config.autosaveSeconds * 1000 + 10_000 - JOURNAL_SETTLE_MS),
+  );
+  monitor.afterStep();
+  checkMessagesFinal(world, monitor, monitor.messages);
 }
 
 /**
@@ -52,6 +61,7 @@ function heal(world: World): void {
       disturbance.to = Math.min(disturbance.to, world.now());
     }
   }
+  world.senders.live?.store.faults.clear();
 }
 
 function everyoneLeaves(world: World, monitor: Monitor): void {

@@ -7,6 +7,7 @@ import { type CheckContext, checkCommit } from './commit-checks.js';
 import { checkEvent } from './event-checks.js';
 import { type FlowName, flowsOfCommit, flowsOfEvent } from './flows.js';
 import { Invariant, type Violation, type ViolationSink } from './invariants.js';
+import { checkMessageCommit, MessageHistory } from './message-checks.js';
 import { PRESENCE_LIFETIME_MS, type PresenceWrite, type StoreCommit } from './recording-backend.js';
 import { checkStep } from './step-checks.js';
 import { commitLine, eventLine, journalLine } from './trace-lines.js';
@@ -18,6 +19,8 @@ export class Monitor implements ViolationSink {
   readonly tracker = new Tracker();
   /** Events seen, by type: the run's statistics. */
   readonly counts = new Map<string, number>();
+  /** What the commits showed of messages (message-checks.ts). */
+  readonly messages = new MessageHistory();
   private world: World | undefined;
 
   /** The backend exists before the world does; commits before this are not judged. */
@@ -39,6 +42,7 @@ export class Monitor implements ViolationSink {
     const world = this.world;
     if (!world) return;
     this.guard(() => {
+      if (world.config.messages) checkMessageCommit(world, this, this.messages, commit);
       const key = world.playerKeyOf(commit.key);
       // Another driver's records (another name): the drivers-apart check watches those.
       if (key === undefined && world.tradeIdOf(commit.key) === undefined) return;
