@@ -29,6 +29,7 @@ import {
 } from './arbitraries.js';
 import { countedStore, globalsSnapshot, LOAD_BOUND, silentLogger } from './bounds.js';
 import type { FuzzBus, FuzzHarness, FuzzOptions } from './harness.js';
+import { messageProperties } from './message-fuzz.js';
 import { releasedBy, roundTrips, validDriverName, validProfileKey } from './oracles.js';
 import { fuzzSettings } from './settings.js';
 
@@ -231,6 +232,17 @@ export function fuzzSuite(
       const stored = JSON.parse((await harness.readJson(storeKey)) ?? '{}');
       expect(stored.meta?.lock?.token).toBe(profile.lockToken);
     }
+
+    messageProperties({
+      property,
+      driver: (store) => track(driver(store)),
+      store: () => harness.store,
+      next,
+      rawKeyOf: (key) => harness.rawKeyOf(key),
+      readJson: (key) => harness.readJson(key),
+      snapshot: () => harness.snapshot(),
+      changedSince,
+    });
 
     if (options.messages === false) return;
     property(
