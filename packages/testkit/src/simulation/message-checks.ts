@@ -13,7 +13,7 @@
  */
 import type { ProfileRecord } from '@datadriver/core/rules';
 import { Invariant, type ViolationSink } from './invariants.js';
-import { fireArmedCrash } from './messages.js';
+import { fireArmedCrash, pendingIn } from './messages.js';
 import type { Monitor } from './monitor.js';
 import { idsOf } from './player-data.js';
 import type { StoreCommit } from './recording-backend.js';
@@ -101,6 +101,18 @@ function inboxFlows(monitor: Monitor, history: MessageHistory, commit: StoreComm
     if (debitedBy !== undefined && debitedBy !== commit.jobId)
       monitor.flow('delivered-by-next-holder');
   }
+}
+
+/** Every inbox is empty and every debited transfer applied, by the store as it is now. */
+export function messagesDrained(world: World, history: MessageHistory): boolean {
+  for (const player of world.players) {
+    if (pendingIn(world, player.id).length > 0) return false;
+  }
+  for (const id of history.debited.keys()) {
+    const to = world.messages.get(id)?.to;
+    if (to === undefined || !idsOf(world.record(to)?.data, 'received').includes(id)) return false;
+  }
+  return true;
 }
 
 function repeated(ids: readonly string[]): string | undefined {

@@ -181,6 +181,16 @@ async function grant(world: World, monitor: Monitor, message: SimMessage): Promi
   );
 }
 
+/** The ids pending in `key`'s inbox, as the store has it now. */
+export function pendingIn(world: World, key: string): string[] {
+  const inbox = world.backend.store.peek(world.inboxKey(key)) as
+    | { pending?: Array<{ id?: unknown }> }
+    | undefined;
+  return (inbox?.pending ?? []).flatMap((entry) =>
+    typeof entry.id === 'string' ? [entry.id] : [],
+  );
+}
+
 /** The ids `key`'s inbox holds now, as the store has it: pending, and remembered as received. */
 function receivedIn(world: World, key: string): string[] {
   const inbox = world.backend.store.peek(world.inboxKey(key)) as
