@@ -111,6 +111,7 @@ export function fuzzSuite(
       title: string,
       arbitrary: fc.Arbitrary<T>,
       run: (value: T) => Promise<void>,
+      runs = settings.runs,
     ): void {
       it(
         title,
@@ -122,7 +123,7 @@ export function fuzzSuite(
               await run(value);
               expect(globalsSnapshot()).toEqual(globals);
             }),
-            parameters,
+            { ...parameters, numRuns: runs },
           );
         },
         timeout,
@@ -235,6 +236,7 @@ export function fuzzSuite(
 
     messageProperties({
       property,
+      runs: settings.runs,
       driver: (store) => track(driver(store)),
       store: () => harness.store,
       next,

@@ -14,7 +14,14 @@ import { roundTrips, validProfileKey, wellFormed } from './oracles.js';
 
 /** What `fuzzSuite` lends the message properties. */
 export interface MessageFuzzContext {
-  property<T>(title: string, arbitrary: fc.Arbitrary<T>, run: (value: T) => Promise<void>): void;
+  property<T>(
+    title: string,
+    arbitrary: fc.Arbitrary<T>,
+    run: (value: T) => Promise<void>,
+    runs?: number,
+  ): void;
+  /** The suite's runs per property. */
+  readonly runs: number;
   driver(store: Store): DataDriver<Record<string, unknown>>;
   store(): Store;
   next(): string;
@@ -166,6 +173,8 @@ export function messageProperties(context: MessageFuzzContext): void {
       const allowed = [context.rawKeyOf(`PlayerData/${key}`), inboxKey(to)];
       for (const changed of await context.changedSince(before)) expect(allowed).toContain(changed);
     },
+    // A load, a release and a delivery each: half the runs keep CI's added time small.
+    Math.ceil(context.runs / 2),
   );
 }
 
