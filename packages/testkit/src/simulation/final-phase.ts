@@ -65,6 +65,8 @@ function heal(world: World): void {
     }
   }
   world.senders.live?.store.faults.clear();
+  // A holder armed to crash after its next apply or debit (messages.ts) is disarmed too.
+  world.armedCrash = undefined;
 }
 
 function everyoneLeaves(world: World, monitor: Monitor): void {
