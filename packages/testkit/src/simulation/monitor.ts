@@ -47,8 +47,10 @@ export class Monitor implements ViolationSink {
       // Another driver's records (another name): the drivers-apart check watches those.
       if (key === undefined && world.tradeIdOf(commit.key) === undefined) return;
       const server = world.writerOf(commit)?.label ?? world.nameOf(commit.jobId);
-      if (key === undefined) world.trace.add(commit.at, journalLine(world, commit), server);
-      else world.trace.add(commit.at, commitLine(commit), server, key);
+      if (world.trace.on) {
+        if (key === undefined) world.trace.add(commit.at, journalLine(world, commit), server);
+        else world.trace.add(commit.at, commitLine(commit), server, key);
+      }
       checkCommit(commit, this.context(world));
       flowsOfCommit(world, commit, this.flow);
     });
@@ -70,7 +72,7 @@ export class Monitor implements ViolationSink {
     if (!world) return;
     this.count(event.type === 'lock.taken' ? `lock.taken.${event.reason}` : event.type);
     this.guard(() => {
-      const line = eventLine(world, event);
+      const line = world.trace.on && eventLine(world, event);
       if (line)
         world.trace.add(world.now(), line, server.label, 'key' in event ? event.key : undefined);
       checkEvent(server, event, this.context(world));

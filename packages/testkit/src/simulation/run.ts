@@ -33,7 +33,15 @@ export interface SimulationResult {
   readonly trace: Trace;
 }
 
-export async function runSimulation(seed: number): Promise<SimulationResult> {
+export interface RunOptions {
+  /** False: keep no trace (a batch's runs; a failing seed is replayed with one). */
+  readonly trace?: boolean;
+}
+
+export async function runSimulation(
+  seed: number,
+  options: RunOptions = {},
+): Promise<SimulationResult> {
   const wallStart = performance.now();
   const config = drawConfig(seed);
   const monitor = new Monitor();
@@ -42,7 +50,7 @@ export async function runSimulation(seed: number): Promise<SimulationResult> {
     presenceWrite: (write) => monitor.onPresenceWrite(write),
   });
   const origin = backend.clock.now();
-  const trace = new Trace(origin);
+  const trace = new Trace(origin, options.trace ?? true);
   trace.header.push(`seed ${seed}`, ...describeConfig(config).split('\n'));
   // The checks judge by the recorders above: the cluster keeps no ledger or events of its own.
   const cluster = new Cluster(backend, undefined, { history: false });
