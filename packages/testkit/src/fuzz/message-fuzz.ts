@@ -135,6 +135,8 @@ export function messageProperties(context: MessageFuzzContext): void {
       const changed = await context.changedSince(before);
       expect(changed).toEqual(id === 'first' ? [] : [inboxKey(key)]);
     },
+    // Two sends and two snapshots of the store each: half the runs keep CI's added time small.
+    Math.ceil(context.runs / 2),
   );
 
   context.property(
@@ -173,7 +175,7 @@ export function messageProperties(context: MessageFuzzContext): void {
       const allowed = [context.rawKeyOf(`PlayerData/${key}`), inboxKey(to)];
       for (const changed of await context.changedSince(before)) expect(allowed).toContain(changed);
     },
-    // A load, a release and a delivery each: half the runs keep CI's added time small.
+    // A load, a release and a delivery each: half the runs, as above.
     Math.ceil(context.runs / 2),
   );
 }
