@@ -19,7 +19,8 @@ type BrokenRule =
   | 'stale-without-presence'
   | 'save-without-lock'
   | 'recovery-commits'
-  | 'request-without-token';
+  | 'request-without-token'
+  | 'apply-ignores-applied';
 
 /** What this file reaches of core's handoff endpoint, where requests come in to the holder. */
 interface EndpointModule {
@@ -33,6 +34,11 @@ interface EndpointModule {
       ): void;
     };
   };
+}
+
+/** What this file reaches of core's message rules: the holder's plan of what to apply. */
+interface ApplyModule {
+  planApply(inbox: unknown, applied: readonly string[]): unknown;
 }
 
 const swap = vi.hoisted(() => ({ rule: 'none' as BrokenRule }));
@@ -78,6 +84,19 @@ vi.mock('../../core/src/rules/trade-rules.js', async (importOriginal) => {
         return rules.decidedJournal(current, id, 'committed', now);
       }
       return rules.decidedJournal(...args);
+    },
+  };
+});
+
+vi.mock('../../core/src/rules/messages/apply.js', async (importOriginal) => {
+  const rules = await importOriginal<ApplyModule>();
+  return {
+    ...rules,
+    planApply: (...args: Parameters<ApplyModule['planApply']>): unknown => {
+      // Broken: the holder applies every pending message, without checking the ids the
+      // profile records as applied (a message left in the inbox by a crash before its trim).
+      if (swap.rule === 'apply-ignores-applied') return rules.planApply(args[0], []);
+      return rules.planApply(...args);
     },
   };
 });
@@ -136,11 +155,18 @@ describe('a broken rule is caught within the CI budget', () => {
     expectCaught(await firstFailure(), 'late-request-harmless');
   });
 
+  it('a holder that applies messages without checking the applied ids', {
+    timeout: 300_000,
+  }, async () => {
+    swap.rule = 'apply-ignores-applied';
+    expectCaught(await firstFailure(), 'message-once');
+  });
+
   it('the seeds that caught them hold with the rules as written', {
     timeout: 120_000,
   }, async () => {
     // What failed above is the broken rule's doing, not the seed's.
-    expect(caught).toHaveLength(4);
+    expect(caught).toHaveLength(5);
     for (const seed of caught) {
       const result = await runSimulation(seed);
       expect(result.violation, describeFailure(result)).toBeUndefined();

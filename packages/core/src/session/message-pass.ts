@@ -51,6 +51,7 @@ export async function messagePass(
   owner: PassOwner,
   io: PassIo,
   reason: PassReason,
+  may: () => boolean = () => true,
 ): Promise<boolean> {
   const handler = context.messageHandlers.current;
   if (handler === undefined) return false;
@@ -65,6 +66,9 @@ export async function messagePass(
     inboxFailed(context, owner.key, 'read', error);
     return false;
   }
+  // A trade that began during the read took its copies of the data before these effects: its
+  // commit would drop them. They wait for a pass after the trade.
+  if (!may()) return false;
   for (const id of owner.messages.duplicates(plan.trim)) {
     context.emit({ type: 'message.duplicate', key: owner.key, id });
   }

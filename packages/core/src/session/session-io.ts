@@ -14,6 +14,7 @@ import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import { enforce, judge, type LockInfo, serializeData } from '../rules/index.js';
+import type { ProfileMessages } from '../rules/messages/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { deliverOutbox } from './outbox-delivery.js';
@@ -69,6 +70,11 @@ export class SessionIo {
   #queuedSave: Promise<void> | undefined;
   /** The applied message ids as the store last acknowledged them. */
   #durableApplied: readonly string[];
+  /**
+   * What the write under way records of messages, taken with its data (`#take`): a transfer
+   * made while it waits for the store goes out with its debit, in a later write.
+   */
+  #carried: ProfileMessages | undefined;
   readonly #queue: WriteQueue;
   readonly #writer: SessionWriter;
 
@@ -85,7 +91,7 @@ export class SessionIo {
       owner.key,
       owner.token,
       () => owner.userIds,
-      () => owner.messages.current,
+      () => this.#carried ?? owner.messages.current,
     );
     // What the load took is committed: transfers a crash kept from delivery go out now.
     deliverOutbox(context, owner.key, owner.messages, owner.messages.current.outbox);
@@ -99,7 +105,7 @@ export class SessionIo {
   pass(owner: PassOwner, reason: PassReason, may: () => boolean): Promise<boolean> {
     if (this.context.messageHandlers.current === undefined) return Promise.resolve(false);
     return this.#queue.run(() =>
-      may() ? messagePass(this.context, owner, this.#passIo, reason) : Promise.resolve(false),
+      may() ? messagePass(this.context, owner, this.#passIo, reason, may) : Promise.resolve(false),
     );
   }
 
@@ -136,6 +142,13 @@ export class SessionIo {
     return serializeData(this.owner.key, this.owner.data);
   }
 
+  /** The data's JSON for a write, and what it records of messages, taken at one instant. */
+  #take(): string {
+    const json = this.validate();
+    this.#carried = this.owner.messages.current;
+    return json;
+  }
+
   /** Saves after every earlier write; a save already queued is shared, not repeated. */
   save(reason: SaveReason): Promise<void> {
     if (this.#queuedSave) return this.#queuedSave;
@@ -151,7 +164,7 @@ export class SessionIo {
   release(): Promise<void> {
     return this.#queue.run(async () => {
       beforeSave(this.context, this.owner, 'release'); // a failure is reported; it goes on
-      const json = this.validate();
+      const json = this.#take();
       await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       await this.#guarded(releaseWrite(this.#writer, json, keepVersion), json);
@@ -167,7 +180,7 @@ export class SessionIo {
 
   /** A trade's marker, with the data as it is now (what an abort leaves this participant). */
   mark(marker: { readonly id: string; readonly journal: string }): Promise<void> {
-    return this.#queue.run(() => this.#guarded(markerWrite(this.#writer, this.validate(), marker)));
+    return this.#queue.run(() => this.#guarded(markerWrite(this.#writer, this.#take(), marker)));
   }
 
   /** Resolves when the next save or release lands; rejects if `abandon` comes first. */
@@ -205,7 +218,7 @@ export class SessionIo {
     try {
       const refused = beforeSave(this.context, this.owner, reason);
       if (refused) throw refused;
-      json = this.validate();
+      json = this.#take();
       await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       const retake = this.retakeUntilSaved;
@@ -233,7 +246,12 @@ export class SessionIo {
     json?: string,
   ): Promise<void> {
     const expected = this.#lastWritten.stored;
-    const result = await guardedWrite(this.context, write, expected);
+    let result: Awaited<ReturnType<typeof guardedWrite<D>>>;
+    try {
+      result = await guardedWrite(this.context, write, expected);
+    } finally {
+      this.#carried = undefined;
+    }
     if (!result.ok) {
       this.#lastWritten = { ...this.#lastWritten, stored: undefined };
       throw result.error;

@@ -62,6 +62,27 @@ describe('transfers between players (profile.send)', () => {
     expect(pendingIds(m.bed.store, 'bob')).toEqual(['t1']);
   });
 
+  it('one made while a save waits for the store goes out with its debit, never in a write that took its data before', async () => {
+    const m = messagesBed();
+    const a = m.server('A');
+    const alice = await m.bed.clock.run(a.driver.load('alice'));
+    alice.data.coins = 30;
+    a.store.faults.inject({ kind: 'latency', operation: 'update', ms: 100 });
+    const saving = alice.save(); // its data taken now, written 100 ms later
+    await m.bed.clock.advance(50);
+    alice.data.coins -= 5;
+    alice.send('bob', { coins: 5 }, { id: 't1' });
+    await m.bed.clock.run(saving);
+    await m.bed.clock.advance(0);
+    expect(stored(m.bed.store, 'alice')?.data.coins).toBe(30);
+    expect(outboxOf(stored(m.bed.store, 'alice'))).toEqual([]);
+    expect(pendingIds(m.bed.store, 'bob')).toEqual([]);
+    await m.bed.clock.run(alice.save());
+    await m.bed.clock.advance(0);
+    expect(stored(m.bed.store, 'alice')?.data.coins).toBe(25);
+    expect(pendingIds(m.bed.store, 'bob')).toEqual(['t1']);
+  });
+
   it("a delivery's lost response: delivered again after the next write, a duplicate, applied once", async () => {
     const m = messagesBed();
     const a = m.server('A');

@@ -26,6 +26,16 @@ import { type WaitSlack, waitSlack } from './wait-slack.js';
 
 let clusters = 0;
 
+export interface ClusterOptions {
+  /**
+   * True (the default): the cluster keeps every server's events (`events`) and, on the virtual
+   * clock too, a ledger of every call, flight and timer (`ledger`), which scenarios' bounds and
+   * critical paths read. False for a caller that judges by its own recorders (the simulator):
+   * nothing is kept, and every call and timer costs less.
+   */
+  readonly history?: boolean;
+}
+
 const INFLIGHT = { inFlight: true } as const;
 
 export class Cluster {
@@ -47,11 +57,16 @@ export class Cluster {
   /** On real time: when this process's event loop could not run (see `LoopLag`). */
   readonly loopLag: LoopLag | undefined;
 
+  /** False: no ledger of calls and timers, no list of events (`ClusterOptions.history`). */
+  readonly #history: boolean;
+
   /** `title` names this cluster's waits in the log (concurrent tests share one `expect` state). */
   constructor(
     readonly backend: ClusterBackend,
     readonly title?: string,
+    options: ClusterOptions = {},
   ) {
+    this.#history = options.history ?? true;
     clusters += 1;
     this.namespace = `t${process.pid}x${clusters}x${Math.random().toString(36).slice(2, 8)}`;
     this.driverName = `PlayerData-${this.namespace}`;
@@ -101,7 +116,7 @@ export class Cluster {
     const real = !this.time.exact;
     const ports = real ? timedPorts(connected, this.ledger, label) : connected;
     const scheduler = this.time.scheduler;
-    const timed = timedScheduler(scheduler, this.ledger, label);
+    const timed = this.#history ? timedScheduler(scheduler, this.ledger, label) : scheduler;
     // A crash stops every timer of the server's driver and handoff (see `HaltingScheduler`).
     const serverClock = new HaltingScheduler(
       skewed(
@@ -122,9 +137,10 @@ export class Cluster {
     options.prepare?.({ store, messenger, presence });
     // On the virtual clock the model's latencies are the fault layer's: timed outside it, the
     // ledger holds each call's model time, and a scenario checks each park exactly.
-    const used = real
-      ? { store, messenger, presence }
-      : timedPorts({ store, messenger, presence }, this.ledger, label);
+    const used =
+      real || !this.#history
+        ? { store, messenger, presence }
+        : timedPorts({ store, messenger, presence }, this.ledger, label);
     const logger = this.logger(jobId);
     const handoff =
       options.handoff === false
@@ -149,8 +165,11 @@ export class Cluster {
       ...(options.createId ? { createId: options.createId } : {}),
       ...(options.onMessage ? { onMessage: options.onMessage } : {}),
     });
-    const record = (event: DataDriverEvent) =>
+    const record = (event: DataDriverEvent) => {
+      // Without history, only what `server` itself waits on below.
+      if (!this.#history && event.type !== 'handoff.subscribe-failed') return;
       this.events.push({ ...event, server: label, order: this.ledger.mark() });
+    };
     driver.on(record);
     handoff?.on(record);
     const host = new MemoryHost(jobId);

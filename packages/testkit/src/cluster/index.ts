@@ -8,7 +8,7 @@
 
 export * from '../scenarios/index.js';
 export { memoryBackend } from './backend.js';
-export { Cluster } from './cluster.js';
+export { Cluster, type ClusterOptions } from './cluster.js';
 export {
   type CriticalPath,
   criticalPath,

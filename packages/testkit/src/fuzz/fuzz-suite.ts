@@ -29,6 +29,7 @@ import {
 } from './arbitraries.js';
 import { countedStore, globalsSnapshot, LOAD_BOUND, silentLogger } from './bounds.js';
 import type { FuzzBus, FuzzHarness, FuzzOptions } from './harness.js';
+import { messageProperties } from './message-fuzz.js';
 import { releasedBy, roundTrips, validDriverName, validProfileKey } from './oracles.js';
 import { fuzzSettings } from './settings.js';
 
@@ -110,6 +111,7 @@ export function fuzzSuite(
       title: string,
       arbitrary: fc.Arbitrary<T>,
       run: (value: T) => Promise<void>,
+      runs = settings.runs,
     ): void {
       it(
         title,
@@ -121,7 +123,7 @@ export function fuzzSuite(
               await run(value);
               expect(globalsSnapshot()).toEqual(globals);
             }),
-            parameters,
+            { ...parameters, numRuns: runs },
           );
         },
         timeout,
@@ -231,6 +233,18 @@ export function fuzzSuite(
       const stored = JSON.parse((await harness.readJson(storeKey)) ?? '{}');
       expect(stored.meta?.lock?.token).toBe(profile.lockToken);
     }
+
+    messageProperties({
+      property,
+      runs: settings.runs,
+      driver: (store) => track(driver(store)),
+      store: () => harness.store,
+      next,
+      rawKeyOf: (key) => harness.rawKeyOf(key),
+      readJson: (key) => harness.readJson(key),
+      snapshot: () => harness.snapshot(),
+      changedSince,
+    });
 
     if (options.messages === false) return;
     property(

@@ -280,7 +280,12 @@ function checkData(write: Write, { world, sink }: CheckContext): void {
     const how = after.meta.trade ? ` (its marker is now ${after.meta.trade.id})` : '';
     report(`${writer.label} wrote ${key} without trade ${dropped.join(', ')}, which it held${how}`);
   }
-  const broken = ledgerError(key, after.data, (id) => world.trades.get(id));
+  const broken = ledgerError(
+    key,
+    after.data,
+    (id) => world.trades.get(id),
+    (id) => world.messages.get(id),
+  );
   if (broken) {
     sink.report({ invariant: Invariant.Ledger, key, server: writer.label, message: broken });
   }

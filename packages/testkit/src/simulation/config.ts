@@ -65,6 +65,8 @@ export interface SimulationConfig {
   readonly latency: Latency;
   /** Probability that a step also injects a fault. */
   readonly faultRate: number;
+  /** The run plays the message workload (messages.ts): grants, transfers, their faults. */
+  readonly messages: boolean;
 }
 
 const LABELS = 'ABCDEFGH';
@@ -111,7 +113,13 @@ export function drawConfig(seed: number): SimulationConfig {
       presenceMs: random.int(1, 20),
     },
     faultRate: random.pick([0.05, 0.15, 0.3, 0.45]),
+    messages: drawMessages(seed),
   };
+}
+
+/** Half the runs play the message workload, drawn from its own stream. */
+function drawMessages(seed: number): boolean {
+  return Random.stream(seed, 'messages-config').chance(0.5);
 }
 
 const SIDE_KINDS: Readonly<Record<SideKind, number>> = {
@@ -157,7 +165,7 @@ export function describeConfig(config: SimulationConfig): string {
   return [
     `servers ${servers}`,
     ...(drivers.length ? [`second drivers ${drivers.join(', ')}`] : []),
-    `${config.players} players, ${config.steps} steps, fault rate ${config.faultRate}`,
+    `${config.players} players, ${config.steps} steps, fault rate ${config.faultRate}${config.messages ? ', messages' : ''}`,
     `lockTtl ${config.lockTtlSeconds} s, lockSkew ${config.lockSkewSeconds} s, autosave ${config.autosaveSeconds} s, lockWait ${config.lockWaitSeconds} s, localHandoff ${local}`,
     `latency store ${config.latency.storeMs} ms, message ${config.latency.messageMs} ms, presence ${config.latency.presenceMs} ms`,
   ].join('\n');

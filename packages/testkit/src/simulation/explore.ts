@@ -30,7 +30,11 @@ export async function explore(
   let virtualMs = 0;
   let done = 0;
   for (let seed = from; seed < from + runs; seed += 1) {
-    const result = await runSimulation(seed);
+    // Without a trace, which only a failure prints: a failing seed is run again with one (a
+    // seed replays exactly).
+    const quick = await runSimulation(seed, { trace: false });
+    const traced = quick.violation ? await runSimulation(seed) : undefined;
+    const result = traced?.violation ? traced : quick;
     done += 1;
     virtualMs += result.virtualMs;
     addCounts(counts, result.counts);

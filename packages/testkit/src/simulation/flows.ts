@@ -41,6 +41,17 @@ export const FLOWS = {
   'skewed-clocks': "a run whose servers' clocks differ (within lockSkew)",
   'mixed-handoff': 'a run with servers of handoff on and off',
   'several-drivers': 'a run with a second driver on a server (older copy, other name or backend)',
+  'message-queued': "a sender's send resolved queued",
+  'message-duplicate': "a sender's resend resolved duplicate",
+  'send-response-lost': 'a send failed, but its message was in the inbox (a lost response)',
+  'applied-at-load': 'a load applied messages that waited for it (pending through a hand-over)',
+  'applied-live': 'a holder applied messages (on a nudge or at an autosave)',
+  'transfer-across-servers': 'a transfer applied by another server than the one that debited it',
+  'delivered-by-next-holder': "a transfer delivered by another server than its debit's",
+  'crash-after-apply':
+    'a holder crashed right after the write that applied messages (before the trim)',
+  'crash-after-debit':
+    'a holder crashed right after the write that debited a transfer (before its delivery)',
 } as const;
 
 export type FlowName = keyof typeof FLOWS;

@@ -7,4 +7,9 @@ export { type ExploreOptions, type ExploreSummary, explore } from './explore.js'
 export { FLOWS, type FlowName } from './flows.js';
 export { Invariant, type InvariantName, type Violation } from './invariants.js';
 export { Random } from './prng.js';
-export { describeFailure, runSimulation, type SimulationResult } from './run.js';
+export {
+  describeFailure,
+  type RunOptions,
+  runSimulation,
+  type SimulationResult,
+} from './run.js';

@@ -140,6 +140,22 @@ export const Invariant = {
    * loses one.
    */
   DriversApart: 'drivers-apart',
+  /**
+   * Messages apply exactly once (message-checks.ts), judged from the committed writes and what
+   * the senders were told: no committed copy lists a message twice, no write drops a message
+   * applied or a transfer debited by an earlier one, a transfer is applied only once a write
+   * debiting its sender committed; and once the fleet drained, every grant whose send resolved
+   * and every transfer whose debit committed is applied exactly once, none lost.
+   * Allows: a grant whose sends all failed (a crash or a lost response: the sender was told
+   * nothing) applied once or not at all; a transfer whose debit never committed, never applied.
+   */
+  MessageOnce: 'message-once',
+  /**
+   * Coins moved by messages are conserved: once the fleet drained, the coins the players' stored
+   * records hold, plus transfers debited and not yet applied (none by then), equal what they
+   * earned plus the grants applied.
+   */
+  CoinsConserved: 'coins-conserved',
   /** The workload saw an error no driver call may raise (not a DataDriverError). */
   UnexpectedError: 'unexpected-error',
 } as const;

@@ -7,6 +7,7 @@ import { type CheckContext, checkCommit } from './commit-checks.js';
 import { checkEvent } from './event-checks.js';
 import { type FlowName, flowsOfCommit, flowsOfEvent } from './flows.js';
 import { Invariant, type Violation, type ViolationSink } from './invariants.js';
+import { checkMessageCommit, MessageHistory } from './message-checks.js';
 import { PRESENCE_LIFETIME_MS, type PresenceWrite, type StoreCommit } from './recording-backend.js';
 import { checkStep } from './step-checks.js';
 import { commitLine, eventLine, journalLine } from './trace-lines.js';
@@ -18,6 +19,8 @@ export class Monitor implements ViolationSink {
   readonly tracker = new Tracker();
   /** Events seen, by type: the run's statistics. */
   readonly counts = new Map<string, number>();
+  /** What the commits showed of messages (message-checks.ts). */
+  readonly messages = new MessageHistory();
   private world: World | undefined;
 
   /** The backend exists before the world does; commits before this are not judged. */
@@ -39,12 +42,15 @@ export class Monitor implements ViolationSink {
     const world = this.world;
     if (!world) return;
     this.guard(() => {
+      if (world.config.messages) checkMessageCommit(world, this, this.messages, commit);
       const key = world.playerKeyOf(commit.key);
       // Another driver's records (another name): the drivers-apart check watches those.
       if (key === undefined && world.tradeIdOf(commit.key) === undefined) return;
       const server = world.writerOf(commit)?.label ?? world.nameOf(commit.jobId);
-      if (key === undefined) world.trace.add(commit.at, journalLine(world, commit), server);
-      else world.trace.add(commit.at, commitLine(commit), server, key);
+      if (world.trace.on) {
+        if (key === undefined) world.trace.add(commit.at, journalLine(world, commit), server);
+        else world.trace.add(commit.at, commitLine(commit), server, key);
+      }
       checkCommit(commit, this.context(world));
       flowsOfCommit(world, commit, this.flow);
     });
@@ -66,7 +72,7 @@ export class Monitor implements ViolationSink {
     if (!world) return;
     this.count(event.type === 'lock.taken' ? `lock.taken.${event.reason}` : event.type);
     this.guard(() => {
-      const line = eventLine(world, event);
+      const line = world.trace.on && eventLine(world, event);
       if (line)
         world.trace.add(world.now(), line, server.label, 'key' in event ? event.key : undefined);
       checkEvent(server, event, this.context(world));

@@ -9,6 +9,7 @@ import { maybeInjectFault } from './faults-plan.js';
 import { finalPhase } from './final-phase.js';
 import { flowsOfConfig } from './flows.js';
 import { Invariant, type Violation } from './invariants.js';
+import { applyMessage, messageStep, Senders } from './messages.js';
 import { Monitor } from './monitor.js';
 import { Random } from './prng.js';
 import { recordingBackend } from './recording-backend.js';
@@ -32,7 +33,15 @@ export interface SimulationResult {
   readonly trace: Trace;
 }
 
-export async function runSimulation(seed: number): Promise<SimulationResult> {
+export interface RunOptions {
+  /** False: keep no trace (a batch's runs; a failing seed is replayed with one). */
+  readonly trace?: boolean;
+}
+
+export async function runSimulation(
+  seed: number,
+  options: RunOptions = {},
+): Promise<SimulationResult> {
   const wallStart = performance.now();
   const config = drawConfig(seed);
   const monitor = new Monitor();
@@ -41,15 +50,24 @@ export async function runSimulation(seed: number): Promise<SimulationResult> {
     presenceWrite: (write) => monitor.onPresenceWrite(write),
   });
   const origin = backend.clock.now();
-  const trace = new Trace(origin);
+  const trace = new Trace(origin, options.trace ?? true);
   trace.header.push(`seed ${seed}`, ...describeConfig(config).split('\n'));
-  const cluster = new Cluster(backend);
+  // The checks judge by the recorders above: the cluster keeps no ledger or events of its own.
+  const cluster = new Cluster(backend, undefined, { history: false });
   trace.alias(cluster.driverName, 'PlayerData');
   trace.alias(`${cluster.namespace}-`, '');
-  const world = new World(config, cluster, backend, trace, {
-    workload: Random.stream(seed, 'workload'),
-    faults: Random.stream(seed, 'faults'),
-  });
+  const world = new World(
+    config,
+    cluster,
+    backend,
+    trace,
+    {
+      workload: Random.stream(seed, 'workload'),
+      faults: Random.stream(seed, 'faults'),
+      messages: Random.stream(seed, 'messages'),
+    },
+    new Senders(),
+  );
   monitor.attach(world);
   flowsOfConfig(world, monitor.flow);
   let steps = 0;
@@ -99,6 +117,7 @@ async function addServer(world: World, monitor: Monitor, plan: ServerPlan): Prom
     // remembers the tokens of every driver it runs, a crashed one's too: another run's "B7"
     // must not read as held here.
     createId: () => `${world.cluster.namespace}-${plan.label}${++ids}`,
+    ...(config.messages ? { onMessage: applyMessage } : {}),
     prepare: ({ messenger }) => {
       if (plan.subscribeFailures === 0) return;
       messenger.faults.inject({
@@ -116,6 +135,7 @@ async function addServer(world: World, monitor: Monitor, plan: ServerPlan): Prom
 
 async function step(world: World, monitor: Monitor): Promise<void> {
   const action = workloadStep(world, monitor);
+  await messageStep(world, monitor);
   maybeInjectFault(world, monitor);
   await world.clock.advance(stepDelayMs(world, action));
   monitor.afterStep();

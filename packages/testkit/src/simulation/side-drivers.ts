@@ -101,7 +101,7 @@ export async function addSideDriver(
   else
     driver.on((event) => {
       // Its own records: traced under its label, never checked as the player data's.
-      const line = eventLine(world, event);
+      const line = world.trace.on && eventLine(world, event);
       const key = 'key' in event ? event.key : undefined;
       if (line) world.trace.add(world.now(), line, side.label, key);
       checkApart(monitor, side, event);

@@ -25,7 +25,14 @@ export class Trace {
   readonly header: string[] = [];
   private readonly aliases: Array<readonly [string, string]> = [];
 
-  constructor(private readonly origin: number) {}
+  /**
+   * `on: false` keeps no lines (a batch's runs: a failing seed is run again with its trace,
+   * which replays it exactly); `add` then returns at once and callers skip formatting.
+   */
+  constructor(
+    private readonly origin: number,
+    readonly on = true,
+  ) {}
 
   /**
    * Writes `name` as `alias` in every line: the cluster's random namespace appears in error
@@ -41,6 +48,7 @@ export class Trace {
   }
 
   add(at: number, text: string, server?: string, key?: string): void {
+    if (!this.on) return;
     this.entries.push({ at, server, key, text: this.clean(text) });
   }
 

@@ -112,6 +112,7 @@ export class Tracker {
 
   *pendingLoads(): Iterable<PendingLoad> {
     for (const [id, list] of this.loads) {
+      if (list.length === 0) continue; // most pairs, once their loads ended: no split per step
       const [server, key] = id.split('|') as [string, string];
       for (const load of list) yield { server, key, ...load };
     }

@@ -48,7 +48,14 @@ export function checkTrades(
 ): void {
   const datas = new Map(world.players.map((player) => [player.id, dataOf(player.id)]));
   for (const [key, data] of datas) {
-    const broken = data && ledgerError(key, data, (id) => world.trades.get(id));
+    const broken =
+      data &&
+      ledgerError(
+        key,
+        data,
+        (id) => world.trades.get(id),
+        (id) => world.messages.get(id),
+      );
     if (broken) sink.report({ invariant: Invariant.Ledger, key, message: `${where}: ${broken}` });
   }
   for (const trade of world.trades.values()) {

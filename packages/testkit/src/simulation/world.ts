@@ -9,7 +9,8 @@ import type { InjectedFault, VirtualClock } from '@datadriver/core/testing';
 import type { Cluster } from '../cluster/cluster.js';
 import type { TestServer } from '../cluster/server.js';
 import type { ServerPlan, SideKind, SimulationConfig } from './config.js';
-import type { SimData, TradeTerms } from './player-data.js';
+import type { Senders } from './messages.js';
+import type { MessageTerms, SimData, TradeTerms } from './player-data.js';
 import type { Random } from './prng.js';
 import type { RecordingBackend, StoreCommit } from './recording-backend.js';
 import type { Trace } from './trace.js';
@@ -133,12 +134,28 @@ export interface SimTrade extends TradeTerms {
   outcome: TradeOutcome;
 }
 
+/** A message of the workload (messages.ts): a grant from outside or a transfer between players. */
+export interface SimMessage extends MessageTerms {
+  readonly kind: 'grant' | 'transfer';
+  /** A grant: what the first of its sends that resolved was told; `undefined` while none did. */
+  told: 'queued' | 'duplicate' | undefined;
+}
+
+/** A holder armed to crash right after its next write that applies messages or debits a transfer. */
+export interface ArmedCrash {
+  readonly server: SimServer;
+  readonly after: 'apply' | 'debit';
+}
+
 export class World {
   readonly servers: SimServer[] = [];
   readonly players: SimPlayer[] = [];
   readonly trades = new Map<string, SimTrade>();
   /** The servers' second drivers (config.ts), apart from `servers`: no player joins them. */
   readonly sides: SimServer[] = [];
+  /** The messages the workload sent (messages.ts), by id. */
+  readonly messages = new Map<string, SimMessage>();
+  armedCrash: ArmedCrash | undefined;
   private readonly byJobId = new Map<string, SimServer>();
   private readonly byLabel = new Map<string, SimServer>();
 
@@ -147,7 +164,13 @@ export class World {
     readonly cluster: Cluster,
     readonly backend: RecordingBackend,
     readonly trace: Trace,
-    readonly random: { readonly workload: Random; readonly faults: Random },
+    readonly random: {
+      readonly workload: Random;
+      readonly faults: Random;
+      readonly messages: Random;
+    },
+    /** The message workload's sender processes. */
+    readonly senders: Senders,
   ) {}
 
   get clock(): VirtualClock {
@@ -208,6 +231,11 @@ export class World {
     return `${this.cluster.driverName}/${key}`;
   }
 
+  /** Where the driver keeps `key`'s inbox (core's key layout: `<driver>#inbox/<key>`). */
+  inboxKey(key: string): string {
+    return `${this.cluster.driverName}#inbox/${key}`;
+  }
+
   /** The player key of a profile's store key, or `undefined` for other keys (journals). */
   playerKeyOf(storeKey: string): string | undefined {
     const owner = parseStoreKey(storeKey);
@@ -229,9 +257,24 @@ export class World {
       : undefined;
   }
 
+  /**
+   * The record of player `key` as stored now. Parsed once per stored version: the checks read
+   * every player's record after every step. Read it, never change it.
+   */
   record(key: string): ProfileRecord | undefined {
-    return this.backend.store.peek(this.storeKey(key)) as ProfileRecord | undefined;
+    const storeKey = this.storeKey(key);
+    const version = this.backend.store.versionOf(storeKey);
+    const cached = this.#records.get(key);
+    if (cached !== undefined && cached.version === version) return cached.record;
+    const record = this.backend.store.peek(storeKey) as ProfileRecord | undefined;
+    this.#records.set(key, { version, record });
+    return record;
   }
+
+  readonly #records = new Map<
+    string,
+    { readonly version: string | undefined; readonly record: ProfileRecord | undefined }
+  >();
 
   note(text: string, server?: string, key?: string): void {
     this.trace.add(this.now(), text, server, key);
