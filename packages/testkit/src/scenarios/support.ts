@@ -1,6 +1,7 @@
 /**
  * Support tools on a real backend: `driver.view` reads a profile through the store port as it
- * is (its `get`), from a process that holds nothing, while a player plays on another server.
+ * is (its `get`), from a process that holds nothing, while a player plays on another server;
+ * `driver.kick` ends a live session through its holder, over the real bus.
  */
 import { expect } from 'vitest';
 import { mark, type Scenario, settled } from './scenario.js';
@@ -35,6 +36,25 @@ export const supportScenarios: Scenario[] = [
       expect(profile.active).toBe(true);
       expect(cluster.events.filter((event) => event.type === 'profile.kicked')).toEqual([]);
       expect(await cluster.time.until(support.driver.view('nobody'))).toBeUndefined();
+    },
+  },
+  {
+    name: 'an operator kicks a player playing on A: A kicks them with the operator’s words, its leave save lands, and the lock ends released',
+    async run(cluster) {
+      const a = await cluster.server('A');
+      const from = mark(cluster);
+      a.join('p1');
+      await settled(cluster, 'A', 'p1', from);
+      a.profile('p1')!.data.coins = 21; // saved by the leave save
+      const operator = await cluster.server('O');
+      const message = 'Maintenance: back in 5 minutes.';
+      const result = await cluster.time.until(operator.driver.kick('p1', { message }));
+      expect(result).toEqual({ ended: true });
+      expect(a.host.kicks.map((kick) => kick.message)).toEqual([message]);
+      const record = await cluster.record('p1');
+      expect(record?.data).toEqual({ coins: 21 });
+      expect(record?.meta.lock).toBeUndefined();
+      expect(operator.profile('p1')).toBeUndefined();
     },
   },
 ];
