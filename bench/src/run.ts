@@ -20,6 +20,7 @@ import { measureHandoverAndFloors, type TwoProcessFloors } from './measure/hando
 import { type HandoverProfile, profileHandover } from './measure/handover-profile.js';
 import { type IdleCost, measureIdleCost } from './measure/idle-cost.js';
 import { type GiftResult, measureGift } from './measure/message-gift.js';
+import { MessageHolder } from './measure/message-holder.js';
 import { type LoadCostResult, measureLoadCost } from './measure/message-load-cost.js';
 import { measurePopular, type PopularResult } from './measure/message-popular.js';
 import { type LimitResult, measureLimit } from './measure/physical-limit.js';
@@ -181,12 +182,27 @@ async function messages(
   config: BenchConfig,
   progress: Progress,
 ): Promise<MessageResults> {
-  progress('a gift to an online player between processes, against its floor');
-  const gift = await measureGift(redisUrl, config.giftSamples, config.warmUp);
+  // One holder process for the gift and the popular profile: a process start is seconds here.
+  const tag = `bench-messages-${process.pid}-${Date.now()}`;
+  const holder = await MessageHolder.start({
+    mode: 'driver',
+    redisUrl,
+    jobId: `${tag}-holder`,
+    key: `${tag}-player`,
+    topic: `${tag}-unused`,
+  });
+  let gift: GiftResult;
+  let popular: PopularResult;
+  try {
+    progress('a gift to an online player between processes, against its floor');
+    gift = await measureGift(redisUrl, holder, config.giftSamples, config.warmUp);
+    progress(`sends to one popular profile from ${config.popularSenders} senders`);
+    popular = await measurePopular(redisUrl, holder, config.popularSenders, config.popularSeconds);
+  } finally {
+    await holder.stop();
+  }
   progress("a load's inbox check: load + release with and without onMessage");
   const loadCost = await measureLoadCost(redisUrl, config, config.messageLoadSamples);
-  progress(`sends to one popular profile from ${config.popularSenders} senders`);
-  const popular = await measurePopular(redisUrl, config.popularSenders, config.popularSeconds);
   return { gift, loadCost, popular };
 }
 

@@ -1,7 +1,7 @@
 /**
  * A gift to an online player, between processes (all-Redis): this process calls
- * `driver.send`, the holder process (message-holder-main.ts) holds the profile with an
- * `onMessage` and applies it. A sample runs from the send's start to the holder's
+ * `driver.send`, the holder process (message-holder-main.ts, started by the caller) holds the
+ * profile with an `onMessage` and applies it. A sample runs from the send's start to the holder's
  * `message.applied` (its pass's compare-and-set known committed), on the wall clock both
  * processes share (wall-clock.ts).
  *
@@ -32,23 +32,20 @@ const APPLIED_TIMEOUT_MS = 10_000;
 
 export async function measureGift(
   redisUrl: string,
+  holder: MessageHolder,
   samples: number,
   warmUp: number,
 ): Promise<GiftResult> {
   const tag = `bench-gift-${process.pid}-${Date.now()}`;
-  const holderJob = `${tag}-holder`;
-  const holderKey = `${tag}-player`;
+  const holderKey = holder.args.key;
   const topic = `${tag}-floor`;
-  const [holder, floorHolder] = await Promise.all([
-    MessageHolder.start({ mode: 'driver', redisUrl, jobId: holderJob, key: holderKey, topic }),
-    MessageHolder.start({
-      mode: 'floor',
-      redisUrl,
-      jobId: `${tag}-floor`,
-      key: `${tag}-floor-profile`,
-      topic,
-    }),
-  ]);
+  const floorHolder = await MessageHolder.start({
+    mode: 'floor',
+    redisUrl,
+    jobId: `${tag}-floor`,
+    key: `${tag}-floor-profile`,
+    topic,
+  });
   const senderPorts = redisPorts(redisUrl);
   const sender = startServer({ jobId: `${tag}-sender`, ports: senderPorts });
   const floorPorts = redisPorts(redisUrl);
@@ -93,7 +90,7 @@ export async function measureGift(
     }
     return { ...result, batchedPasses: batched };
   } finally {
-    await Promise.allSettled([holder.stop(), floorHolder.stop()]);
+    await floorHolder.stop();
     await sender.close();
     await senderPorts.close();
     await floorBus.close();

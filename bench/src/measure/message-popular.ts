@@ -1,6 +1,7 @@
 /**
  * Sends per second to one popular profile (all-Redis): `senders` concurrent loops of
- * `driver.send` to one key, spread over four sender servers (a connection each, as webhook
+ * `driver.send` to the one key the holder process (started by the caller) holds, spread over
+ * four sender servers (a connection each, as webhook
  * handlers on several processes would be), for `seconds`, every send an inbox compare-and-set
  * on the same record. The holder process holds the profile with an `onMessage` and applies
  * them as they come; the run ends once every message sent is counted applied there (by id, in
@@ -9,7 +10,9 @@
  */
 import { DataDriverError, ErrorCode } from '@datadriver/core';
 import { redisPorts, startServer } from './in-process-server.js';
-import { MessageHolder } from './message-holder.js';
+import type { MessageHolder } from './message-holder.js';
+import { type Calls, per, RedisCommandCounter } from './round-trips.js';
+import { CLIENT_COMMANDS } from './throughput.js';
 
 export interface PopularResult {
   readonly senders: number;
@@ -23,6 +26,8 @@ export interface PopularResult {
   /** The holder's passes (each one compare-and-set of the profile for all it found). */
   readonly passes: number;
   readonly inboxFullRetries: number;
+  /** Commands per send at Redis, every client's (the holder's included): retries show here. */
+  readonly callsPerSend: Calls;
 }
 
 const SENDER_SERVERS = 4;
@@ -30,18 +35,12 @@ const DRAIN_TIMEOUT_MS = 30_000;
 
 export async function measurePopular(
   redisUrl: string,
+  holder: MessageHolder,
   senders: number,
   seconds: number,
 ): Promise<PopularResult> {
   const tag = `bench-popular-${process.pid}-${Date.now()}`;
-  const key = `${tag}-player`;
-  const holder = await MessageHolder.start({
-    mode: 'driver',
-    redisUrl,
-    jobId: `${tag}-holder`,
-    key,
-    topic: `${tag}-unused`,
-  });
+  const key = holder.args.key;
   const servers = Array.from({ length: SENDER_SERVERS }, (_, index) => {
     const ports = redisPorts(redisUrl);
     return { ports, server: startServer({ jobId: `${tag}-sender-${index}`, ports }) };
@@ -59,13 +58,15 @@ export async function measurePopular(
     if (!sending && applied.size >= sent) allApplied?.();
   });
   let retries = 0;
+  const counter = RedisCommandCounter.open(redisUrl);
   try {
+    const before = await counter.snapshot();
     const started = performance.now();
     const deadline = started + seconds * 1000;
     const loop = async (sender: number) => {
       const driver = servers[sender % SENDER_SERVERS]!.server.drivers[0]!;
       for (let n = 0; performance.now() < deadline; n++) {
-        const id = `s${sender}-${n}`;
+        const id = `${tag}-${sender}-${n}`;
         for (;;) {
           try {
             await driver.send(key, { coins: 1 }, { id });
@@ -98,7 +99,9 @@ export async function measurePopular(
     sending = false;
     if (applied.size >= sent) allApplied?.();
     await drained;
+    const calls = await counter.since(before);
     return {
+      callsPerSend: per(calls, sent, CLIENT_COMMANDS),
       senders,
       sent,
       sendSeconds: (sentAt - started) / 1000,
@@ -109,7 +112,7 @@ export async function measurePopular(
     };
   } finally {
     holder.onApplied(undefined);
-    await holder.stop();
+    counter.close();
     for (const { server, ports } of servers) {
       await server.close();
       await ports.close();
