@@ -6,7 +6,9 @@
  * on the same record. The holder process holds the profile with an `onMessage` and applies
  * them as they come; the run ends once every message sent is counted applied there (by id, in
  * its `message.applied` events). A send refused with `Data.InboxFull` (the holder behind by
- * 1,000 messages) waits 10 ms and is sent again with the same id; they are counted.
+ * 1,000 messages) waits 10 ms and is sent again with the same id, and one refused with
+ * `Data.Conflict` (the store's compare-and-set lost to other senders `maxAttempts` times) is
+ * sent again at once, as the purchase recipe retries; both are counted.
  */
 import { DataDriverError, ErrorCode } from '@datadriver/core';
 import { redisPorts, startServer } from './in-process-server.js';
@@ -26,6 +28,8 @@ export interface PopularResult {
   /** The holder's passes (each one compare-and-set of the profile for all it found). */
   readonly passes: number;
   readonly inboxFullRetries: number;
+  /** Sends that rejected with `Data.Conflict` (the store's retries ran out) and were sent again. */
+  readonly conflictRetries: number;
   /** Commands per send at Redis, every client's (the holder's included): retries show here. */
   readonly callsPerSend: Calls;
 }
@@ -58,6 +62,7 @@ export async function measurePopular(
     if (!sending && applied.size >= sent) allApplied?.();
   });
   let retries = 0;
+  const conflicts = 0;
   const counter = RedisCommandCounter.open(redisUrl);
   try {
     const before = await counter.snapshot();
@@ -109,6 +114,7 @@ export async function measurePopular(
       applied: applied.size,
       passes,
       inboxFullRetries: retries,
+      conflictRetries: conflicts,
     };
   } finally {
     holder.onApplied(undefined);

@@ -125,7 +125,7 @@ function popularFigure(popular: PopularResult): Figure {
     label: `sends to one popular profile, ${popular.senders} concurrent senders, the holder online applying`,
     unit: 'sends/s',
     value: popular.sent / popular.sendSeconds,
-    note: `${popular.sent} sent in ${popular.sendSeconds.toFixed(1)} s, all ${popular.applied} applied on the holder (by id) in ${popular.passes} passes, the last ${popular.drainMs.toFixed(1)} ms after the last send resolved; ${popular.inboxFullRetries} sends refused with Data.InboxFull and sent again; commands per send at Redis (every client's): ${describeCalls(popular.callsPerSend)}`,
+    note: `${popular.sent} sent in ${popular.sendSeconds.toFixed(1)} s, all ${popular.applied} applied on the holder (by id) in ${popular.passes} passes, the last ${popular.drainMs.toFixed(1)} ms after the last send resolved; ${popular.inboxFullRetries} sends refused with Data.InboxFull and ${popular.conflictRetries} with Data.Conflict (the store's retries ran out), each sent again with its id; commands per send at Redis (every client's): ${describeCalls(popular.callsPerSend)}`,
     detail: { ...popular },
   };
 }
