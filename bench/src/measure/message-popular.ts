@@ -62,7 +62,7 @@ export async function measurePopular(
     if (!sending && applied.size >= sent) allApplied?.();
   });
   let retries = 0;
-  const conflicts = 0;
+  let conflicts = 0;
   const counter = RedisCommandCounter.open(redisUrl);
   try {
     const before = await counter.snapshot();
@@ -77,8 +77,13 @@ export async function measurePopular(
             await driver.send(key, { coins: 1 }, { id });
             break;
           } catch (error) {
-            if (!(error instanceof DataDriverError) || error.code !== ErrorCode.InboxFull)
-              throw error;
+            const code = error instanceof DataDriverError ? error.code : undefined;
+            if (code === ErrorCode.Conflict) {
+              // The store's compare-and-set retries ran out: the recipe's retry, same id.
+              conflicts++;
+              continue;
+            }
+            if (code !== ErrorCode.InboxFull) throw error;
             retries++;
             await new Promise((resolve) => setTimeout(resolve, 10));
           }
