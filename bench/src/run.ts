@@ -70,6 +70,8 @@ export interface MessageResults {
   readonly gift: GiftResult;
   readonly loadCost: LoadCostResult;
   readonly popular: PopularResult;
+  /** The same sends from one sender, for reference: no contention on the inbox. */
+  readonly popularOne: PopularResult;
 }
 
 export type Progress = (message: string) => void;
@@ -193,17 +195,20 @@ async function messages(
   });
   let gift: GiftResult;
   let popular: PopularResult;
+  let popularOne: PopularResult;
   try {
     progress('a gift to an online player between processes, against its floor');
     gift = await measureGift(redisUrl, holder, config.giftSamples, config.warmUp);
     progress(`sends to one popular profile from ${config.popularSenders} senders`);
     popular = await measurePopular(redisUrl, holder, config.popularSenders, config.popularSeconds);
+    progress('the same from one sender, no contention');
+    popularOne = await measurePopular(redisUrl, holder, 1, config.popularSeconds);
   } finally {
     await holder.stop();
   }
   progress("a load's inbox check: load + release with and without onMessage");
   const loadCost = await measureLoadCost(redisUrl, config, config.messageLoadSamples);
-  return { gift, loadCost, popular };
+  return { gift, loadCost, popular, popularOne };
 }
 
 /** The measurements that mostly wait on timers, side by side. */

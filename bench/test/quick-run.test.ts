@@ -101,6 +101,7 @@ const EXPECTED = [
   'messages.load.throughput.without-handler',
   'messages.load.throughput.ratio',
   'messages.popular',
+  'messages.popular.one-sender',
   'idle.1',
   'idle.10',
   'peer.crash',

@@ -16,7 +16,8 @@ export function messageFigures(results: RunResults): Figure[] {
   return [
     ...giftFigures(results),
     ...loadCostFigures(messages.loadCost, results.config.throughputPlayers),
-    popularFigure(messages.popular),
+    popularFigure('messages.popular', messages.popular, messages.popularOne),
+    popularFigure('messages.popular.one-sender', messages.popularOne),
   ];
 }
 
@@ -118,13 +119,18 @@ function loadCostFigures(cost: LoadCostResult, players: number): Figure[] {
   ];
 }
 
-function popularFigure(popular: PopularResult): Figure {
+function popularFigure(id: string, popular: PopularResult, alone?: PopularResult): Figure {
+  const rate = (result: PopularResult) => result.sent / result.sendSeconds;
   return {
-    id: 'messages.popular',
+    id,
     section: SECTION,
-    label: `sends to one popular profile, ${popular.senders} concurrent senders, the holder online applying`,
+    label:
+      popular.senders === 1
+        ? 'the same from one sender (no contention), for reference'
+        : `sends to one popular profile, ${popular.senders} concurrent senders, the holder online applying`,
     unit: 'sends/s',
-    value: popular.sent / popular.sendSeconds,
+    value: rate(popular),
+    ...(alone ? { goal: `one sender alone ${rate(alone).toFixed(0)}/s` } : {}),
     note: `${popular.sent} sent in ${popular.sendSeconds.toFixed(1)} s, all ${popular.applied} applied on the holder (by id) in ${popular.passes} passes, the last ${popular.drainMs.toFixed(1)} ms after the last send resolved; ${popular.inboxFullRetries} sends refused with Data.InboxFull and ${popular.conflictRetries} with Data.Conflict (the store's retries ran out), each sent again with its id; commands per send at Redis (every client's): ${describeCalls(popular.callsPerSend)}`,
     detail: { ...popular },
   };
