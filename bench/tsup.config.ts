@@ -14,6 +14,7 @@ export default defineConfig({
     'src/dynamo-call-cost.ts',
     'src/peer/lease-holder-main.ts',
     'src/processes/limit-holder-main.ts',
+    'src/processes/message-holder-main.ts',
   ],
   format: ['esm'],
   sourcemap: true,

@@ -40,6 +40,16 @@ export interface BenchConfig {
   readonly peerCrashes: number;
   readonly peerHandovers: number;
   readonly peerLiveTrials: number;
+  /**
+   * Messages (all-Redis): gifts to an online player between processes, and as many floor
+   * samples, after `warmUp` unrecorded ones of each.
+   */
+  readonly giftSamples: number;
+  /** Loads of one player with and without an `onMessage`, each. */
+  readonly messageLoadSamples: number;
+  /** Concurrent senders to one popular profile, and how long they send (s). */
+  readonly popularSenders: number;
+  readonly popularSeconds: number;
 }
 
 export const FULL: BenchConfig = {
@@ -65,6 +75,10 @@ export const FULL: BenchConfig = {
   peerCrashes: 24,
   peerHandovers: 24,
   peerLiveTrials: 4,
+  giftSamples: 300,
+  messageLoadSamples: 500,
+  popularSenders: 100,
+  popularSeconds: 7,
 };
 
 export const QUICK: BenchConfig = {
@@ -89,6 +103,10 @@ export const QUICK: BenchConfig = {
   peerCrashes: 4,
   peerHandovers: 4,
   peerLiveTrials: 2,
+  giftSamples: 20,
+  messageLoadSamples: 20,
+  popularSenders: 20,
+  popularSeconds: 0.5,
 };
 
 /**

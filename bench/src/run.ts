@@ -19,6 +19,10 @@ import type { HandoverResult } from './measure/handover.js';
 import { measureHandoverAndFloors, type TwoProcessFloors } from './measure/handover-floors.js';
 import { type HandoverProfile, profileHandover } from './measure/handover-profile.js';
 import { type IdleCost, measureIdleCost } from './measure/idle-cost.js';
+import { type GiftResult, measureGift } from './measure/message-gift.js';
+import { MessageHolder } from './measure/message-holder.js';
+import { type LoadCostResult, measureLoadCost } from './measure/message-load-cost.js';
+import { measurePopular, type PopularResult } from './measure/message-popular.js';
 import { type LimitResult, measureLimit } from './measure/physical-limit.js';
 import {
   measurePostgresThroughput,
@@ -54,16 +58,26 @@ export interface RunResults {
   /** The same cycle on one PostgreSQL, against a naive `SELECT ... FOR UPDATE` lock. */
   throughputPostgres?: PostgresThroughputResult;
   coreCycle?: CoreCycle;
+  /** Messages, all-Redis: a gift to an online player, a load's inbox check, a popular inbox. */
+  messages?: MessageResults;
   crashes?: Crash[];
   stale?: StaleHandover[];
   idle?: IdleCost[];
   peer?: PeerResult;
 }
 
+export interface MessageResults {
+  readonly gift: GiftResult;
+  readonly loadCost: LoadCostResult;
+  readonly popular: PopularResult;
+  /** The same sends from one sender, for reference: no contention on the inbox. */
+  readonly popularOne: PopularResult;
+}
+
 export type Progress = (message: string) => void;
 
 /** The parts of a run, in the order they run; `pnpm bench -- --only <part,...>` picks some. */
-export const PARTS = ['handover', 'stale', 'rejoin', 'throughput', 'waits'] as const;
+export const PARTS = ['handover', 'stale', 'rejoin', 'throughput', 'messages', 'waits'] as const;
 export type Part = (typeof PARTS)[number];
 
 export async function runBench(
@@ -99,6 +113,9 @@ export async function runBench(
       results.rejoin = await measureRejoin(backends.redis.url, config);
     }
     if (parts.has('throughput')) await throughputs(results, backends, progress, stacks);
+    if (parts.has('messages') && (!stacks || stacks.has('all-redis'))) {
+      results.messages = await messages(backends.redis.url, config, progress);
+    }
     if (parts.has('waits')) await waits(results, backends, allRedis, progress);
     machine.loadAverageAtEnd = loadavg()[0]!;
     results.durationSeconds = (performance.now() - started) / 1000;
@@ -159,6 +176,39 @@ async function redisThroughputs(results: RunResults, redisUrl: string, progress:
   progress("core's own CPU per cycle, on the memory store");
   const { throughputPlayers, coreCycleWindows } = results.config;
   results.coreCycle = await measureCoreCycle(throughputPlayers, coreCycleWindows, 1);
+}
+
+/** All-Redis: the message figures (message-gift.ts, message-load-cost.ts, message-popular.ts). */
+async function messages(
+  redisUrl: string,
+  config: BenchConfig,
+  progress: Progress,
+): Promise<MessageResults> {
+  // One holder process for the gift and the popular profile: a process start is seconds here.
+  const tag = `bench-messages-${process.pid}-${Date.now()}`;
+  const holder = await MessageHolder.start({
+    mode: 'driver',
+    redisUrl,
+    jobId: `${tag}-holder`,
+    key: `${tag}-player`,
+    topic: `${tag}-unused`,
+  });
+  let gift: GiftResult;
+  let popular: PopularResult;
+  let popularOne: PopularResult;
+  try {
+    progress('a gift to an online player between processes, against its floor');
+    gift = await measureGift(redisUrl, holder, config.giftSamples, config.warmUp);
+    progress(`sends to one popular profile from ${config.popularSenders} senders`);
+    popular = await measurePopular(redisUrl, holder, config.popularSenders, config.popularSeconds);
+    progress('the same from one sender, no contention');
+    popularOne = await measurePopular(redisUrl, holder, 1, config.popularSeconds);
+  } finally {
+    await holder.stop();
+  }
+  progress("a load's inbox check: load + release with and without onMessage");
+  const loadCost = await measureLoadCost(redisUrl, config, config.messageLoadSamples);
+  return { gift, loadCost, popular, popularOne };
 }
 
 /** The measurements that mostly wait on timers, side by side. */

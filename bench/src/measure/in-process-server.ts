@@ -10,6 +10,7 @@ import {
   type DataDriverEvent,
   Handoff,
   type HandoffTimings,
+  type MessageHandler,
   type Messenger,
   type Presence,
   type Scheduler,
@@ -73,6 +74,11 @@ export interface ServerOptions {
   readonly timings?: Partial<HandoffTimings>;
   /** The drivers' and the handoff's clock; real timers and Date.now() when unset. */
   readonly scheduler?: Scheduler;
+  /**
+   * The drivers' `onMessage`: with one, every load reads the profile's inbox (one more store
+   * call) and the server applies messages; without, as the throughput figures were measured.
+   */
+  readonly onMessage?: MessageHandler<Coins>;
 }
 
 export function startServer(options: ServerOptions): InProcessServer {
@@ -99,6 +105,7 @@ export function startServer(options: ServerOptions): InProcessServer {
       jobId,
       handoff,
       scheduler,
+      ...(options.onMessage ? { onMessage: options.onMessage } : {}),
     });
     driver.attach(host);
     return driver;

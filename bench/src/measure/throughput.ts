@@ -209,9 +209,9 @@ export async function measureWindow(
 }
 
 /** What the two cycles' clients send (the scripts' own HGET, HSET... are left out). */
-const CLIENT_COMMANDS = [...ADAPTER_COMMANDS, 'del'];
+export const CLIENT_COMMANDS = [...ADAPTER_COMMANDS, 'del'];
 
-async function redisCpuSeconds(redis: Redis): Promise<number> {
+export async function redisCpuSeconds(redis: Redis): Promise<number> {
   const info = await redis.info('cpu');
   const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
   return field('used_cpu_user') + field('used_cpu_sys');

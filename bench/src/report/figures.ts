@@ -5,6 +5,7 @@ import type { PeerResult } from '../peer/peer-measure.js';
 import type { RunResults } from '../run.js';
 import { summarize } from '../stats.js';
 import { handoverFigures } from './handover-figures.js';
+import { messageFigures } from './message-figures.js';
 import { postgresThroughputFigures } from './postgres-throughput-figures.js';
 import { throughputFigures } from './throughput-figures.js';
 
@@ -16,6 +17,7 @@ export function figuresOf(results: RunResults): Figure[] {
     ...crashFigures(results.crashes ?? [], results.config.crashScale),
     ...throughputFigures(results),
     ...postgresThroughputFigures(results),
+    ...messageFigures(results),
     ...(results.idle ?? []).map(idleFigure),
     ...peerFigures(results.peer, results.config.peerLeaseMs, results.config.peerHeartbeatMs),
   ];

@@ -7,6 +7,7 @@ const DIGITS: Record<Unit, (value: number) => number> = {
   s: () => 2,
   µs: () => 1,
   'cycles/s': () => 0,
+  'sends/s': () => 0,
   'ops/min': () => 1,
   ratio: () => 2,
   'round trips': () => 2,

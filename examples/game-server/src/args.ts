@@ -8,7 +8,7 @@ export type ServerStack = 'env' | 'postgres';
  * Command-line options of a game server: `--port 7001 --job server-a --scale 1`, `--stack
  * postgres`, the demo and
  * test tools `--faults`, `--lock-ttl <s>`, `--lock-skew <s>`, `--no-handoff`, and the bench's
- * `--high-res-clock`, `--batch-events` and `--message-limits-times <k>`.
+ * `--high-res-clock`, `--batch-events`, `--message-limits-times <k>` and `--no-on-message`.
  */
 export interface ServerArgs {
   readonly port: number;
@@ -41,6 +41,13 @@ export interface ServerArgs {
    * bench hops one player back and forth far faster than that, and must not meet the budget.
    */
   readonly messageLimitsTimes: number | undefined;
+  /**
+   * `--no-on-message`: the driver runs without the game's `onMessage`, so a load does not read
+   * the profile's inbox (a grant is queued, and applied by a server with one). The bench's
+   * hand-over and crash figures are measured so, as before messages; its message figures
+   * measure what the inbox check costs.
+   */
+  readonly onMessage: boolean;
 }
 
 function positive(name: string, raw: string | undefined): number | undefined {
@@ -81,5 +88,6 @@ export function parseArgs(
     highResClock: argv.includes('--high-res-clock'),
     batchEvents: argv.includes('--batch-events'),
     messageLimitsTimes: positive('message-limits-times', value('message-limits-times')),
+    onMessage: !argv.includes('--no-on-message'),
   };
 }

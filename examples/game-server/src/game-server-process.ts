@@ -40,6 +40,8 @@ export interface GameServerOptions {
   readonly batchEvents?: boolean;
   /** `--message-limits-times`: the handoff's message budgets times this (the bench). */
   readonly messageLimitsTimes?: number;
+  /** `--no-on-message` when false: no `onMessage`, so a load reads no inbox (the bench). */
+  readonly onMessage?: boolean;
   /** Also writes the server's output to this process's stdout and stderr (the fleet). */
   readonly echo?: boolean;
 }
@@ -72,6 +74,7 @@ function argsOf(options: GameServerOptions): string[] {
   if (options.batchEvents) args.push('--batch-events');
   if (options.messageLimitsTimes !== undefined)
     args.push('--message-limits-times', String(options.messageLimitsTimes));
+  if (options.onMessage === false) args.push('--no-on-message');
   if (options.lockTtlSeconds !== undefined) args.push('--lock-ttl', String(options.lockTtlSeconds));
   if (options.lockSkewSeconds !== undefined)
     args.push('--lock-skew', String(options.lockSkewSeconds));

@@ -5,7 +5,7 @@
  * /events` streams the driver's and the handoff's events (Server-Sent Events: event-stream.ts)
  * for the Try it page and for watching a fleet. `--faults` (a demo and test tool) adds `POST /faults`: see
  * fault-controls.ts. The bench's `--high-res-clock`, `--batch-events` and
- * `--message-limits-times`: see args.ts.
+ * `--message-limits-times` and `--no-on-message`: see args.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { stopWithParent } from '@datadriver/backends';
@@ -92,7 +92,7 @@ driver.attach(host, {
     notices.play(player.id, player);
   },
   onLeave: (_profile, player) => notices.left(player.id),
-  onMessage: applyMessage(notices),
+  ...(args.onMessage ? { onMessage: applyMessage(notices) } : {}),
 });
 
 const http = createServer((request, response) => {

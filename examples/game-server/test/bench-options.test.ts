@@ -3,7 +3,8 @@
  * carry sub-millisecond times (the bench breaks a hand-over between two processes into steps
  * well under a millisecond); without it, the driver's default whole-millisecond clock.
  * `--batch-events`: a load's events reach a watcher once the server was quiet.
- * `--message-limits-times k`: the handoff's message budgets times k.
+ * `--message-limits-times k`: the handoff's message budgets times k. `--no-on-message`: no
+ * `onMessage`, so a load reads no inbox.
  */
 import type { DataDriverEvent } from '@datadriver/core';
 import { DEFAULT_MESSAGE_LIMITS } from '@datadriver/core/rules';
@@ -88,6 +89,31 @@ describe("a game server's bench options", () => {
       expect(() => parseArgs(['--message-limits-times', bad], {})).toThrow(
         `--message-limits-times must be a positive number, got ${bad}`,
       );
+    }
+  });
+
+  it('with --no-on-message, runs without onMessage: a grant to a player it holds stays queued', async () => {
+    expect(parseArgs([], {}).onMessage).toBe(true);
+    expect(parseArgs(['--no-on-message'], {}).onMessage).toBe(false);
+    const jobId = `options-no-on-message-${Date.now()}`;
+    const server = await GameServerProcess.start({
+      jobId,
+      env: { REDIS_URL: inject('redisUrl') },
+      onMessage: false,
+    });
+    try {
+      const types: string[] = [];
+      server.onEvent((event) => types.push(event.type));
+      const client = await PlayerClient.connect(server.url, `${jobId}-player`);
+      await client.next('loaded');
+      await server.grant(`${jobId}-player`, 5, `${jobId}-grant`);
+      // The save of a pass would follow within a round trip or two; none comes.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(types).toContain('message.sent');
+      expect(types).not.toContain('message.applied');
+      await client.close();
+    } finally {
+      await server.stop();
     }
   });
 });
