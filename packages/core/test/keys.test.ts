@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkHostJobId } from '../src/rules/keys.js';
 import {
   inboxKeyOf,
   journalKeyOf,
@@ -53,5 +54,29 @@ describe('store keys', () => {
       });
       expect(parseStoreKey(inboxKeyOf(driver, key))).toEqual({ kind: 'inbox', driver, key });
     }
+  });
+});
+
+describe('checkHostJobId', () => {
+  it.each([
+    ['empty (the host has none yet)', ''],
+    ['a plain id', 'server-1'],
+    ['exactly 256 bytes as JSON', 'a'.repeat(256)],
+  ])('accepts %s', (_name, jobId) => {
+    expect(() => checkHostJobId(jobId)).not.toThrow();
+  });
+  it.each([
+    [
+      'a lone surrogate',
+      'srv\ud800',
+      'Data.InvalidConfig: the host\'s jobId "srv\\ud800" is not well-formed UTF-16; give each server an id without lone surrogates',
+    ],
+    [
+      'one byte too long',
+      'a'.repeat(257),
+      /^Data\.InvalidConfig: the host's jobId .* \(MAX_NAME_BYTES\)$/,
+    ],
+  ])('refuses %s', (_name, jobId, message) => {
+    expect(() => checkHostJobId(jobId)).toThrow(message);
   });
 });

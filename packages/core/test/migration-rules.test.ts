@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Migration } from '../src/index.js';
 import { ErrorCode } from '../src/index.js';
-import { migrateData, oldestCompatible } from '../src/rules/migrations.js';
+import { checkMigrations, migrateData, oldestCompatible } from '../src/rules/migrations.js';
 
 const step = (version: number, backwardsCompatible?: boolean): Migration => ({
   version,
@@ -44,4 +44,29 @@ describe('migrateData with newer data', () => {
       );
     });
   }
+});
+
+describe('checkMigrations: backwardsCompatible', () => {
+  it.each([[true], [false], [undefined]])('accepts %s', (flag) => {
+    expect(checkMigrations([step(1, flag)])).toHaveLength(1);
+  });
+  it('refuses one that is not a boolean, naming the step', () => {
+    const wrong = { ...step(4), backwardsCompatible: 'yes' } as unknown as Migration;
+    expect(() => checkMigrations([step(1), wrong])).toThrow(
+      "Data.InvalidConfig: migration 4's backwardsCompatible must be true or false",
+    );
+  });
+});
+
+describe('migrateData: the refusal names the oldest schema that loads it', () => {
+  it('with a mark', () => {
+    expect(() => migrateData('p1', {}, 3, [step(1)], 2)).toThrow(
+      "Data.NewerSchema: p1 was written with schema 3, newer than this server's 1 (it loads on schema 2 and later); it was left untouched",
+    );
+  });
+  it('without one', () => {
+    expect(() => migrateData('p1', {}, 3, [step(1)])).toThrow(
+      "Data.NewerSchema: p1 was written with schema 3, newer than this server's 1; it was left untouched",
+    );
+  });
 });

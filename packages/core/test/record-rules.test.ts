@@ -129,6 +129,21 @@ const records: Array<[string, unknown, string | undefined]> = [
     { data: {}, meta: { version: 1, userIds: ['u', 5] } },
     'has a meta.userIds that is not a list of strings',
   ],
+  [
+    'a compatible schema mark',
+    { data: {}, meta: { version: 1, schema: 3, compatible: 1 } },
+    undefined,
+  ],
+  [
+    'a compatible mark that is a string',
+    { data: {}, meta: { version: 1, compatible: '1' } },
+    'has a meta.compatible that is not a non-negative integer',
+  ],
+  [
+    'a negative compatible mark',
+    { data: {}, meta: { version: 1, compatible: -1 } },
+    'has a meta.compatible that is not a non-negative integer',
+  ],
 ];
 
 describe('parseRecord', () => {
