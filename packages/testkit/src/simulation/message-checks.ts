@@ -12,14 +12,19 @@
  * coins, and none is still on its way).
  */
 import type { ProfileRecord } from '@datadriver/core/rules';
+import type { FlowName } from './flows.js';
 import { Invariant, type ViolationSink } from './invariants.js';
-import { fireArmedCrash, pendingIn } from './messages.js';
-import type { Monitor } from './monitor.js';
 import { idsOf } from './player-data.js';
 import type { StoreCommit } from './recording-backend.js';
 import type { World } from './world.js';
 
 /** What the commits showed so far: the transfers whose debit committed, by whom. */
+
+/** What the message checks tell the monitor (`monitor.ts`): violations and flows reached. */
+export interface MessageMonitor extends ViolationSink {
+  flow(name: FlowName): void;
+}
+
 export class MessageHistory {
   /** Transfer id -> the jobId of the server whose write debited it first. */
   readonly debited = new Map<string, string>();
@@ -29,7 +34,7 @@ export class MessageHistory {
 
 export function checkMessageCommit(
   world: World,
-  monitor: Monitor,
+  monitor: MessageMonitor,
   history: MessageHistory,
   commit: StoreCommit,
 ): void {
@@ -82,13 +87,13 @@ export function checkMessageCommit(
       (armed.after === 'apply' && gained.length > 0) ||
       (armed.after === 'debit' && debits.length > 0)
     ) {
-      fireArmedCrash(world, monitor);
+      armed.fire();
     }
   }
 }
 
 /** An inbox write that adds a transfer, by a server other than the one that debited it. */
-function inboxFlows(monitor: Monitor, history: MessageHistory, commit: StoreCommit) {
+function inboxFlows(monitor: MessageMonitor, history: MessageHistory, commit: StoreCommit) {
   if (commit.key.indexOf('#inbox/') < 0) return;
   const ids = (record: unknown) =>
     ((record as { pending?: Array<{ id?: unknown }> } | undefined)?.pending ?? []).map(
@@ -187,4 +192,14 @@ export function checkMessagesFinal(
 
 function count(ids: readonly string[], id: string): number {
   return ids.filter((each) => each === id).length;
+}
+
+/** The ids pending in `key`'s inbox, as the store has it now. */
+export function pendingIn(world: World, key: string): string[] {
+  const inbox = world.backend.store.peek(world.inboxKey(key)) as
+    | { pending?: Array<{ id?: unknown }> }
+    | undefined;
+  return (inbox?.pending ?? []).flatMap((entry) =>
+    typeof entry.id === 'string' ? [entry.id] : [],
+  );
 }

@@ -14,7 +14,7 @@ import { Invariant } from './invariants.js';
 import type { Monitor } from './monitor.js';
 import type { SimData } from './player-data.js';
 import { crash } from './server-ends.js';
-import type { SimMessage, SimPlayer, World } from './world.js';
+import type { SenderPool, SimMessage, SimPlayer, World } from './world.js';
 
 /**
  * The game's handler: the body's coins, and the message's id in `received`, so that every
@@ -28,7 +28,7 @@ export const applyMessage: MessageHandler<PlayerData> = (profile, message) => {
 };
 
 /** The sender processes of a run: one lives at a time; a crashed one is replaced at its next use. */
-export class Senders {
+export class Senders implements SenderPool {
   #current: TestServer | undefined;
   #count = 0;
 
@@ -127,7 +127,11 @@ export async function messageStep(world: World, monitor: Monitor): Promise<void>
     case 'crash-after-debit': {
       const server = random.pick(world.servers);
       if (!server.live || world.armedCrash) return;
-      world.armedCrash = { server, after: action === 'crash-after-apply' ? 'apply' : 'debit' };
+      world.armedCrash = {
+        server,
+        after: action === 'crash-after-apply' ? 'apply' : 'debit',
+        fire: () => fireArmedCrash(world, monitor),
+      };
       world.note(
         `fault: crashes right after its next write that ${action === 'crash-after-apply' ? 'applies messages' : 'debits a transfer'}`,
         server.label,
@@ -178,16 +182,6 @@ async function grant(world: World, monitor: Monitor, message: SimMessage): Promi
         monitor.flow('send-response-lost');
       }
     },
-  );
-}
-
-/** The ids pending in `key`'s inbox, as the store has it now. */
-export function pendingIn(world: World, key: string): string[] {
-  const inbox = world.backend.store.peek(world.inboxKey(key)) as
-    | { pending?: Array<{ id?: unknown }> }
-    | undefined;
-  return (inbox?.pending ?? []).flatMap((entry) =>
-    typeof entry.id === 'string' ? [entry.id] : [],
   );
 }
 
@@ -257,7 +251,7 @@ function active(player: SimPlayer) {
  * the write's response reaches it (so before the trim of what it applied, or before the
  * delivery of what it debited).
  */
-export function fireArmedCrash(world: World, monitor: Monitor): void {
+function fireArmedCrash(world: World, monitor: Monitor): void {
   const armed = world.armedCrash;
   if (!armed) return;
   world.armedCrash = undefined;

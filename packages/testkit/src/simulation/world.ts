@@ -9,7 +9,6 @@ import type { InjectedFault, VirtualClock } from '@datadriver/core/testing';
 import type { Cluster } from '../cluster/cluster.js';
 import type { TestServer } from '../cluster/server.js';
 import type { ServerPlan, SideKind, SimulationConfig } from './config.js';
-import type { Senders } from './messages.js';
 import type { MessageTerms, SimData, TradeTerms } from './player-data.js';
 import type { Random } from './prng.js';
 import type { RecordingBackend, StoreCommit } from './recording-backend.js';
@@ -145,6 +144,21 @@ export interface SimMessage extends MessageTerms {
 export interface ArmedCrash {
   readonly server: SimServer;
   readonly after: 'apply' | 'debit';
+  /** Crashes the server (in the next tick) and disarms: called by the check that sees the write. */
+  readonly fire: () => void;
+}
+
+/**
+ * The sender processes of a message run (`Senders` in `messages.ts`): declared here so the
+ * world imports nothing that imports it back.
+ */
+export interface SenderPool {
+  /** The live sender, if one lives. */
+  readonly live: TestServer | undefined;
+  /** The live sender, started if none lives. */
+  use(world: World): Promise<TestServer>;
+  /** The live sender crashes: its sends in flight never resolve. */
+  crash(world: World): void;
 }
 
 export class World {
@@ -170,7 +184,7 @@ export class World {
       readonly messages: Random;
     },
     /** The message workload's sender processes. */
-    readonly senders: Senders,
+    readonly senders: SenderPool,
   ) {}
 
   get clock(): VirtualClock {
