@@ -41,31 +41,42 @@ describe('parseHandoffMessage: the reason', () => {
   });
 });
 
+/**
+ * Two signing servers on one bus: A holds (recording each request it is routed: key,
+ * requester, token, reason), B asks with `requestReason`; `sent` is every message on A's topic.
+ */
+async function signedPair(requestReason: HandoffClient['requestReason']) {
+  const clock = new VirtualClock();
+  const messenger = new MemoryMessenger();
+  const presence = new MemoryPresence(clock);
+  const signing = { key: 'a fleet secret of 32 characters!' };
+  const logger = recordingLogger().logger;
+  const server = (jobId: string) =>
+    new Handoff({ jobId, messenger, presence, scheduler: clock, logger, signing });
+  const a = server('A');
+  const b = server('B');
+  const heard: unknown[] = [];
+  const holder: HandoffClient = {
+    name: 'PlayerData',
+    receiveHandoffRequest: (key, requester, token, reason) =>
+      void heard.push([key, requester, token, reason]),
+    receiveHandoffReply: () => undefined,
+  };
+  a.register(holder);
+  b.register({ ...holder, ...(requestReason ? { requestReason } : {}) });
+  const sent: Array<Record<string, unknown>> = [];
+  await messenger.subscribe(topicOf('A'), (message) => {
+    sent.push(message as Record<string, unknown>);
+  });
+  await clock.advance(0);
+  return { clock, messenger, b, heard, sent };
+}
+
 describe('a signed request with a reason', () => {
   it('is routed with its reason; re-sent with the reason removed, it is dropped', async () => {
-    const clock = new VirtualClock();
-    const messenger = new MemoryMessenger();
-    const presence = new MemoryPresence(clock);
-    const signing = { key: 'a fleet secret of 32 characters!' };
-    const logger = recordingLogger().logger;
-    const server = (jobId: string) =>
-      new Handoff({ jobId, messenger, presence, scheduler: clock, logger, signing });
-    const a = server('A');
-    const b = server('B');
-    const heard: unknown[] = [];
-    const holder: HandoffClient = {
-      name: 'PlayerData',
-      receiveHandoffRequest: (key, requester, token, reason) =>
-        void heard.push([key, requester, token, reason]),
-      receiveHandoffReply: () => undefined,
-    };
-    a.register(holder);
-    b.register({ ...holder, requestReason: (key) => (key === 'p1' ? 'support' : undefined) });
-    const sent: Array<Record<string, unknown>> = [];
-    await messenger.subscribe(topicOf('A'), (message) => {
-      sent.push(message as Record<string, unknown>);
-    });
-    await clock.advance(0);
+    const { clock, messenger, b, heard, sent } = await signedPair((key) =>
+      key === 'p1' ? 'support' : undefined,
+    );
     await clock.run(b.request('PlayerData', 'p1', 'A', 't1'));
     await clock.run(b.request('PlayerData', 'p2', 'A', 't2'));
     await clock.advance(0);
@@ -82,35 +93,12 @@ describe('a signed request with a reason', () => {
   });
 
   it('an operator’s kick message is signed too: re-sent with the message changed, it is dropped', async () => {
-    const clock = new VirtualClock();
-    const messenger = new MemoryMessenger();
-    const presence = new MemoryPresence(clock);
-    const signing = { key: 'a fleet secret of 32 characters!' };
-    const logger = recordingLogger().logger;
-    const server = (jobId: string) =>
-      new Handoff({ jobId, messenger, presence, scheduler: clock, logger, signing });
-    const a = server('A');
-    const b = server('B');
-    const heard: unknown[] = [];
-    a.register({
-      name: 'PlayerData',
-      receiveHandoffRequest: (key, _requester, _token, reason) => void heard.push([key, reason]),
-      receiveHandoffReply: () => undefined,
-    });
-    b.register({
-      name: 'PlayerData',
-      receiveHandoffRequest: () => undefined,
-      receiveHandoffReply: () => undefined,
-      requestReason: () => ({ message: 'Maintenance.' }),
-    });
-    const sent: Array<Record<string, unknown>> = [];
-    await messenger.subscribe(topicOf('A'), (message) => {
-      sent.push(message as Record<string, unknown>);
-    });
-    await clock.advance(0);
+    const { clock, messenger, b, heard, sent } = await signedPair(() => ({
+      message: 'Maintenance.',
+    }));
     await clock.run(b.request('PlayerData', 'p1', 'A', 't1'));
     await clock.advance(0);
-    expect(heard).toEqual([['p1', { message: 'Maintenance.' }]]);
+    expect(heard).toEqual([['p1', 'B', 't1', { message: 'Maintenance.' }]]);
     expect(sent[0]).toMatchObject({ W: 'operator', M: 'Maintenance.' });
     await messenger.publish(topicOf('A'), { ...sent[0]!, M: 'You are banned.' } as never);
     await clock.advance(0);
