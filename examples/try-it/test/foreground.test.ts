@@ -11,11 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Terminal } from './support/terminal.js';
+import { Terminal, WAIT_MS } from './support/terminal.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SERVER = fileURLToPath(new URL('../dist/server.js', import.meta.url));
 const GONE_WITHIN_MS = 10_000;
+// Two terminal waits and the wait for the processes to end: on a loaded machine the server's
+// start alone can take more than vitest's default 5 s, and a wait that fails should say what
+// never showed rather than be cut short by the test's own timeout.
+const TEST_TIMEOUT_MS = 2 * WAIT_MS + GONE_WITHIN_MS + 5_000;
 
 /** The pids of live processes whose environment carries `mark`. */
 function marked(mark: string): number[] {
@@ -77,5 +81,6 @@ describe('tools/foreground.sh: the demo piped through tee, then Ctrl-C at a term
         await terminal.close();
       }
     },
+    TEST_TIMEOUT_MS,
   );
 });

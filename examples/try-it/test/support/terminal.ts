@@ -6,7 +6,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { stopProcess } from '@datadriver/backends';
 
-const WAIT_MS = 60_000;
+/** How long `waitFor` waits before it fails, naming what never showed. */
+export const WAIT_MS = 60_000;
 
 export class Terminal {
   private text = '';
