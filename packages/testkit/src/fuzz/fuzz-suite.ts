@@ -10,7 +10,6 @@ import {
   DataDriver,
   DataDriverError,
   ErrorCode,
-  Handoff,
   type Logger,
   type Profile,
   type Store,
@@ -18,19 +17,12 @@ import {
 import { journalKeyOf, storeKeyOf } from '@datadriver/core/rules';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  HELD_KEYS,
-  HELD_TOKEN,
-  hostileData,
-  hostileJournal,
-  hostileMessage,
-  hostileRecordJson,
-  hostileText,
-} from './arbitraries.js';
+import { hostileData, hostileJournal, hostileRecordJson, hostileText } from './arbitraries.js';
 import { countedStore, globalsSnapshot, LOAD_BOUND, silentLogger } from './bounds.js';
-import type { FuzzBus, FuzzHarness, FuzzOptions } from './harness.js';
+import { handoffMessageProperty } from './handoff-message-fuzz.js';
+import type { FuzzHarness, FuzzOptions } from './harness.js';
 import { messageProperties } from './message-fuzz.js';
-import { releasedBy, roundTrips, validDriverName, validProfileKey } from './oracles.js';
+import { roundTrips, validDriverName, validProfileKey } from './oracles.js';
 import { fuzzSettings } from './settings.js';
 
 /** The codes a load of a hostile record may refuse with: each says why, none is a crash. */
@@ -247,54 +239,18 @@ export function fuzzSuite(
     });
 
     if (options.messages === false) return;
-    property(
-      'hostile handoff messages: only a well-formed request for a held key releases it; nothing else changes',
-      fc.array(hostileMessage, { minLength: 1, maxLength: 12 }),
-      async (raw) => {
-        if (!harness.bus)
-          throw new Error(`the ${name} harness has no bus: pass { messages: false }`);
-        await messagesRun(harness.bus, raw);
-      },
-    );
-
-    /** One run of the message property: a fresh server holding two fresh keys. */
-    async function messagesRun(bus: FuzzBus, raw: readonly string[]): Promise<void> {
-      const jobId = `fuzz-${next()}`;
-      const { messenger, presence } = bus;
-      const handoff = track(new Handoff({ jobId, messenger, presence, logger }));
-      const holder = track(
-        new DataDriver<Record<string, unknown>>({
-          name: 'PlayerData',
-          defaults: { coins: 0 },
-          store: harness.store,
-          jobId,
-          handoff,
-          lockWaitSeconds: 0,
-          logger,
-        }),
-      );
-      await waitFor(() => handoff.subscribed, 5_000);
-      const keys = [`${jobId}-1`, `${jobId}-2`] as const;
-      const held = new Map<string, Profile<object>>();
-      for (const key of keys) held.set(key, await holder.load(key));
-      const tokens = new Map([...held].map(([key, profile]) => [key, profile.lockToken]));
-      const payloads = raw.map((payload) =>
-        payload
-          .replaceAll(HELD_TOKEN, tokens.get(keys[0]) ?? '')
-          .replaceAll(HELD_KEYS[0], keys[0])
-          .replaceAll(HELD_KEYS[1], keys[1]),
-      );
-      const before = await harness.snapshot();
-      for (const payload of payloads) await bus.publishRaw(handoff.topic, payload);
-      await bus.settle();
-      const released = releasedBy(payloads, 'PlayerData', tokens);
-      for (const [key, profile] of held) {
-        if (released.has(key)) await waitFor(() => !profile.active, 5_000);
-        expect(profile.active, `${key} after ${JSON.stringify(payloads)}`).toBe(!released.has(key));
-      }
-      const allowed = new Set(keys.map((key) => harness.rawKeyOf(`PlayerData/${key}`)));
-      for (const changed of await changedSince(before)) expect(allowed).toContain(changed);
-    }
+    handoffMessageProperty({
+      property,
+      name,
+      bus: () => harness.bus,
+      store: () => harness.store,
+      track,
+      logger,
+      next,
+      rawKeyOf: (key) => harness.rawKeyOf(key),
+      snapshot: () => harness.snapshot(),
+      changedSince,
+    });
   });
 }
 
@@ -304,11 +260,4 @@ function settled<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknow
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
-}
-
-async function waitFor(condition: () => boolean, limitMs: number): Promise<void> {
-  const started = Date.now();
-  while (!condition() && Date.now() - started < limitMs) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
