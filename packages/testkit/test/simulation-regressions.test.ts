@@ -200,3 +200,21 @@ describe("a load's store attempt that lands after the load gave up is judged by 
   // made without reading presence.
   seedsHold([950]);
 });
+
+describe('a load whose message pass finds its lock taken fails, and kicks nobody while loading', () => {
+  // kick-justified: B's store calls stalled 35 s right after its load of p4 took the lock; C
+  // read B's presence stopped twice and took the lock. When the stall ended, the load's message
+  // pass (a grant waited for p4) found the lock gone: the session kicked p4 with the lost-lock
+  // message while the load was still in progress, and the load then resolved with that lost
+  // profile. The load now fails with Data.LockLost (core's pass-at-load-lost.test.ts).
+  seedsHold([10309]);
+});
+
+describe("a second driver's own orphaned lock, from a load of it that timed out", () => {
+  // drivers-apart: B2 (over another backend) timed out loading p2 while its take was in
+  // flight; the take landed later, and B2's next load of p2 took that lock as orphaned (its own
+  // server's, held by no driver there), as the rules say. The invariant allowed only new,
+  // unlocked and adopted loads for such a driver; it now allows its own orphan after a failed
+  // load of that key.
+  seedsHold([14687]);
+});

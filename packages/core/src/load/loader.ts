@@ -12,6 +12,7 @@ import { fillDefaults, type TakeReason } from '../rules/index.js';
 import { checkCreatedId, checkProfileKey } from '../rules/keys.js';
 import type { SessionHooks } from '../session/profile-session.js';
 import { ProfileSession } from '../session/profile-session.js';
+import { lockLostError } from '../session/session-errors.js';
 import { forgetParticipant } from '../trade/journal.js';
 import { type AbortSignalLike, abortedError, untilAborted } from './abortable.js';
 import { acquire } from './acquisition.js';
@@ -116,7 +117,17 @@ export class Loader {
       const released = registry.takeReleased(key);
       const acquired = await acquire(context, key, reservation, heldHere, released);
       const { record } = acquired;
-      const session = new ProfileSession(context, this.hooks, {
+      // While the load is in progress, a write that finds the lock taken ends the session
+      // without the lost-lock kick: the load fails instead, and its player is kicked once, as
+      // for any failed load. The game never sees a profile already lost.
+      let landing = true;
+      const hooks: SessionHooks = {
+        ...this.hooks,
+        lockLost: (lost) => {
+          if (!landing) this.hooks.lockLost(lost);
+        },
+      };
+      const session = new ProfileSession(context, hooks, {
         key,
         token: reservation.token,
         data: fillDefaults(record.data, context.settings.defaults),
@@ -137,7 +148,15 @@ export class Loader {
       }
       this.reportTakeover(key, reservation.loadId, acquired);
       // Messages sent while it was away apply now, before the game sees the profile (onLoad).
-      if (how.messages !== false) await session.pass('load').catch(() => undefined);
+      if (how.messages !== false) {
+        const failure = await session.pass('load').then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        // Any other failure of the pass leaves the messages for a later pass.
+        if (!session.active) throw failure ?? lockLostError(key, undefined);
+      }
+      landing = false;
       return { session, reason: acquired.reason };
     } finally {
       registry.settle(key, reservation);

@@ -136,8 +136,9 @@ export const Invariant = {
    * Drivers apart: a server's driver of another name, or over another backend, owns records no
    * other driver loads; sharing the server's jobId, its handoff and the process with the player
    * data's driver (and an older copy of it) must not reach them. Its loads never find a lock
-   * (each takes its record new or unlocked, or adopts its own retained profile), and it never
-   * loses one.
+   * but its own (each takes its record new or unlocked, adopts its own retained profile, or,
+   * after one of its loads of that key failed with its take in flight, takes that take's
+   * orphaned lock), and it never loses one.
    */
   DriversApart: 'drivers-apart',
   /**

@@ -98,23 +98,32 @@ export async function addSideDriver(
   );
   world.addSide(side);
   if (plan.kind === 'older-copy') driver.on((event) => monitor.onEvent(side, event));
-  else
+  else {
+    // Keys whose load here failed: a take that landed after it is this driver's own orphan.
+    const failedLoads = new Set<string>();
     driver.on((event) => {
       // Its own records: traced under its label, never checked as the player data's.
       const line = world.trace.on && eventLine(world, event);
       const key = 'key' in event ? event.key : undefined;
       if (line) world.trace.add(world.now(), line, side.label, key);
-      checkApart(monitor, side, event);
+      checkApart(monitor, side, event, failedLoads);
     });
+  }
   monitor.count(`driver.${plan.kind}`);
 }
 
 /**
  * drivers-apart: a driver of another name, or over another backend, owns records nobody else
  * loads; sharing a server (its handoff, its jobId, the process) with the player data's driver
- * must not reach them. Its loads never find a lock, and it never loses one.
+ * must not reach them. Its loads never find a lock but their own (`failedLoads`: the keys
+ * whose load failed here, whose take may have landed late), and it never loses one.
  */
-function checkApart(monitor: Monitor, side: SimServer, event: DataDriverEvent) {
+function checkApart(
+  monitor: Monitor,
+  side: SimServer,
+  event: DataDriverEvent,
+  failedLoads: Set<string>,
+) {
   const report = (what: string) =>
     monitor.report({
       invariant: Invariant.DriversApart,
@@ -125,13 +134,19 @@ function checkApart(monitor: Monitor, side: SimServer, event: DataDriverEvent) {
     case 'load.waiting':
       if (event.reason === 'locked') report(`found ${event.key} locked: its records are its own`);
       return;
-    case 'load.loaded':
-      // Adopted: its own profile, retained when a stalled server's release failed.
-      if (event.reason !== 'new' && event.reason !== 'unlocked' && event.reason !== 'adopted') {
+    case 'load.loaded': {
+      // Adopted: its own profile, retained when a stalled server's release failed. Orphaned:
+      // its own lock, from a load of that key that failed here while its take was in flight
+      // (the take landed late and its release has not yet).
+      const own =
+        event.reason === 'adopted' || (event.reason === 'orphaned' && failedLoads.has(event.key));
+      if (event.reason !== 'new' && event.reason !== 'unlocked' && !own) {
         report(`loaded ${event.key} ${event.reason}: its records are its own`);
       }
       return;
+    }
     case 'load.failed':
+      failedLoads.add(event.key);
       // A stalled server's load may time out; only a lock it does not own is a breach.
       if (event.error.code === ErrorCode.Locked) report(`found ${event.key} locked`);
       return;
