@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DataDriverEvent } from '../src/index.js';
 import { toStoreRecord } from '../src/rules/index.js';
+import { sessionOf } from '../src/session/profile-session.js';
 import { callsSince, stored, testBed } from './helpers.js';
 import { messagesBed } from './messages/bed.js';
 
@@ -138,6 +139,20 @@ describe('an idle autosave', () => {
     await bed.clock.run(profile.save());
     await bed.clock.run(profile.release());
     expect(calls()).toEqual({ reads: 0, compareAndSets: 3 });
+  });
+
+  it('a manual save that joins a queued autosave writes', async () => {
+    const { bed, server } = timedBed();
+    const a = server('A');
+    const profile = await bed.clock.run(a.driver.load('p1'));
+    await bed.clock.advance(10_000);
+    const calls = callsFromNow(bed.store);
+    const session = sessionOf(profile)!;
+    // Both in one turn: the manual save shares the autosave queued just before it.
+    const autosave = session.save('autosave');
+    const manual = profile.save();
+    await bed.clock.run(Promise.all([autosave, manual]));
+    expect(calls()).toEqual({ reads: 0, compareAndSets: 1 });
   });
 
   it('a lock taken while idle is found at the refresh, 60 s after the last write', async () => {
