@@ -11,6 +11,7 @@ import {
   lacksDefaults,
   lockRefreshMs,
   type RecordMeta,
+  sameJson,
 } from '../src/rules/index.js';
 
 const at = 1_000_000;
@@ -79,6 +80,10 @@ describe('autosaveWrites', () => {
 
   it.each<[string, RecordMeta]>([
     ['no lock (released)', { version: 7, schema: 2, compatible: 1, userIds: ['u1'] }],
+    [
+      'no lock and a released token in its place',
+      { version: 7, releasedToken: 'tA', schema: 2, compatible: 1, userIds: ['u1'] },
+    ],
     ['a released token', { ...meta, releasedToken: 'tA' }],
     ['a trade marker', { ...meta, trade: { id: 't', journal: 'j', version: 7 } }],
     ['an empty user id list', { ...meta, userIds: [] }],
@@ -122,6 +127,39 @@ describe('autosaveWrites', () => {
   it('a newer schema stored stays: nothing new', () => {
     const newer = { ...last, meta: { ...meta, schema: 5, compatible: 2 } };
     expect(autosaveWrites(check({ last: newer }))).toBe(false);
+  });
+});
+
+describe('sameJson', () => {
+  const proto = JSON.parse('{"__proto__":{}}') as unknown;
+  it.each<[string, unknown, unknown, boolean]>([
+    ['equal numbers', 1, 1, true],
+    ['other numbers', 1, 2, false],
+    ['a number and its text', 1, '1', false],
+    ['null and null', null, null, true],
+    ['null and an object', null, {}, false],
+    ['an object and null', {}, null, false],
+    ['a number and an object', 1, {}, false],
+    ['an object and a number', {}, 1, false],
+    ['a text and a list', 'a', ['a'], false],
+    ['a list and a text', ['a'], 'a', false],
+    ['an empty list and an empty object', [], {}, false],
+    ['an empty object and an empty list', {}, [], false],
+    ['equal lists', [1, 2], [1, 2], true],
+    ['a list in another order', [1, 2], [2, 1], false],
+    ['a shorter list', [1], [1, 2], false],
+    ['a longer list', [1, 2], [1], false],
+    ['the same keys in another order', { a: 1, b: 2 }, { b: 2, a: 1 }, true],
+    ['a key more', { a: 1 }, { a: 1, b: 2 }, false],
+    ['a key fewer', { a: 1, b: 2 }, { a: 1 }, false],
+    ['another key', { a: 1 }, { b: 1 }, false],
+    ['an own __proto__ and another key', proto, { x: {} }, false],
+    ['another key and an own __proto__', { x: {} }, proto, false],
+    ['an own __proto__ on both', proto, JSON.parse('{"__proto__":{}}'), true],
+    ['nested, equal', { a: [{ b: null }] }, { a: [{ b: null }] }, true],
+    ['nested, other', { a: [{ b: null }] }, { a: [{ b: 0 }] }, false],
+  ])('%s: %s', (_title, a, b, same) => {
+    expect(sameJson(a, b)).toBe(same);
   });
 });
 

@@ -44,43 +44,50 @@ export function autosaveWrites(check: AutosaveCheck): boolean {
   const { last, writer } = check;
   if (last === undefined) return true;
   if (writer.now - last.at >= lockRefreshMs(check.lockTtlSeconds)) return true;
-  if (check.json !== last.json) return true;
-  return !sameButLockTime(last.meta, lockedMeta(last.meta, writer, check.extras));
+  if (check.json !== last.json || !heldBy(last.meta.lock, writer)) return true;
+  return !sameButLock(last.meta, lockedMeta(last.meta, writer, check.extras));
 }
 
-/** True when `next` is `last` with only its version and lock time moved. */
-function sameButLockTime(last: RecordMeta, next: RecordMeta): boolean {
-  const fields = Object.keys(next);
-  if (fields.length !== Object.keys(last).length) return false;
-  const before = last as unknown as Record<string, unknown>;
-  const after = next as unknown as Record<string, unknown>;
-  return fields.every((field) => {
-    if (field === 'version') return true;
-    if (!Object.hasOwn(before, field)) return false;
-    if (field === 'lock') return sameHolder(last.lock, next.lock);
-    return sameJson(before[field], after[field]);
-  });
-}
-
-/** The same session's lock, whatever its time. */
-function sameHolder(last: LockInfo | undefined, next: LockInfo | undefined): boolean {
+/** True when `lock` is this writer's session's, whatever its time. */
+function heldBy(lock: LockInfo | undefined, writer: LockWriter): boolean {
   return (
-    last !== undefined &&
-    next !== undefined &&
-    last.jobId === next.jobId &&
-    last.token === next.token &&
-    last.presence === next.presence
+    lock !== undefined &&
+    lock.jobId === writer.jobId &&
+    lock.token === writer.token &&
+    lock.presence === writer.presence
   );
 }
 
-/** Equal JSON values: the same keys (in any order) holding equal values. */
-function sameJson(a: unknown, b: unknown): boolean {
+/** True when `next` is `last` with only its version and lock moved. */
+function sameButLock(last: RecordMeta, next: RecordMeta): boolean {
+  const before = last as unknown as Record<string, unknown>;
+  const after = next as unknown as Record<string, unknown>;
+  const fields = Object.keys(after);
+  return (
+    fields.length === Object.keys(before).length &&
+    fields.every(
+      (field) => field === 'version' || field === 'lock' || sameField(before, after, field),
+    )
+  );
+}
+
+/** Both hold `field` (as an own property, so a `__proto__` field is one), with equal values. */
+function sameField(a: Record<string, unknown>, b: Record<string, unknown>, field: string) {
+  return Object.hasOwn(a, field) && Object.hasOwn(b, field) && sameJson(a[field], b[field]);
+}
+
+/** Equal JSON values: the same keys (in any order) holding equal values, arrays in order. */
+export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (!isContainer(a) || !isContainer(b) || Array.isArray(a) !== Array.isArray(b)) return false;
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   const keys = Object.keys(left);
-  if (keys.length !== Object.keys(right).length) return false;
-  return keys.every((key) => Object.hasOwn(right, key) && sameJson(left[key], right[key]));
+  return (
+    keys.length === Object.keys(right).length && keys.every((key) => sameField(left, right, key))
+  );
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }
