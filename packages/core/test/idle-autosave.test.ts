@@ -174,6 +174,29 @@ describe('an idle autosave', () => {
   });
 });
 
+describe('an autosave with a transfer to deliver', () => {
+  it('delivers again a transfer whose delivery failed, though it writes nothing', async () => {
+    const m = messagesBed();
+    const times = new Map<DataDriverEvent, number>();
+    const a = m.server('A');
+    a.driver.on((event) => void times.set(event, m.bed.clock.now()));
+    const alice = await m.bed.clock.run(a.driver.load('alice'));
+    alice.send('bob', { coins: 2 }, { id: 't1' });
+    a.store.faults.inject({ kind: 'fail', operation: 'update', key: 'PlayerData#inbox/bob' });
+    await m.bed.clock.run(alice.save());
+    const saved = m.bed.clock.now();
+    const calls = callsFromNow(m.bed.store);
+    await m.bed.clock.advance(30_000);
+    const delivery = m.bed.events.filter((e) => e.type.startsWith('message.deliver'));
+    expect(delivery.map((e) => [e.type, times.get(e)! - saved])).toEqual([
+      ['message.delivery-failed', 0],
+      ['message.delivered', 30_000],
+    ]);
+    // The autosave at 30 s wrote nothing to alice's record: one write, bob's inbox.
+    expect(calls().compareAndSets).toBe(1);
+  });
+});
+
 describe('an autosave with a message handler', () => {
   it('its pass applies a message sent while idle, and writes once for it', async () => {
     const m = messagesBed();

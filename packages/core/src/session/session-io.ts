@@ -246,7 +246,7 @@ export class SessionIo {
       json = this.#take();
       // After the hook, so what it changes counts; before the schema, which `json` passed.
       if (mayIdle && !this.#autosaveWrites(json)) {
-        this.#carried = undefined;
+        this.#idle();
         return;
       }
       await this.matchSchema(json);
@@ -264,6 +264,17 @@ export class SessionIo {
     this.retakeUntilSaved = false;
     this.context.emit({ type: 'profile.saved', key, reason, durationMs: durationMs() });
     this.#afterSave(reason, json);
+  }
+
+  /**
+   * An autosave that writes nothing still does what its write would have set off: transfers
+   * whose delivery failed are delivered again after each write, and the committed outbox is the
+   * one this autosave would have written.
+   */
+  #idle(): void {
+    this.#carried = undefined;
+    const committed = (this.#lastWritten.stored?.record as ProfileRecord | undefined)?.meta;
+    deliverOutbox(this.context, this.owner.key, this.owner.messages, committed?.messages?.outbox);
   }
 
   /** Whether an autosave of `json` writes (`autosaveWrites`). */
