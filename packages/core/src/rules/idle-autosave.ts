@@ -3,7 +3,8 @@
  * committed write only by its version and its lock's time stores nothing new: that autosave
  * writes nothing, until the lock is a third of `lockTtlSeconds` old, when it writes anyway to
  * refresh the lock. A lock's age is its holder's silence (`isStale`), so a live holder's lock
- * stays at most a third of the TTL plus one autosave period old, far from stale. An idle
+ * stays under a third of the TTL plus one autosave period old (under two thirds of the TTL,
+ * as autosaves are at most half of it apart), far from stale (TTL + skew). An idle
  * player at the defaults (TTL 180 s, autosave 30 s) costs one write a minute instead of two.
  */
 import type { LockInfo, RecordMeta } from './record.js';
