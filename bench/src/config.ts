@@ -34,6 +34,11 @@ export interface BenchConfig {
   readonly coreCycleWindows: number;
   /** How long the idle servers are watched (s). */
   readonly idleSeconds: number;
+  /**
+   * Virtual minutes of each player-hour measurement (player-hour.ts), scaled to an hour: a
+   * divisor of 60 that is a whole number of lock refreshes (60 s each at the defaults).
+   */
+  readonly playerHourMinutes: number;
   /** The peer's lease and heartbeat (ms), and its trials. */
   readonly peerLeaseMs: number;
   readonly peerHeartbeatMs: number;
@@ -70,6 +75,7 @@ export const FULL: BenchConfig = {
   throughputWindows: 3,
   coreCycleWindows: 9,
   idleSeconds: 60,
+  playerHourMinutes: 60,
   peerLeaseMs: 10_000,
   peerHeartbeatMs: 3_000,
   peerCrashes: 24,
@@ -98,6 +104,7 @@ export const QUICK: BenchConfig = {
   throughputWindows: 1,
   coreCycleWindows: 2,
   idleSeconds: 3,
+  playerHourMinutes: 10,
   peerLeaseMs: 1_000,
   peerHeartbeatMs: 300,
   peerCrashes: 4,

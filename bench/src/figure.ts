@@ -1,7 +1,17 @@
 /** One measured figure of the report: a row of results.md and an entry of results.json. */
 import type { Summary } from './stats.js';
 
-export type Unit = 'ms' | 's' | 'µs' | 'cycles/s' | 'sends/s' | 'ops/min' | 'ratio' | 'round trips';
+export type Unit =
+  | 'ms'
+  | 's'
+  | 'µs'
+  | 'cycles/s'
+  | 'sends/s'
+  | 'ops/min'
+  | 'ratio'
+  | 'round trips'
+  | 'writes/h'
+  | 'KB/h';
 
 export interface Figure {
   /** Stable id, e.g. `handover.all-redis`; the CI test checks that each expected one exists. */

@@ -24,6 +24,7 @@ import { MessageHolder } from './measure/message-holder.js';
 import { type LoadCostResult, measureLoadCost } from './measure/message-load-cost.js';
 import { measurePopular, type PopularResult } from './measure/message-popular.js';
 import { type LimitResult, measureLimit } from './measure/physical-limit.js';
+import { measurePlayerHours, type PlayerHour } from './measure/player-hour.js';
 import {
   measurePostgresThroughput,
   type PostgresThroughputResult,
@@ -63,6 +64,7 @@ export interface RunResults {
   crashes?: Crash[];
   stale?: StaleHandover[];
   idle?: IdleCost[];
+  playerHours?: PlayerHour[];
   peer?: PeerResult;
 }
 
@@ -77,7 +79,15 @@ export interface MessageResults {
 export type Progress = (message: string) => void;
 
 /** The parts of a run, in the order they run; `pnpm bench -- --only <part,...>` picks some. */
-export const PARTS = ['handover', 'stale', 'rejoin', 'throughput', 'messages', 'waits'] as const;
+export const PARTS = [
+  'handover',
+  'stale',
+  'rejoin',
+  'throughput',
+  'messages',
+  'waits',
+  'player-hour',
+] as const;
 export type Part = (typeof PARTS)[number];
 
 export async function runBench(
@@ -117,6 +127,10 @@ export async function runBench(
       results.messages = await messages(backends.redis.url, config, progress);
     }
     if (parts.has('waits')) await waits(results, backends, allRedis, progress);
+    if (parts.has('player-hour')) {
+      progress('a player-hour on Redis and DynamoDB, idle and active (virtual clock)');
+      results.playerHours = await measurePlayerHours(backends, config.playerHourMinutes);
+    }
     machine.loadAverageAtEnd = loadavg()[0]!;
     results.durationSeconds = (performance.now() - started) / 1000;
     return results;

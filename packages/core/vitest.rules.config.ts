@@ -29,6 +29,7 @@ export const ruleTests = [
   'test/record-rules.test.ts',
   'test/health-rules.test.ts',
   'test/migration-rules.test.ts',
+  'test/idle-autosave-rules.test.ts',
   // src/rules/messages/.
   'test/messages/apply.test.ts',
   'test/messages/exactly-once.test.ts',

@@ -1,6 +1,7 @@
 import type { Figure } from '../figure.js';
 import type { Crash } from '../measure/crash-takeover.js';
 import type { IdleCost } from '../measure/idle-cost.js';
+import type { PlayerHour } from '../measure/player-hour.js';
 import type { PeerResult } from '../peer/peer-measure.js';
 import type { RunResults } from '../run.js';
 import { summarize } from '../stats.js';
@@ -19,6 +20,7 @@ export function figuresOf(results: RunResults): Figure[] {
     ...postgresThroughputFigures(results),
     ...messageFigures(results),
     ...(results.idle ?? []).map(idleFigure),
+    ...(results.playerHours ?? []).flatMap(playerHourFigures),
     ...peerFigures(results.peer, results.config.peerLeaseMs, results.config.peerHeartbeatMs),
   ];
 }
@@ -135,6 +137,38 @@ function idleFigure(idle: IdleCost): Figure {
     note: `store ${store.toFixed(1)}, presence ${presence.toFixed(1)}, bus ${bus.toFixed(1)} per minute over ${idle.seconds} s; at start-up ${JSON.stringify(idle.startup)}`,
     detail: { ...idle },
   };
+}
+
+function playerHourFigures(hour: PlayerHour): Figure[] {
+  const section = 'What a player-hour costs the store (default settings, virtual clock)';
+  const who =
+    hour.player === 'idle'
+      ? 'an idle player (loaded, never changed)'
+      : 'an active player (changed before every autosave)';
+  const store = hour.store === 'redis' ? 'Redis' : 'DynamoDB';
+  const units = hour.writeUnits === undefined ? '' : `; ${hour.writeUnits} write units reported`;
+  const perWrite = hour.writes === 0 ? 0 : hour.bytes / hour.writes;
+  return [
+    {
+      id: `player-hour.${hour.store}.${hour.player}.writes`,
+      section,
+      label: `${store}: store writes in an hour of ${who}`,
+      unit: 'writes/h',
+      value: hour.writes / hour.hours,
+      goal: hour.player === 'idle' ? '60 (one lock refresh a minute)' : '120 (every autosave)',
+      meetsGoal: hour.writes / hour.hours === (hour.player === 'idle' ? 60 : 120),
+      note: `${hour.reads} reads; autosave 30 s, lock TTL 180 s; ${hour.writes} writes in ${hour.hours * 60} virtual minutes${units}`,
+      detail: { ...hour },
+    },
+    {
+      id: `player-hour.${hour.store}.${hour.player}.bytes`,
+      section,
+      label: `${store}: record bytes written in an hour of ${who}`,
+      unit: 'KB/h',
+      value: hour.bytes / 1024 / hour.hours,
+      note: `${perWrite.toFixed(0)} bytes of record JSON per write`,
+    },
+  ];
 }
 
 function peerFigures(peer: PeerResult | undefined, leaseMs: number, heartbeatMs: number): Figure[] {

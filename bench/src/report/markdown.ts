@@ -11,6 +11,8 @@ const DIGITS: Record<Unit, (value: number) => number> = {
   'ops/min': () => 1,
   ratio: () => 2,
   'round trips': () => 2,
+  'writes/h': () => 0,
+  'KB/h': () => 1,
 };
 
 export function format(value: number | undefined, unit: Unit): string {

@@ -47,9 +47,11 @@ describe('autosave', () => {
     stuck.data.coins = 1;
     other.data.coins = 2;
     await bed.clock.advance(31_000);
+    // A change for each autosave: one with nothing new to store writes nothing (idle-autosave).
+    other.data.coins = 3;
     await bed.clock.advance(30_000);
     expect(stored(bed.store, 'stuck')?.data).toEqual({ coins: 0 });
-    expect(stored(bed.store, 'other')?.data).toEqual({ coins: 2 });
+    expect(stored(bed.store, 'other')?.data).toEqual({ coins: 3 });
     expect(bed.events.filter((e) => e.type === 'profile.saved' && e.key === 'other')).toHaveLength(
       2,
     );

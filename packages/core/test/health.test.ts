@@ -43,7 +43,9 @@ describe('driver.health on the virtual clock', () => {
   it('autosaves failing every 30 s (four in any 120 s) never turn it critical', async () => {
     const bed = testBed();
     const { driver, store } = bed.server('A');
-    await bed.clock.run(driver.load('p1'));
+    const profile = await bed.clock.run(driver.load('p1'));
+    // Changed data: the first autosave has something to store (an idle one would write nothing).
+    profile.data.coins = 1;
     const down = store.faults.inject({ kind: 'fail', operation: 'update', times: Infinity });
     await bed.clock.advance(600_000);
     expect(down.hits).toBe(20);

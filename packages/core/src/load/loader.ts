@@ -8,7 +8,7 @@ import type { KickCause } from '../events/events.js';
 import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../ports/errors.js';
 import type { SessionRegistry } from '../registry/registry.js';
 import { LoadReservation } from '../registry/reservation.js';
-import { fillDefaults, type TakeReason } from '../rules/index.js';
+import { fillDefaults, lacksDefaults, type TakeReason } from '../rules/index.js';
 import { checkCreatedId, checkProfileKey } from '../rules/keys.js';
 import type { SessionHooks } from '../session/profile-session.js';
 import { ProfileSession } from '../session/profile-session.js';
@@ -131,6 +131,7 @@ export class Loader {
         key,
         token: reservation.token,
         data: fillDefaults(record.data, context.settings.defaults),
+        filledDefaults: lacksDefaults(record.data, context.settings.defaults),
         userIds: record.meta.userIds ?? [],
         messages: record.meta.messages,
         player: how.player,

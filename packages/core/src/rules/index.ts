@@ -1,6 +1,7 @@
 export * from './data-schema.js';
 export * from './handoff-rule.js';
 export * from './health.js';
+export * from './idle-autosave.js';
 export * from './json-problems.js';
 export * from './lock-rules.js';
 export * from './message-budget.js';

@@ -93,7 +93,16 @@ export function lockedRecord(
   writer: LockWriter,
   extras: MetaExtras = {},
 ): ProfileRecord {
-  return { data, meta: nextMeta(previous?.meta, { lock: lockOf(writer) }, extras) };
+  return { data, meta: lockedMeta(previous?.meta, writer, extras) };
+}
+
+/** The meta of `lockedRecord`: what a load or save under this writer's lock stores. */
+export function lockedMeta(
+  previous: RecordMeta | undefined,
+  writer: LockWriter,
+  extras: MetaExtras = {},
+): RecordMeta {
+  return nextMeta(previous, { lock: lockOf(writer) }, extras);
 }
 
 /** `data` with the lock cleared, remembering the releasing token (see `decideSave`'s retake). */

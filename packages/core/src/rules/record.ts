@@ -169,6 +169,11 @@ export function fillDefaults(data: JsonObject, defaults: JsonObject): JsonObject
   return filled;
 }
 
+/** True when `fillDefaults` would add a key to `data`: the session's data is not the stored one. */
+export function lacksDefaults(data: JsonObject, defaults: JsonObject): boolean {
+  return Object.keys(defaults).some((key) => !Object.hasOwn(data, key));
+}
+
 /** Sets `object[key]` as an own data property, even for `__proto__`. */
 export function defineOwn(object: object, key: string, value: unknown): void {
   Object.defineProperty(object, key, {

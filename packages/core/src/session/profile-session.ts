@@ -13,6 +13,7 @@ import {
   isActive,
   type LockInfo,
   nextState,
+  type ProfileRecord,
   type SessionState,
   type SessionTransition,
 } from '../rules/index.js';
@@ -42,6 +43,11 @@ export interface SessionHooks {
   deactivated(session: ProfileSession, released: StoreSnapshot | undefined): void;
   /** A write found the lock taken while the player played: end their session there. */
   lockLost(session: ProfileSession): void;
+}
+
+/** The lock time in the record of `snapshot`, a profile record. */
+function lockTime(snapshot: StoreSnapshot | undefined): number | undefined {
+  return (snapshot?.record as ProfileRecord | undefined)?.meta.lock?.time;
 }
 
 /** The session behind a profile of this package; `undefined` for any other object. */
@@ -87,7 +93,10 @@ export class ProfileSession {
     const view = new SessionView(this, hooks, (holder) => this.#lost(holder));
     this.#view = view;
     const { version, stored } = start;
-    this.#io = new SessionIo(context, view, { json: JSON.stringify(start.data), version, stored });
+    const json = JSON.stringify(start.data);
+    // The load's lock time: its autosaves refresh the lock a third of the TTL after it.
+    const at = start.filledDefaults ? undefined : lockTime(stored);
+    this.#io = new SessionIo(context, view, { json, version, stored, at });
     this.#autosave = new Autosave(context.scheduler, context.settings.autosaveMs, () =>
       this.#tick(),
     );

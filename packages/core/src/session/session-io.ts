@@ -13,7 +13,14 @@ import type { SaveReason } from '../events/events.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
-import { enforce, judge, type LockInfo, serializeData } from '../rules/index.js';
+import {
+  autosaveWrites,
+  enforce,
+  judge,
+  type LockInfo,
+  type ProfileRecord,
+  serializeData,
+} from '../rules/index.js';
 import type { ProfileMessages } from '../rules/messages/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
@@ -41,6 +48,12 @@ export interface WrittenSnapshot {
    * its meta.
    */
   readonly stored?: StoreSnapshot | undefined;
+  /**
+   * When that write began, by this server's clock (at or before the lock time it stored), for
+   * the autosave's rule (`autosaveWrites`); `undefined` when the store may hold other data than
+   * `json` (a load that filled in defaults), so the next autosave writes.
+   */
+  readonly at: number | undefined;
 }
 
 /** What the writes need from their session. */
@@ -68,6 +81,8 @@ export class SessionIo {
   retakeUntilSaved = false;
   #lastWritten: WrittenSnapshot;
   #queuedSave: Promise<void> | undefined;
+  /** True while every caller of the queued save is an autosave: it may then write nothing. */
+  #queuedIdle = false;
   /** The applied message ids as the store last acknowledged them. */
   #durableApplied: readonly string[];
   /**
@@ -121,7 +136,7 @@ export class SessionIo {
   }
 
   readonly #passIo: PassIo = {
-    save: (reason) => this.#save(reason),
+    save: (reason) => this.#save(reason, reason === 'autosave'),
     durableApplied: () => this.#durableApplied,
   };
 
@@ -149,12 +164,21 @@ export class SessionIo {
     return json;
   }
 
-  /** Saves after every earlier write; a save already queued is shared, not repeated. */
+  /**
+   * Saves after every earlier write; a save already queued is shared, not repeated. Only an
+   * autosave may write nothing (`autosaveWrites`): a save asked for by anything else writes,
+   * and so does a queued autosave that it joins.
+   */
   save(reason: SaveReason): Promise<void> {
-    if (this.#queuedSave) return this.#queuedSave;
+    const idle = reason === 'autosave';
+    if (this.#queuedSave) {
+      this.#queuedIdle &&= idle;
+      return this.#queuedSave;
+    }
+    this.#queuedIdle = idle;
     const save = this.#queue.run(() => {
       this.#queuedSave = undefined;
-      return this.#save(reason);
+      return this.#save(reason, this.#queuedIdle);
     });
     this.#queuedSave = save;
     return save;
@@ -210,7 +234,8 @@ export class SessionIo {
     return verdict.then((settled) => enforce(key, settled, NOTHING_WRITTEN));
   }
 
-  async #save(reason: SaveReason): Promise<void> {
+  /** One save; `mayIdle`: an autosave, which writes nothing when its write would store nothing new. */
+  async #save(reason: SaveReason, mayIdle = false): Promise<void> {
     const { key } = this.owner;
     const started = this.context.scheduler.now();
     const durationMs = () => this.context.scheduler.now() - started;
@@ -219,6 +244,11 @@ export class SessionIo {
       const refused = beforeSave(this.context, this.owner, reason);
       if (refused) throw refused;
       json = this.#take();
+      // After the hook, so what it changes counts; before the schema, which `json` passed.
+      if (mayIdle && !this.#autosaveWrites(json)) {
+        this.#idle();
+        return;
+      }
       await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       const retake = this.retakeUntilSaved;
@@ -236,6 +266,30 @@ export class SessionIo {
     this.#afterSave(reason, json);
   }
 
+  /**
+   * An autosave that writes nothing still does what its write would have set off: transfers
+   * whose delivery failed are delivered again after each write, and the committed outbox is the
+   * one this autosave would have written.
+   */
+  #idle(): void {
+    this.#carried = undefined;
+    const committed = (this.#lastWritten.stored?.record as ProfileRecord | undefined)?.meta;
+    deliverOutbox(this.context, this.owner.key, this.owner.messages, committed?.messages?.outbox);
+  }
+
+  /** Whether an autosave of `json` writes (`autosaveWrites`). */
+  #autosaveWrites(json: string): boolean {
+    const { json: written, stored, at } = this.#lastWritten;
+    const meta = (stored?.record as ProfileRecord | undefined)?.meta;
+    return autosaveWrites({
+      last: meta === undefined || at === undefined ? undefined : { json: written, meta, at },
+      json,
+      writer: this.#writer.writer(),
+      extras: this.#writer.extras(),
+      lockTtlSeconds: this.context.settings.lockTtlSeconds,
+    });
+  }
+
   #afterSave(reason: SaveReason, json: string): void {
     afterSave(this.context, this.owner, { reason, json, version: this.#lastWritten.version });
   }
@@ -246,6 +300,7 @@ export class SessionIo {
     json?: string,
   ): Promise<void> {
     const expected = this.#lastWritten.stored;
+    const at = this.context.scheduler.now();
     let result: Awaited<ReturnType<typeof guardedWrite<D>>>;
     try {
       result = await guardedWrite(this.context, write, expected);
@@ -267,11 +322,16 @@ export class SessionIo {
     }
     if (result.decision.kind === 'lost' || json === undefined) {
       // What the store holds now, the other server's record included: the next write's start.
-      this.#lastWritten = { ...this.#lastWritten, stored: result.snapshot };
+      this.#lastWritten = { ...this.#lastWritten, stored: result.snapshot, at };
     }
     if (result.decision.kind === 'lost') throw this.owner.lost(result.decision.holder);
     if (json === undefined) return;
-    this.#lastWritten = { json, version: result.stored?.meta.version, stored: result.snapshot };
+    this.#lastWritten = {
+      json,
+      version: result.stored?.meta.version,
+      stored: result.snapshot,
+      at,
+    };
     this.#queue.landed();
   }
 }

@@ -18,6 +18,8 @@ export interface SessionStart {
   readonly version?: number;
   /** The store's snapshot of what the load wrote: the first save needs no read. */
   readonly stored?: StoreSnapshot | undefined;
+  /** True when `data` has defaults the stored record lacks: the first autosave writes them. */
+  readonly filledDefaults?: boolean;
 }
 
 /** A trade holding this session: its saves and release wait for the decision. */

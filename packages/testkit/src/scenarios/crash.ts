@@ -176,6 +176,9 @@ export const crashScenarios: Scenario[] = [
       expect(cluster.warnings('A')).toContain(
         `presence beat of server ${a.jobId} failed: Data.BackendFailed: injected failure of set ${a.jobId}`,
       );
+      // The player plays on: A's next autosave has something to store, so it writes (an idle
+      // profile's would wait for its lock refresh, a third of lockTtl after its last write).
+      a.profile('p1')!.data.coins = 1;
       await cluster.time.pass(cluster.ms(31)); // A's next autosave
       expect(a.host.kicks.map((kick) => kick.message)).toEqual([
         'Your data was loaded on another server.',

@@ -117,9 +117,12 @@ export const protectionScenarios: Scenario[] = [
       a.profile('stuck')!.data.coins = 1;
       a.profile('free')!.data.coins = 2;
       b.profile('other')!.data.coins = 3;
-      await cluster.time.pass(cluster.ms(65)); // two autosave periods (30 and 60 s)
+      await cluster.time.pass(cluster.ms(35)); // the first autosave period (30 s)
+      // A change for the second: an autosave with nothing new to store writes nothing.
+      a.profile('free')!.data.coins = 4;
+      await cluster.time.pass(cluster.ms(30)); // the second (60 s)
       expect((await cluster.record('stuck'))?.data).toEqual({ coins: 0 });
-      expect((await cluster.record('free'))?.data).toEqual({ coins: 2 });
+      expect((await cluster.record('free'))?.data).toEqual({ coins: 4 });
       expect((await cluster.record('other'))?.data).toEqual({ coins: 3 });
       const saves = cluster.events.filter((e) => e.type === 'profile.saved' && e.key === 'free');
       expect(saves).toHaveLength(2);
