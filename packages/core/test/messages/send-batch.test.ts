@@ -157,6 +157,18 @@ describe('appending a batch of messages in one write', () => {
     expect(JSON.stringify(current)).toBe(before);
   });
 
+  it('counts no comma before the first pending message: an exact fit to an empty inbox is queued', () => {
+    const exact = JSON.stringify(inboxRecord({ pending: [gift('g1')], done: [], forgotBelow: 0 }));
+    const within = { ...limits, maxInboxBytes: exact.length };
+    expect(appendMessages(KEY, undefined, [gift('g1')], within).results.map(said)).toEqual([
+      'queued',
+    ]);
+    const short = { ...limits, maxInboxBytes: exact.length - 1 };
+    expect(appendMessages(KEY, undefined, [gift('g1')], short).results.map(said)).toEqual([
+      ErrorCode.InboxFull,
+    ]);
+  });
+
   it.each<[string, Inbox | undefined]>([
     ['no inbox yet', undefined],
     ['an inbox with pending messages and receipts', inbox],
@@ -190,6 +202,20 @@ describe('appending a batch of messages in one write', () => {
       code: ErrorCode.InboxFull,
       details: { key: KEY, pending: 1000, maxPending: 1000 },
     });
+    expect(refused.error.message).toBe(
+      'Data.InboxFull: the inbox of p1 is full: it holds 1000 pending messages, its most; nothing was written',
+    );
+    const oneGift = JSON.stringify(
+      inboxRecord({ pending: [gift('g1')], done: [], forgotBelow: 0 }),
+    ).length;
+    const [tooBig] = appendMessages(KEY, undefined, [gift('g1')], {
+      ...limits,
+      maxInboxBytes: 60,
+    }).results;
+    if (tooBig?.outcome !== 'refused') throw new Error(`not refused: ${tooBig?.outcome}`);
+    expect(tooBig.error.message).toBe(
+      `Data.InboxFull: the inbox of p1 is full: it would be ${oneGift} bytes, over its 60; nothing was written`,
+    );
   });
 
   it('fails the whole batch on what is not a typed refusal (a defect), writing nothing', () => {
