@@ -11,7 +11,13 @@ import { withRecordJson } from '../../ports/record-json.js';
 import type { StoreRecord } from '../../ports/store.js';
 import { isWellFormedText } from '../keys.js';
 import { utf8Bytes } from '../record-size.js';
-import { EMPTY_INBOX, type Inbox, type InboxMessage, inboxRecord } from './inbox.js';
+import {
+  EMPTY_INBOX,
+  type Inbox,
+  type InboxMessage,
+  inboxJsonAround,
+  inboxRecord,
+} from './inbox.js';
 import type { InboxLimits } from './limits.js';
 import { checkMessageBody, checkMessageId, checkMessageSize } from './message-checks.js';
 
@@ -97,7 +103,7 @@ export function appendMessages(
   const doneIds = new Set(current.done.map(([id]) => id));
   const pending = [...current.pending];
   const added: string[] = [];
-  const [head, tail] = splitAtPendingEnd(current);
+  const [head, tail] = inboxJsonAround(current);
   let bytes = utf8Bytes(head) + utf8Bytes(tail);
   const append = (message: InboxMessage): BatchedSend => {
     const stored = checkedMessage(message, limits);
@@ -139,16 +145,6 @@ export function appendMessages(
   const comma = current.pending.length > 0 ? ',' : '';
   const json = `${head}${comma}${added.join(',')}${tail}`;
   return { results, inbox: next, record: withRecordJson(inboxRecord(next), json) };
-}
-
-/**
- * The JSON of `inbox`'s record cut just before its pending list's `]`. The last `],"done":` is
- * that place: the receipts after it are arrays of an id and a time, whose strings escape `"`.
- */
-function splitAtPendingEnd(inbox: Inbox): [head: string, tail: string] {
-  const json = JSON.stringify(inboxRecord(inbox));
-  const end = json.lastIndexOf('],"done":');
-  return [json.slice(0, end), json.slice(end)];
 }
 
 /**
