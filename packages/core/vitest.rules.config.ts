@@ -43,6 +43,7 @@ export const ruleTests = [
   'test/messages/record-meta.test.ts',
   'test/messages/restore.test.ts',
   'test/messages/send.test.ts',
+  'test/messages/send-batch.test.ts',
 ];
 
 export default defineConfig({

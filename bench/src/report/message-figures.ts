@@ -131,7 +131,7 @@ function popularFigure(id: string, popular: PopularResult, alone?: PopularResult
     unit: 'sends/s',
     value: rate(popular),
     ...(alone ? { goal: `one sender alone ${rate(alone).toFixed(0)}/s` } : {}),
-    note: `${popular.sent} sent in ${popular.sendSeconds.toFixed(1)} s, all ${popular.applied} applied on the holder (by id) in ${popular.passes} passes, the last ${popular.drainMs.toFixed(1)} ms after the last send resolved; ${popular.inboxFullRetries} sends refused with Data.InboxFull and ${popular.conflictRetries} with Data.Conflict (the store's retries ran out), each sent again with its id; commands per send at Redis (every client's): ${describeCalls(popular.callsPerSend)}`,
+    note: `${popular.sent} sent in ${popular.sendSeconds.toFixed(1)} s, all ${popular.applied} applied on the holder (by id) in ${popular.passes} passes, the last ${popular.drainMs.toFixed(1)} ms after the last send resolved; ${popular.inboxFullRetries} sends refused with Data.InboxFull, ${popular.conflictRetries} with Data.Conflict (the store's retries ran out) and ${popular.uncertainRetries} with Data.DeliveryUncertain (the receipt window forgot later sends first), each sent again with its id; commands per send at Redis (every client's): ${describeCalls(popular.callsPerSend)}`,
     detail: { ...popular },
   };
 }

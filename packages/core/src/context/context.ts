@@ -21,6 +21,7 @@ import { type DriverKeys, keysOf } from '../rules/keys.js';
 import { BackgroundWrites } from './background-writes.js';
 import { HealthMonitor } from './health-monitor.js';
 import { ServerIdentity } from './identity.js';
+import { InboxWriter } from './inbox-writer.js';
 import { MessageHandlers } from './message-handlers.js';
 
 export interface DriverContext {
@@ -37,6 +38,8 @@ export interface DriverContext {
   readonly background: BackgroundWrites;
   /** Makes lock tokens and trade ids. */
   readonly createId: () => string;
+  /** This driver's inbox writes in flight and the sends waiting for the next (group commit). */
+  readonly inboxWriter: InboxWriter;
   /** The `onMessage` a message pass runs. */
   readonly messageHandlers: MessageHandlers;
   /** `driver.health`, judged from this driver's store failures. */
@@ -94,6 +97,7 @@ export function createContext<T extends object>(
     link,
     background: new BackgroundWrites(),
     createId: options.createId ?? (() => globalThis.crypto.randomUUID()),
+    inboxWriter: new InboxWriter(),
     messageHandlers: new MessageHandlers(settings.onMessage),
     health,
     report,

@@ -1,13 +1,14 @@
 /**
  * `DataDriver.send`: a message to a profile this process need not hold, exactly once by its
  * id. One `update` of the profile's inbox (`appendMessage`), which resolves once the message is
- * durable; then one `get` of the profile and, when a server holds it, a nudge to that server
- * (`{ T: "M", D, K }`), not awaited. It never loads, locks or kicks. The order matters: a load
+ * durable, shared with this driver's other sends to that profile that overlap it (`InboxWriter`);
+ * then one `get` of the profile and, when a server holds it, a nudge to that server
+ * (`{ T: "M", D, K }`), not awaited, once per write that queued a message. It never loads, locks or kicks. The order matters: a load
  * takes its lock then reads the inbox, a send writes the inbox then reads the lock, so either
  * the load's pass sees the message or the sender sees the new holder.
  */
 import type { DriverContext } from '../context/context.js';
-import { appendToInbox, nudgeHolder } from '../context/inbox-io.js';
+import { appendToInbox } from '../context/inbox-io.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonValue } from '../ports/json.js';
 import { checkProfileKey } from '../rules/keys.js';
@@ -48,6 +49,5 @@ export async function send(
     );
   }
   context.emit({ type: 'message.sent', key, id: message.id, outcome });
-  context.background.track(nudgeHolder(context, key));
   return { outcome };
 }

@@ -24,6 +24,17 @@ export function withDataJson<R extends { readonly meta: object }>(record: R, dat
   return record;
 }
 
+/**
+ * `record`, with `json` as its JSON: the caller built it as exactly `JSON.stringify(record)`
+ * (a batch of messages grows an inbox's JSON by each message's rather than stringifying the
+ * whole inbox per message; tested against `JSON.stringify`).
+ */
+export function withRecordJson<R extends StoreRecord>(record: R, json: string): R {
+  lastRecord = record;
+  lastJson = json;
+  return record;
+}
+
 /** `JSON.stringify(record)`, computed once for the record just measured. */
 export function recordJson(record: StoreRecord): string {
   if (record === lastRecord) return lastJson;

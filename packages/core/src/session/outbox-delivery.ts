@@ -2,13 +2,13 @@
  * Transfers between players, delivered after commit: an outbox entry is delivered only once a
  * write of the sender's profile that carries it is known committed (or the record a load took
  * holds it: a delivery a crash interrupted, which the next holder finishes). Each is one append
- * to the recipient's inbox (`deliveryOf`: its id, body, time and sender), then a nudge to the
- * recipient's holder. No lock on the recipient, no two-phase commit: the recipient applies it
- * once by its id. Queued or duplicate, the entry leaves the in-memory outbox and the sender's
+ * to the recipient's inbox (`deliveryOf`: its id, body, time and sender), in one write with
+ * this driver's other sends to that profile that overlap it, then a nudge to the recipient's
+ * holder. No lock on the recipient, no two-phase commit: the recipient applies it once by id. Queued or duplicate, the entry leaves the in-memory outbox and the sender's
  * next write carries the drop; uncertain, it is kept, marked, never delivered again.
  */
 import type { DriverContext } from '../context/context.js';
-import { appendToInbox, nudgeHolder } from '../context/inbox-io.js';
+import { appendToInbox } from '../context/inbox-io.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
 import { deliveryOf, type OutboxEntry, toDeliver } from '../rules/messages/index.js';
 import type { SessionMessages } from './session-messages.js';
@@ -56,5 +56,4 @@ async function deliverOne(
     return;
   }
   context.emit({ type: 'message.delivered', key: from, to, id, outcome });
-  await nudgeHolder(context, to);
 }

@@ -67,6 +67,7 @@ export class Senders implements SenderPool {
 
 type MessageAction =
   | 'grant'
+  | 'burst'
   | 'resend'
   | 'transfer'
   | 'sender-fail'
@@ -76,7 +77,9 @@ type MessageAction =
   | 'crash-after-debit';
 
 const WEIGHTS: Readonly<Record<MessageAction, number>> = {
-  grant: 10,
+  // A burst sends three on average: the two together send about what grant's 10 did alone.
+  grant: 7,
+  burst: 1,
   resend: 5,
   transfer: 10,
   'sender-fail': 2,
@@ -98,6 +101,8 @@ export async function messageStep(world: World, monitor: Monitor): Promise<void>
   switch (action) {
     case 'grant':
       return grant(world, monitor, newGrant(world));
+    case 'burst':
+      return burst(world, monitor);
     case 'resend': {
       const grants = [...world.messages.values()].filter((message) => message.kind === 'grant');
       if (grants.length > 0) return grant(world, monitor, random.pick(grants));
@@ -141,17 +146,34 @@ export async function messageStep(world: World, monitor: Monitor): Promise<void>
   }
 }
 
-function newGrant(world: World): SimMessage {
+function newGrant(world: World, to = world.random.messages.pick(world.players).id): SimMessage {
   const random = world.random.messages;
   const message: SimMessage = {
     id: `G${world.messages.size + 1}`,
     kind: 'grant',
-    to: random.pick(world.players).id,
+    to,
     amount: random.int(1, 20),
     told: undefined,
   };
   world.messages.set(message.id, message);
   return message;
+}
+
+/**
+ * The sender fires 2 to 4 grants to one player at once (several players gifting one streamer):
+ * they overlap, so its driver sends them in one inbox write or two; now and then one id twice
+ * in the burst (a provider's retry racing the first call). A fault armed on the sender's writes
+ * then hits a whole batch.
+ */
+async function burst(world: World, monitor: Monitor): Promise<void> {
+  const random = world.random.messages;
+  const to = random.pick(world.players).id;
+  const sends: SimMessage[] = [];
+  for (let count = random.int(2, 4); sends.length < count; ) {
+    sends.push(sends.length > 0 && random.chance(0.25) ? random.pick(sends) : newGrant(world, to));
+  }
+  // Each call returns once its send started, not resolved: the sends overlap in flight.
+  for (const message of sends) await grant(world, monitor, message);
 }
 
 /** The sender sends `message` (again: a provider's retry), and learns what became of it. */

@@ -71,6 +71,19 @@ export function inboxRecord(inbox: Inbox): StoreRecord {
   };
 }
 
+/**
+ * The JSON of `inboxRecord(inbox)` cut just before its pending list's closing `]`: a batch of
+ * sends puts each queued message's JSON between the two, rather than stringifying the whole
+ * inbox per message. Each part is stringified once; the fields in `inboxRecord`'s order.
+ */
+export function inboxJsonAround(inbox: Inbox): [head: string, tail: string] {
+  const pending = JSON.stringify(inbox.pending);
+  return [
+    `{"inbox":${INBOX_FORMAT},"pending":${pending.slice(0, -1)}`,
+    `],"done":${JSON.stringify(inbox.done)},"forgotBelow":${JSON.stringify(inbox.forgotBelow)}}`,
+  ];
+}
+
 /** Every id the inbox has received and still remembers: pending, then the window's. */
 export function receivedIds(inbox: Inbox): Set<string> {
   const ids = new Set<string>();
