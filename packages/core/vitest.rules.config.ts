@@ -32,6 +32,7 @@ export const ruleTests = [
   'test/idle-autosave-rules.test.ts',
   // src/rules/messages/.
   'test/messages/apply.test.ts',
+  'test/messages/drop-rules.test.ts',
   'test/messages/exactly-once.test.ts',
   'test/messages/handlers.test.ts',
   'test/messages/inbox-codec.test.ts',

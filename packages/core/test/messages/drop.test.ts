@@ -1,60 +1,21 @@
 /**
- * An operator's drop of one pending message (`datadriver inbox --drop`): a pure rule, and what
- * it does when it lands while the holder applies the same message (applied once, never again,
- * and the drop writes only the inbox).
+ * An operator's drop of one pending message (`datadriver inbox --drop`) when it lands while the
+ * holder applies the same message: applied once, never again, and the drop writes only the
+ * inbox. The rule's table is `drop-rules.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
 import type { ProfileMessage } from '../../src/index.js';
 import {
-  appendMessage,
   DEFAULT_INBOX_LIMITS,
   dropPending,
-  type Inbox,
-  type InboxMessage,
   inboxRecord,
   parseInbox,
-  planApply,
 } from '../../src/rules/messages/index.js';
 import type { MemoryStore } from '../../src/testing.js';
 import { stored } from '../helpers.js';
 import { appliedIds, messagesBed, pendingIds, storedInbox } from './bed.js';
 
 const limits = DEFAULT_INBOX_LIMITS;
-const gift = (id: string, at = 10): InboxMessage => ({ id, body: 1, at });
-const inbox: Inbox = { pending: [gift('a', 1), gift('b', 2)], done: [['z', 0]], forgotBelow: 0 };
-
-describe('dropping a pending message', () => {
-  it.each<[string, Inbox | undefined, string, Inbox | undefined]>([
-    [
-      'moves it to the receipt window, unapplied, the others kept in order',
-      inbox,
-      'a',
-      {
-        pending: [gift('b', 2)],
-        done: [
-          ['z', 0],
-          ['a', 1],
-        ],
-        forgotBelow: 0,
-      },
-    ],
-    ['an id only in the receipt window: nothing to write', inbox, 'z', undefined],
-    ['an id never sent: nothing to write', inbox, 'c', undefined],
-    ['no inbox: nothing to write', undefined, 'a', undefined],
-  ])('%s', (_, before, id, after) => {
-    expect(dropPending(before, id, limits)).toEqual(after);
-  });
-
-  it('a resend of a dropped id is a duplicate, and no pass applies it', () => {
-    const dropped = dropPending(inbox, 'a', limits)!;
-    expect(appendMessage('p1', dropped, gift('a', 1), limits)).toEqual({
-      outcome: 'duplicate',
-      pending: false,
-    });
-    expect(planApply(dropped, []).apply.map((message) => message.id)).toEqual(['b']);
-  });
-});
-
 const INBOX = 'PlayerData#inbox/p1';
 
 /** The CLI's drop, as one compare-and-set of the inbox (MemoryStore commits it at once). */
