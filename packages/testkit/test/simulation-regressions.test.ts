@@ -218,3 +218,13 @@ describe("a second driver's own orphaned lock, from a load of it that timed out"
   // load of that key.
   seedsHold([14687]);
 });
+
+describe("a compound fault's timers armed before the final phase move no player in it", () => {
+  // final-liveness: a fault armed at 162.9 s (p2's writes on B fail for 74 s; p2 leaves, joins
+  // elsewhere, then rejoins B) fired its rejoin at 236.9 s, after the final phase had healed
+  // every fault and everyone had rejoined: p2, by then on F (a server without handoff), was
+  // connected to B as well, F kept its still-connected session's lock as the rules say, and
+  // p2 could not load anywhere. The simulator's own timer, not core: once healed, such timers
+  // now do nothing.
+  seedsHold([21837]);
+});

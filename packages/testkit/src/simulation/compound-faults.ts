@@ -49,10 +49,11 @@ export function olderCopyTakeover(world: World, monitor: Monitor): void {
   endAfter(world, server, lastsMs, text, faults);
   world.clock.schedule(hopAfterMs, () => {
     const target = otherServer(world, server);
-    if (!target || !server.live || player.current !== server || player.trading) return;
+    if (world.healed || !target || !server.live || player.current !== server || player.trading)
+      return;
     connect(world, monitor, player, target, 'hops (old connection stays)');
     world.clock.schedule(closeAfterMs, () => {
-      if (!server.live) return;
+      if (world.healed || !server.live) return;
       if (server.test.host.has(player.id)) {
         disconnect(world, monitor, server, player, 'old connection closes');
       }
@@ -90,11 +91,13 @@ export function retainedTaken(world: World, monitor: Monitor): void {
   player.current = undefined;
   world.clock.schedule(takeAfterMs, () => {
     const target = otherServer(world, server);
+    if (world.healed) return;
     if (target && player.current === undefined) connect(world, monitor, player, target, 'joins');
   });
   world.clock.schedule(rejoinAfterMs, () => {
     for (const fault of faults) fault.remove();
     world.note('its writes land again', server.label);
+    if (world.healed) return; // the final phase moved everyone already
     if (server.live && !player.trading) connect(world, monitor, player, server, 'rejoins');
   });
 }

@@ -56,6 +56,7 @@ export async function finalPhase(world: World, monitor: Monitor): Promise<void> 
 const JOURNAL_SETTLE_MS = JOURNAL_DELETE_MAX_MS + 5_000;
 
 function heal(world: World): void {
+  world.healed = true;
   for (const server of [...world.liveServers(), ...world.sides.filter((side) => side.live)]) {
     server.test.store.faults.clear();
     server.test.presence.faults.clear();

@@ -75,6 +75,12 @@ export class World {
   /** The messages the workload sent (messages.ts), by id. */
   readonly messages = new Map<string, SimMessage>();
   armedCrash: ArmedCrash | undefined;
+  /**
+   * Set when the final phase heals every fault: a compound fault's timers armed before it
+   * (a hop, a rejoin, an older copy's takeover) then move no player, so the final phase alone
+   * decides where everyone is.
+   */
+  healed = false;
   private readonly byJobId = new Map<string, SimServer>();
   private readonly byLabel = new Map<string, SimServer>();
 
