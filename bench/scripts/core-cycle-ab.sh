@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Core's own CPU per cycle at two commits, measured in alternating rounds on the same machine
+# (a machine whose CPU is shared moves every figure; alternating keeps both sides under the
+# same weather). Each commit's core is built in a temporary worktree.
+#   bench/scripts/core-cycle-ab.sh <commit A> <commit B> [rounds, default 6]
+# Prints each round's best window (µs per load + save + release, lower is better) and the
+# median of the rounds for each side.
+set -euo pipefail
+a=$1 b=$2 rounds=${3:-6}
+root=$(git rev-parse --show-toplevel)
+script="$root/bench/scripts/core-only-cycle.mjs"
+tmp=$(mktemp -d)
+cleanup() { for c in "$a" "$b"; do git -C "$root" worktree remove --force "$tmp/$c" 2>/dev/null || true; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+for c in "$a" "$b"; do
+  git -C "$root" worktree add --quiet --detach "$tmp/$c" "$c"
+  (cd "$tmp/$c" && pnpm install --frozen-lockfile --filter @datadriver/core... >/dev/null \
+    && pnpm --filter @datadriver/core build >/dev/null)
+  cp "$script" "$tmp/$c/packages/core/core-only-cycle.mjs"
+done
+declare -A all
+for round in $(seq 1 "$rounds"); do
+  line="round $round"
+  for c in "$a" "$b"; do
+    us=$(cd "$tmp/$c/packages/core" && node core-only-cycle.mjs 3)
+    all[$c]="${all[$c]:-} $us"
+    line="$line  $c $us µs"
+  done
+  echo "$line"
+done
+for c in "$a" "$b"; do
+  echo "$c median $(echo ${all[$c]} | tr ' ' '\n' | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}') µs"
+done

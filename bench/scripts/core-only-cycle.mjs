@@ -1,0 +1,53 @@
+// Core's own CPU per load + save + release on the memory store, importing nothing but
+// @datadriver/core, so it runs against core as built at any commit (core-cycle-ab.sh copies
+// it into that commit's packages/core, where the package's name resolves to itself). The same
+// cycle as bench/src/measure/core-cycle.ts: 200 players in flight, one change per cycle, one
+// warm-up second, then `windows` windows of one second. Prints the best window's µs.
+import { DataDriver, Handoff } from '@datadriver/core';
+import { MemoryHost, MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
+
+const windows = Number(process.argv[2] ?? 3);
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+const jobId = `core-only-${process.pid}`;
+const [messenger, presence] = [new MemoryMessenger(), new MemoryPresence()];
+const handoff = new Handoff({ jobId, messenger, presence, logger: quiet });
+const driver = new DataDriver({
+  name: 'PlayerData',
+  defaults: { coins: 0 },
+  store: new MemoryStore(),
+  messenger,
+  presence,
+  logger: quiet,
+  jobId,
+  handoff,
+});
+driver.attach(new MemoryHost(jobId));
+
+async function run(tag, seconds) {
+  const deadline = performance.now() + seconds * 1000;
+  let cycles = 0;
+  const player = async (index) => {
+    const key = `core-only-${tag}-${index}`;
+    while (performance.now() < deadline) {
+      const profile = await driver.load(key);
+      profile.data.coins += 1;
+      await profile.save();
+      await profile.release();
+      cycles++;
+    }
+  };
+  await Promise.all(Array.from({ length: 200 }, (_, index) => player(index)));
+  return cycles;
+}
+
+await run('warm', 1);
+const perCycle = [];
+for (let index = 0; index < windows; index++) {
+  const before = process.cpuUsage();
+  const cycles = await run(`w${index}`, 1);
+  const cpu = process.cpuUsage(before);
+  perCycle.push((cpu.user + cpu.system) / cycles);
+}
+console.log(Math.min(...perCycle).toFixed(1));
+await driver.close();
+await handoff.destroy();
