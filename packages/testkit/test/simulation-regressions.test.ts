@@ -228,3 +228,13 @@ describe("a compound fault's timers armed before the final phase move no player 
   // now do nothing.
   seedsHold([21837]);
 });
+
+describe('a load that ran slow after its take confirms its lock before the game sees it', () => {
+  // no-rollback: C took p1's lock, then the whole server stalled 25 s inside the load (its
+  // message pass's read). E read C's presence absent twice, took the lock, and saved progress
+  // 4. When C woke, its pass had nothing to write, so the load resolved with progress 2.
+  // Past one beat since its lock time, a load now reads the record once before resolving and
+  // fails with Data.LockLost when the lock is no longer its own (core's
+  // pass-at-load-lost.test.ts).
+  seedsHold([30025]);
+});

@@ -18,6 +18,7 @@ import { type AbortSignalLike, abortedError, untilAborted } from './abortable.js
 import { acquire } from './acquisition.js';
 import type { Acquired } from './load-attempt.js';
 import { type LocalWaitHow, waitOnThisServer } from './local-wait.js';
+import { confirmSlowTake } from './slow-take.js';
 
 export interface LoadHow extends LocalWaitHow {
   /** True once the load is no longer wanted (the player left). */
@@ -156,6 +157,11 @@ export class Loader {
         );
         // Any other failure of the pass leaves the messages for a later pass.
         if (!session.active) throw failure ?? lockLostError(key, undefined);
+      }
+      const lockTime = acquired.record.meta.lock?.time;
+      if (lockTime !== undefined) {
+        const take = await confirmSlowTake(context, key, reservation.token, lockTime);
+        if (!take.held) throw session.lostTo(take.holder);
       }
       landing = false;
       return { session, reason: acquired.reason };

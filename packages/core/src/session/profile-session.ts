@@ -269,6 +269,11 @@ export class ProfileSession {
     this.#deactivate('released');
   }
 
+  /** A read found the lock taken (a slow load confirming its take): as `#lost`. */
+  lostTo(holder: LockInfo | undefined): DataDriverError {
+    return this.#lost(holder);
+  }
+
   /** A write found the lock taken: no more writes, and the player is removed. */
   #lost(holder: LockInfo | undefined): DataDriverError {
     if (this.#state !== 'inactive') {

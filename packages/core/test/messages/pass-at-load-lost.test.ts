@@ -60,4 +60,60 @@ describe('a load whose message pass finds the lock taken', () => {
     expect(appliedIds(store, 'p1')).toEqual([]);
     expect(pendingIds(store, 'p1')).toEqual(['g1']);
   });
+
+  it('with nothing to apply, confirms its lock before resolving once it ran slow: Data.LockLost, the other server\'s record untouched', async () => {
+    // As seed 30025: the pass's read stalled past the time another server needed to take the
+    // lock; it found nothing to write, so no write could tell the load its lock was gone.
+    const m = messagesBed();
+    const { clock, store } = m.bed;
+    const a = m.server('A');
+    const host = new MemoryHost('A');
+    const loaded: string[] = [];
+    a.driver.attach(host, { onLoad: (profile) => loaded.push(profile.key) });
+    const failures: string[] = [];
+    a.driver.on((event) => {
+      if (event.type === 'load.failed') failures.push(`${event.error.code} at ${clock.now()}`);
+    });
+    const read = a.store.faults.inject({
+      kind: 'stall',
+      operation: 'get',
+      key: 'PlayerData#inbox/p1',
+    });
+    const started = clock.now();
+    host.join('p1');
+    await clock.advance(240_000);
+    expect(read.hits).toBe(1);
+    const b = m.bed.server('B');
+    const profile = await clock.run(b.driver.load('p1'));
+    profile.data.coins = 9;
+    await clock.run(profile.save());
+    const writtenByB = JSON.stringify(store.peek('PlayerData/p1'));
+    await clock.advance(20_000);
+    read.release();
+    const releasedAt = clock.now();
+    expect(releasedAt - started).toBeGreaterThan(250_000);
+    await clock.advance(1_000);
+    // The read that confirms the take is answered at once: the load fails when the stall ends.
+    expect(failures).toEqual([`${ErrorCode.LockLost} at ${releasedAt}`]);
+    expect(loaded).toEqual([]);
+    expect(host.kicks).toEqual([
+      { player: 'p1', message: 'Your data could not be loaded. Please rejoin.' },
+    ]);
+    expect(a.driver.profile('p1')).toBeUndefined();
+    expect(JSON.stringify(store.peek('PlayerData/p1'))).toBe(writtenByB);
+  });
+
+  it('a load that ran fast resolves with no confirming read', async () => {
+    const m = messagesBed();
+    const a = m.server('A');
+    // Counts the reads (a latency fault of 0 ms hits every call and changes nothing).
+    const count = (key: string) =>
+      a.store.faults.inject({ kind: 'latency', operation: 'get', key, ms: 0, times: Infinity });
+    const [inboxReads, profileReads] = [count('PlayerData#inbox/p1'), count('PlayerData/p1')];
+    const profile = await m.bed.clock.run(a.driver.load('p1'));
+    expect(profile.active).toBe(true);
+    // The take is the load's one write (no read first); then the pass reads the inbox, and that
+    // is all: no read of the profile after the take.
+    expect([inboxReads.hits, profileReads.hits]).toEqual([1, 0]);
+  });
 });

@@ -1,0 +1,41 @@
+/**
+ * A take confirmed before the game sees the profile, when the load ran slow after it. A server
+ * frozen after its take (a stalled process, calls that hang) may wake after another server
+ * lawfully took the lock: its presence lapsed and was read absent twice a beat apart, or its
+ * lock aged out. A write would find that out; a load that has nothing more to write would not,
+ * and would hand the game data another server has since changed. Every step of a load after
+ * its take takes milliseconds, so past one beat since the lock time it wrote, the load reads the
+ * record once and goes on only while the lock is still its own.
+ */
+import type { DriverContext } from '../context/context.js';
+import { describeError } from '../ports/errors.js';
+import { type LockInfo, parseRecord } from '../rules/index.js';
+
+export type SlowTake =
+  | { readonly held: true }
+  | { readonly held: false; readonly holder?: LockInfo };
+
+const HELD: SlowTake = { held: true };
+
+/** Whether the lock this load took at `lockTime` (with `token`) is still its own. */
+export async function confirmSlowTake(
+  context: DriverContext,
+  key: string,
+  token: string,
+  lockTime: number,
+): Promise<SlowTake> {
+  const beatMs = context.settings.timings.beatSeconds * 1000;
+  if (context.scheduler.now() - lockTime <= beatMs) return HELD;
+  let lock: LockInfo | undefined;
+  try {
+    lock = parseRecord(key, await context.store.get(context.keys.store(key)))?.meta.lock;
+  } catch (error) {
+    // Unknown: the load goes on, and its first write finds out.
+    context.logger.warn(
+      `could not confirm the lock of ${key} after a slow load: ${describeError(error)}`,
+    );
+    return HELD;
+  }
+  if (lock?.token === token && lock.jobId === context.identity.jobId) return HELD;
+  return lock === undefined ? { held: false } : { held: false, holder: lock };
+}
