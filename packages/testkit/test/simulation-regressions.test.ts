@@ -238,3 +238,11 @@ describe('a load that ran slow after its take confirms its lock before the game 
   // pass-at-load-lost.test.ts).
   seedsHold([30025]);
 });
+
+describe("a timed-out load's late take is judged by its own reads while a newer load runs", () => {
+  // presence-protection: A's first load of p0 read E's presence stopped, then its store
+  // attempt stalled and the load timed out; the attempt landed 27 s later, taking E's stale
+  // lock, while A's second load of p0 was in flight. The check judged the write by the second
+  // load's reads only (none yet). It now counts the reads of both loads.
+  seedsHold([51406]);
+});

@@ -149,11 +149,15 @@ function checkTakeover(write: Write, context: CheckContext): void {
   }
   const longest = waitBoundMs(world, writer, { startedAt: at, waitedHere: true }, at);
   // A load that gave up on a store attempt (Data.Timeout) may see it land later: that write
-  // is judged by the reads of the load that sent it.
+  // is judged by the reads of the load that sent it. While a newer load of the key is in
+  // flight there too, the write may be either one's, so the reads of both count (core keeps a
+  // holder's presence reads per server, across its loads).
+  const current = tracker.oldestLoad(writer.label, key);
+  const timedOut = tracker.oldestTimedOutLoad(writer.label, key);
   const loadStart =
-    tracker.oldestLoad(writer.label, key) ??
-    tracker.takeTimedOutLoad(writer.label, key) ??
-    at - longest;
+    current === undefined
+      ? (tracker.takeTimedOutLoad(writer.label, key) ?? at - longest)
+      : Math.min(current, timedOut ?? current);
   const age = independentAge(key, at, writer, holder, context);
   const stale = age > world.staleAfterMs;
   const ageText = `its holder's last write landed ${age} ms before on ${writer.label}'s clock, stale after ${world.staleAfterMs} ms`;

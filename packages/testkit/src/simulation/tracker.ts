@@ -105,6 +105,11 @@ export class Tracker {
     return this.timedOut.get(pair(server, key))?.shift();
   }
 
+  /** When the oldest timed-out load of `key` on `server` whose late write is awaited started. */
+  oldestTimedOutLoad(server: string, key: string): number | undefined {
+    return this.timedOut.get(pair(server, key))?.[0];
+  }
+
   /** When the oldest load of `key` still in flight on `server` started. */
   oldestLoad(server: string, key: string): number | undefined {
     return this.loads.get(pair(server, key))?.[0]?.startedAt;
