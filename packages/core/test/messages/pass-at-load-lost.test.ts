@@ -61,7 +61,7 @@ describe('a load whose message pass finds the lock taken', () => {
     expect(pendingIds(store, 'p1')).toEqual(['g1']);
   });
 
-  it('with nothing to apply, confirms its lock before resolving once it ran slow: Data.LockLost, the other server\'s record untouched', async () => {
+  it('with nothing to apply, confirms its lock before resolving once it ran slow: Data.LockLost, the other server’s record untouched', async () => {
     // As seed 30025: the pass's read stalled past the time another server needed to take the
     // lock; it found nothing to write, so no write could tell the load its lock was gone.
     const m = messagesBed();
