@@ -13,7 +13,6 @@ import {
   isActive,
   type LockInfo,
   nextState,
-  type ProfileRecord,
   type SessionState,
   type SessionTransition,
 } from '../rules/index.js';
@@ -26,11 +25,12 @@ import { Requesters } from './requesters.js';
 import { beforeRelease } from './save-hooks.js';
 import { SessionEnd } from './session-end.js';
 import { inactiveError, lockLostError } from './session-errors.js';
-import { SessionIo, type WrittenSnapshot } from './session-io.js';
+import { SessionIo } from './session-io.js';
 import { SessionMessages } from './session-messages.js';
 import type { HeldByTrade, SessionStart } from './session-terms.js';
 import { SessionView } from './session-view.js';
 import { UserIds } from './user-ids.js';
+import { loadedSnapshot, type WrittenSnapshot } from './written-snapshot.js';
 
 /** What the driver does when a session changes. */
 export interface SessionHooks {
@@ -43,11 +43,6 @@ export interface SessionHooks {
   deactivated(session: ProfileSession, released: StoreSnapshot | undefined): void;
   /** A write found the lock taken while the player played: end their session there. */
   lockLost(session: ProfileSession): void;
-}
-
-/** The lock time in the record of `snapshot`, a profile record. */
-function lockTime(snapshot: StoreSnapshot | undefined): number | undefined {
-  return (snapshot?.record as ProfileRecord | undefined)?.meta.lock?.time;
 }
 
 /** The session behind a profile of this package; `undefined` for any other object. */
@@ -92,11 +87,7 @@ export class ProfileSession {
     this.messages = new SessionMessages(start.messages, () => context.scheduler.now(), limits);
     const view = new SessionView(this, hooks, (holder) => this.#lost(holder));
     this.#view = view;
-    const { version, stored } = start;
-    const json = JSON.stringify(start.data);
-    // The load's lock time: its autosaves refresh the lock a third of the TTL after it.
-    const at = start.filledDefaults ? undefined : lockTime(stored);
-    this.#io = new SessionIo(context, view, { json, version, stored, at });
+    this.#io = new SessionIo(context, view, loadedSnapshot(start));
     this.#autosave = new Autosave(context.scheduler, context.settings.autosaveMs, () =>
       this.#tick(),
     );

@@ -12,20 +12,13 @@ import type { DriverContext } from '../context/context.js';
 import type { SaveReason } from '../events/events.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
-import type { StoreSnapshot } from '../ports/store.js';
-import {
-  autosaveWrites,
-  enforce,
-  judge,
-  type LockInfo,
-  type ProfileRecord,
-  serializeData,
-} from '../rules/index.js';
+import { type LockInfo, serializeData } from '../rules/index.js';
 import type { ProfileMessages } from '../rules/messages/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { deliverOutbox } from './outbox-delivery.js';
 import { afterSave, beforeSave, type HookedSession } from './save-hooks.js';
+import { matchSchema } from './schema-match.js';
 import type { SessionMessages } from './session-messages.js';
 import {
   eraseWrite,
@@ -36,25 +29,9 @@ import {
   sessionWriter,
 } from './session-writes.js';
 import { WriteQueue } from './write-queue.js';
+import { autosaveWritesAfter, committedMeta, type WrittenSnapshot } from './written-snapshot.js';
 
-/** What a session last wrote: a save keeps a version only when the data changed. */
-export interface WrittenSnapshot {
-  readonly json: string;
-  /** The record's version after that write, when the store reported it. */
-  readonly version: number | undefined;
-  /**
-   * The store's snapshot after that write, while no write of the session has rejected since.
-   * Its record's data may be the session's live data (a load's): session writes read only
-   * its meta.
-   */
-  readonly stored?: StoreSnapshot | undefined;
-  /**
-   * When that write began, by this server's clock (at or before the lock time it stored), for
-   * the autosave's rule (`autosaveWrites`); `undefined` when the store may hold other data than
-   * `json` (a load that filled in defaults), so the next autosave writes.
-   */
-  readonly at: number | undefined;
-}
+export type { WrittenSnapshot } from './written-snapshot.js';
 
 /** What the writes need from their session. */
 export interface SessionIoOwner extends HookedSession {
@@ -69,8 +46,6 @@ export interface SessionIoOwner extends HookedSession {
   /** A write found the lock taken by `holder`: the session is lost. */
   lost(holder: LockInfo | undefined): DataDriverError;
 }
-
-const NOTHING_WRITTEN = 'nothing was written';
 
 export class SessionIo {
   /**
@@ -217,21 +192,9 @@ export class SessionIo {
     this.#queue.abandon(reason);
   }
 
-  /**
-   * `Data.InvalidData` naming the paths where `json`, the data as this write sends it, fails
-   * the driver's schema: checked on a copy, so the game's changes meanwhile are not what it
-   * vouches for. Synchronous schemas add no wait.
-   */
+  /** The driver's schema's verdict on `json` (`schema-match.ts`). */
   matchSchema(json: string): Promise<void> | undefined {
-    const { schema } = this.context.settings;
-    if (schema === undefined) return undefined;
-    const { key } = this.owner;
-    const verdict = judge(schema, key, JSON.parse(json));
-    if (!(verdict instanceof Promise)) {
-      enforce(key, verdict, NOTHING_WRITTEN);
-      return undefined;
-    }
-    return verdict.then((settled) => enforce(key, settled, NOTHING_WRITTEN));
+    return matchSchema(this.context, this.owner.key, json);
   }
 
   /** One save; `mayIdle`: an autosave, which writes nothing when its write would store nothing new. */
@@ -245,7 +208,8 @@ export class SessionIo {
       if (refused) throw refused;
       json = this.#take();
       // After the hook, so what it changes counts; before the schema, which `json` passed.
-      if (mayIdle && !this.#autosaveWrites(json)) {
+      const { lockTtlSeconds } = this.context.settings;
+      if (mayIdle && !autosaveWritesAfter(this.#lastWritten, json, this.#writer, lockTtlSeconds)) {
         this.#idle();
         return;
       }
@@ -273,21 +237,8 @@ export class SessionIo {
    */
   #idle(): void {
     this.#carried = undefined;
-    const committed = (this.#lastWritten.stored?.record as ProfileRecord | undefined)?.meta;
+    const committed = committedMeta(this.#lastWritten);
     deliverOutbox(this.context, this.owner.key, this.owner.messages, committed?.messages?.outbox);
-  }
-
-  /** Whether an autosave of `json` writes (`autosaveWrites`). */
-  #autosaveWrites(json: string): boolean {
-    const { json: written, stored, at } = this.#lastWritten;
-    const meta = (stored?.record as ProfileRecord | undefined)?.meta;
-    return autosaveWrites({
-      last: meta === undefined || at === undefined ? undefined : { json: written, meta, at },
-      json,
-      writer: this.#writer.writer(),
-      extras: this.#writer.extras(),
-      lockTtlSeconds: this.context.settings.lockTtlSeconds,
-    });
   }
 
   #afterSave(reason: SaveReason, json: string): void {

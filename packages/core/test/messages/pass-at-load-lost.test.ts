@@ -18,22 +18,8 @@ describe('a load whose message pass finds the lock taken', () => {
     const { clock, store } = m.bed;
     const w = m.bed.server('W');
     await clock.run(w.driver.send('p1', { coins: 5 }, { id: 'g1' }));
-    const a = m.server('A');
-    const host = new MemoryHost('A');
-    const loaded: string[] = [];
-    a.driver.attach(host, { onLoad: (profile) => loaded.push(profile.key) });
-    const failures: string[] = [];
-    a.driver.on((event) => {
-      if (event.type === 'load.failed') failures.push(`${event.error.code} at ${clock.now()}`);
-    });
     // A's read of the inbox, after its take committed, stalls for 260 s.
-    const read = a.store.faults.inject({
-      kind: 'stall',
-      operation: 'get',
-      key: 'PlayerData#inbox/p1',
-    });
-    const started = clock.now();
-    host.join('p1');
+    const { a, host, loaded, failures, read, started } = joinStalledOnA(m);
     await clock.advance(1_000);
     expect(read.hits).toBe(1);
     expect(stored(store, 'p1')?.meta.lock?.jobId).toBe('A');
@@ -66,21 +52,7 @@ describe('a load whose message pass finds the lock taken', () => {
     // lock; it found nothing to write, so no write could tell the load its lock was gone.
     const m = messagesBed();
     const { clock, store } = m.bed;
-    const a = m.server('A');
-    const host = new MemoryHost('A');
-    const loaded: string[] = [];
-    a.driver.attach(host, { onLoad: (profile) => loaded.push(profile.key) });
-    const failures: string[] = [];
-    a.driver.on((event) => {
-      if (event.type === 'load.failed') failures.push(`${event.error.code} at ${clock.now()}`);
-    });
-    const read = a.store.faults.inject({
-      kind: 'stall',
-      operation: 'get',
-      key: 'PlayerData#inbox/p1',
-    });
-    const started = clock.now();
-    host.join('p1');
+    const { a, host, loaded, failures, read, started } = joinStalledOnA(m);
     await clock.advance(240_000);
     expect(read.hits).toBe(1);
     const b = m.bed.server('B');
@@ -117,3 +89,28 @@ describe('a load whose message pass finds the lock taken', () => {
     expect([inboxReads.hits, profileReads.hits]).toEqual([1, 0]);
   });
 });
+
+/**
+ * Server A (an `onMessage`, attached to a host) where p1 joins while A's read of p1's inbox,
+ * the load's message pass after its take, stalls until `read.release()`: the loads it
+ * reported failed (code and time) and the profiles `onLoad` got.
+ */
+function joinStalledOnA(m: ReturnType<typeof messagesBed>) {
+  const { clock } = m.bed;
+  const a = m.server('A');
+  const host = new MemoryHost('A');
+  const loaded: string[] = [];
+  a.driver.attach(host, { onLoad: (profile) => loaded.push(profile.key) });
+  const failures: string[] = [];
+  a.driver.on((event) => {
+    if (event.type === 'load.failed') failures.push(`${event.error.code} at ${clock.now()}`);
+  });
+  const read = a.store.faults.inject({
+    kind: 'stall',
+    operation: 'get',
+    key: 'PlayerData#inbox/p1',
+  });
+  const started = clock.now();
+  host.join('p1');
+  return { a, host, loaded, failures, read, started };
+}

@@ -1,0 +1,61 @@
+/**
+ * What a session last wrote, and the autosave's question about it: would a write now store
+ * anything new (`autosaveWrites`)? Read by the session's writes (`session-io.ts`) and by the
+ * session itself (its load's snapshot is the first one).
+ */
+import type { StoreSnapshot } from '../ports/store.js';
+import { autosaveWrites, type ProfileRecord, type RecordMeta } from '../rules/index.js';
+import type { SessionStart } from './session-terms.js';
+import type { SessionWriter } from './session-writes.js';
+
+/** What a session last wrote: a save keeps a version only when the data changed. */
+export interface WrittenSnapshot {
+  readonly json: string;
+  /** The record's version after that write, when the store reported it. */
+  readonly version: number | undefined;
+  /**
+   * The store's snapshot after that write, while no write of the session has rejected since.
+   * Its record's data may be the session's live data (a load's): session writes read only
+   * its meta.
+   */
+  readonly stored?: StoreSnapshot | undefined;
+  /**
+   * When that write began, by this server's clock (at or before the lock time it stored), for
+   * the autosave's rule (`autosaveWrites`); `undefined` when the store may hold other data than
+   * `json` (a load that filled in defaults), so the next autosave writes.
+   */
+  readonly at: number | undefined;
+}
+
+/** The meta of the record that write left, while it is known. */
+export function committedMeta(written: Pick<WrittenSnapshot, 'stored'>): RecordMeta | undefined {
+  return (written.stored?.record as ProfileRecord | undefined)?.meta;
+}
+
+/**
+ * A session's first snapshot: what its load took. Its lock time starts the autosave's refresh
+ * clock (a third of the TTL after it), unless the load filled in defaults the store lacks.
+ */
+export function loadedSnapshot(start: SessionStart): WrittenSnapshot {
+  const { version, stored } = start;
+  const at = start.filledDefaults ? undefined : committedMeta(start)?.lock?.time;
+  return { json: JSON.stringify(start.data), version, stored, at };
+}
+
+/** Whether an autosave of `json` by `writer` writes, after `written` (`autosaveWrites`). */
+export function autosaveWritesAfter(
+  written: WrittenSnapshot,
+  json: string,
+  writer: SessionWriter,
+  lockTtlSeconds: number,
+): boolean {
+  const meta = committedMeta(written);
+  const { at } = written;
+  return autosaveWrites({
+    last: meta === undefined || at === undefined ? undefined : { json: written.json, meta, at },
+    json,
+    writer: writer.writer(),
+    extras: writer.extras(),
+    lockTtlSeconds,
+  });
+}
