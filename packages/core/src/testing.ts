@@ -19,5 +19,5 @@ export {
   type MemoryStoreOptions,
 } from './testing/memory-store.js';
 export { MemoryVersions } from './testing/memory-versions.js';
-export { VirtualClock } from './testing/virtual-clock.js';
+export { VirtualClock, type VirtualClockOptions } from './testing/virtual-clock.js';
 export { JOURNAL_DELETE_MAX_MS } from './trade/journal.js';
