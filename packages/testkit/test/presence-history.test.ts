@@ -35,4 +35,18 @@ describe('the presence history', () => {
     expect(history.absentSpan('A', 1, 12_000)).toBe(1_000);
     expect(history.presentThroughout('A', 3_001, 12_999)).toBe(true);
   });
+
+  it('says how long a key had been missing without a break at an instant', () => {
+    const history = new PresenceHistory(10_000);
+    for (const at of [0, 3_000]) history.record('A', at);
+    history.record('A', 20_000);
+    // Present from 1 to 12 999 (the second beat's expiry is 13 000), then 20 001 to 29 999.
+    expect(history.absentFor('A', 12_999)).toBe(-1);
+    expect(history.absentFor('A', 13_000)).toBe(0);
+    expect(history.absentFor('A', 16_000)).toBe(3_000);
+    expect(history.absentFor('A', 20_000)).toBe(7_000);
+    expect(history.absentFor('A', 20_001)).toBe(-1);
+    expect(history.absentFor('A', 40_000)).toBe(10_000);
+    expect(history.absentFor('never-written', 5_000)).toBe(5_000);
+  });
 });

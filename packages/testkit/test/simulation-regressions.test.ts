@@ -246,3 +246,12 @@ describe("a timed-out load's late take is judged by its own reads while a newer 
   // load's reads only (none yet). It now counts the reads of both loads.
   seedsHold([51406]);
 });
+
+describe('a trade journal decided while a crashed holder still looks fresh by age', () => {
+  // recovery-by-taker: C crashed mid-trade X1 (p4 gives p0). Its marker write on p0, stalled,
+  // landed 68 s after the crash, so p0's lock looked fresh by age; C's presence key had been
+  // missing 80 s when B's load of p4 took p4 by age and aborted the journal. The check asked
+  // for the absence only within B's 100 ms load; a holder missing a beat or more without a
+  // break at the decision has stopped, whoever watched (the simulator's check, not core).
+  seedsHold([4678]);
+});

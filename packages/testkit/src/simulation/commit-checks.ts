@@ -225,7 +225,8 @@ function independentAge(
  * recovering load settling a participant's marker, which it may do only once it may take that
  * participant's lock. Every participant record marked with the journal must then be
  * unlocked, locked by the deciding server itself, stale by its holder's last write, or flagged
- * with its holder's presence key missing a beat apart during the load.
+ * with its holder's presence key missing a beat apart during the load, or for a beat or more
+ * without a break when the journal is decided.
  */
 function checkJournalDecision(commit: StoreCommit, writer: SimServer, context: CheckContext) {
   const { world, tracker, sink } = context;
@@ -252,7 +253,14 @@ function checkJournalDecision(commit: StoreCommit, writer: SimServer, context: C
     const holder = world.record(player.id)?.meta.lock;
     if (!holder || holder.jobId === writer.jobId) continue;
     if (independentAge(player.id, at, writer, holder, context) > world.staleAfterMs) continue;
-    const absent = world.backend.presenceHistory.absentSpan(holder.jobId, loadStart, at);
+    const history = world.backend.presenceHistory;
+    const absent = Math.max(
+      history.absentSpan(holder.jobId, loadStart, at),
+      // A holder gone a beat or more before the decision has stopped, whoever watched it go
+      // (seed 4678: C crashed mid-trade, its stalled marker write on p0 landed 68 s later and
+      // made the lock look fresh; its key had been missing 80 s when B's load of p4 decided).
+      history.absentFor(holder.jobId, at),
+    );
     if (holder.presence && writer.plan.handoff && absent >= PRESENCE_BEAT_MS) continue;
     sink.report({
       invariant: Invariant.RecoveryByTaker,

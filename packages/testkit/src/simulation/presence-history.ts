@@ -69,6 +69,20 @@ export class PresenceHistory {
     return first === undefined || last === undefined ? -1 : last - first;
   }
 
+  /**
+   * How long `key` had been missing, without a break, at `at` (ms); -1 when it was present then.
+   * A key never written counts from 0, the start of the run.
+   */
+  absentFor(key: string, at: number): number {
+    let since = 0;
+    for (const span of this.present(key)) {
+      if (span.from > at) break;
+      if (span.to >= at) return -1;
+      since = span.to + 1;
+    }
+    return at - since;
+  }
+
   /** The stretches during which `key` was present, in time order and merged. */
   private present(key: string): Present[] {
     const spans: Present[] = [];
