@@ -255,3 +255,25 @@ describe('a trade journal decided while a crashed holder still looks fresh by ag
   // break at the decision has stopped, whoever watched (the simulator's check, not core).
   seedsHold([4678]);
 });
+
+describe("a load attempt whose response was lost takes the lock again after another server's steal and release", () => {
+  // one-lock-holder: E's load of p2 took the lock (v21), and its response was lost while the
+  // whole server stalled 23 s. D read E's presence stopped twice, stole the lock, played and
+  // released it. The load had timed out meanwhile (Data.Timeout). When E woke, the store re-ran
+  // the attempt's transform, found the record free and took it again under the same token
+  // (v24); core released that late lock 60 ms later. A fresh take of a free record, which the
+  // check took for an ended session's write: it now tells a load's retake (no session under
+  // that token, the record's own data) from a session's (the simulator's check, not core).
+  seedsHold([99695]);
+});
+
+describe('a trade journal decided by the load of a stale participant while another looks fresh', () => {
+  // recovery-by-taker: a runner's marker write on one participant landed late (a stall in
+  // 79758, a crash in 97696) and kept that lock fresh by age, while the participant another
+  // server was loading went stale; that load took it and aborted the journal. The decider
+  // settles the participant it loads, by that one's lock rule; the other participant's marker
+  // is settled from the same journal by whoever loads it next, and the runner finds the trade
+  // aborted. The check asked every marked participant to be takeable; it now judges the
+  // participants the decider is loading (the simulator's check, not core).
+  seedsHold([79758, 97696]);
+});

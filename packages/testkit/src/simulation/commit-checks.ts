@@ -4,6 +4,7 @@
  * presence-flag, own-server-lock), and what a write may store (no-rollback, ledger). They
  * judge the store's facts and the presence history, not the drivers' own reports.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { LockInfo, ProfileRecord } from '@datadriver/core/rules';
 import { Invariant, type ViolationSink } from './invariants.js';
 import { ledgerError, progressOf, tradesOf } from './player-data.js';
@@ -111,10 +112,30 @@ function checkWriter(write: Write, { world, tracker, sink }: CheckContext): void
   if (previous?.token === lock.token) return; // the holder's own write
   if (!tracker.tokenSeen(key, lock.token)) return; // a load taking it: see checkTakeover
   if (!previous && before?.meta.releasedToken === lock.token) return; // adoption's retake
+  if (!previous && isLoadRetake(write, world)) return;
   report(
     Invariant.OneLockHolder,
     `${writer.label} committed ${key} under ${lock.token}, a session that no longer holds the lock (it was ${describeLock(world, previous)})`,
   );
+}
+
+/**
+ * A load's attempt whose write landed but whose response was lost runs its transform again
+ * (the store's update retries it). If another server took that lock meanwhile and released it,
+ * the rerun finds the record free and takes it again under the same token: a fresh take of a
+ * free record, lawful whether the load is still waiting (it resolves with that record) or has
+ * timed out (core releases a lock it takes late, `late-lock.ts`). It is told from a session's
+ * write by two facts: no driver on the writer's server holds a profile under that token, and
+ * the data is the record's own, unchanged (a save would carry the session's data).
+ */
+function isLoadRetake(write: Write, world: World): boolean {
+  const { key, writer, before, after } = write;
+  const token = after.meta.lock?.token;
+  if (!before || token === undefined || after.meta.lock?.jobId !== writer.jobId) return false;
+  const session = world
+    .playerDriversOn(writer.jobId)
+    .some((driver) => driver.profile(key)?.lockToken === token);
+  return !session && isDeepStrictEqual(before.data, after.data);
 }
 
 /** Whether the lock of `write.before` could change hands to the load that wrote `write.after`. */
@@ -223,10 +244,10 @@ function independentAge(
 /**
  * recovery-by-taker: a trade journal decided by a server other than the trade's own is a
  * recovering load settling a participant's marker, which it may do only once it may take that
- * participant's lock. Every participant record marked with the journal must then be
- * unlocked, locked by the deciding server itself, stale by its holder's last write, or flagged
- * with its holder's presence key missing a beat apart during the load, or for a beat or more
- * without a break when the journal is decided.
+ * participant's lock. One participant record it is loading (or, when it loads none, one
+ * marked with the journal) must then be unlocked, locked by the deciding server itself, stale
+ * by its holder's last write, or flagged with its holder's presence key missing a beat apart
+ * during the load, or for a beat or more without a break when the journal is decided.
  */
 function checkJournalDecision(commit: StoreCommit, writer: SimServer, context: CheckContext) {
   const { world, tracker, sink } = context;
@@ -249,10 +270,10 @@ function checkJournalDecision(commit: StoreCommit, writer: SimServer, context: C
     .map((player) => tracker.oldestLoad(writer.label, player.id))
     .filter((start): start is number => start !== undefined);
   const loadStart = starts.length > 0 ? Math.min(...starts) : at - longest;
-  for (const player of marked) {
+  const takeable = (player: (typeof marked)[number]): boolean => {
     const holder = world.record(player.id)?.meta.lock;
-    if (!holder || holder.jobId === writer.jobId) continue;
-    if (independentAge(player.id, at, writer, holder, context) > world.staleAfterMs) continue;
+    if (!holder || holder.jobId === writer.jobId) return true;
+    if (independentAge(player.id, at, writer, holder, context) > world.staleAfterMs) return true;
     const history = world.backend.presenceHistory;
     const absent = Math.max(
       history.absentSpan(holder.jobId, loadStart, at),
@@ -261,12 +282,24 @@ function checkJournalDecision(commit: StoreCommit, writer: SimServer, context: C
       // made the lock look fresh; its key had been missing 80 s when B's load of p4 decided).
       history.absentFor(holder.jobId, at),
     );
-    if (holder.presence && writer.plan.handoff && absent >= PRESENCE_BEAT_MS) continue;
+    return holder.presence && writer.plan.handoff && absent >= PRESENCE_BEAT_MS;
+  };
+  // The decider settles the marker of the participant it is loading, by that participant's
+  // lock rule; another participant's marker is settled by whoever loads it next, from the same
+  // journal. So the participants this server is loading are judged, and it is enough that one
+  // of them could change hands (seeds 79758 and 97696: a crashed or stalled runner's late
+  // marker write kept one participant's lock fresh while the one being loaded was stale).
+  const loading = marked.filter(
+    (player) => tracker.oldestLoad(writer.label, player.id) !== undefined,
+  );
+  const judged = loading.length > 0 ? loading : marked;
+  if (judged.length === 0 || judged.some(takeable)) return;
+  for (const player of judged) {
     sink.report({
       invariant: Invariant.RecoveryByTaker,
       key: player.id,
       server: writer.label,
-      message: `${writer.label} decided trade journal ${commit.key} (${String(commit.after.state)}) while ${player.id}'s lock, ${describeLock(world, holder)}, could not change hands to it`,
+      message: `${writer.label} decided trade journal ${commit.key} (${String(commit.after.state)}) while ${player.id}'s lock, ${describeLock(world, world.record(player.id)?.meta.lock)}, could not change hands to it`,
     });
   }
 }
