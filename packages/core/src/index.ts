@@ -30,7 +30,7 @@ export type {
   ReleaseReason,
   SaveReason,
 } from './events/events.js';
-export { Handoff, type HandoffOptions } from './handoff/handoff.js';
+export { Handoff, type HandoffOptions, type PresenceRead } from './handoff/handoff.js';
 export type { HandoffSigning } from './handoff/signing.js';
 export { DEFAULT_TIMINGS, type HandoffTimings, scaleTimings } from './handoff/timings.js';
 export type { AttachOptions } from './holder/player-sessions.js';

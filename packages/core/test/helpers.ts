@@ -219,11 +219,25 @@ export interface FleetPorts {
  * driver gets a name, defaults, its connection, the clock, the log and its handoff;
  * `options(ports)` adds to them or replaces them.
  */
-export function faultyFleet() {
+/**
+ * `presence` as a presence that cannot tell when a key expires (no `getEntry`, as a presence of
+ * a user's own may be): a waiting load then reads on its park schedule only.
+ */
+export function withoutExpiry(presence: Presence): Presence {
+  return {
+    specificationVersion: 'v1',
+    set: (key, value, ttlSeconds) => presence.set(key, value, ttlSeconds),
+    get: (key) => presence.get(key),
+  };
+}
+
+/** Servers over one store, bus and presence; `tellsExpiry: false` hides the presence's expiry. */
+export function faultyFleet({ tellsExpiry = true }: { tellsExpiry?: boolean } = {}) {
   const clock = new VirtualClock();
   const store = new MemoryStore();
   const bus = new MemoryMessenger();
-  const beats = new MemoryPresence(clock);
+  const memory = new MemoryPresence(clock);
+  const beats = tellsExpiry ? memory : withoutExpiry(memory);
   const log = recordingLogger();
   const server = (
     jobId: string,

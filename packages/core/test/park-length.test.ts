@@ -71,7 +71,72 @@ const rows: Array<[string, Partial<ParkFacts>, number]> = [
   ],
 ];
 
+const alive = (agoMs: number): ParkFacts['lastRead'] => ({ answer: 'alive', agoMs, proved: false });
+
+/** Reads as the holder's key expires (the presence tells when), 0.25 s read spacing. */
+const expiryRows: Array<[string, Partial<ParkFacts>, number]> = [
+  [
+    'an alive read, key expiring in 0.7 s: until it expires',
+    { untilExpiryMs: 700, lastRead: alive(100) },
+    700,
+  ],
+  [
+    'an alive read, key expiring in 5 s: the doubled park',
+    { untilExpiryMs: 5_000, lastRead: alive(100) },
+    2_000,
+  ],
+  [
+    'expiring in 0.7 s, but the deadline first',
+    { untilExpiryMs: 700, lastRead: alive(100), untilDeadlineMs: 400 },
+    400,
+  ],
+  [
+    'expiring in 0.1 s: not before 0.25 s after the last read',
+    { untilExpiryMs: 100, lastRead: alive(60) },
+    190,
+  ],
+  [
+    'expiring in 0.1 s, the last read 0.3 s ago: at expiry',
+    { untilExpiryMs: 100, lastRead: alive(300) },
+    100,
+  ],
+  [
+    'expired already, the last read 0.3 s ago: no park',
+    { untilExpiryMs: -50, lastRead: alive(300) },
+    0,
+  ],
+  [
+    'expired already, the last read 0.1 s ago: until the spacing allows',
+    { untilExpiryMs: -50, lastRead: alive(100) },
+    150,
+  ],
+  [
+    'a presence that cannot tell: the doubled park',
+    { untilExpiryMs: undefined, lastRead: alive(100) },
+    2_000,
+  ],
+  [
+    'an expiry, but the last read was unknown: the whole park (an outage must not flood)',
+    { untilExpiryMs: 300, lastRead: { answer: 'unknown', agoMs: 100, proved: false } },
+    2_000,
+  ],
+  [
+    'an expiry, but the wake will not read that holder: the whole park',
+    { untilExpiryMs: 300, lastRead: undefined },
+    2_000,
+  ],
+  [
+    'after a first empty read the beat rules, not the expiry',
+    { untilExpiryMs: 300, untilSecondReadMs: 1_200, lastRead: stopped(300) },
+    1_200,
+  ],
+];
+
 describe('parkLength', () => {
+  it.each(expiryRows)('%s', (_name, facts, parkMs) => {
+    expect(parkLength({ ...base, expiryReadSpacingMs: 250, ...facts })).toBe(parkMs);
+  });
+
   it.each(rows)('%s', (_name, facts, parkMs) => {
     expect(parkLength({ ...base, ...facts })).toBe(parkMs);
   });

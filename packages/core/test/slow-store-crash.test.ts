@@ -3,12 +3,13 @@
  * beat, the silence must last one beat (3 s), and the retry spacing adds up to 2 s, so the
  * takeover lands 10 to 15 s after the crash. When the beat comes due during the attempt after
  * a "stopped" read, the next read counts as soon as the 0.5 s read spacing allows it: a whole
- * 2 s park there would land the takeover past 15 s.
+ * 2 s park there would land the takeover past 15 s. The presence here cannot tell when a key
+ * expires, so reads keep the park schedule (one that can: crash-read-on-time.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { type DataDriverEvent, ErrorCode, type Profile } from '../src/index.js';
 import { MemoryMessenger, MemoryPresence, MemoryStore, VirtualClock } from '../src/testing.js';
-import { recordingLogger, slowServers } from './helpers.js';
+import { recordingLogger, slowServers, withoutExpiry } from './helpers.js';
 
 /**
  * Server A holds p1 and crashes right after a beat; B's player joins at that instant. Every
@@ -21,7 +22,8 @@ async function slowStoreCrash(storeMs: number, failReadsFrom?: number, failedRea
   const beats = new MemoryPresence(clock);
   const log = recordingLogger();
   const shared = { store: new MemoryStore(), messenger: new MemoryMessenger(), log };
-  const server = slowServers(clock, shared, { storeMs, presenceMs: 10, presenceFor: () => beats });
+  const presenceFor = () => withoutExpiry(beats);
+  const server = slowServers(clock, shared, { storeMs, presenceMs: 10, presenceFor });
   const a = server('A');
   const b = server('B');
   await clock.run(a.driver.load('p1'));

@@ -117,6 +117,22 @@ export class DynamoPresence implements Presence {
   }
 
   /**
+   * `get`, with the ms until this reader will read the key as expired, by its own sightings (a
+   * TTL from its first sighting of the beat): a joiner waiting on a stopped server reads again
+   * then. No writer's clock is consulted, as for `get`.
+   */
+  async getEntry(key: string): Promise<PresenceEntry | undefined> {
+    const item = await this.read(key);
+    if (item === undefined) {
+      this.sightings.forget(key);
+      return undefined;
+    }
+    const { value, beat, ttlSeconds } = parsePresenceItem(key, item);
+    const leftMs = this.sightings.leftMs(key, beat, ttlSeconds * 1000);
+    return leftMs > 0 ? { key, value, expiresInMs: Math.ceil(leftMs) } : undefined;
+  }
+
+  /**
    * Every key this reader would read as present now (a strongly consistent `Scan`), judged by
    * the same sightings as `get`: a key seen for the first time counts as present, so only a
    * second scan a TTL later tells a stopped server. Items that are no presence beat are left

@@ -14,13 +14,18 @@ export class PresenceSightings {
 
   /** True until this reader has seen `beat` under `key` unchanged for `ttlMs`. */
   isFresh(key: string, beat: string, ttlMs: number): boolean {
+    return this.leftMs(key, beat, ttlMs) > 0;
+  }
+
+  /** The ms until this reader reads `beat` under `key` as expired (at or below 0: it has). */
+  leftMs(key: string, beat: string, ttlMs: number): number {
     const now = this.now();
     const seen = this.sightings.get(key);
     if (seen?.beat !== beat) {
       this.sightings.set(key, { beat, since: now });
-      return true;
+      return ttlMs;
     }
-    return now - seen.since < ttlMs;
+    return seen.since + ttlMs - now;
   }
 
   /** The key is gone: forget it, so memory stays bounded by the servers alive. */

@@ -31,7 +31,7 @@ presenceConformance(
       },
     };
   },
-  { scan: true },
+  { scan: true, getEntry: true },
 );
 
 describe('PresenceSightings', () => {

@@ -40,6 +40,7 @@ export class PostgresPresence implements Presence {
   private readonly table: string;
   private readonly setSql: string;
   private readonly getSql: string;
+  private readonly getEntrySql: string;
   private readonly scanSql: string;
 
   constructor(options: PostgresPresenceOptions) {
@@ -54,6 +55,9 @@ INSERT INTO ${this.table} (key, value, expires_at)
   VALUES ($1, $2, now() + $3::bigint * interval '1 millisecond')
   ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`;
     this.getSql = `SELECT value FROM ${this.table} WHERE key = $1 AND expires_at > now()`;
+    this.getEntrySql = `SELECT value,
+    ceil(extract(epoch FROM expires_at - now()) * 1000)::bigint AS expires_in_ms
+  FROM ${this.table} WHERE key = $1 AND expires_at > now()`;
     this.scanSql = `SELECT key, value,
     ceil(extract(epoch FROM expires_at - now()) * 1000)::bigint AS expires_in_ms
   FROM ${this.table}
@@ -74,6 +78,26 @@ INSERT INTO ${this.table} (key, value, expires_at)
       await this.pool.query(this.setSql, [keyBytes(key), keyBytes(value), ttlMs]);
     } catch (error) {
       throw toPostgresError(error, 'presence set', key);
+    }
+  }
+
+  /**
+   * `get`, with the ms until the database expires the key (by its own clock, as `get` judges
+   * it): a joiner waiting on a stopped server reads again as its key expires.
+   */
+  async getEntry(key: string): Promise<PresenceEntry | undefined> {
+    try {
+      const { rows } = await this.pool.query<{ value: Buffer; expires_in_ms: string }>(
+        this.getEntrySql,
+        [keyBytes(key)],
+      );
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      const expiresInMs = Number(row.expires_in_ms);
+      const value = keyOfBytes(row.value);
+      return expiresInMs > 0 ? { key, value, expiresInMs } : { key, value };
+    } catch (error) {
+      throw toPostgresError(error, 'presence get', key);
     }
   }
 

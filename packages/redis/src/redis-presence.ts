@@ -77,9 +77,17 @@ export class RedisPresence implements Presence {
       nameOf: (key: string) => this.keyOf(key),
     } as const;
     for await (const key of scanKeys(this.client, target)) {
-      const entry = await presenceEntryOf(this.client, this.keyOf(key), key);
+      const entry = await presenceEntryOf(this.client, this.keyOf(key), key, 'scan');
       if (entry) yield entry;
     }
+  }
+
+  /**
+   * `get`, with the ms until Redis expires the key (`PTTL`, sent with the `GET` in one round
+   * trip): a joiner waiting on a stopped server reads again as its key expires.
+   */
+  async getEntry(key: string): Promise<PresenceEntry | undefined> {
+    return presenceEntryOf(this.client, this.keyOf(key), key, 'get');
   }
 
   /**

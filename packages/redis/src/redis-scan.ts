@@ -79,6 +79,7 @@ export async function presenceEntryOf(
   client: RedisClient,
   redisKey: string,
   key: string,
+  operation: 'get' | 'scan',
 ): Promise<PresenceEntry | undefined> {
   let value: string | null;
   let ttlMs: number;
@@ -89,7 +90,7 @@ export async function presenceEntryOf(
       within(deadlineMs, client.pttl(redisKey)),
     ]);
   } catch (error) {
-    throw toRedisError(error, 'scan', redisKey);
+    throw toRedisError(error, operation, redisKey);
   }
   if (value === null) return undefined;
   return ttlMs > 0 ? { key, value, expiresInMs: ttlMs } : { key, value };

@@ -1,4 +1,4 @@
 import { presenceConformance } from '@datadriver/testkit';
 import { presenceHarness, singleNode } from './support/harnesses.js';
 
-presenceConformance('Redis', presenceHarness(singleNode), { scan: true });
+presenceConformance('Redis', presenceHarness(singleNode), { scan: true, getEntry: true });

@@ -57,16 +57,20 @@ messengerConformance('in-memory', async () => {
   };
 });
 
-presenceConformance('in-memory', async () => {
-  const presence = new MemoryPresence();
-  const connections: FaultyPresence[] = [];
-  return {
-    connect: async () => {
-      const connection = new FaultyPresence(presence);
-      connections.push(connection);
-      return connection;
-    },
-    outage: outageOf(connections),
-    close: async () => undefined,
-  };
-});
+presenceConformance(
+  'in-memory',
+  async () => {
+    const presence = new MemoryPresence();
+    const connections: FaultyPresence[] = [];
+    return {
+      connect: async () => {
+        const connection = new FaultyPresence(presence);
+        connections.push(connection);
+        return connection;
+      },
+      outage: outageOf(connections),
+      close: async () => undefined,
+    };
+  },
+  { getEntry: true },
+);

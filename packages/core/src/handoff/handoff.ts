@@ -11,6 +11,7 @@ import type { EventListener, EventPayload } from '../events/events.js';
 import { retryOnce } from '../events/signal.js';
 import { consoleLogger } from '../ports/console-logger.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
+import type { PresenceEntry } from '../ports/presence.js';
 import type { ScheduledTask, Scheduler, TaskPriority } from '../ports/scheduler.js';
 import { SystemScheduler } from '../ports/system-scheduler.js';
 import type { MessageLimits } from '../rules/index.js';
@@ -32,6 +33,13 @@ import { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings } from './timings.
 import { replyMessage, requestMessage, topicOf } from './wire.js';
 
 export type { HandoffClient, HandoffMembership, HandoffOptions } from './options.js';
+
+/** One presence read of a server: `alive` as `isAlive` answers, and the ms its key has left. */
+export interface PresenceRead {
+  readonly alive: boolean | undefined;
+  /** When alive and the presence tells (`Presence.getEntry`): ms until the key expires. */
+  readonly expiresInMs?: number;
+}
 
 const marker = Symbol.for('datadriver.handoff');
 
@@ -220,15 +228,31 @@ export class Handoff {
    * presence of driver `driverName` when given (its backend's), else this handoff's own.
    */
   async isAlive(jobId: string, driverName?: string): Promise<boolean | undefined> {
-    if (jobId === this.jobId) return true;
+    return (await this.readPresence(jobId, driverName)).alive;
+  }
+
+  /**
+   * `isAlive`, with the ms the key has left when alive and the presence tells
+   * (`Presence.getEntry`): a waiting load reads again as the key expires.
+   */
+  async readPresence(jobId: string, driverName?: string): Promise<PresenceRead> {
+    if (jobId === this.jobId) return { alive: true };
     const { presence } = this.portsOf(driverName);
+    const getEntry = presence.getEntry?.bind(presence);
+    const read = getEntry
+      ? () => getEntry(jobId)
+      : async (): Promise<PresenceEntry | undefined> => {
+          const value = await presence.get(jobId);
+          return value === undefined ? undefined : { key: jobId, value };
+        };
     try {
-      const value = await retryOnce(this.scheduler, this.timings.presenceRetrySeconds * 1000, () =>
-        presence.get(jobId),
-      );
-      return value !== undefined;
+      const entry = await retryOnce(this.scheduler, this.timings.presenceRetrySeconds * 1000, read);
+      if (entry === undefined) return { alive: false };
+      return entry.expiresInMs === undefined
+        ? { alive: true }
+        : { alive: true, expiresInMs: entry.expiresInMs };
     } catch {
-      return undefined;
+      return { alive: undefined };
     }
   }
 

@@ -24,6 +24,9 @@ import { JoinerRequests } from './joiner-requests.js';
 import { releaseLateLock } from './late-lock.js';
 import { type Acquired, type Attempt, attemptLoad } from './load-attempt.js';
 
+/** How long after a holder's key expires, as its presence told, the read brought forward runs. */
+const EXPIRY_MARGIN_MS = 10;
+
 /** Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait). */
 export function acquire(
   context: DriverContext,
@@ -51,6 +54,15 @@ class Acquisition {
     | { jobId: string; at: number; answer: PresenceAnswerName; proved: boolean }
     | undefined;
   private failures = 0;
+  /** When the last read found a holder alive and its presence told: whose key, expiring when. */
+  private expiry: { jobId: string; at: number } | undefined;
+  /**
+   * True when this park ends early, as the holder's key expires. A read so brought forward
+   * that still finds the holder alive says its key was set again (a beat), or that the
+   * presence's expiry is wrong: its own expiry is not used, so the next read keeps the park
+   * schedule, and a presence that keeps answering "expiring now" cannot cut every park short.
+   */
+  private broughtForward = false;
 
   constructor(
     private readonly context: DriverContext,
@@ -141,13 +153,20 @@ class Acquisition {
   private nextParkMs(attempt: Attempt): number {
     const { scheduler, link } = this.context;
     const now = scheduler.now();
-    const wait = parkLength({
+    const facts: ParkFacts = {
       doublingMs: this.parkMs,
       untilDeadlineMs: this.deadline.leftMs(),
       untilSecondReadMs: this.silence.untilSecondRead(now),
       lastRead: this.lastReadBefore(attempt, now),
       minSpacingMs: link.timings.parkMinSeconds * 1000,
-    });
+      untilExpiryMs:
+        this.expiry && attempt.kind === 'locked' && attempt.holder.jobId === this.expiry.jobId
+          ? this.expiry.at - now
+          : undefined,
+      expiryReadSpacingMs: link.timings.presenceRetrySeconds * 1000,
+    };
+    const wait = parkLength(facts);
+    this.broughtForward = wait < parkLength({ ...facts, untilExpiryMs: undefined });
     this.parkMs = Math.min(this.parkMs * 2, link.timings.parkMaxSeconds * 1000);
     return wait;
   }
@@ -216,10 +235,22 @@ class Acquisition {
   ): Promise<PresenceAnswer> {
     const { handoff } = this.context.link;
     const read = handoff
-      ? await this.deadline.presenceCall(handoff.isAlive(holder.jobId, this.context.name))
+      ? await this.deadline.presenceCall(handoff.readPresence(holder.jobId, this.context.name))
       : undefined;
     if (failClosed && read?.late === true) throw this.lockedError(holder);
-    const alive = read === undefined || read.late ? undefined : read.value;
+    const answer = read === undefined || read.late ? undefined : read.value;
+    const alive = answer?.alive;
+    const expiresInMs = answer?.expiresInMs;
+    const trusted = !this.broughtForward;
+    this.broughtForward = false;
+    // Counted from the answer's arrival, not the read's start, and a margin later: the read
+    // at expiry then lands after the key's expiry on the presence's clock, whose whole
+    // milliseconds (Redis keeps a key until its clock is past the expiry) could otherwise
+    // still show the key to a read sent at the instant told.
+    this.expiry =
+      trusted && alive === true && expiresInMs !== undefined
+        ? { jobId: holder.jobId, at: this.context.scheduler.now() + expiresInMs + EXPIRY_MARGIN_MS }
+        : undefined;
     this.emit({
       type: 'presence.read',
       key: this.key,

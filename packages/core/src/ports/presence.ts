@@ -27,6 +27,15 @@ export interface Presence {
   /** The value under `key`, or `undefined` when there is none or it has expired. */
   get(key: string): Promise<string | undefined>;
   /**
+   * Optional: what `get` reads, with how long the key has left (`expiresInMs`: the ms until
+   * `get` would answer none if the key is not set again), when the presence can tell. A load
+   * waiting on a holder that stopped beating then reads again as the key expires instead of
+   * at its next park, so a crash is proven about one beat after the expiry, not up to a park
+   * later. Same failures as `get`. Without it, or without `expiresInMs`, reads keep the park
+   * schedule.
+   */
+  getEntry?(key: string): Promise<PresenceEntry | undefined>;
+  /**
    * Optional, for tools (the CLI's `servers`): every key present now, each as `get` would
    * answer it now, in no order; a key may be listed more than once. Writes nothing. A failure
    * of the backend rejects the iteration with a `DataDriverError`.
@@ -39,9 +48,11 @@ export interface PresenceEntry {
   readonly key: string;
   readonly value: string;
   /**
-   * Ms until the key expires on the backend's own clock, when the backend keeps one (Redis).
-   * Absent when expiry is judged by the reader, as DynamoDB's presence does from its own
-   * sightings: such a reader only reads a key as expired once it has watched it for its TTL.
+   * Ms until the key expires. From `scan`: on the backend's own clock, when the backend keeps
+   * one (Redis); absent when expiry is judged by the reader, as DynamoDB's presence does from
+   * its own sightings (such a reader only reads a key as expired once it has watched it for
+   * its TTL). From `getEntry`: until this reader's `get` would answer none, by whichever clock
+   * that reader judges expiry with.
    */
   readonly expiresInMs?: number;
 }

@@ -9,6 +9,12 @@
  * spacing allows it, instead of a whole doubled park (up to 2 s past the seed's 15 s). After
  * an "unknown" answer the park stays whole: a presence outage must not turn into a stream of
  * reads and attempts.
+ *
+ * When the last read found the holder alive and the presence told how long its key has left
+ * (`Presence.getEntry`), the park ends as the key expires, so a holder that stopped beating is
+ * read as stopped on time rather than up to a whole park later (the crash is then proven one
+ * beat after its key expired). Two reads stay at least a presence retry (0.25 s) apart, so a
+ * presence that keeps answering "alive, expiring now" cannot make a stream either.
  */
 /** What a presence read answered of a holder (the `presence` event's answer). */
 export type PresenceAnswerName = 'alive' | 'stopped' | 'unknown';
@@ -30,12 +36,19 @@ export interface ParkFacts {
     | undefined;
   /** The least spacing of two presence reads (the seed's first park, 0.5 s). */
   readonly minSpacingMs: number;
+  /**
+   * Time until the holder's presence key expires, by the last read when it found the holder
+   * alive and the presence told (`undefined` otherwise); at or below 0 once that time passed.
+   */
+  readonly untilExpiryMs?: number | undefined;
+  /** The least spacing of a read made as the key expires and the read before (0.25 s). */
+  readonly expiryReadSpacingMs?: number;
 }
 
 export function parkLength(facts: ParkFacts): number {
   const whole = Math.min(facts.doublingMs, facts.untilDeadlineMs);
   const untilSecond = facts.untilSecondReadMs;
-  if (untilSecond === undefined) return Math.max(0, whole);
+  if (untilSecond === undefined) return Math.max(0, Math.min(whole, untilExpiry(facts)));
   if (untilSecond > 0) return Math.max(0, Math.min(whole, untilSecond));
   return Math.max(0, Math.min(whole, spacingLeft(facts.lastRead, facts.minSpacingMs)));
 }
@@ -47,4 +60,11 @@ export function parkLength(facts: ParkFacts): number {
 function spacingLeft(lastRead: ParkFacts['lastRead'], minSpacingMs: number): number {
   if (lastRead?.answer !== 'stopped' || lastRead.proved) return Number.POSITIVE_INFINITY;
   return minSpacingMs - lastRead.agoMs;
+}
+
+/** Time until the read as the holder's key expires may run; else no shortening. */
+function untilExpiry(facts: ParkFacts): number {
+  const { lastRead, untilExpiryMs, expiryReadSpacingMs = 0 } = facts;
+  if (lastRead?.answer !== 'alive' || untilExpiryMs === undefined) return Number.POSITIVE_INFINITY;
+  return Math.max(untilExpiryMs, expiryReadSpacingMs - lastRead.agoMs);
 }

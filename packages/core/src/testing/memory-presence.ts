@@ -1,4 +1,4 @@
-import type { Presence } from '../ports/presence.js';
+import type { Presence, PresenceEntry } from '../ports/presence.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import { SystemScheduler } from '../ports/system-scheduler.js';
 
@@ -24,6 +24,14 @@ export class MemoryPresence implements Presence {
 
   async get(key: string): Promise<string | undefined> {
     return this.peek(key);
+  }
+
+  /** The live value under `key` and the ms until its deadline. */
+  async getEntry(key: string): Promise<PresenceEntry | undefined> {
+    const value = this.peek(key);
+    const entry = this.entries.get(key);
+    if (value === undefined || entry === undefined) return undefined;
+    return { key, value, expiresInMs: entry.expiresAt - this.clock.now() };
   }
 
   /** The live value under `key`, read at once: for test assertions. */

@@ -7,6 +7,7 @@
 import type { JsonObject, Messenger, Presence, Scheduler, Store } from '@datadriver/core';
 import type {
   MessageHandler,
+  PresenceEntry,
   ScheduledTask,
   StoreRecord,
   StoreSnapshot,
@@ -80,6 +81,15 @@ class TimedPresence implements Presence {
 
   get(key: string): Promise<string | undefined> {
     return this.ledger.timed('presence', this.server, `get ${key}`, () => this.inner.get(key));
+  }
+
+  /** The wrapped presence's `getEntry` (its `get` when it has none), timed as `get` is. */
+  getEntry(key: string): Promise<PresenceEntry | undefined> {
+    return this.ledger.timed('presence', this.server, `get ${key}`, async () => {
+      if (this.inner.getEntry) return this.inner.getEntry(key);
+      const value = await this.inner.get(key);
+      return value === undefined ? undefined : { key, value };
+    });
   }
 }
 

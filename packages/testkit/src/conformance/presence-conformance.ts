@@ -6,6 +6,7 @@
 import type { Presence } from '@datadriver/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, expectTyped, type Outage } from './outage.js';
+import { presenceEntryConformance } from './presence-entry-conformance.js';
 import { presenceScanConformance } from './scan-conformance.js';
 
 export interface PresenceHarness {
@@ -23,6 +24,8 @@ export function presenceConformance(
     readonly timeoutMs?: number;
     /** The adapter offers the optional `scan`: check it too. */
     readonly scan?: boolean;
+    /** The adapter offers the optional `getEntry` and tells `expiresInMs`: check it too. */
+    readonly getEntry?: boolean;
   } = {},
 ): void {
   describe(`Presence conformance: ${name}`, () => {
@@ -75,6 +78,15 @@ export function presenceConformance(
       timeout,
     );
 
+    if (options.getEntry) {
+      presenceEntryConformance(
+        () => writer,
+        () => reader,
+        key,
+        sleep,
+      );
+    }
+
     if (options.scan) {
       presenceScanConformance(
         () => writer,
@@ -91,6 +103,10 @@ export function presenceConformance(
         await harness.outage.stop();
         try {
           expectTyped(await reader.get(key('down')).catch((error: unknown) => error));
+          if (options.getEntry) {
+            const failed = await reader.getEntry?.(key('down')).catch((error: unknown) => error);
+            expectTyped(failed);
+          }
           expectTyped(await writer.set(key('down'), '1', 30).catch((error: unknown) => error));
         } finally {
           await harness.outage.start();

@@ -7,6 +7,7 @@
  */
 import type {
   Presence,
+  PresenceEntry,
   Store,
   StoreRecord,
   StoreSnapshot,
@@ -127,6 +128,11 @@ class RecordingPresence implements Presence {
   async get(key: string): Promise<string | undefined> {
     const value = await this.inner.get(key);
     return this.lostKeys.has(key) ? undefined : value;
+  }
+
+  async getEntry(key: string): Promise<PresenceEntry | undefined> {
+    const entry = await this.inner.getEntry(key);
+    return this.lostKeys.has(key) ? undefined : entry;
   }
 }
 
