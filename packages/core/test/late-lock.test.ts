@@ -80,4 +80,32 @@ describe('a store attempt that lands after its join timed out', () => {
     expect(stored(store, 'p1')?.meta.lock?.token).toBe(held.lockToken);
     expect(b.driver.profile('p1')).toBeUndefined();
   });
+
+  it('whose lock was left: the next load asks that server, which clears its orphaned lock and replies', async () => {
+    let stall: { release(): void } | undefined;
+    const { clock, store, log, server, b, before } = await lateAttempt((b) => {
+      stall = b.connection.faults.inject({ kind: 'stall', operation: 'update' });
+    });
+    b.connection.faults.inject({ kind: 'fail', operation: 'update', times: 2 });
+    stall?.release();
+    await clock.advance(1);
+    expect(stored(store, 'p1')?.meta.lock?.jobId).toBe('B');
+    // C's load finds B's lock and asks B: B holds no session under that token, so its first
+    // answer tries to clear it (the second injected failure: warned), and its answer to the
+    // repeated request clears it and replies.
+    const c = server('C');
+    const started = clock.now();
+    const profile = await clock.run(c.driver.load('p1'));
+    // The first answer's reply wakes C to find the lock still there; its request repeated at
+    // 4 s is answered with the lock cleared.
+    expect(clock.now() - started).toBe(4_000);
+    expect(profile.data).toEqual(before?.data);
+    expect(log.warnings()).toEqual([
+      'could not release the lock of p1 a timed-out load took late: Data.BackendFailed: injected failure of update PlayerData/p1',
+      'could not clear an orphaned lock of p1: Data.BackendFailed: injected failure of update PlayerData/p1',
+    ]);
+    // C took a record B had released, never B's lock itself.
+    expect(c.events.filter((event) => event.type === 'lock.taken')).toEqual([]);
+    expect(stored(store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  });
 });
