@@ -38,6 +38,15 @@ describe('a release request for a profile held with no player', () => {
     expect(held.active).toBe(false);
     expect(ended).toEqual([['A p1', 'joined-elsewhere']]);
     expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+    // A reports the request with the token B saw, and what it did.
+    expect(bed.events.filter((e) => e.type === 'handoff.request.received')).toEqual([
+      expect.objectContaining({
+        key: 'p1',
+        requester: 'B',
+        token: held.lockToken,
+        action: 'release',
+      }),
+    ]);
   });
 
   it('from a support load (erase): released as support', async () => {
