@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type DataDriverError, ErrorCode, type Profile } from '../src/index.js';
-import { messagesBed } from './messages/bed.js';
 import { stored } from './helpers.js';
+import { messagesBed } from './messages/bed.js';
 
 type Outcome =
   | { ok: true; profile: Profile<{ coins: number }> }
