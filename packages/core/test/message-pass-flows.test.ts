@@ -5,6 +5,7 @@
  * again at the next autosave, not at every nudge. Exact, on the virtual clock.
  */
 import { describe, expect, it } from 'vitest';
+import type { DataDriverEvent } from '../src/index.js';
 import { handoffServers, stored } from './helpers.js';
 import { messagesBed, pendingIds } from './messages/bed.js';
 
@@ -14,8 +15,8 @@ function online() {
   return { m, servers };
 }
 
-const saves = (events: ReadonlyArray<{ type: string }>) =>
-  events.flatMap((e) => (e.type === 'profile.saved' ? [(e as { reason: string }).reason] : []));
+const saves = (events: readonly DataDriverEvent[]) =>
+  events.flatMap((e) => (e.type === 'profile.saved' ? [e.reason] : []));
 
 describe("a nudge's message pass", () => {
   it('saves once, as message, when it applied; writes nothing when it found nothing new', async () => {
