@@ -8,10 +8,8 @@
 
 import { EventStream } from '../events/event-stream.js';
 import type { EventListener, EventPayload } from '../events/events.js';
-import { retryOnce } from '../events/signal.js';
 import { consoleLogger } from '../ports/console-logger.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
-import type { PresenceEntry } from '../ports/presence.js';
 import type { ScheduledTask, Scheduler, TaskPriority } from '../ports/scheduler.js';
 import { SystemScheduler } from '../ports/system-scheduler.js';
 import type { MessageLimits } from '../rules/index.js';
@@ -28,18 +26,13 @@ import {
   type HandoffOptions,
   refuseOtherOptions,
 } from './options.js';
+import { type PresenceRead, readPresence } from './presence-read.js';
 import { TopicSubscription } from './subscription.js';
 import { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings } from './timings.js';
 import { replyMessage, requestMessage, topicOf } from './wire.js';
 
 export type { HandoffClient, HandoffMembership, HandoffOptions } from './options.js';
-
-/** One presence read of a server: `alive` as `isAlive` answers, and the ms its key has left. */
-export interface PresenceRead {
-  readonly alive: boolean | undefined;
-  /** When alive and the presence tells (`Presence.getEntry`): ms until the key expires. */
-  readonly expiresInMs?: number;
-}
+export type { PresenceRead } from './presence-read.js';
 
 const marker = Symbol.for('datadriver.handoff');
 
@@ -237,23 +230,8 @@ export class Handoff {
    */
   async readPresence(jobId: string, driverName?: string): Promise<PresenceRead> {
     if (jobId === this.jobId) return { alive: true };
-    const { presence } = this.portsOf(driverName);
-    const getEntry = presence.getEntry?.bind(presence);
-    const read = getEntry
-      ? () => getEntry(jobId)
-      : async (): Promise<PresenceEntry | undefined> => {
-          const value = await presence.get(jobId);
-          return value === undefined ? undefined : { key: jobId, value };
-        };
-    try {
-      const entry = await retryOnce(this.scheduler, this.timings.presenceRetrySeconds * 1000, read);
-      if (entry === undefined) return { alive: false };
-      return entry.expiresInMs === undefined
-        ? { alive: true }
-        : { alive: true, expiresInMs: entry.expiresInMs };
-    } catch {
-      return { alive: undefined };
-    }
+    const retryMs = this.timings.presenceRetrySeconds * 1000;
+    return readPresence(this.portsOf(driverName).presence, this.scheduler, retryMs, jobId);
   }
 
   /** Asks `holder` to release `key` of driver `driverName`; `token` names the lock seen. */
