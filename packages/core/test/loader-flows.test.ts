@@ -20,7 +20,7 @@ function server(bed = testBed()) {
 
 describe('a profile whose lock another server took after it loaded', () => {
   it('its player is kicked with the lost-lock message (cause lock-lost) at the next write, and it deactivates', async () => {
-    const { bed, driver } = server();
+    const { bed, driver, ended } = server();
     const host = new MemoryHost('A');
     driver.attach(host);
     host.join('p1');
@@ -44,6 +44,16 @@ describe('a profile whose lock another server took after it loaded', () => {
     ]);
     expect(profile.active).toBe(false);
     expect(stored(bed.store, 'p1')?.meta.lock).toEqual(other);
+    // The lost lock has its own event, not a failed save's.
+    expect(bed.events.filter((e) => e.type === 'profile.save-failed')).toEqual([]);
+    expect(bed.events.filter((e) => e.type === 'lock.lost')).toEqual([
+      expect.objectContaining({ key: 'p1', holder: other }),
+    ]);
+    // Released or erased after that: nothing to do, nothing written.
+    const json = JSON.stringify(bed.store.peek('PlayerData/p1'));
+    await bed.clock.run(profile.release());
+    expect(JSON.stringify(bed.store.peek('PlayerData/p1'))).toBe(json);
+    expect(ended).toEqual([]); // no beforeRelease for a session already over
   });
 });
 

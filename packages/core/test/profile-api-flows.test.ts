@@ -48,6 +48,20 @@ describe('the profile API, misused', () => {
     commit.release();
   });
 
+  it('send without options (from JavaScript): Data.InvalidArgument, nothing queued', async () => {
+    const bed = testBed();
+    const profile = await bed.clock.run(bed.driver('A').load('p1'));
+    let error: unknown;
+    try {
+      (profile.send as (to: string, body: unknown) => void)('p2', { coins: 1 });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as DataDriverError).code).toBe(ErrorCode.InvalidArgument);
+    await bed.clock.run(profile.save());
+    expect(stored(bed.store, 'p1')?.meta.messages).toBeUndefined();
+  });
+
   it('a user id that is not well-formed text names itself in the error', async () => {
     const bed = testBed();
     const profile = await bed.clock.run(bed.driver('A').load('p1'));
