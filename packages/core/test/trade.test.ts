@@ -112,6 +112,10 @@ describe('trades', () => {
     expect(bobOnB.data).toEqual({ coins: 10 });
     expect(stored(bed.store, 'alice')?.meta.trade).toBeUndefined();
     expect(bed.log.lines.filter((l) => l.message.startsWith('recovered trade'))).toHaveLength(2);
+    expect(recoveries(bed)).toEqual([
+      ['alice', 'committed'],
+      ['bob', 'committed'],
+    ]);
   });
 
   it('a crash between prepare and commit: the next load aborts the trade', async () => {
@@ -142,6 +146,10 @@ describe('trades', () => {
     const bobOnB = await bed.clock.run(b.load('bob'));
     expect(aliceOnB.data).toEqual({ coins: 10 });
     expect(bobOnB.data).toEqual({ coins: 0 });
+    expect(recoveries(bed)).toEqual([
+      ['alice', 'aborted'],
+      ['bob', 'aborted'],
+    ]);
     // The recovering server aborted it; once neither record carries the marker, the journal
     // is deleted.
     await bed.clock.advance(0);
@@ -478,3 +486,10 @@ describe('a trade whose decision cannot be written', () => {
     expect(await next('bob')).toEqual({ coins: 0 });
   });
 });
+
+/** The `trade.recovered` events so far, as [key, outcome]. */
+function recoveries(bed: ReturnType<typeof testBed>): Array<[string, string]> {
+  return bed.events.flatMap((e) =>
+    e.type === 'trade.recovered' ? [[e.key, e.outcome] as [string, string]] : [],
+  );
+}
