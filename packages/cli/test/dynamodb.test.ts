@@ -19,6 +19,7 @@ import {
 import { type GameServer, gameServer } from './support/game-server.js';
 import { type MessageHandler, messageRoundTrip } from './support/message-round-trip.js';
 import { uniquePrefix } from './support/names.js';
+import { settledRead } from './support/settled-read.js';
 
 const fast = { beatSeconds: 0.2, presenceTtlSeconds: 1 };
 let client: DynamoDBClient;
@@ -113,7 +114,7 @@ describe('on DynamoDB', () => {
     await quiet.crash();
     for (const other of servers.slice(0, 1)) await other.crash();
     const names = [tables.records, tables.versions, tables.presence];
-    const before = await dynamoSnapshot(client, names);
+    const before = await settledRead(() => dynamoSnapshot(client, names));
     for (const command of [
       ['inspect', 'PlayerData', 'u3', '--data'],
       ['servers'],

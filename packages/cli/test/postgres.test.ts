@@ -17,6 +17,7 @@ import { cli, json } from './support/cli.js';
 import { type GameServer, gameServer } from './support/game-server.js';
 import { type MessageHandler, messageRoundTrip } from './support/message-round-trip.js';
 import { uniquePrefix } from './support/names.js';
+import { settledRead } from './support/settled-read.js';
 
 const fast = { beatSeconds: 0.2, presenceTtlSeconds: 1 };
 const schema = `cli_${process.pid}_${Date.now().toString(36)}`;
@@ -116,7 +117,7 @@ describe('on PostgreSQL', () => {
     await quiet.driver.profile('u3')!.save();
     await quiet.crash();
     for (const other of servers.slice(0, 1)) await other.crash();
-    const before = await snapshot();
+    const before = await settledRead(snapshot);
     for (const command of [
       ['inspect', 'PlayerData', 'u3', '--data'],
       ['servers'],
