@@ -23,7 +23,7 @@ export {
   type Subscription,
 } from './ports/messenger.js';
 export { parseMessage } from './ports/parse-message.js';
-export type { Presence, PresenceEntry } from './ports/presence.js';
+export { type Presence, type PresenceEntry, presenceEntry } from './ports/presence.js';
 export { recordJson } from './ports/record-json.js';
 export type { ScheduledTask, Scheduler, TaskPriority } from './ports/scheduler.js';
 export type {

@@ -38,6 +38,12 @@ function stalledLoadOnA(m: ReturnType<typeof messagesBed>) {
   return { a, read, profileReads, outcome: () => outcome };
 }
 
+/** The error a load failed with (and that it failed). */
+function failureOf(outcome: Outcome | undefined): DataDriverError {
+  expect(outcome?.ok).toBe(false);
+  return (outcome as { error: DataDriverError }).error;
+}
+
 describe('a load that ran slow after its take', () => {
   it('resolves with no confirming read when it resumes exactly one beat after its lock time', async () => {
     const m = messagesBed();
@@ -75,9 +81,7 @@ describe('a load that ran slow after its take', () => {
     const held = await clock.run(b.driver.load('p1'));
     read.release();
     await clock.advance(0);
-    const result = outcome();
-    expect(result?.ok).toBe(false);
-    const error = (result as { error: DataDriverError }).error;
+    const error = failureOf(outcome());
     expect(error.code).toBe(ErrorCode.LockLost);
     expect(error.message).toBe(
       'Data.LockLost: the lock of p1 was taken by server B; the profile is deactivated',
@@ -101,9 +105,7 @@ describe('a load that ran slow after its take', () => {
     const released = JSON.stringify(m.bed.store.peek('PlayerData/p1'));
     read.release();
     await clock.advance(0);
-    const result = outcome();
-    expect(result?.ok).toBe(false);
-    const error = (result as { error: DataDriverError }).error;
+    const error = failureOf(outcome());
     expect(error.code).toBe(ErrorCode.LockLost);
     expect(error.message).toBe(
       'Data.LockLost: the lock of p1 was taken; the profile is deactivated',
@@ -124,9 +126,7 @@ describe('a load that ran slow after its take', () => {
     expect(m.bed.store.peek('PlayerData/p1')).toBeUndefined();
     read.release();
     await clock.advance(0);
-    const result = outcome();
-    expect(result?.ok).toBe(false);
-    const error = (result as { error: DataDriverError }).error;
+    const error = failureOf(outcome());
     expect(error.message).toBe(
       'Data.LockLost: the lock of p1 was taken; the profile is deactivated',
     );

@@ -107,13 +107,7 @@ export class DynamoPresence implements Presence {
 
   /** The value under `key`, or `undefined` once this reader has seen its beat last a TTL. */
   async get(key: string): Promise<string | undefined> {
-    const item = await this.read(key);
-    if (item === undefined) {
-      this.sightings.forget(key);
-      return undefined;
-    }
-    const { value, beat, ttlSeconds } = parsePresenceItem(key, item);
-    return this.sightings.isFresh(key, beat, ttlSeconds * 1000) ? value : undefined;
+    return (await this.getEntry(key))?.value;
   }
 
   /**

@@ -39,7 +39,6 @@ export class PostgresPresence implements Presence {
   private readonly pool: Pool;
   private readonly table: string;
   private readonly setSql: string;
-  private readonly getSql: string;
   private readonly getEntrySql: string;
   private readonly scanSql: string;
 
@@ -54,7 +53,6 @@ export class PostgresPresence implements Presence {
 INSERT INTO ${this.table} (key, value, expires_at)
   VALUES ($1, $2, now() + $3::bigint * interval '1 millisecond')
   ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`;
-    this.getSql = `SELECT value FROM ${this.table} WHERE key = $1 AND expires_at > now()`;
     this.getEntrySql = `SELECT value,
     ceil(extract(epoch FROM expires_at - now()) * 1000)::bigint AS expires_in_ms
   FROM ${this.table} WHERE key = $1 AND expires_at > now()`;
@@ -106,13 +104,7 @@ INSERT INTO ${this.table} (key, value, expires_at)
    * read rejects: the caller's "unknown", never "absent".
    */
   async get(key: string): Promise<string | undefined> {
-    try {
-      const { rows } = await this.pool.query<{ value: Buffer }>(this.getSql, [keyBytes(key)]);
-      const value = rows[0]?.value;
-      return value === undefined ? undefined : keyOfBytes(value);
-    } catch (error) {
-      throw toPostgresError(error, 'presence get', key);
-    }
+    return (await this.getEntry(key))?.value;
   }
 
   /**

@@ -5,7 +5,7 @@
  * expires.
  */
 import { retryOnce } from '../events/signal.js';
-import type { Presence, PresenceEntry } from '../ports/presence.js';
+import { type Presence, presenceEntry } from '../ports/presence.js';
 import type { Scheduler } from '../ports/scheduler.js';
 
 /** One presence read of a server: `alive` as `isAlive` answers, and the ms its key has left. */
@@ -22,15 +22,8 @@ export async function readPresence(
   retryMs: number,
   jobId: string,
 ): Promise<PresenceRead> {
-  const getEntry = presence.getEntry?.bind(presence);
-  const read = getEntry
-    ? () => getEntry(jobId)
-    : async (): Promise<PresenceEntry | undefined> => {
-        const value = await presence.get(jobId);
-        return value === undefined ? undefined : { key: jobId, value };
-      };
   try {
-    const entry = await retryOnce(scheduler, retryMs, read);
+    const entry = await retryOnce(scheduler, retryMs, () => presenceEntry(presence, jobId));
     if (entry === undefined) return { alive: false };
     return entry.expiresInMs === undefined
       ? { alive: true }

@@ -56,3 +56,13 @@ export interface PresenceEntry {
    */
   readonly expiresInMs?: number;
 }
+
+/** `presence.getEntry(key)`; for a presence without it, what `get` reads, with no expiry. */
+export async function presenceEntry(
+  presence: Presence,
+  key: string,
+): Promise<PresenceEntry | undefined> {
+  if (presence.getEntry) return presence.getEntry(key);
+  const value = await presence.get(key);
+  return value === undefined ? undefined : { key, value };
+}

@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '../ports/json.js';
 import type { MessageHandler, Messenger, Subscription } from '../ports/messenger.js';
-import type { Presence, PresenceEntry } from '../ports/presence.js';
+import { type Presence, type PresenceEntry, presenceEntry } from '../ports/presence.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type {
   Store,
@@ -107,11 +107,7 @@ export class FaultyPresence extends FaultyPort<Presence> implements Presence {
   /** `get`'s faults, on the wrapped presence's `getEntry` (its `get` when it has none). */
   async getEntry(key: string): Promise<PresenceEntry | undefined> {
     const call = { operation: 'get', key, canLoseResponse: false };
-    return faulted(this.faults, this.options, call, async () => {
-      if (this.inner.getEntry) return this.inner.getEntry(key);
-      const value = await this.inner.get(key);
-      return value === undefined ? undefined : { key, value };
-    });
+    return faulted(this.faults, this.options, call, () => presenceEntry(this.inner, key));
   }
 }
 

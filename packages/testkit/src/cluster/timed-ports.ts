@@ -17,6 +17,7 @@ import type {
   TaskPriority,
   UpdateOptions,
 } from '@datadriver/core/ports';
+import { presenceEntry } from '@datadriver/core/ports';
 import type { ServerPorts } from './backend.js';
 import type { TimeLedger } from './ledger.js';
 import type { ClusterTime } from './time.js';
@@ -85,11 +86,9 @@ class TimedPresence implements Presence {
 
   /** The wrapped presence's `getEntry` (its `get` when it has none), timed as `get` is. */
   getEntry(key: string): Promise<PresenceEntry | undefined> {
-    return this.ledger.timed('presence', this.server, `get ${key}`, async () => {
-      if (this.inner.getEntry) return this.inner.getEntry(key);
-      const value = await this.inner.get(key);
-      return value === undefined ? undefined : { key, value };
-    });
+    return this.ledger.timed('presence', this.server, `get ${key}`, () =>
+      presenceEntry(this.inner, key),
+    );
   }
 }
 
