@@ -162,7 +162,12 @@ http.listen(args.port, '127.0.0.1', () => {
 // A clean shutdown releases every profile, so the next server loads them at once.
 let stopping = false;
 stopWithParent();
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+// Started by a parent (the fleet, Try it, a test), this server is stopped by that parent's
+// SIGTERM. A terminal's Ctrl-C reaches the parent too, which says it is stopping and then stops
+// its servers; a server answering the Ctrl-C itself could print its stop line before that, on
+// the terminal's "^C". Started by hand, Ctrl-C stops it.
+if (process.channel) process.on('SIGINT', () => undefined);
+for (const signal of process.channel ? (['SIGTERM'] as const) : (['SIGTERM', 'SIGINT'] as const)) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;

@@ -51,7 +51,7 @@ describe('pnpm run fleet in a terminal', () => {
       expect(await fleet.exited()).toBe(0);
       const lines = fleet.output().split('\n');
       const stopped = lines.filter((line) => /^game server server-[abc] stopped:/.test(line));
-      expect(stopped.sort()).toEqual([
+      expect(stopped.sort(), fleet.output()).toEqual([
         'game server server-a stopped: released 1, unreleased 0',
         'game server server-b stopped: released 1, unreleased 0',
         'game server server-c stopped: released 1, unreleased 0',
