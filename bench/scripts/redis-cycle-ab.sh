@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The throughput cycle on one Redis (redis-only-cycle.mjs: the Redis store, core's memory
+# messenger and presence) at two commits, in alternating rounds on the same machine, as
+# core-cycle-ab.sh does for core alone. Starts a redis-server of its own (redis-server on PATH);
+# each commit's core and Redis adapter are built in a temporary worktree.
+#   bench/scripts/redis-cycle-ab.sh <commit A> <commit B> [rounds, default 6]
+# Prints each round's best window (cycles per second, higher is better, and node's µs per cycle)
+# and the median of the rounds for each side.
+set -euo pipefail
+a=$1 b=$2 rounds=${3:-6}
+root=$(git rev-parse --show-toplevel)
+script="$root/bench/scripts/redis-only-cycle.mjs"
+tmp=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+redis-server --port "$port" --save '' --appendonly no --daemonize no >"$tmp/redis.log" 2>&1 &
+redis=$!
+cleanup() {
+  kill "$redis" 2>/dev/null || true
+  for c in "$a" "$b"; do git -C "$root" worktree remove --force "$tmp/$c" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+for c in "$a" "$b"; do
+  git -C "$root" worktree add --quiet --detach "$tmp/$c" "$c"
+  (cd "$tmp/$c" && pnpm install --frozen-lockfile --filter @datadriver/redis... >/dev/null \
+    && pnpm --filter @datadriver/redis... build >/dev/null)
+  cp "$script" "$tmp/$c/packages/redis/redis-only-cycle.mjs"
+done
+export REDIS_URL="redis://127.0.0.1:$port"
+declare -A rates cpus
+for round in $(seq 1 "$rounds"); do
+  line="round $round"
+  for c in "$a" "$b"; do
+    read -r rate cpu < <(cd "$tmp/$c/packages/redis" && node redis-only-cycle.mjs 3 2)
+    rates[$c]="${rates[$c]:-} $rate"
+    cpus[$c]="${cpus[$c]:-} $cpu"
+    line="$line  $c $rate/s ${cpu} µs"
+  done
+  echo "$line"
+done
+median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+for c in "$a" "$b"; do
+  echo "$c median $(echo ${rates[$c]} | median) cycles/s, node $(echo ${cpus[$c]} | median) µs per cycle"
+done
