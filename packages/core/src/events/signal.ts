@@ -7,12 +7,13 @@ import type { Scheduler, TaskPriority } from '../ports/scheduler.js';
  * request's publish returned) is not lost.
  */
 export class Signal {
-  private readonly waiters = new Set<(woken: boolean) => void>();
+  /** Made on the first wait: most signals (a load's reply) are never waited on. */
+  private waiters: Set<(woken: boolean) => void> | undefined;
   private pending = false;
 
   /** Wakes every current waiter with `true`, or the next one when none waits now. */
   notify(): void {
-    if (this.waiters.size === 0) {
+    if (this.waiters === undefined || this.waiters.size === 0) {
       this.pending = true;
       return;
     }
@@ -27,16 +28,17 @@ export class Signal {
       this.pending = false;
       return Promise.resolve(true);
     }
+    const waiters = (this.waiters ??= new Set());
     return new Promise((resolve) => {
       const task = scheduler.schedule(Math.max(0, timeoutMs), () => {
-        this.waiters.delete(wake);
+        waiters.delete(wake);
         resolve(false);
       });
       const wake = (woken: boolean): void => {
         task.cancel();
         resolve(woken);
       };
-      this.waiters.add(wake);
+      waiters.add(wake);
     });
   }
 }

@@ -67,7 +67,8 @@ export async function attemptLoad(context: DriverContext, input: AttemptInput): 
   const { key } = input;
   let presence: PresenceAnswer | undefined;
   let recovered: RecoveredTrade | undefined;
-  const check = new LoadCheck(context.settings.schema, key);
+  const { schema } = context.settings;
+  const check = schema === undefined ? undefined : new LoadCheck(schema, key);
   let checking = false;
   for (let run = 1; ; run += 1) {
     if (run > MAX_RUNS_PER_ATTEMPT) throw unsettled(key);
@@ -88,7 +89,9 @@ export async function attemptLoad(context: DriverContext, input: AttemptInput): 
           if (load.kind !== 'take') return undefined;
           if (markerGate(marker, settledTrade) === 'settle-first') return undefined;
           const taken = takenRecord(context, input, record, marker, recovered);
-          checking = !check.passes(fillDefaults(taken.data, context.settings.defaults));
+          checking =
+            check !== undefined &&
+            !check.passes(fillDefaults(taken.data, context.settings.defaults));
           return checking ? undefined : taken;
         },
       },
@@ -99,7 +102,7 @@ export async function attemptLoad(context: DriverContext, input: AttemptInput): 
       return { kind: 'failed', error: written.error };
     }
     if (checking) {
-      await check.settle();
+      await check?.settle();
       continue;
     }
     const { load, marker } = written.decision;

@@ -18,7 +18,7 @@ import { type AbortSignalLike, abortedError, untilAborted } from './abortable.js
 import { acquire } from './acquisition.js';
 import type { Acquired } from './load-attempt.js';
 import { type LocalWaitHow, waitOnThisServer } from './local-wait.js';
-import { confirmSlowTake } from './slow-take.js';
+import { confirmSlowTake, ranSlow } from './slow-take.js';
 
 export interface LoadHow extends LocalWaitHow {
   /** True once the load is no longer wanted (the player left). */
@@ -35,6 +35,12 @@ export interface HolderHooks {
   kick(session: ProfileSession, message: string, cause: KickCause): void;
   /** Answers a release request that came while the load was in flight. */
   receive(key: string, requester: string, token: string | undefined): void;
+}
+
+/** A load's session, and how it came: taken from the store, or a retained profile adopted. */
+interface Landed {
+  readonly session: ProfileSession;
+  readonly reason: TakeReason | 'adopted';
 }
 
 export class Loader {
@@ -70,20 +76,15 @@ export class Loader {
       const reserve = () => registry.reserve(key, reservation);
       const replace = (older: ProfileSession) =>
         this.holder.kick(older, context.settings.kickMessages.rejoined, 'rejoined');
-      const work = (async () => {
-        const adopted = await waitOnThisServer(
-          context,
-          registry,
-          key,
-          how,
-          loadId,
-          reserve,
-          replace,
-        );
-        return adopted
-          ? { session: adopted, reason: 'adopted' as const }
-          : await this.fromStore(key, how, reservation);
-      })();
+      const waiting = waitOnThisServer(context, registry, key, how, loadId, reserve, replace);
+      const work: Promise<Landed> =
+        waiting === undefined
+          ? this.fromStore(key, how, reservation)
+          : waiting.then((adopted): Landed | Promise<Landed> =>
+              adopted
+                ? { session: adopted, reason: 'adopted' as const }
+                : this.fromStore(key, how, reservation),
+            );
       const loaded = signal
         ? await untilAborted(work, signal, key, {
             onAbort: () => reservation.reply.notify(), // a parked wait wakes and finds it unwanted
@@ -150,7 +151,7 @@ export class Loader {
       }
       this.reportTakeover(key, reservation.loadId, acquired);
       // Messages sent while it was away apply now, before the game sees the profile (onLoad).
-      if (how.messages !== false) {
+      if (how.messages !== false && context.messageHandlers.current !== undefined) {
         const failure = await session.pass('load').then(
           () => undefined,
           (error: unknown) => error,
@@ -159,7 +160,8 @@ export class Loader {
         if (!session.active) throw failure ?? lockLostError(key, undefined);
       }
       const lockTime = acquired.record.meta.lock?.time;
-      if (lockTime !== undefined) {
+      // Only a load that ran slow awaits the confirmation: the common case stays in this turn.
+      if (lockTime !== undefined && ranSlow(context, lockTime)) {
         const take = await confirmSlowTake(context, key, reservation.token, lockTime);
         if (!take.held) throw session.lostTo(take.holder);
       }

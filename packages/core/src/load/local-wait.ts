@@ -7,7 +7,7 @@ import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { HostPlayer } from '../ports/host.js';
 import type { SessionRegistry } from '../registry/registry.js';
 import type { WaitReason } from '../rules/index.js';
-import { decideSameServer } from '../rules/same-server.js';
+import { decideSameServer, type SameServerDecision } from '../rules/same-server.js';
 import type { ProfileSession } from '../session/profile-session.js';
 
 /** What a load brings to its wait on this server. */
@@ -19,10 +19,12 @@ export interface LocalWaitHow {
 }
 
 /**
- * Resolves the adopted session, or `undefined` when the load should go to the store; then it
- * has called `reserve` in the same tick as it found the key free, so no other load slips in.
+ * `undefined` when the key was free here: reserved at once, in this turn, and the load goes to
+ * the store (the common case, which makes no promise). Otherwise the wait: it resolves the
+ * adopted session, or `undefined` once it reserved the key, in the same tick as it found the
+ * key free, so no other load slips in.
  */
-export async function waitOnThisServer(
+export function waitOnThisServer(
   context: DriverContext,
   registry: SessionRegistry,
   key: string,
@@ -31,29 +33,33 @@ export async function waitOnThisServer(
   reserve: () => void,
   /** Ends an older connection's session of the same player (the newer one wins). */
   replace: (session: ProfileSession) => void,
+): Promise<ProfileSession | undefined> | undefined {
+  const deadline = context.scheduler.now() + how.localWaitMs;
+  const first = decideHere(context, registry, key, how, deadline);
+  if (first.kind === 'reserve') {
+    reserve();
+    return undefined;
+  }
+  return waitHere(context, registry, key, how, loadId, reserve, replace, deadline, first);
+}
+
+async function waitHere(
+  context: DriverContext,
+  registry: SessionRegistry,
+  key: string,
+  how: LocalWaitHow,
+  loadId: number,
+  reserve: () => void,
+  replace: (session: ProfileSession) => void,
+  deadline: number,
+  first: SameServerDecision,
 ): Promise<ProfileSession | undefined> {
   const { scheduler } = context;
-  const deadline = scheduler.now() + how.localWaitMs;
   let reported = false;
+  let decision: SameServerDecision | undefined = first;
   for (;;) {
+    decision ??= decideHere(context, registry, key, how, deadline);
     const session = registry.session(key);
-    const decision = decideSameServer({
-      loading: registry.reservation(key) !== undefined,
-      ...(session
-        ? {
-            session: {
-              state: session.state,
-              writing: session.writing,
-              traded: session.trade !== undefined,
-              otherPlayer:
-                how.player !== undefined &&
-                session.player !== undefined &&
-                session.player !== how.player,
-            },
-          }
-        : {}),
-      remainingMs: deadline - scheduler.now(),
-    });
     switch (decision.kind) {
       case 'reserve':
         reserve();
@@ -75,7 +81,36 @@ export async function waitOnThisServer(
         reported = true;
         await registry.waitForChange(scheduler, deadline - scheduler.now());
     }
+    decision = undefined;
   }
+}
+
+/** The same-server rules (`decideSameServer`) on the key's state here now. */
+function decideHere(
+  context: DriverContext,
+  registry: SessionRegistry,
+  key: string,
+  how: LocalWaitHow,
+  deadline: number,
+): SameServerDecision {
+  const session = registry.session(key);
+  return decideSameServer({
+    loading: registry.reservation(key) !== undefined,
+    ...(session
+      ? {
+          session: {
+            state: session.state,
+            writing: session.writing,
+            traded: session.trade !== undefined,
+            otherPlayer:
+              how.player !== undefined &&
+              session.player !== undefined &&
+              session.player !== how.player,
+          },
+        }
+      : {}),
+    remainingMs: deadline - context.scheduler.now(),
+  });
 }
 
 function lockedHere(context: DriverContext, key: string, reason: WaitReason): DataDriverError {

@@ -17,6 +17,12 @@ export type SlowTake =
 
 const HELD: SlowTake = { held: true };
 
+/** True when more than a beat has passed since the lock time this load wrote: confirm it. */
+export function ranSlow(context: DriverContext, lockTime: number): boolean {
+  const beatMs = context.settings.timings.beatSeconds * 1000;
+  return context.scheduler.now() - lockTime > beatMs;
+}
+
 /** Whether the lock this load took at `lockTime` (with `token`) is still its own. */
 export async function confirmSlowTake(
   context: DriverContext,
@@ -24,8 +30,7 @@ export async function confirmSlowTake(
   token: string,
   lockTime: number,
 ): Promise<SlowTake> {
-  const beatMs = context.settings.timings.beatSeconds * 1000;
-  if (context.scheduler.now() - lockTime <= beatMs) return HELD;
+  if (!ranSlow(context, lockTime)) return HELD;
   let lock: LockInfo | undefined;
   try {
     lock = parseRecord(key, await context.store.get(context.keys.store(key)))?.meta.lock;

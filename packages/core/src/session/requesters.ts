@@ -7,31 +7,36 @@
 export const MAX_REQUESTERS_PER_KEY = 16;
 
 export class Requesters {
-  readonly #servers = new Map<string, string | undefined>();
+  /** Made on the first request: most keys are never asked for. */
+  #servers: Map<string, string | undefined> | undefined;
 
   /** True when `requester` is new and `MAX_REQUESTERS_PER_KEY` others already wait. */
   full(requester: string): boolean {
-    return !this.#servers.has(requester) && this.#servers.size >= MAX_REQUESTERS_PER_KEY;
+    const servers = this.#servers;
+    return (
+      servers !== undefined && !servers.has(requester) && servers.size >= MAX_REQUESTERS_PER_KEY
+    );
   }
 
   /** Records `requester` and the lock token it named (unless full). */
   note(requester: string, token: string | undefined): void {
-    if (!this.full(requester)) this.#servers.set(requester, token);
+    if (!this.full(requester)) (this.#servers ??= new Map()).set(requester, token);
   }
 
   /** True while some server waits for this key. */
   get waiting(): boolean {
-    return this.#servers.size > 0;
+    return this.#servers !== undefined && this.#servers.size > 0;
   }
 
   /** Every requester with the token it named, forgetting them all. */
   take(): Array<[requester: string, token: string | undefined]> {
+    if (this.#servers === undefined) return [];
     const all = [...this.#servers];
     this.#servers.clear();
     return all;
   }
 
   clear(): void {
-    this.#servers.clear();
+    this.#servers?.clear();
   }
 }

@@ -20,12 +20,14 @@ import {
 export class SessionMessages {
   /** What the session's next write records; set by a pass before the write that carries it. */
   current: ProfileMessages;
-  readonly #failed = new Set<string>();
-  readonly #delivering = new Set<string>();
+  // The sets are made on first use: most sessions never see a message, and four empty sets
+  // per load were a measurable part of a load's garbage.
+  #failed: Set<string> | undefined;
+  #delivering: Set<string> | undefined;
   /** Applied by this session, not yet seen in a committed write (`message.applied`). */
-  readonly #uncommitted = new Set<string>();
+  #uncommitted: Set<string> | undefined;
   /** Applied by this session or reported as a duplicate: never reported as one (again). */
-  readonly #known = new Set<string>();
+  #known: Set<string> | undefined;
   #passes: PassState = 'idle';
 
   constructor(
@@ -49,13 +51,14 @@ export class SessionMessages {
 
   /** True when delivery of `id` may start now (none in flight); `endDelivery` when it ends. */
   startDelivery(id: string): boolean {
+    this.#delivering ??= new Set();
     if (this.#delivering.has(id)) return false;
     this.#delivering.add(id);
     return true;
   }
 
   endDelivery(id: string): void {
-    this.#delivering.delete(id);
+    this.#delivering?.delete(id);
   }
 
   /** A delivery of `id` answered `outcome` (`settleDelivery`): the next write carries it. */
@@ -65,11 +68,12 @@ export class SessionMessages {
 
   /** True when message `id` failed in this session. */
   failed(id: string): boolean {
-    return this.#failed.has(id);
+    return this.#failed?.has(id) === true;
   }
 
   /** Message `id` failed: true the first time in this session (the one time it warns). */
   fail(id: string): boolean {
+    this.#failed ??= new Set();
     if (this.#failed.has(id)) return false;
     this.#failed.add(id);
     return true;
@@ -77,6 +81,8 @@ export class SessionMessages {
 
   /** A pass applied `ids` in memory: reported as applied once a write carrying them commits. */
   applied(ids: readonly string[]): void {
+    this.#uncommitted ??= new Set();
+    this.#known ??= new Set();
     for (const id of ids) {
       this.#uncommitted.add(id);
       this.#known.add(id);
@@ -85,8 +91,9 @@ export class SessionMessages {
 
   /** A write committed recording `applied`: the ids this session applied that it made durable. */
   committed(applied: readonly string[]): string[] {
-    if (this.#uncommitted.size === 0) return [];
-    return applied.filter((id) => this.#uncommitted.delete(id));
+    const uncommitted = this.#uncommitted;
+    if (uncommitted === undefined || uncommitted.size === 0) return [];
+    return applied.filter((id) => uncommitted.delete(id));
   }
 
   /**
@@ -94,11 +101,12 @@ export class SessionMessages {
    * applied, each reported once: not this session's own apply whose trim is still to come.
    */
   duplicates(trim: readonly string[]): string[] {
-    const found = trim.filter((id) => !this.#known.has(id));
-    for (const id of found) this.#known.add(id);
+    const known = (this.#known ??= new Set());
+    const found = trim.filter((id) => !known.has(id));
+    for (const id of found) known.add(id);
     // Bounded: an id the record no longer keeps as applied is never planned as a trim again.
     const kept = new Set(this.current.applied);
-    for (const id of this.#known) if (!kept.has(id)) this.#known.delete(id);
+    for (const id of known) if (!kept.has(id)) known.delete(id);
     return found;
   }
 
