@@ -41,10 +41,11 @@ export function acquire(
 
 class Acquisition {
   private readonly deadline: JoinDeadline;
-  private readonly silence: Silence;
+  /** Made once the wait first finds a lock: a key free in the store needs none of these. */
+  private silence: Silence | undefined;
   private parkMs: number;
   private stealFrom: string | undefined;
-  private readonly requests: JoinerRequests;
+  private requests: JoinerRequests | undefined;
   /** The lock a reply last woke this wait for (its token). */
   private repliedFor: string | undefined;
   /** True once an attempt after a reply found that same lock: replies stop skipping reads. */
@@ -73,24 +74,31 @@ class Acquisition {
   ) {
     const { timings } = context.link;
     this.deadline = new JoinDeadline(context.scheduler, context.settings.lockWaitMs, timings);
-    this.silence = new Silence(timings.beatSeconds * 1000);
     this.parkMs = timings.parkMinSeconds * 1000;
-    this.requests = new JoinerRequests(context, key, reservation.loadId);
   }
 
   async run(): Promise<Acquired> {
+    this.assertWanted();
+    const first = await this.attempt();
+    // The common case, a key free in the store, ends here: no wait was set up.
+    if (first.kind === 'taken') return first.acquired;
     try {
-      return await this.wait();
+      return await this.wait(first);
     } finally {
-      this.requests.stop();
+      this.requests?.stop();
     }
   }
 
-  private async wait(): Promise<Acquired> {
+  private async wait(first: Attempt): Promise<Acquired> {
     let waitingOn: string | undefined;
+    let found: Attempt | undefined = first;
     for (;;) {
-      this.assertWanted();
-      const attempt = await this.attempt();
+      let attempt = found;
+      found = undefined;
+      if (attempt === undefined) {
+        this.assertWanted();
+        attempt = await this.attempt();
+      }
       this.released = undefined; // stale after one attempt, whatever it found
       if (attempt.kind === 'taken') return attempt.acquired;
       if (attempt.kind === 'locked') {
@@ -123,7 +131,7 @@ class Acquisition {
       }
       // The request goes out, and the park runs from now, whatever the publish does: a slow or
       // hung bus must delay neither a reply's wake nor the presence reads after the park.
-      if (attempt.kind === 'locked') this.requests.ask(attempt.holder);
+      if (attempt.kind === 'locked') this.joinerRequests().ask(attempt.holder);
       const replied = await this.reservation.reply.wait(this.context.scheduler, parkMs);
       // A reply means the holder let go: load again at once. Otherwise read its presence.
       if (attempt.kind === 'locked' && this.readsAfterWake(attempt.holder, replied)) {
@@ -156,7 +164,7 @@ class Acquisition {
     const facts: ParkFacts = {
       doublingMs: this.parkMs,
       untilDeadlineMs: this.deadline.leftMs(),
-      untilSecondReadMs: this.silence.untilSecondRead(now),
+      untilSecondReadMs: this.silence?.untilSecondRead(now),
       lastRead: this.lastReadBefore(attempt, now),
       minSpacingMs: link.timings.parkMinSeconds * 1000,
       untilExpiryMs:
@@ -214,6 +222,7 @@ class Acquisition {
     if (answer.alive === undefined && !outage && !this.deadline.passed) {
       answer = await this.presenceOf(holder);
     }
+    this.silence ??= new Silence(this.context.link.timings.beatSeconds * 1000);
     const proved = this.silence.record(holder.jobId, answer.alive, scheduler.now());
     this.lastRead = { jobId: holder.jobId, at, answer: answerName(answer.alive), proved };
     if (proved) this.stealFrom = holder.jobId;
@@ -258,6 +267,11 @@ class Acquisition {
       answer: answerName(alive),
     });
     return { jobId: holder.jobId, alive };
+  }
+
+  private joinerRequests(): JoinerRequests {
+    this.requests ??= new JoinerRequests(this.context, this.key, this.reservation.loadId);
+    return this.requests;
   }
 
   private assertWanted(): void {

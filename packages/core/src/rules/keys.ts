@@ -25,6 +25,9 @@ export function wireBytes(text: string): number {
 
 /** Why `text` cannot name a key, driver or server (too long), or `undefined`. */
 export function tooLong(text: string, max = MAX_NAME_BYTES): string | undefined {
+  // A UTF-16 unit is at most 6 bytes in a JSON string (a control's \u escape): a short text
+  // is within any limit, with no JSON made to measure it (every load checks its key and token).
+  if (text.length * 6 <= max) return undefined;
   const bytes = wireBytes(text);
   return bytes > max
     ? `is ${bytes} bytes as JSON (UTF-8), over the ${max} a handoff message leaves it`

@@ -143,10 +143,11 @@ export class ProfileSession {
   }
 
   /** Saves the data under this session's lock; waits for a trade holding it to be decided. */
-  async save(reason: SaveReason = 'manual'): Promise<void> {
-    this.#assertActive();
-    if (this.#trade) await this.#trade.decided;
-    return this.#io.save(reason);
+  save(reason: SaveReason = 'manual'): Promise<void> {
+    if (!this.active) return Promise.reject(inactiveError(this.key));
+    const trade = this.#trade;
+    // Not an async function: a save with no trade to wait for is the session's queued save.
+    return trade ? trade.decided.then(() => this.#io.save(reason)) : this.#io.save(reason);
   }
 
   /**
