@@ -20,6 +20,12 @@ delete holed[1];
 const extra = Object.assign([1, 2], { note: 'x' });
 const getter = Object.defineProperty({}, 'coins', { get: () => 1, enumerable: true });
 const hidden = Object.defineProperty({}, 'coins', { value: 1, enumerable: false });
+const setter = Object.defineProperty({}, 'coins', { set: () => undefined, enumerable: true });
+// An accessor with neither function: it reads as undefined, like a data property holding it.
+const bare = Object.defineProperty({}, 'coins', { get: undefined, enumerable: true });
+const hiddenGetter = Object.defineProperty({}, 'coins', { get: () => 1, enumerable: false });
+// JSON.parse makes "__proto__" an own data property; Object.prototype's accessor is not it.
+const ownProto = JSON.parse('{"__proto__": {"a": 1}, "b": 2}') as object;
 
 // What JSON would change, at its path: the table of what a save refuses and a load rejects.
 const rows: Array<[string, unknown, string | undefined]> = [
@@ -51,6 +57,12 @@ const rows: Array<[string, unknown, string | undefined]> = [
   ['a symbol key', { a: { [Symbol('k')]: 1 } }, 'data.a has a symbol key Symbol(k)'],
   ['a getter', { a: getter }, 'data.a has a getter or setter coins'],
   ['a non-enumerable property', { a: hidden }, 'data.a has a non-enumerable property coins'],
+  ['a setter alone', { a: setter }, 'data.a has a getter or setter coins'],
+  ['an accessor with neither function', { a: bare }, 'data.a has a getter or setter coins'],
+  ['a non-enumerable getter', { a: hiddenGetter }, 'data.a has a getter or setter coins'],
+  ['an own "__proto__" data property', { a: ownProto }, undefined],
+  ['a proxy of a plain object', { a: new Proxy({ b: 1 }, {}) }, undefined],
+  ['a proxy hiding a getter', { a: new Proxy(getter, {}) }, 'data.a has a getter or setter coins'],
   ['deep in an array', { a: [0, [1, { 'b c': new Map() }]] }, 'data.a[1][1]["b c"] is a Map'],
   ['the first of two problems', { a: 1, b: Number.NaN, c: undefined }, 'data.b is NaN'],
 ];
