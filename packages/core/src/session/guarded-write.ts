@@ -70,7 +70,6 @@ export async function guardedWrite<D>(
 ): Promise<Written<D>> {
   const { key } = write;
   const started = context.scheduler.now();
-  const durationMs = () => context.scheduler.now() - started;
   let made: Run<D> | undefined;
   let refusal: unknown;
   const transform = (current: StoreRecord | undefined) => {
@@ -108,10 +107,11 @@ export async function guardedWrite<D>(
         ErrorCode.BackendFailed,
         `${write.what} of ${key} failed`,
       );
-      return { ok: false, error, final: true, durationMs: durationMs() };
+      return { ok: false, error, final: true, durationMs: context.scheduler.now() - started };
     }
     const stored = storedAfter(key, run, snapshot);
-    return { ok: true, decision: run.decision, stored, snapshot, durationMs: durationMs() };
+    const durationMs = context.scheduler.now() - started;
+    return { ok: true, decision: run.decision, stored, snapshot, durationMs };
   } catch (error) {
     const byTransform = refusal !== undefined && error === refusal;
     const failure = byTransform
@@ -125,7 +125,7 @@ export async function guardedWrite<D>(
       ok: false,
       error: failure,
       final: endsRetries(failure, byTransform),
-      durationMs: durationMs(),
+      durationMs: context.scheduler.now() - started,
     };
   }
 }
