@@ -28,7 +28,8 @@ export class Signal {
       this.pending = false;
       return Promise.resolve(true);
     }
-    const waiters = (this.waiters ??= new Set());
+    this.waiters ??= new Set();
+    const waiters = this.waiters;
     return new Promise((resolve) => {
       const task = scheduler.schedule(Math.max(0, timeoutMs), () => {
         waiters.delete(wake);

@@ -20,7 +20,9 @@ export class Requesters {
 
   /** Records `requester` and the lock token it named (unless full). */
   note(requester: string, token: string | undefined): void {
-    if (!this.full(requester)) (this.#servers ??= new Map()).set(requester, token);
+    if (this.full(requester)) return;
+    this.#servers ??= new Map();
+    this.#servers.set(requester, token);
   }
 
   /** True while some server waits for this key. */

@@ -101,7 +101,8 @@ export class SessionMessages {
    * applied, each reported once: not this session's own apply whose trim is still to come.
    */
   duplicates(trim: readonly string[]): string[] {
-    const known = (this.#known ??= new Set());
+    this.#known ??= new Set();
+    const known = this.#known;
     const found = trim.filter((id) => !known.has(id));
     for (const id of found) known.add(id);
     // Bounded: an id the record no longer keeps as applied is never planned as a trim again.
