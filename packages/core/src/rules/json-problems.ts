@@ -77,27 +77,13 @@ function problemIn(
   const object = value as object;
   if (depth >= maxDepth) return { problem: `is nested deeper than ${maxDepth} levels`, keys: [] };
   if (ancestors.includes(object)) return { problem: 'is circular (it contains itself)', keys: [] };
-  if (Array.isArray(object)) {
-    const shape = arrayProblem(object);
-    if (shape !== undefined) return { problem: shape, keys: [] };
-    ancestors.push(object);
-    const found = problemInItems(object, depth, maxDepth, ancestors);
-    ancestors.pop();
-    return found;
-  }
-  const keys = Reflect.ownKeys(object);
-  const shape = objectProblem(object, keys);
+  const isArray = Array.isArray(object);
+  const shape = isArray ? arrayProblem(object) : objectProblem(object);
   if (shape !== undefined) return { problem: shape, keys: [] };
   ancestors.push(object);
-  // `objectProblem` passed: every key is a string naming an enumerable data property, in the
-  // order `Object.keys` gives.
-  const found = problemInFields(
-    object as Record<string, unknown>,
-    keys as string[],
-    depth,
-    maxDepth,
-    ancestors,
-  );
+  const found = isArray
+    ? problemInItems(object, depth, maxDepth, ancestors)
+    : problemInFields(object as Record<string, unknown>, depth, maxDepth, ancestors);
   ancestors.pop();
   return found;
 }
@@ -121,12 +107,11 @@ function problemInItems(
 /** The fields of an object `objectProblem` passed: own, enumerable data properties only. */
 function problemInFields(
   object: Record<string, unknown>,
-  keys: readonly string[],
   depth: number,
   maxDepth: number,
   ancestors: object[],
 ): Found | undefined {
-  for (const key of keys) {
+  for (const key of Object.keys(object)) {
     const found = problemIn(object[key], depth + 1, maxDepth, ancestors);
     if (found) {
       found.keys.push(key);
@@ -170,40 +155,16 @@ function arrayProblem(array: unknown[]): string | undefined {
   return undefined;
 }
 
-/**
- * Annex B's accessor lookups: on an own property they answer for that property alone (an own
- * data property gives `undefined`), and unlike `getOwnPropertyDescriptor` they make no object,
- * which every field of every save would otherwise cost.
- */
-const { __lookupGetter__: getterOf, __lookupSetter__: setterOf } = Object.prototype as unknown as {
-  __lookupGetter__(this: object, key: string): unknown;
-  __lookupSetter__(this: object, key: string): unknown;
-};
-const { propertyIsEnumerable: isEnumerable } = Object.prototype;
-
-/** `keys`: the object's own keys (`Reflect.ownKeys`). */
-function objectProblem(object: object, keys: ReadonlyArray<string | symbol>): string | undefined {
+function objectProblem(object: object): string | undefined {
   const prototype: unknown = Object.getPrototypeOf(object);
   if (prototype !== Object.prototype && prototype !== null) return `is a ${kindOf(object)}`;
-  for (const key of keys) {
+  for (const key of Reflect.ownKeys(object)) {
     if (typeof key === 'symbol') return `has a symbol key ${String(key)}`;
-    if (
-      getterOf.call(object, key) !== undefined ||
-      setterOf.call(object, key) !== undefined ||
-      // An accessor may have neither function: it reads as undefined, which a data property
-      // rarely does, and only then is the descriptor asked.
-      ((object as Record<string, unknown>)[key] === undefined && isAccessor(object, key))
-    ) {
-      return `has a getter or setter ${key}`;
-    }
-    if (!isEnumerable.call(object, key)) return `has a non-enumerable property ${key}`;
+    const descriptor = Object.getOwnPropertyDescriptor(object, key);
+    if (descriptor && !('value' in descriptor)) return `has a getter or setter ${key}`;
+    if (descriptor && !descriptor.enumerable) return `has a non-enumerable property ${key}`;
   }
   return undefined;
-}
-
-function isAccessor(object: object, key: string): boolean {
-  const descriptor = Object.getOwnPropertyDescriptor(object, key);
-  return descriptor !== undefined && !('value' in descriptor);
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
