@@ -84,7 +84,7 @@ export class ProfileSession {
     this.userIds = new UserIds(start.userIds);
     this.#player = start.player;
     const limits = limitsFor(context.store.maxRecordBytes);
-    this.messages = new SessionMessages(start.messages, () => context.scheduler.now(), limits);
+    this.messages = new SessionMessages(start.messages, context.scheduler, limits);
     const view = new SessionView(this, hooks, (holder) => this.#lost(holder));
     this.#view = view;
     this.#io = new SessionIo(context, view, loadedSnapshot(start));
@@ -126,11 +126,13 @@ export class ProfileSession {
 
   /** A message pass (`message-pass.ts`), in the write queue; true when it saved. */
   pass(reason: PassReason): Promise<boolean> {
-    return this.#io.pass(this, reason, this.#passes);
+    return this.#io.pass(this, reason, () => this.#mayPass());
   }
 
   /** Whether a pass may run once its turn in the queue comes. */
-  readonly #passes = (): boolean => this.active && !this.#trade;
+  #mayPass(): boolean {
+    return this.active && !this.#trade;
+  }
 
   /** The data's JSON as a write sends it, or `Data.InvalidData` (`SessionIo.validate`). */
   validate(): string {
@@ -300,7 +302,7 @@ export class ProfileSession {
   #tick(): void {
     if (this.#io.busy || this.#trade) return;
     if (this.active) {
-      this.#io.autosave(this, this.#passes).catch(() => undefined); // profile.save-failed
+      this.#io.autosave(this, () => this.#mayPass()).catch(() => undefined); // profile.save-failed
     } else if (this.#state === 'retained') {
       // A retry keeps the first release's reason.
       this.release(this.end.reason ?? 'manual').catch(() => undefined); // profile.release-failed

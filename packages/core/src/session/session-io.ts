@@ -13,7 +13,6 @@ import type { SaveReason } from '../events/events.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import { type LockInfo, serializeData } from '../rules/index.js';
-import type { ProfileMessages } from '../rules/messages/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { deliverOutbox } from './outbox-delivery.js';
@@ -24,9 +23,8 @@ import {
   eraseWrite,
   markerWrite,
   releaseWrite,
-  type SessionWriter,
+  SessionWriter,
   saveWrite,
-  sessionWriter,
 } from './session-writes.js';
 import { WriteQueue } from './write-queue.js';
 import { autosaveWritesAfter, committedMeta, type WrittenSnapshot } from './written-snapshot.js';
@@ -60,11 +58,6 @@ export class SessionIo {
   #queuedIdle = false;
   /** The applied message ids as the store last acknowledged them. */
   #durableApplied: readonly string[];
-  /**
-   * What the write under way records of messages, taken with its data (`#take`): a transfer
-   * made while it waits for the store goes out with its debit, in a later write.
-   */
-  #carried: ProfileMessages | undefined;
   readonly #queue: WriteQueue;
   readonly #writer: SessionWriter;
 
@@ -76,13 +69,7 @@ export class SessionIo {
     this.#lastWritten = start;
     this.#durableApplied = owner.messages.current.applied;
     this.#queue = new WriteQueue(() => owner.settled());
-    this.#writer = sessionWriter(
-      context,
-      owner.key,
-      owner.token,
-      () => owner.userIds,
-      () => this.#carried ?? owner.messages.current,
-    );
+    this.#writer = new SessionWriter(context, owner.key, owner.token, owner);
     // What the load took is committed: transfers a crash kept from delivery go out now.
     deliverOutbox(context, owner.key, owner.messages, owner.messages.current.outbox);
   }
@@ -95,7 +82,9 @@ export class SessionIo {
   pass(owner: PassOwner, reason: PassReason, may: () => boolean): Promise<boolean> {
     if (this.context.messageHandlers.current === undefined) return Promise.resolve(false);
     return this.#queue.run(() =>
-      may() ? messagePass(this.context, owner, this.#passIo, reason, may) : Promise.resolve(false),
+      may()
+        ? messagePass(this.context, owner, this.#passIo(), reason, may)
+        : Promise.resolve(false),
     );
   }
 
@@ -110,10 +99,16 @@ export class SessionIo {
     );
   }
 
-  readonly #passIo: PassIo = {
-    save: (reason) => this.#save(reason, reason === 'autosave'),
-    durableApplied: () => this.#durableApplied,
-  };
+  /** What a message pass uses of the writes: made at the first pass (most sessions have none). */
+  #passIoMade: PassIo | undefined;
+
+  #passIo(): PassIo {
+    this.#passIoMade ??= {
+      save: (reason) => this.#save(reason, reason === 'autosave'),
+      durableApplied: () => this.#durableApplied,
+    };
+    return this.#passIoMade;
+  }
 
   /** True while a write is queued or running. */
   get busy(): boolean {
@@ -135,7 +130,7 @@ export class SessionIo {
   /** The data's JSON for a write, and what it records of messages, taken at one instant. */
   #take(): string {
     const json = this.validate();
-    this.#carried = this.owner.messages.current;
+    this.#writer.carry();
     return json;
   }
 
@@ -236,7 +231,7 @@ export class SessionIo {
    * one this autosave would have written.
    */
   #idle(): void {
-    this.#carried = undefined;
+    this.#writer.drop();
     const committed = committedMeta(this.#lastWritten);
     deliverOutbox(this.context, this.owner.key, this.owner.messages, committed?.messages?.outbox);
   }
@@ -256,7 +251,7 @@ export class SessionIo {
     try {
       result = await guardedWrite(this.context, write, expected);
     } finally {
-      this.#carried = undefined;
+      this.#writer.drop();
     }
     if (!result.ok) {
       this.#lastWritten = { ...this.#lastWritten, stored: undefined };

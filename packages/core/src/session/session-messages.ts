@@ -32,7 +32,8 @@ export class SessionMessages {
 
   constructor(
     start: ProfileMessages | undefined,
-    private readonly now: () => number,
+    /** The clock a transfer is stamped with. */
+    private readonly clock: { now(): number },
     private readonly limits: InboxLimits,
   ) {
     this.current = start ?? NO_PROFILE_MESSAGES;
@@ -44,7 +45,7 @@ export class SessionMessages {
    * committed.
    */
   transfer(from: string, to: string, body: JsonValue, id: string): void {
-    const entry = { to, id, body, at: this.now() };
+    const entry = { to, id, body, at: this.clock.now() };
     const outbox = addToOutbox(from, this.current.outbox, entry, this.limits);
     this.current = { ...this.current, outbox };
   }

@@ -23,39 +23,69 @@ import {
 import type { ProfileMessages } from '../rules/messages/index.js';
 import type { GuardedWrite } from './guarded-write.js';
 
-/** What each write of a session carries: its key, its lock, and the meta it keeps. */
-export interface SessionWriter {
-  readonly key: string;
-  readonly token: string;
-  writer(): LockWriter;
-  extras(): MetaExtras;
+/** What a session's writes read of it: the user ids and messages every write records. */
+export interface WrittenSession {
+  /** The user ids its record belongs to (for erasure requests). */
+  readonly userIds: readonly string[];
+  /** What its record keeps of messages now. */
+  readonly messages: { readonly current: ProfileMessages };
 }
 
 /**
- * The writer of session `token` of `key` on this driver, tagging `userIds()` and recording
- * `messages()` (the applied ids and outbox, in the same write as the data they changed).
+ * What each write of a session carries: its key, its lock, and the meta it keeps, the user ids
+ * and the messages included. A class, not closures: one is made per load.
  */
-export function sessionWriter(
-  context: DriverContext,
-  key: string,
-  token: string,
-  userIds: () => readonly string[],
-  messages: () => ProfileMessages,
-): SessionWriter {
-  const { migrations } = context.settings;
-  const schema = latestSchema(migrations);
-  const compatible = oldestCompatible(migrations);
-  return {
-    key,
-    token,
-    writer: () => ({
+export class SessionWriter {
+  readonly #schema: number;
+  readonly #compatible: number;
+  /**
+   * What the write under way records of messages, taken with its data (`carry`): a transfer
+   * made while it waits for the store goes out with its debit, in a later write.
+   */
+  #carried: ProfileMessages | undefined;
+
+  constructor(
+    private readonly context: DriverContext,
+    readonly key: string,
+    readonly token: string,
+    private readonly session: WrittenSession,
+  ) {
+    const { migrations } = context.settings;
+    this.#schema = latestSchema(migrations);
+    this.#compatible = oldestCompatible(migrations);
+  }
+
+  /** The lock this session writes, stamped now. */
+  writer(): LockWriter {
+    const { context, token } = this;
+    return {
       jobId: context.identity.jobId,
       token,
       now: context.scheduler.now(),
       presence: context.link.beatsPresence,
-    }),
-    extras: () => ({ schema, compatible, userIds: userIds(), messages: messages() }),
-  };
+    };
+  }
+
+  /** The meta every write keeps: the schema, the user ids, the messages. */
+  extras(): MetaExtras {
+    const { session } = this;
+    return {
+      schema: this.#schema,
+      compatible: this.#compatible,
+      userIds: session.userIds,
+      messages: this.#carried ?? session.messages.current,
+    };
+  }
+
+  /** The data is taken for a write: that write records the messages as they are now. */
+  carry(): void {
+    this.#carried = this.session.messages.current;
+  }
+
+  /** The write ended: the next one records the messages as they are then. */
+  drop(): void {
+    this.#carried = undefined;
+  }
 }
 
 const dataOf = (json: string) => JSON.parse(json) as JsonObject;
