@@ -119,17 +119,10 @@ export class Loader {
       const released = registry.takeReleased(key);
       const acquired = await acquire(context, key, reservation, heldHere, released);
       const { record } = acquired;
-      // While the load is in progress, a write that finds the lock taken ends the session
-      // without the lost-lock kick: the load fails instead, and its player is kicked once, as
-      // for any failed load. The game never sees a profile already lost.
-      let landing = true;
-      const hooks: SessionHooks = {
-        ...this.hooks,
-        lockLost: (lost) => {
-          if (!landing) this.hooks.lockLost(lost);
-        },
-      };
-      const session = new ProfileSession(context, hooks, {
+      // While the load is in progress (until `landed()`), a write that finds the lock taken
+      // ends the session without the lost-lock kick: the load fails instead, and its player is
+      // kicked once, as for any failed load. The game never sees a profile already lost.
+      const session = new ProfileSession(context, this.hooks, {
         key,
         token: reservation.token,
         data: fillDefaults(record.data, context.settings.defaults),
@@ -165,7 +158,7 @@ export class Loader {
         const take = await confirmSlowTake(context, key, reservation.token, lockTime);
         if (!take.held) throw session.lostTo(take.holder);
       }
-      landing = false;
+      session.landed();
       return { session, reason: acquired.reason };
     } finally {
       registry.settle(key, reservation);

@@ -67,6 +67,8 @@ export class ProfileSession {
   #player: HostPlayer | undefined;
   #trade: HeldByTrade | undefined;
   #releasing: Promise<void> | undefined;
+  /** True until its load hands it to the game: a lost lock then fails the load, with no kick. */
+  #landing = true;
   /** Why the session ends (`beforeRelease`'s reason). */
   readonly end = new SessionEnd();
   readonly #io: SessionIo;
@@ -263,6 +265,11 @@ export class ProfileSession {
     this.#deactivate('released');
   }
 
+  /** Its load handed it to the game: a lost lock from now on kicks its player. */
+  landed(): void {
+    this.#landing = false;
+  }
+
   /** A read found the lock taken (a slow load confirming its take): as `#lost`. */
   lostTo(holder: LockInfo | undefined): DataDriverError {
     return this.#lost(holder);
@@ -274,7 +281,7 @@ export class ProfileSession {
       const wasActive = this.active;
       this.context.emit({ type: 'lock.lost', key: this.key, ...(holder ? { holder } : {}) });
       this.#deactivate('lost');
-      if (wasActive) this.hooks.lockLost(this);
+      if (wasActive && !this.#landing) this.hooks.lockLost(this);
     }
     return lockLostError(this.key, holder);
   }
