@@ -35,7 +35,6 @@ async function main(): Promise<void> {
       : options.redisUrl === undefined
         ? 'in-memory backend'
         : `Redis at ${options.redisUrl}, real game servers`;
-  console.log(`DataDriver "Try it" (${backend}): ${server.url}`);
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
@@ -55,6 +54,9 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Printed once the handlers are in: a Ctrl-C typed as soon as the address shows (a test's
+  // does) stops the demo in order. Before them it would end the process at once, unprinted.
+  console.log(`DataDriver "Try it" (${backend}): ${server.url}`);
 }
 
 main().catch((error: unknown) => {

@@ -218,12 +218,13 @@ describe('a gift sent while the player hops from A to B', () => {
     const { shown, outcome } = await record('gift-during-hop');
     // B's send: the inbox write (100), then its read of the profile finds A's lock and nudges
     // A, which has released by then. B's load: as the live hand-over, then its lock (100), the
-    // inbox read (100) and the one write of the gift's coins and id (100).
+    // inbox read (100) and the one write of the gift's coins and id (100). At 100 ms both the
+    // load's read and the send's inbox write land; the load, started first, reports first.
     expect(shown.map(line)).toEqual([
       '0 B load.started',
-      '100 B gift.sent',
       '100 B load.waiting',
       '100 B handoff.request.sent',
+      '100 B gift.sent',
       '120 A handoff.request.received',
       '120 A profile.kicked',
       '220 A profile.released',
