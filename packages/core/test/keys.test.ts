@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkHostJobId } from '../src/rules/keys.js';
+import { utf8Bytes } from '../src/rules/index.js';
+import { checkHostJobId, tooLong, wireBytes } from '../src/rules/keys.js';
 import {
   inboxKeyOf,
   journalKeyOf,
@@ -78,5 +80,29 @@ describe('checkHostJobId', () => {
     ],
   ])('refuses %s', (_name, jobId, message) => {
     expect(() => checkHostJobId(jobId)).toThrow(message);
+  });
+});
+
+describe('wireBytes and tooLong: what a text takes in a JSON message', () => {
+  const measured = (text: string) => utf8Bytes(JSON.stringify(text)) - 2;
+
+  it.each(['', 'plain-ascii_key 1', '"', '\\', '\u007f', '\u0001', 'é', '😀', '\ud800'])(
+    '%j: the bytes of its JSON string',
+    (text) => {
+      expect(wireBytes(text)).toBe(measured(text));
+    },
+  );
+
+  it('any text: the bytes of its JSON string, and tooLong says so past the limit', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 80 }),
+        fc.integer({ min: 0, max: 300 }),
+        (text, max) => {
+          expect(wireBytes(text)).toBe(measured(text));
+          expect(tooLong(text, max) !== undefined).toBe(measured(text) > max);
+        },
+      ),
+    );
   });
 });
