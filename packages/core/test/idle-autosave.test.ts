@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DataDriverEvent } from '../src/index.js';
 import { toStoreRecord } from '../src/rules/index.js';
-import { sessionOf } from '../src/session/profile-session.js';
+import { sessionOf } from '../src/session/session-of.js';
 import { callsSince, stored, testBed } from './helpers.js';
 import { messagesBed } from './messages/bed.js';
 

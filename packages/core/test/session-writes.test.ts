@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriver, ErrorCode, Handoff } from '../src/index.js';
 import { toStoreRecord } from '../src/rules/index.js';
-import { sessionOf } from '../src/session/profile-session.js';
+import { sessionOf } from '../src/session/session-of.js';
 import {
   FaultyStore,
   MemoryHost,

@@ -11,7 +11,8 @@ import { HandoffEndpoint } from '../holder/handoff-endpoint.js';
 import { HolderAnswers } from '../holder/holder-answers.js';
 import { type HolderHooks, Loader } from '../load/loader.js';
 import { SessionRegistry } from '../registry/registry.js';
-import type { SessionHooks } from '../session/profile-session.js';
+import type { ProfileSession } from '../session/profile-session.js';
+import type { SessionHooks } from '../session/session-terms.js';
 
 export interface DriverParts {
   readonly context: DriverContext;
@@ -29,7 +30,7 @@ export function assemble<T extends object>(options: DataDriverOptions<T>): Drive
   const registry = new SessionRegistry(() => context.scheduler.now());
   const host = new HostSlot(context.emit);
   const answers = new HolderAnswers(context, registry, host);
-  const hooks: SessionHooks = {
+  const hooks: SessionHooks<ProfileSession> = {
     changed: () => registry.changed(),
     deactivated: (session, released) => {
       // A release another server asked for is that server's to load next: no snapshot here.

@@ -10,9 +10,9 @@ import type { SessionRegistry } from '../registry/registry.js';
 import { LoadReservation } from '../registry/reservation.js';
 import { fillDefaults, lacksDefaults, type TakeReason } from '../rules/index.js';
 import { checkCreatedId, checkProfileKey } from '../rules/keys.js';
-import type { SessionHooks } from '../session/profile-session.js';
 import { ProfileSession } from '../session/profile-session.js';
 import { lockLostError } from '../session/session-errors.js';
+import type { SessionHooks } from '../session/session-terms.js';
 import { forgetParticipant } from '../trade/journal.js';
 import { type AbortSignalLike, abortedError, untilAborted } from './abortable.js';
 import { acquire } from './acquisition.js';
@@ -51,7 +51,7 @@ export class Loader {
     private readonly context: DriverContext,
     private readonly registry: SessionRegistry,
     private readonly holder: HolderHooks,
-    private readonly hooks: SessionHooks,
+    private readonly hooks: SessionHooks<ProfileSession>,
   ) {}
 
   async load(key: string, how: LoadHow): Promise<ProfileSession> {
@@ -144,6 +144,7 @@ export class Loader {
       }
       this.reportTakeover(key, reservation.loadId, acquired);
       // Messages sent while it was away apply now, before the game sees the profile (onLoad).
+      // Without an `onMessage` a pass does nothing (`SessionIo.pass`): none is made at all.
       if (how.messages !== false && context.messageHandlers.current !== undefined) {
         const failure = await session.pass('load').then(
           () => undefined,
@@ -155,7 +156,7 @@ export class Loader {
       const lockTime = acquired.record.meta.lock?.time;
       // Only a load that ran slow awaits the confirmation: the common case stays in this turn.
       if (lockTime !== undefined && ranSlow(context, lockTime)) {
-        const take = await confirmSlowTake(context, key, reservation.token, lockTime);
+        const take = await confirmSlowTake(context, key, reservation.token);
         if (!take.held) throw session.lostTo(take.holder);
       }
       session.landed();

@@ -40,49 +40,39 @@ export function waitOnThisServer(
     reserve();
     return undefined;
   }
-  return waitHere(context, registry, key, how, loadId, reserve, replace, deadline, first);
-}
-
-async function waitHere(
-  context: DriverContext,
-  registry: SessionRegistry,
-  key: string,
-  how: LocalWaitHow,
-  loadId: number,
-  reserve: () => void,
-  replace: (session: ProfileSession) => void,
-  deadline: number,
-  first: SameServerDecision,
-): Promise<ProfileSession | undefined> {
-  const { scheduler } = context;
-  let reported = false;
-  let decision: SameServerDecision | undefined = first;
-  for (;;) {
-    decision ??= decideHere(context, registry, key, how, deadline);
-    const session = registry.session(key);
-    switch (decision.kind) {
-      case 'reserve':
-        reserve();
-        return undefined;
-      case 'adopt': {
-        const adopted = session!;
-        const outcome = await adopted.adopt(how.player);
-        context.emit({ type: 'profile.adopted', key, outcome });
-        if (outcome !== 'lost') return adopted;
-        break; // deactivated: load the record normally
+  // The wait, made only when the key is not free here.
+  return (async () => {
+    let reported = false;
+    let decision: SameServerDecision | undefined = first;
+    for (;;) {
+      decision ??= decideHere(context, registry, key, how, deadline);
+      const session = registry.session(key);
+      switch (decision.kind) {
+        case 'reserve':
+          reserve();
+          return undefined;
+        case 'adopt': {
+          const adopted = session!;
+          const outcome = await adopted.adopt(how.player);
+          context.emit({ type: 'profile.adopted', key, outcome });
+          if (outcome !== 'lost') return adopted;
+          break; // deactivated: load the record normally
+        }
+        case 'give-up':
+          throw lockedHere(context, key, decision.reason);
+        case 'replace':
+          replace(session!);
+          break; // then wait for its leave save
+        case 'wait':
+          if (!reported) {
+            context.emit({ type: 'load.waiting', key, loadId, reason: decision.reason });
+          }
+          reported = true;
+          await registry.waitForChange(context.scheduler, deadline - context.scheduler.now());
       }
-      case 'give-up':
-        throw lockedHere(context, key, decision.reason);
-      case 'replace':
-        replace(session!);
-        break; // then wait for its leave save
-      case 'wait':
-        if (!reported) context.emit({ type: 'load.waiting', key, loadId, reason: decision.reason });
-        reported = true;
-        await registry.waitForChange(scheduler, deadline - scheduler.now());
+      decision = undefined;
     }
-    decision = undefined;
-  }
+  })();
 }
 
 /** The same-server rules (`decideSameServer`) on the key's state here now. */

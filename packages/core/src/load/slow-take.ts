@@ -23,14 +23,12 @@ export function ranSlow(context: DriverContext, lockTime: number): boolean {
   return context.scheduler.now() - lockTime > beatMs;
 }
 
-/** Whether the lock this load took at `lockTime` (with `token`) is still its own. */
+/** Whether the lock this load took (with `token`) is still its own; asked once it `ranSlow`. */
 export async function confirmSlowTake(
   context: DriverContext,
   key: string,
   token: string,
-  lockTime: number,
 ): Promise<SlowTake> {
-  if (!ranSlow(context, lockTime)) return HELD;
   let lock: LockInfo | undefined;
   try {
     lock = parseRecord(key, await context.store.get(context.keys.store(key)))?.meta.lock;

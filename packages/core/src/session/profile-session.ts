@@ -8,7 +8,6 @@ import type { KickCause, ReleaseReason, SaveReason } from '../events/events.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { HostPlayer } from '../ports/host.js';
 import type { JsonObject } from '../ports/json.js';
-import type { StoreSnapshot } from '../ports/store.js';
 import {
   isActive,
   type LockInfo,
@@ -19,7 +18,7 @@ import {
 import { limitsFor } from '../rules/messages/index.js';
 import { Autosave } from './autosave.js';
 import type { PassReason } from './message-pass.js';
-import { backingOf, Profile } from './profile.js';
+import { Profile } from './profile.js';
 import { checkBeforeRelease } from './release-check.js';
 import { Requesters } from './requesters.js';
 import { beforeRelease } from './save-hooks.js';
@@ -27,29 +26,10 @@ import { SessionEnd } from './session-end.js';
 import { inactiveError, lockLostError } from './session-errors.js';
 import { SessionIo } from './session-io.js';
 import { SessionMessages } from './session-messages.js';
-import type { HeldByTrade, SessionStart } from './session-terms.js';
+import type { HeldByTrade, SessionHooks, SessionStart } from './session-terms.js';
 import { SessionView } from './session-view.js';
 import { UserIds } from './user-ids.js';
 import { loadedSnapshot, type WrittenSnapshot } from './written-snapshot.js';
-
-/** What the driver does when a session changes. */
-export interface SessionHooks {
-  /** A write settled or the state changed: same-server waits re-check. */
-  changed(): void;
-  /**
-   * The session stopped holding its lock (released, erased, or lost to another server);
-   * `released` is the store's snapshot after its release, when it was released.
-   */
-  deactivated(session: ProfileSession, released: StoreSnapshot | undefined): void;
-  /** A write found the lock taken while the player played: end their session there. */
-  lockLost(session: ProfileSession): void;
-}
-
-/** The session behind a profile of this package; `undefined` for any other object. */
-export function sessionOf(profile: Profile<object>): ProfileSession | undefined {
-  const backing = backingOf(profile);
-  return backing instanceof ProfileSession ? backing : undefined;
-}
 
 export class ProfileSession {
   readonly profile: Profile<object>;
@@ -77,7 +57,7 @@ export class ProfileSession {
 
   constructor(
     private readonly context: DriverContext,
-    private readonly hooks: SessionHooks,
+    private readonly hooks: SessionHooks<ProfileSession>,
     start: SessionStart,
   ) {
     this.key = start.key;
@@ -291,10 +271,8 @@ export class ProfileSession {
     this.#autosave.stop();
     this.#io.abandon(() => inactiveError(this.key));
     // A release's snapshot is kept for this key's next load here (`released-snapshots.ts`).
-    this.hooks.deactivated(
-      this,
-      transition === 'released' ? this.#io.lastWritten.stored : undefined,
-    );
+    const released = transition === 'released' ? this.#io.lastWritten.stored : undefined;
+    this.hooks.deactivated(this, released);
   }
 
   /** Moves the state by `transition`; false when it does not apply in the current state. */

@@ -1,4 +1,4 @@
-/** What a session starts from, and what holds it. */
+/** What a session starts from, what holds it, and what it tells the driver. */
 
 import type { HostPlayer } from '../ports/host.js';
 import type { JsonObject } from '../ports/json.js';
@@ -26,4 +26,17 @@ export interface SessionStart {
 export interface HeldByTrade {
   readonly id: string;
   readonly decided: Promise<unknown>;
+}
+
+/** What the driver does when a session (`S`, a `ProfileSession`) changes. */
+export interface SessionHooks<S> {
+  /** A write settled or the state changed: same-server waits re-check. */
+  changed(): void;
+  /**
+   * The session stopped holding its lock (released, erased, or lost to another server);
+   * `released` is the store's snapshot after its release, when it was released.
+   */
+  deactivated(session: S, released: StoreSnapshot | undefined): void;
+  /** A write found the lock taken while the player played: end their session there. */
+  lockLost(session: S): void;
 }
