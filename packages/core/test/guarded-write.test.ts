@@ -117,13 +117,4 @@ describe('guardedWrite', () => {
       error: { message: 'Data.InvalidRecord: the record of p1 cannot be loaded: bad step' },
     });
   });
-
-  it('measures the write on the scheduler', async () => {
-    const clock = new VirtualClock();
-    const store = new FaultyStore(new MemoryStore(), { scheduler: clock, latencyMs: 100 });
-    const written = await clock.run(
-      guardedWrite({ store, scheduler: clock, keys: keysOf('PlayerData') }, save()),
-    );
-    expect(written.durationMs).toBe(100);
-  });
 });

@@ -17,7 +17,7 @@ import type { Logger } from '../ports/logger.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { Store } from '../ports/store.js';
 import { SystemScheduler } from '../ports/system-scheduler.js';
-import { type DriverKeys, keysOf } from '../rules/keys.js';
+import { checkCreatedId, type DriverKeys, keysOf } from '../rules/keys.js';
 import { BackgroundWrites } from './background-writes.js';
 import { HealthMonitor } from './health-monitor.js';
 import { ServerIdentity } from './identity.js';
@@ -36,7 +36,7 @@ export interface DriverContext {
   readonly link: HandoffLink;
   /** Journal clean-ups in flight: `close()` waits for them. */
   readonly background: BackgroundWrites;
-  /** Makes lock tokens and trade ids. */
+  /** Makes lock tokens and trade ids, each one checked (`idMaker`). */
   readonly createId: () => string;
   /** This driver's inbox writes in flight and the sends waiting for the next (group commit). */
   readonly inboxWriter: InboxWriter;
@@ -84,6 +84,7 @@ export function createContext<T extends object>(
     events,
   );
   const report = (event: EventPayload) => events.emit(event);
+  const stamped = { driver: settings.name }; // what every profile event adds: one object, shared
   const health = new HealthMonitor(scheduler, settings.health, settings.name, report);
   return Object.freeze({
     name: settings.name,
@@ -96,7 +97,7 @@ export function createContext<T extends object>(
     identity,
     link,
     background: new BackgroundWrites(),
-    createId: options.createId ?? (() => globalThis.crypto.randomUUID()),
+    createId: idMaker(options.createId),
     inboxWriter: new InboxWriter(),
     messageHandlers: new MessageHandlers(settings.onMessage),
     health,
@@ -104,7 +105,16 @@ export function createContext<T extends object>(
     // One object per event, and none while nobody listens and the logger would not log it.
     emit: (event: ProfileEventPayload) => {
       health.observe(event);
-      events.emit(event as EventPayload, { driver: settings.name });
+      events.emit(event as EventPayload, stamped);
     },
   });
+}
+
+/**
+ * Lock tokens and trade ids: each id of a game's `createId` is checked as it is made (a bad
+ * one fails the load or trade that asked, `Data.InvalidConfig`); the default's UUIDs need none.
+ */
+function idMaker(createId: (() => string) | undefined): () => string {
+  if (createId === undefined) return () => globalThis.crypto.randomUUID();
+  return () => checkCreatedId(createId());
 }

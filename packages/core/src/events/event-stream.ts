@@ -192,8 +192,9 @@ export class EventStream {
   emit(
     payload: EventPayload,
     extra?: { readonly driver: string },
-    { log = true }: { readonly log?: boolean } = {},
+    options?: { readonly log?: boolean },
   ): void {
+    const log = options?.log !== false;
     if (log ? !this.listening(payload.type) : this.listeners.size === 0) return;
     const event = { ...payload, ...extra, ...this.stamp() } as DataDriverEvent;
     const line = log ? describeEvent(event) : undefined;

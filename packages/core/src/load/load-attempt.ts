@@ -70,6 +70,8 @@ export async function attemptLoad(context: DriverContext, input: AttemptInput): 
   const { schema } = context.settings;
   const check = schema === undefined ? undefined : new LoadCheck(schema, key);
   let checking = false;
+  /** When the transform's run decided: its lock, if it takes one, is stamped the same. */
+  let decidedAt = 0;
   for (let run = 1; ; run += 1) {
     if (run > MAX_RUNS_PER_ATTEMPT) throw unsettled(key);
     const settledTrade = recovered?.trade;
@@ -80,15 +82,16 @@ export async function attemptLoad(context: DriverContext, input: AttemptInput): 
         what: 'load',
         decide: (record) => {
           checking = false;
+          decidedAt = context.scheduler.now();
           return {
-            load: decideLoad(record, loadContext(context, input, presence)),
+            load: decideLoad(record, loadContext(context, input, presence, decidedAt)),
             marker: record?.meta.trade,
           };
         },
         next: (record, { load, marker }) => {
           if (load.kind !== 'take') return undefined;
           if (markerGate(marker, settledTrade) === 'settle-first') return undefined;
-          const taken = takenRecord(context, input, record, marker, recovered);
+          const taken = takenRecord(context, input, record, marker, recovered, decidedAt);
           checking =
             check !== undefined &&
             !check.passes(fillDefaults(taken.data, context.settings.defaults));
@@ -134,11 +137,12 @@ function loadContext(
   context: DriverContext,
   input: AttemptInput,
   presence: PresenceAnswer | undefined,
+  now: number,
 ) {
   return {
     jobId: context.identity.jobId,
     token: input.token,
-    now: context.scheduler.now(),
+    now,
     lockTtlSeconds: context.settings.lockTtlSeconds,
     lockSkewSeconds: context.settings.lockSkewSeconds,
     handoff: context.link.beatsPresence,
@@ -155,12 +159,13 @@ function takenRecord(
   record: ProfileRecord | undefined,
   marker: TradeMarker | undefined,
   recovered: RecoveredTrade | undefined,
+  now: number,
 ): ProfileRecord {
   const { defaults, migrations } = context.settings;
   const writer = {
     jobId: context.identity.jobId,
     token: input.token,
-    now: context.scheduler.now(),
+    now,
     presence: context.link.beatsPresence,
   };
   const schema = { schema: latestSchema(migrations), compatible: oldestCompatible(migrations) };

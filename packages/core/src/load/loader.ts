@@ -9,7 +9,7 @@ import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '..
 import type { SessionRegistry } from '../registry/registry.js';
 import { LoadReservation } from '../registry/reservation.js';
 import { fillDefaults, lacksDefaults, type TakeReason } from '../rules/index.js';
-import { checkCreatedId, checkProfileKey } from '../rules/keys.js';
+import { checkProfileKey } from '../rules/keys.js';
 import { ProfileSession } from '../session/profile-session.js';
 import { lockLostError } from '../session/session-errors.js';
 import type { SessionHooks } from '../session/session-terms.js';
@@ -69,7 +69,7 @@ export class Loader {
       const { signal } = how;
       if (signal?.aborted) throw abortedError(key, signal); // before any store call
       const reservation = new LoadReservation(
-        checkCreatedId(context.createId()),
+        context.createId(),
         loadId,
         () => !how.cancelled() && !registry.closed && signal?.aborted !== true,
       );
@@ -91,8 +91,11 @@ export class Loader {
             giveBack: ({ session }) => void session.release('aborted').catch(() => undefined),
           })
         : await work;
-      const waitedMs = context.scheduler.now() - started;
-      context.emit({ type: 'load.loaded', key, loadId, reason: loaded.reason, waitedMs });
+      // The clock is read for the event only when someone hears it (most servers: nobody).
+      if (context.events.listening('load.loaded')) {
+        const waitedMs = context.scheduler.now() - started;
+        context.emit({ type: 'load.loaded', key, loadId, reason: loaded.reason, waitedMs });
+      }
       return loaded.session;
     } catch (error) {
       const failure = toDataDriverError(error, ErrorCode.BackendFailed, `load of ${key} failed`);

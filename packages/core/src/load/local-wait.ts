@@ -35,7 +35,7 @@ export function waitOnThisServer(
   replace: (session: ProfileSession) => void,
 ): Promise<ProfileSession | undefined> | undefined {
   const deadline = context.scheduler.now() + how.localWaitMs;
-  const first = decideHere(context, registry, key, how, deadline);
+  const first = decideHere(registry, key, how, how.localWaitMs); // no time has passed
   if (first.kind === 'reserve') {
     reserve();
     return undefined;
@@ -45,7 +45,7 @@ export function waitOnThisServer(
     let reported = false;
     let decision: SameServerDecision | undefined = first;
     for (;;) {
-      decision ??= decideHere(context, registry, key, how, deadline);
+      decision ??= decideHere(registry, key, how, deadline - context.scheduler.now());
       const session = registry.session(key);
       switch (decision.kind) {
         case 'reserve':
@@ -77,11 +77,10 @@ export function waitOnThisServer(
 
 /** The same-server rules (`decideSameServer`) on the key's state here now. */
 function decideHere(
-  context: DriverContext,
   registry: SessionRegistry,
   key: string,
   how: LocalWaitHow,
-  deadline: number,
+  remainingMs: number,
 ): SameServerDecision {
   const session = registry.session(key);
   return decideSameServer({
@@ -99,7 +98,7 @@ function decideHere(
           },
         }
       : {}),
-    remainingMs: deadline - context.scheduler.now(),
+    remainingMs,
   });
 }
 

@@ -53,7 +53,8 @@ export class SystemScheduler implements Scheduler {
     priority: TaskPriority = 'normal',
   ): ScheduledTask {
     const timer = new PunctualTimer(this.clock, this.setTimer, priority === 'background');
-    timer.arm(this.now() + Math.max(0, delayMs), callback);
+    const now = this.now();
+    timer.arm(now + Math.max(0, delayMs), callback, now);
     return timer;
   }
 
@@ -67,10 +68,12 @@ export class SystemScheduler implements Scheduler {
     const timer = new PunctualTimer(this.clock, this.setTimer, priority === 'background');
     const tick = (): void => {
       // Armed before the callback runs, so a cancel() from inside the callback disarms it.
-      timer.arm(this.now() + interval, tick);
+      const now = this.now();
+      timer.arm(now + interval, tick, now);
       callback();
     };
-    timer.arm(this.now() + interval, tick);
+    const now = this.now();
+    timer.arm(now + interval, tick, now);
     return timer;
   }
 }
@@ -86,8 +89,8 @@ class PunctualTimer implements ScheduledTask {
     private readonly background: boolean,
   ) {}
 
-  /** Runs `callback` once `now()` reaches `due`, unless cancelled first. */
-  arm(due: number, callback: () => void): void {
+  /** Runs `callback` once `now()` reaches `due`, unless cancelled first; `now`: read just before. */
+  arm(due: number, callback: () => void, now: number): void {
     if (this.cancelled) return;
     const wake = (): void => {
       this.disarm = undefined;
@@ -96,7 +99,7 @@ class PunctualTimer implements ScheduledTask {
       if (now < due) this.disarm = this.setTimer(wake, delayUntil(due, now), this.background);
       else callback();
     };
-    this.disarm = this.setTimer(wake, delayUntil(due, this.now()), this.background);
+    this.disarm = this.setTimer(wake, delayUntil(due, now), this.background);
   }
 
   cancel(): void {

@@ -52,24 +52,21 @@ export type Written<D> =
       readonly stored: ProfileRecord | undefined;
       /** The store's snapshot of it: the `expected` of the next write. */
       readonly snapshot: StoreSnapshot | undefined;
-      readonly durationMs: number;
     }
   | {
       readonly ok: false;
       readonly error: DataDriverError;
       /** True when trying again cannot help (see `endsRetries`). */
       readonly final: boolean;
-      readonly durationMs: number;
     };
 
 export async function guardedWrite<D>(
-  context: Pick<DriverContext, 'store' | 'scheduler' | 'keys'>,
+  context: Pick<DriverContext, 'store' | 'keys'>,
   write: GuardedWrite<D>,
   /** The snapshot of this record the caller last saw (the store's `expected`). */
   expected?: StoreSnapshot,
 ): Promise<Written<D>> {
   const { key } = write;
-  const started = context.scheduler.now();
   let made: Run<D> | undefined;
   let refusal: unknown;
   const transform = (current: StoreRecord | undefined) => {
@@ -107,11 +104,10 @@ export async function guardedWrite<D>(
         ErrorCode.BackendFailed,
         `${write.what} of ${key} failed`,
       );
-      return { ok: false, error, final: true, durationMs: context.scheduler.now() - started };
+      return { ok: false, error, final: true };
     }
     const stored = storedAfter(key, run, snapshot);
-    const durationMs = context.scheduler.now() - started;
-    return { ok: true, decision: run.decision, stored, snapshot, durationMs };
+    return { ok: true, decision: run.decision, stored, snapshot };
   } catch (error) {
     const byTransform = refusal !== undefined && error === refusal;
     const failure = byTransform
@@ -121,12 +117,7 @@ export async function guardedWrite<D>(
           `the record of ${key} cannot be ${write.what === 'load' ? 'loaded' : 'written'}`,
         )
       : toDataDriverError(error, ErrorCode.BackendFailed, `${write.what} of ${key} failed`);
-    return {
-      ok: false,
-      error: failure,
-      final: endsRetries(failure, byTransform),
-      durationMs: context.scheduler.now() - started,
-    };
+    return { ok: false, error: failure, final: endsRetries(failure, byTransform) };
   }
 }
 

@@ -221,7 +221,9 @@ export class SessionIo {
       throw failure;
     }
     this.retakeUntilSaved = false;
-    this.context.emit({ type: 'profile.saved', key, reason, durationMs: durationMs() });
+    if (this.context.events.listening('profile.saved')) {
+      this.context.emit({ type: 'profile.saved', key, reason, durationMs: durationMs() });
+    }
     this.#afterSave(reason, json);
   }
 

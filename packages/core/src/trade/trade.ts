@@ -15,7 +15,6 @@ import {
   serializeData,
   type TradeState,
 } from '../rules/index.js';
-import { checkCreatedId } from '../rules/keys.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import { inactiveError } from '../session/session-errors.js';
 import { decideJournal, deleteJournal, forgetParticipant } from './journal.js';
@@ -48,7 +47,7 @@ export async function trade(
     if (session.trade)
       throw new DataDriverError(ErrorCode.TradeFailed, `${session.key} is already in a trade`);
   }
-  const id = checkCreatedId(context.createId());
+  const id = context.createId();
   const event = { key: sessions[0].key, trade: id, keys: sessions.map((s) => s.key) };
   try {
     await runTrade(context, id, sessions, apply, closed);
