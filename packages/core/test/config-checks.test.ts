@@ -23,7 +23,7 @@ const rows: Array<[string, Record<string, unknown>, string]> = [
   [
     'a key far from every option lists them',
     { colour: 'red' },
-    'unknown option colour; the options are name, defaults, store, messenger, presence, scheduler, logger, jobId, handoff, handoffSigning, handoffLimits, lockWaitSeconds, localHandoffSeconds, lockTtlSeconds, lockSkewSeconds, autosaveSeconds, timings, kickMessages, migrations, schema, createId, onMessage, health, beforeSave, beforeRelease, afterSave',
+    'unknown option colour; the options are name, defaults, store, messenger, presence, scheduler, logger, jobId, handoff, handoffSigning, handoffLimits, handOverLocks, lockWaitSeconds, localHandoffSeconds, lockTtlSeconds, lockSkewSeconds, autosaveSeconds, timings, kickMessages, migrations, schema, createId, onMessage, health, beforeSave, beforeRelease, afterSave',
   ],
   [
     'an onMessage that is not a function',
@@ -114,6 +114,11 @@ const rows: Array<[string, Record<string, unknown>, string]> = [
     'createId that is not a function',
     { createId: 'uuid' },
     'createId must be a function, got a string ("uuid")',
+  ],
+  [
+    'handOverLocks that is not a boolean',
+    { handOverLocks: 'yes' },
+    'handOverLocks must be true or false, got a string ("yes")',
   ],
   [
     'a name that is not a string',

@@ -45,6 +45,36 @@ describe('wire format', () => {
       { T: 'Q', D: 'PlayerData', K: 'u1', R: 'B' },
       { T: 'Q', D: 'PlayerData', K: 'u1', R: 'B' },
     ],
+    [
+      'request with a hand-over token',
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', L: 't', H: 'tB' },
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', L: 't', H: 'tB' },
+    ],
+    [
+      'hand-over token without the lock seen: the request, without it',
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', H: 'tB' },
+      { T: 'Q', D: 'P', K: 'u1', R: 'B' },
+    ],
+    [
+      'hand-over token of the wrong type: the request, without it',
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', L: 't', H: 7 },
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', L: 't' },
+    ],
+    [
+      'hand-over token with a lone surrogate: the request, without it',
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', L: 't', H: 'a\uD800' },
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', L: 't' },
+    ],
+    [
+      'hand-over token over 128 bytes: the request, without it',
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', L: 't', H: 'x'.repeat(129) },
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', L: 't' },
+    ],
+    [
+      'hand-over token with a support reason: both kept',
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', L: 't', H: 'tB', W: 'support' },
+      { T: 'Q', D: 'P', K: 'u1', R: 'B', L: 't', H: 'tB', W: 'support' },
+    ],
     ['reply', { T: 'R', D: 'PlayerData', K: 'u1' }, { T: 'R', D: 'PlayerData', K: 'u1' }],
     [
       'reply with extra fields, kept to the wire format',

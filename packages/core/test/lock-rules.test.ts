@@ -45,6 +45,24 @@ const loadRows: Array<[string, ProfileRecord | undefined, Partial<LoadContext>, 
     { kind: 'take', reason: 'own' },
   ],
   [
+    "a lock of this load's token that a holder's release wrote (a hand-over): take, handed",
+    record({ lock: lock({ token: 'tB', jobId: 'B' }), releasedToken: 'tA' }),
+    {},
+    { kind: 'take', reason: 'handed' },
+  ],
+  [
+    "this load's token next to a released token, under another server's id: take as its own",
+    record({ lock: lock({ token: 'tB', jobId: 'A' }), releasedToken: 'tA' }),
+    {},
+    { kind: 'take', reason: 'own' },
+  ],
+  [
+    "this load's token next to a released token, without the flag this server writes: take as its own",
+    record({ lock: lock({ token: 'tB', jobId: 'B', presence: false }), releasedToken: 'tA' }),
+    {},
+    { kind: 'take', reason: 'own' },
+  ],
+  [
     'another server, fresh: locked',
     record({ lock: lock() }),
     {},
@@ -195,9 +213,10 @@ const releaseRows: Array<[string, ProfileRecord | undefined, unknown]> = [
   ['released by another token: lost', record({ releasedToken: 'other' }), { kind: 'lost' }],
   ['another holder: lost', record({ lock: lock() }), { kind: 'lost', holder: lock() }],
   [
-    'another holder, the record naming this token released: lost',
+    // What a hand-over leaves (`handOverLocks`): the retry after its lost response is done.
+    'another holder, the record naming this token released (it handed the lock over): done',
     record({ lock: lock(), releasedToken: 'mine' }),
-    { kind: 'lost', holder: lock() },
+    { kind: 'already-released' },
   ],
   ['no record: lost', undefined, { kind: 'lost' }],
 ];

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriverError } from '../src/index.js';
-import { fillDefaults, releasedRecord } from '../src/rules/index.js';
+import {
+  fillDefaults,
+  handedRecord,
+  handedTakeWrites,
+  releasedRecord,
+} from '../src/rules/index.js';
 import { lockedRecord, markedRecord, type ProfileRecord, parseRecord } from '../src/rules.js';
 
 const writer = { jobId: 'B', token: 'tB', now: 5000, presence: true };
@@ -119,5 +124,45 @@ describe('record writes', () => {
       /Data.InvalidRecord/,
     );
     expect(parseRecord('k', undefined)).toBeUndefined();
+  });
+});
+
+describe('a hand-over', () => {
+  const lockB = { jobId: 'B', token: 'tB', time: 5000, presence: true };
+  const heldByA: ProfileRecord = {
+    data: { coins: 1 },
+    meta: { version: 4, lock: { ...lockB, jobId: 'A', token: 'tA' }, schema: 2, userIds: ['u1'] },
+  };
+
+  it("writes the requester's lock and the releasing token, and bumps the version", () => {
+    expect(handedRecord(heldByA, { coins: 2 }, 'tA', lockB, { schema: 2 })).toStrictEqual({
+      data: { coins: 2 },
+      meta: { version: 5, lock: lockB, releasedToken: 'tA', schema: 2, userIds: ['u1'] },
+    });
+  });
+
+  const handed = handedRecord(heldByA, { coins: 2 }, 'tA', lockB, { schema: 2 });
+  const take = (extras: { schema?: number; compatible?: number }, data = handed.data) =>
+    lockedRecord(handed, data, writer, extras);
+  const rows: Array<[string, ProfileRecord, ProfileRecord, boolean]> = [
+    ['the same data and schema: no write', handed, take({ schema: 2 }), false],
+    [
+      'a writer of an older schema (the record keeps its own): no write',
+      handed,
+      take({ schema: 1 }),
+      false,
+    ],
+    ['migrated data (another object): write', handed, take({ schema: 2 }, { coins: 2 }), true],
+    ['a newer schema: write', handed, take({ schema: 3 }), true],
+    ['a compatible schema to record: write', handed, take({ schema: 2, compatible: 1 }), true],
+    [
+      'a trade marker on the handed record: write (the take clears it)',
+      { ...handed, meta: { ...handed.meta, trade: { id: 't', journal: 'j', version: 5 } } },
+      take({ schema: 2 }),
+      true,
+    ],
+  ];
+  it.each(rows)('the take after it: %s', (_name, found, taken, writes) => {
+    expect(handedTakeWrites(found, taken)).toBe(writes);
   });
 });

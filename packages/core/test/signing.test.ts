@@ -122,6 +122,52 @@ describe('signed handoff messages', () => {
     expect(heard).toEqual(['Q p1 B t1']);
   });
 
+  it('a hand-over token is acted on only with its own valid signature; without one the request is still routed', async () => {
+    const { clock, messenger, handoff } = bus();
+    const a = handoff('A', { key: KEY });
+    const asked: string[] = [];
+    a.register({
+      name: 'PlayerData',
+      receiveHandoffRequest: (key, requester, token, _reason, handTo) =>
+        void asked.push(`Q ${key} ${requester} ${token} ${handTo}`),
+      receiveHandoffReply: () => undefined,
+    });
+    const b = handoff('B', { key: KEY });
+    let captured: Record<string, unknown> | undefined;
+    await messenger.subscribe(topicOf('A'), (message) => {
+      captured ??= message as Record<string, unknown>;
+    });
+    await clock.advance(0);
+    await clock.run(b.request('PlayerData', 'p1', 'A', 't1', 'tB'));
+    await clock.advance(0);
+    expect(captured).toMatchObject({ H: 'tB', S: expect.any(String), SH: expect.any(String) });
+    const publish = (message: object) => messenger.publish(topicOf('A'), message as never);
+    // Another token under the captured signatures, and the token with no signature of its own.
+    await publish({ ...captured, H: 'forged' });
+    const { SH: _dropped, ...withoutSH } = captured as Record<string, unknown>;
+    await publish(withoutSH);
+    await clock.advance(0);
+    expect(asked).toEqual(['Q p1 B t1 tB', 'Q p1 B t1 undefined', 'Q p1 B t1 undefined']);
+  });
+
+  it('a holder that signs without knowing hand-overs still accepts the request: S signs what it always signed', async () => {
+    const { clock, messenger, handoff } = bus();
+    const a = handoff('A', { key: KEY });
+    const b = handoff('B', { key: KEY });
+    const heard = listener(a);
+    const sent: Array<Record<string, unknown>> = [];
+    await messenger.subscribe(topicOf('A'), (message) => {
+      sent.push(message as Record<string, unknown>);
+    });
+    await clock.advance(0);
+    await clock.run(b.request('PlayerData', 'p1', 'A', 't1'));
+    await clock.run(b.request('PlayerData', 'p1', 'A', 't1', 'tB'));
+    await clock.advance(0);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.S).toBe(sent[0]?.S);
+    expect(heard).toEqual(['Q p1 B t1', 'Q p1 B t1']);
+  });
+
   it('refuses a key shorter than 16 bytes with Data.InvalidConfig', () => {
     const { handoff } = bus();
     expect(() => handoff('A', { key: 'short' })).toThrow(

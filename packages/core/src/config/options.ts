@@ -112,6 +112,16 @@ export interface DataDriverOptions<T extends object> {
    */
   readonly handoffLimits?: Partial<MessageLimits>;
   /**
+   * Hand a lock over in the release (off by default, while fleets adopt it). A joining load
+   * asks the holder for it with its request; the holder's release then writes the joiner's
+   * lock instead of none, and the joiner's next attempt finds its own lock and takes it with a
+   * read and no write: three store round trips per hand-over instead of four. Either side
+   * without it, or a build that predates it, hands over as before; under `handoffSigning` the
+   * holder honours only a validly signed ask. A lock handed to a load that has given up is
+   * cleared by its server when another server asks for it, as any lock of a lost response.
+   */
+  readonly handOverLocks?: boolean;
+  /**
    * How long a joining player waits for another server's lock (default 15, plus one presence
    * TTL when `presence` counts expiry from its first read: see `defaultLockWaitSeconds`).
    *

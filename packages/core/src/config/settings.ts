@@ -52,6 +52,8 @@ export interface Settings {
   readonly health: HealthRule;
   /** `beforeSave`, `beforeRelease`, `afterSave`, checked to be functions. */
   readonly saveHooks: SaveHooks;
+  /** Ask for a lock hand-over when joining, and honour one when releasing. */
+  readonly handOverLocks: boolean;
 }
 
 /** Every option a driver takes: anything else is refused (most often a typo). */
@@ -67,6 +69,7 @@ const OPTIONS: Record<keyof DataDriverOptions<object>, true> = {
   handoff: true,
   handoffSigning: true,
   handoffLimits: true,
+  handOverLocks: true,
   lockWaitSeconds: true,
   localHandoffSeconds: true,
   lockTtlSeconds: true,
@@ -152,7 +155,16 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
     onMessage: messageHandler(options.onMessage),
     health: healthRule(options.health),
     saveHooks: saveHooks(options as DataDriverOptions<object>),
+    handOverLocks: flag('handOverLocks', options.handOverLocks),
   };
+}
+
+function flag(name: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') {
+    throw invalidConfig(`${name} must be true or false, got ${describeValue(value)}`);
+  }
+  return value;
 }
 
 function healthRule(given: unknown): HealthRule {

@@ -42,7 +42,8 @@ export function assemble<T extends object>(options: DataDriverOptions<T>): Drive
   };
   const holder: HolderHooks = {
     kick: (session, message, cause) => answers.kick(session, message, cause),
-    receive: (key, requester, token) => answers.receive(key, requester, token),
+    receive: (key, requester, token, reason, handTo) =>
+      answers.receive(key, requester, token, reason, handTo),
   };
   endpoint.connect({ context, registry, answers });
   context.messageHandlers.nudgeHere = (key) => {

@@ -131,7 +131,11 @@ export type DataDriverEvent =
       readonly error: DataDriverError;
     })
   | (KeyEvent & { readonly type: 'profile.releasing' })
-  | (KeyEvent & { readonly type: 'profile.released' })
+  | (KeyEvent & {
+      readonly type: 'profile.released';
+      /** The server whose lock the release wrote, when it handed the lock over (`handOverLocks`). */
+      readonly handedTo?: string;
+    })
   | (KeyEvent & {
       readonly type: 'profile.restored';
       readonly versionTime: number;

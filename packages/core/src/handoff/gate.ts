@@ -17,7 +17,7 @@ import {
   utf8Bytes,
 } from '../rules/index.js';
 import { type HandoffSigning, Signer } from './signing.js';
-import { type HandoffMessage, topicOf } from './wire.js';
+import { type HandoffMessage, type HandoffRequest, topicOf } from './wire.js';
 
 /** A dropped message warns at most this often per kind. */
 const WARNING_EVERY_MS = 60_000;
@@ -97,6 +97,18 @@ export class MessageGate {
     if (check === 'valid' || (check === 'unsigned' && signer.acceptUnsigned)) return true;
     this.report({ type: 'handoff.rejected', reason: check, first: this.firstInAMinute(check) });
     return false;
+  }
+
+  /**
+   * Whether a trusted request's hand-over token (`H`) may be acted on: always without signing;
+   * with it, when its own signature `SH` is valid (or absent while unsigned messages are
+   * accepted). A request whose token fails is still a request: it is answered without one.
+   */
+  handToTrusted(request: HandoffRequest, raw: unknown): boolean {
+    const signer = this.#signer;
+    if (!signer || request.H === undefined) return true;
+    const check = signer.checkHandTo(request, request.H, (raw as { SH?: unknown }).SH);
+    return check === 'valid' || (check === 'unsigned' && signer.acceptUnsigned);
   }
 
   private limited(direction: 'publish' | 'receive', perMinute: number): void {

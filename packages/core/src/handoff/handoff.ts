@@ -234,10 +234,19 @@ export class Handoff {
     return readPresence(this.portsOf(driverName).presence, this.scheduler, retryMs, jobId);
   }
 
-  /** Asks `holder` to release `key` of driver `driverName`; `token` names the lock seen. */
-  async request(driverName: string, key: string, holder: string, token?: string): Promise<void> {
+  /**
+   * Asks `holder` to release `key` of driver `driverName`; `token` names the lock seen,
+   * `handTo` the token of the load that asks, when it asks for the lock to be handed to it.
+   */
+  async request(
+    driverName: string,
+    key: string,
+    holder: string,
+    token?: string,
+    handTo?: string,
+  ): Promise<void> {
     const reason = this.members.requestReason(driverName, key);
-    const message = requestMessage(driverName, key, this.jobId, token, reason);
+    const message = requestMessage(driverName, key, this.jobId, token, reason, handTo);
     await this.messages.send(this.portsOf(driverName).messenger, holder, message);
   }
 

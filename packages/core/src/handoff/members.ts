@@ -61,7 +61,7 @@ export class HandoffMembers {
     const client = this.clients.get(message.D);
     if (!client) return;
     if (message.T === 'Q')
-      client.receiveHandoffRequest(message.K, message.R, message.L, reasonOf(message));
+      client.receiveHandoffRequest(message.K, message.R, message.L, reasonOf(message), message.H);
     else if (message.T === 'M') client.receiveMessageNudge?.(message.K);
     else client.receiveHandoffReply(message.K);
   }

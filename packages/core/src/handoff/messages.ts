@@ -11,7 +11,7 @@ import type { Messenger } from '../ports/messenger.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { MessageGate } from './gate.js';
 import type { HandoffMembers } from './members.js';
-import { type HandoffMessage, parseHandoffMessage, topicOf } from './wire.js';
+import { type HandoffMessage, parseHandoffMessage, topicOf, withoutHandTo } from './wire.js';
 
 export class HandoffMessages {
   constructor(
@@ -27,7 +27,9 @@ export class HandoffMessages {
     if (!this.gate.admit()) return;
     const message = parseHandoffMessage(raw);
     if (!message || !this.gate.trusted(message, raw)) return;
-    this.members.deliver(message);
+    // A hand-over token whose signature fails is dropped, not the request: it is answered.
+    const handToFails = message.T === 'Q' && !this.gate.handToTrusted(message, raw);
+    this.members.deliver(handToFails ? withoutHandTo(message) : message);
   }
 
   /** Publishes `message` to server `jobId` through `messenger` (`Data.BackendFailed` if it fails twice). */

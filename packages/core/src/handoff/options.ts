@@ -21,13 +21,15 @@ export interface HandoffClient {
   readonly name: string;
   /**
    * Another server asks this driver to release `key`; `token` names the lock it saw, `reason`
-   * why it asks when not for a player's join.
+   * why it asks when not for a player's join, `handTo` the token of its load, which this
+   * driver's release may write as the requester's lock (the requester asked for a hand-over).
    */
   receiveHandoffRequest(
     key: string,
     requester: string,
     token: string | undefined,
     reason?: RequestReason,
+    handTo?: string,
   ): void;
   /** Why this driver asks for `key` when not for a player's join (`restoreAt`, `erase`). */
   requestReason?(key: string): RequestReason | undefined;

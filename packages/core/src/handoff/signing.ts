@@ -7,9 +7,14 @@
  * the loads of its key on any server (one store read each). Older builds
  * ignore `S`, so a fleet can turn signing on in two deploys: first sign and accept unsigned
  * messages (`acceptUnsigned: true`), then require them.
+ *
+ * A request's hand-over token (`H`) has a signature of its own, `SH`, over the request's
+ * fields and the token: `S` stays what a build that predates `H` computes, so such a holder
+ * still accepts the request (and ignores `H`), and a holder that knows `H` writes a lock for it
+ * only when `SH` is valid.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { HandoffMessage } from './wire.js';
+import type { HandoffMessage, HandoffRequest } from './wire.js';
 
 export interface HandoffSigning {
   /** The fleet's shared secret (at least 16 bytes). */
@@ -39,20 +44,28 @@ export class Signer {
     return this.acceptUnsigned === other.acceptUnsigned && Buffer.from(this.key).equals(other.key);
   }
 
-  /** The message with its signature `S`. */
+  /** The message with its signature `S`, and `SH` when it is a request with a hand-over token. */
   sign<M extends HandoffMessage>(message: M): M & { readonly S: string } {
-    return { ...message, S: this.signatureOf(message) };
+    const S = this.signatureOf(message);
+    if (message.T !== 'Q' || message.H === undefined) return { ...message, S };
+    const SH = this.handToSignatureOf(message, message.H);
+    return { ...message, S, SH } as M & { readonly S: string; readonly SH: string };
   }
 
   /** Whether `signature` (the raw message's `S`) signs `message`. */
   check(message: HandoffMessage, signature: unknown): SignatureCheck {
-    if (signature === undefined) return 'unsigned';
-    if (typeof signature !== 'string') return 'invalid';
-    const expected = Buffer.from(this.signatureOf(message), 'utf8');
-    const given = Buffer.from(signature, 'utf8');
-    return given.length === expected.length && timingSafeEqual(given, expected)
-      ? 'valid'
-      : 'invalid';
+    return compare(this.signatureOf(message), signature);
+  }
+
+  /** Whether `signature` (the raw request's `SH`) signs `request`'s hand-over token `handTo`. */
+  checkHandTo(request: HandoffRequest, handTo: string, signature: unknown): SignatureCheck {
+    return compare(this.handToSignatureOf(request, handTo), signature);
+  }
+
+  private handToSignatureOf(request: HandoffRequest, handTo: string): string {
+    // The request's own signature and the token: `H` cannot be moved onto another request.
+    const fields = ['H', this.signatureOf(request), handTo];
+    return createHmac('sha256', this.key).update(JSON.stringify(fields)).digest('base64url');
   }
 
   private signatureOf(message: HandoffMessage): string {
@@ -73,4 +86,12 @@ export class Signer {
           [message.T, message.D, message.K];
     return createHmac('sha256', this.key).update(JSON.stringify(fields)).digest('base64url');
   }
+}
+
+function compare(expectedSignature: string, signature: unknown): SignatureCheck {
+  if (signature === undefined) return 'unsigned';
+  if (typeof signature !== 'string') return 'invalid';
+  const expected = Buffer.from(expectedSignature, 'utf8');
+  const given = Buffer.from(signature, 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected) ? 'valid' : 'invalid';
 }

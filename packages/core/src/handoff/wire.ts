@@ -5,7 +5,7 @@
  */
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import { isPlainObject } from '../ports/json.js';
-import { isWellFormedText } from '../rules/keys.js';
+import { isWellFormedText, MAX_TOKEN_BYTES, tooLong } from '../rules/keys.js';
 import { type MessageNudge, parseNudge } from '../rules/messages/nudge.js';
 
 // Type aliases, not interfaces: they must be assignable to the messenger's JsonObject.
@@ -27,6 +27,14 @@ export type HandoffRequest = {
   readonly W?: 'support' | 'operator';
   /** With `W: 'operator'`: the kick message the operator gave (`driver.kick`). */
   readonly M?: string;
+  /**
+   * The token of the requester's load, with `L`: the holder may write the requester's lock
+   * (this token, the requester's jobId `R`) in its release instead of no lock, so the load's
+   * next attempt finds its own lock and only reads. Not in the original format: a build that
+   * predates it ignores the field and releases as before. Under signing it carries its own
+   * signature (`SH`), so a build that signs without knowing it still checks `S` as it always did.
+   */
+  readonly H?: string;
 };
 
 /**
@@ -81,15 +89,29 @@ export function requestMessage(
   requester: string,
   token?: string,
   reason?: RequestReason,
+  handTo?: string,
 ): HandoffRequest {
   const request: HandoffRequest =
     token === undefined
       ? { T: 'Q', D: driver, K: key, R: requester }
-      : { T: 'Q', D: driver, K: key, R: requester, L: token };
+      : handTo === undefined
+        ? { T: 'Q', D: driver, K: key, R: requester, L: token }
+        : { T: 'Q', D: driver, K: key, R: requester, L: token, H: handTo };
   if (reason === undefined) return request;
   return reason === 'support'
     ? { ...request, W: 'support' }
     : { ...request, W: 'operator', M: reason.message };
+}
+
+/** `request` without the token it asks the lock be handed to (`H`). */
+export function withoutHandTo(request: HandoffRequest): HandoffRequest {
+  const { H: _handTo, ...rest } = request;
+  return rest;
+}
+
+/** True for a token a request may ask the lock be handed to: well-formed, not too long. */
+function isHandTo(value: unknown): value is string {
+  return isText(value) && value.length > 0 && tooLong(value, MAX_TOKEN_BYTES) === undefined;
 }
 
 /** The reason a parsed request carries (`W`, and `M` for an operator's). */
@@ -116,5 +138,8 @@ export function parseHandoffMessage(value: unknown): HandoffMessage | undefined 
       : value.W === 'operator' && isKickMessage(value.M)
         ? { message: value.M }
         : undefined;
-  return requestMessage(value.D, value.K, value.R, value.L, reason);
+  // A hand-over needs the lock the requester saw; one this build cannot take is left out, and
+  // the request is answered as a plain one (the requester's load then takes the lock itself).
+  const handTo = value.L !== undefined && isHandTo(value.H) ? value.H : undefined;
+  return requestMessage(value.D, value.K, value.R, value.L, reason, handTo);
 }

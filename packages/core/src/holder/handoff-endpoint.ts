@@ -45,8 +45,9 @@ export class HandoffEndpoint implements HandoffClient {
     requester: string,
     token: string | undefined,
     reason?: RequestReason,
+    handTo?: string,
   ): void {
-    this.#parts.answers.receive(key, requester, token, reason);
+    this.#parts.answers.receive(key, requester, token, reason, handTo);
   }
 
   /** Why this driver asks for `key` when not for a player's join. */

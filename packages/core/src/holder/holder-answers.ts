@@ -20,8 +20,17 @@ export class HolderAnswers {
     private readonly host: HostSlot,
   ) {}
 
-  /** Acts on `decideRequest`: reply, wait for a load or a release, retry it, kick, release. */
-  receive(key: string, requester: string, token: string | undefined, reason?: RequestReason): void {
+  /**
+   * Acts on `decideRequest`: reply, wait for a load or a release, retry it, kick, release.
+   * `handTo`: the requester's load's token, which the release may write as its lock.
+   */
+  receive(
+    key: string,
+    requester: string,
+    token: string | undefined,
+    reason?: RequestReason,
+    handTo?: string,
+  ): void {
     const reservation = this.registry.reservation(key);
     const session = this.registry.session(key);
     const action = decideRequest({
@@ -45,7 +54,7 @@ export class HolderAnswers {
     this.report(key, requester, token, action);
     switch (action) {
       case 'await-load':
-        reservation?.requesters.note(requester, token);
+        reservation?.requesters.note(requester, token, handTo);
         return;
       case 'reply':
         void this.replyFree(key, requester, token);
@@ -54,7 +63,7 @@ export class HolderAnswers {
         return;
     }
     if (!session) return;
-    session.requesters.note(requester, token);
+    session.requesters.note(requester, token, handTo);
     const ending = endingFor(reason);
     if (action === 'kick') {
       const messages = this.context.settings.kickMessages;

@@ -270,7 +270,7 @@ class Acquisition {
   }
 
   private joinerRequests(): JoinerRequests {
-    this.requests ??= new JoinerRequests(this.context, this.key, this.reservation.loadId);
+    this.requests ??= new JoinerRequests(this.context, this.key, this.reservation);
     return this.requests;
   }
 

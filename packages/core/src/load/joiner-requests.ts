@@ -12,12 +12,20 @@ import type { LockInfo } from '../rules/index.js';
 export class JoinerRequests {
   #asked: LockInfo | undefined;
   #repeat: ScheduledTask | undefined;
+  private readonly loadId: number;
+  /** This load's token when it asks to be handed the lock (`handOverLocks`). */
+  readonly #handTo: string | undefined;
 
   constructor(
     private readonly context: DriverContext,
     private readonly key: string,
-    private readonly loadId: number,
-  ) {}
+    load: { readonly loadId: number; readonly token: string },
+  ) {
+    this.loadId = load.loadId;
+    // Only a server that beats presence asks: the lock handed to it carries the flag.
+    const { settings, link } = context;
+    this.#handTo = settings.handOverLocks && link.beatsPresence ? load.token : undefined;
+  }
 
   /**
    * The load found `holder`'s lock: a new holder (or lock) is asked now, then repeatedly. Never
@@ -54,7 +62,7 @@ export class JoinerRequests {
     });
     // A lost request costs only time: the wait repeats it and reads presence meanwhile.
     try {
-      await handoff.request(this.context.name, this.key, holder.jobId, holder.token);
+      await handoff.request(this.context.name, this.key, holder.jobId, holder.token, this.#handTo);
       this.context.link.requestSent();
     } catch (error) {
       // Throttled already warned, as handoff.limited.

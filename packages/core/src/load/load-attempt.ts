@@ -10,6 +10,7 @@ import type { StoreSnapshot } from '../ports/store.js';
 import {
   decideLoad,
   fillDefaults,
+  handedTakeWrites,
   type LockInfo,
   latestSchema,
   lockedRecord,
@@ -95,7 +96,10 @@ export async function attemptLoad(context: DriverContext, input: AttemptInput): 
           checking =
             check !== undefined &&
             !check.passes(fillDefaults(taken.data, context.settings.defaults));
-          return checking ? undefined : taken;
+          if (checking) return undefined;
+          // A lock handed over is taken with this read alone, unless the take changes more.
+          const handed = load.reason === 'handed' && record !== undefined;
+          return handed && !handedTakeWrites(record, taken) ? undefined : taken;
         },
       },
       run === 1 ? input.expected : undefined,

@@ -33,8 +33,14 @@ export interface LoadHow extends LocalWaitHow {
 export interface HolderHooks {
   /** Ends a player's session here (an older connection of the player who loads again). */
   kick(session: ProfileSession, message: string, cause: KickCause): void;
-  /** Answers a release request that came while the load was in flight. */
-  receive(key: string, requester: string, token: string | undefined): void;
+  /** Answers a release request that came while the load was in flight (`handTo`: see `Asked`). */
+  receive(
+    key: string,
+    requester: string,
+    token: string | undefined,
+    reason: undefined,
+    handTo: string | undefined,
+  ): void;
 }
 
 /** A load's session, and how it came: taken from the store, or a retained profile adopted. */
@@ -167,8 +173,8 @@ export class Loader {
     } finally {
       registry.settle(key, reservation);
       // Requests that came during the load are answered now that it has settled.
-      for (const [requester, token] of reservation.requesters.take()) {
-        this.holder.receive(key, requester, token);
+      for (const [requester, { token, handTo }] of reservation.requesters.take()) {
+        this.holder.receive(key, requester, token, undefined, handTo);
       }
     }
   }

@@ -37,6 +37,8 @@ export type TakeReason =
   | 'unlocked'
   /** The lock is this very load's (an earlier attempt committed but its response was lost). */
   | 'own'
+  /** The holder released the lock by writing this load's (a hand-over it asked for). */
+  | 'handed'
   /** This server's lock that no local profile holds any more. */
   | 'orphaned'
   /** The holder stopped beating presence (`stealFrom`). */
@@ -85,7 +87,14 @@ export function decideLoad(record: ProfileRecord | undefined, context: LoadConte
   if (record === undefined) return { kind: 'take', reason: 'new' };
   const lock = record.meta.lock;
   if (lock === undefined) return { kind: 'take', reason: 'unlocked' };
-  if (lock.token === context.token) return { kind: 'take', reason: 'own' };
+  if (lock.token === context.token) {
+    // A lock of this load's token next to a released token: the holder's release wrote it.
+    const handed =
+      record.meta.releasedToken !== undefined &&
+      lock.jobId === context.jobId &&
+      lock.presence === context.handoff;
+    return { kind: 'take', reason: handed ? 'handed' : 'own' };
+  }
   if (lock.jobId === context.jobId) {
     // Same server: a local profile still holding it is settled by the same-server rules.
     return isOrphanedHere(lock, context)
@@ -140,7 +149,9 @@ export type ReleaseDecision =
 export function decideRelease(record: ProfileRecord | undefined, token: string): ReleaseDecision {
   const lock = record?.meta.lock;
   if (lock?.token === token) return { kind: 'write' };
-  if (record !== undefined && lock === undefined && record.meta.releasedToken === token) {
+  // The last write is this token's release, with no lock or the lock it handed over (every
+  // later write drops the released token).
+  if (record !== undefined && record.meta.releasedToken === token) {
     return { kind: 'already-released' };
   }
   return lock === undefined ? { kind: 'lost' } : { kind: 'lost', holder: lock };

@@ -116,6 +116,38 @@ export function releasedRecord(
 }
 
 /**
+ * `data` released by `token` and locked for the server it is handed to (a hand-over): the
+ * requester's `lock`, stamped by the releasing holder, and `releasedToken` as a release leaves
+ * it, so the holder's retry after a lost response sees its own release (`decideRelease`), and
+ * the requester's load tells a lock handed to it from its own lost write (`decideLoad`).
+ */
+export function handedRecord(
+  previous: ProfileRecord | undefined,
+  data: JsonObject,
+  token: string,
+  lock: LockInfo,
+  extras: MetaExtras = {},
+): ProfileRecord {
+  return { data, meta: nextMeta(previous?.meta, { lock, releasedToken: token }, extras) };
+}
+
+/**
+ * Whether a load that found its lock handed to it (`handed`, as its holder's release wrote it)
+ * must still write `taken`, the record its take would make: only when that changes more than
+ * the lock's time and the version (data settled or migrated, a schema raised, a marker
+ * cleared). Otherwise the handed record is taken as it is: the holder stamped its lock as the
+ * release landed, moments ago.
+ */
+export function handedTakeWrites(handed: ProfileRecord, taken: ProfileRecord): boolean {
+  return (
+    taken.data !== handed.data ||
+    handed.meta.trade !== undefined ||
+    taken.meta.schema !== handed.meta.schema ||
+    taken.meta.compatible !== handed.meta.compatible
+  );
+}
+
+/**
  * The holder's current `data` with a trade marker and a refreshed lock. Not the stored data:
  * the record may still carry an earlier committed trade's marker with that trade's data only
  * in its journal (its settle save failed), and replacing that marker over the older data

@@ -6,9 +6,21 @@
  */
 export const MAX_REQUESTERS_PER_KEY = 16;
 
+/** What one requester asked: the lock token it named, and the token of its load to hand to. */
+export interface Asked {
+  readonly token: string | undefined;
+  readonly handTo: string | undefined;
+}
+
+/** The lock a release writes for the requester it hands the key to. */
+export interface HandOver {
+  readonly jobId: string;
+  readonly token: string;
+}
+
 export class Requesters {
   /** Made on the first request: most keys are never asked for. */
-  #servers: Map<string, string | undefined> | undefined;
+  #servers: Map<string, Asked> | undefined;
 
   /** True when `requester` is new and `MAX_REQUESTERS_PER_KEY` others already wait. */
   full(requester: string): boolean {
@@ -18,11 +30,28 @@ export class Requesters {
     );
   }
 
-  /** Records `requester` and the lock token it named (unless full). */
-  note(requester: string, token: string | undefined): void {
+  /**
+   * Records `requester`, the lock token it named and the token it asks the lock be handed to
+   * (unless full). A repeated request replaces what it asked before.
+   */
+  note(requester: string, token: string | undefined, handTo?: string): void {
     if (this.full(requester)) return;
     this.#servers ??= new Map();
-    this.#servers.set(requester, token);
+    this.#servers.set(requester, { token, handTo });
+  }
+
+  /**
+   * The requester a release of the lock `lockToken` hands the key to: the first that named
+   * that very lock and asked for a hand-over, or none.
+   */
+  handOver(lockToken: string): HandOver | undefined {
+    if (this.#servers === undefined) return undefined;
+    for (const [jobId, asked] of this.#servers) {
+      if (asked.token === lockToken && asked.handTo !== undefined) {
+        return { jobId, token: asked.handTo };
+      }
+    }
+    return undefined;
   }
 
   /** True while some server waits for this key. */
@@ -30,8 +59,8 @@ export class Requesters {
     return this.#servers !== undefined && this.#servers.size > 0;
   }
 
-  /** Every requester with the token it named, forgetting them all. */
-  take(): Array<[requester: string, token: string | undefined]> {
+  /** Every requester with what it asked, forgetting them all. */
+  take(): Array<[requester: string, asked: Asked]> {
     if (this.#servers === undefined) return [];
     const all = [...this.#servers];
     this.#servers.clear();

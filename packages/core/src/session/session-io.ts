@@ -16,6 +16,7 @@ import { type LockInfo, serializeData } from '../rules/index.js';
 import { type GuardedWrite, guardedWrite } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { deliverOutbox } from './outbox-delivery.js';
+import type { HandOver } from './requesters.js';
 import { afterSave, beforeSave, type HookedSession } from './save-hooks.js';
 import { matchSchema } from './schema-match.js';
 import type { SessionMessages } from './session-messages.js';
@@ -39,6 +40,8 @@ export interface SessionIoOwner extends HookedSession {
   readonly userIds: readonly string[];
   /** What the record keeps of its messages (`current`): every write carries it. */
   readonly messages: SessionMessages;
+  /** The requester its release hands the lock to, if one asked (see `Requesters.handOver`). */
+  handOver(): HandOver | undefined;
   /** A write settled: same-server waits re-check. */
   settled(): void;
   /** A write found the lock taken by `holder`: the session is lost. */
@@ -162,7 +165,14 @@ export class SessionIo {
       await this.matchSchema(json);
       const keepVersion = json !== this.#lastWritten.json;
       await this.#guarded(releaseWrite(this.#writer, json, keepVersion), json);
-      this.context.emit({ type: 'profile.released', key: this.owner.key });
+      // A lock left in the released record is the one the release handed over.
+      const handedTo = committedMeta(this.#lastWritten)?.lock?.jobId;
+      const { key } = this.owner;
+      this.context.emit(
+        handedTo === undefined
+          ? { type: 'profile.released', key }
+          : { type: 'profile.released', key, handedTo },
+      );
       this.#afterSave('release', json);
     });
   }

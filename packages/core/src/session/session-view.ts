@@ -2,6 +2,7 @@ import type { HookTarget } from '../config/options.js';
 import type { DataDriverError } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import type { LockInfo } from '../rules/index.js';
+import type { HandOver } from './requesters.js';
 import type { SessionIoOwner } from './session-io.js';
 import type { SessionMessages } from './session-messages.js';
 
@@ -14,6 +15,8 @@ export interface ViewedSession {
   readonly messages: SessionMessages;
   /** The game's view of the session (a `Profile`): what a save hook gets. */
   readonly profile: HookTarget<object>;
+  /** The servers waiting for its key. */
+  readonly requesters: { handOver(lockToken: string): HandOver | undefined };
 }
 
 /**
@@ -50,6 +53,10 @@ export class SessionView implements SessionIoOwner {
   get profile(): HookTarget<JsonObject> {
     // The same object: a profile's data is the session's JSON object.
     return this.session.profile as HookTarget<JsonObject>;
+  }
+
+  handOver(): HandOver | undefined {
+    return this.session.requesters.handOver(this.session.token);
   }
 
   settled(): void {

@@ -9,6 +9,8 @@ import { withDataJson } from '../ports/record-json.js';
 import {
   decideRelease,
   decideSave,
+  handedRecord,
+  type LockInfo,
   type LockWriter,
   latestSchema,
   lockedRecord,
@@ -22,6 +24,7 @@ import {
 } from '../rules/index.js';
 import type { ProfileMessages } from '../rules/messages/index.js';
 import type { GuardedWrite } from './guarded-write.js';
+import type { HandOver } from './requesters.js';
 
 /** What a session's writes read of it: the user ids and messages every write records. */
 export interface WrittenSession {
@@ -29,6 +32,8 @@ export interface WrittenSession {
   readonly userIds: readonly string[];
   /** What its record keeps of messages now. */
   readonly messages: { readonly current: ProfileMessages };
+  /** The requester its release hands the lock to, if one asked for a hand-over it honours. */
+  handOver(): HandOver | undefined;
 }
 
 /**
@@ -77,6 +82,19 @@ export class SessionWriter {
     };
   }
 
+  /**
+   * The lock the release writes for the server it hands the key to, stamped now, or none. A
+   * server that asks for a hand-over beats presence (it is how it reads this lock back), so the
+   * lock carries the flag.
+   */
+  handedLock(): LockInfo | undefined {
+    if (!this.context.settings.handOverLocks) return undefined;
+    const handOver = this.session.handOver();
+    if (handOver === undefined) return undefined;
+    const now = this.context.scheduler.now();
+    return { jobId: handOver.jobId, token: handOver.token, time: now, presence: true };
+  }
+
   /** The data is taken for a write: that write records the messages as they are now. */
   carry(): void {
     this.#carried = this.session.messages.current;
@@ -122,10 +140,18 @@ export function releaseWrite(
     what: 'release',
     keepVersion,
     decide: (record) => decideRelease(record, session.token),
-    next: (record, decision) =>
-      decision.kind === 'write'
-        ? withDataJson(releasedRecord(record, dataOf(json), session.token, session.extras()), json)
-        : undefined,
+    next: (record, decision) => {
+      if (decision.kind !== 'write') return undefined;
+      const handed = session.handedLock();
+      const data = dataOf(json);
+      const extras = session.extras();
+      return withDataJson(
+        handed === undefined
+          ? releasedRecord(record, data, session.token, extras)
+          : handedRecord(record, data, session.token, handed, extras),
+        json,
+      );
+    },
   };
 }
 

@@ -1,0 +1,170 @@
+/**
+ * A lock handed over in the release (`handOverLocks`, issue 30's three-trip hand-over): the
+ * joining load's request carries its token, the holder's release writes the joiner's lock
+ * instead of none, and the joiner's next attempt finds its own lock and takes it with a read and
+ * no write. Store calls counted on the memory store as a remote store makes them; exact on the
+ * virtual clock.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Migration } from '../src/index.js';
+import { type DataDriverOptions, ErrorCode, Handoff } from '../src/index.js';
+import { MemoryMessenger, MemoryPresence } from '../src/testing.js';
+import { callsSince, stored, testBed } from './helpers.js';
+
+type Options = Partial<DataDriverOptions<{ coins: number }>>;
+
+function fleet() {
+  const bed = testBed();
+  const messenger = new MemoryMessenger();
+  const presence = new MemoryPresence(bed.clock);
+  const stores: Record<string, ReturnType<typeof bed.server>['store']> = {};
+  const server = (jobId: string, options: Options = { handOverLocks: true }) => {
+    const handoff = new Handoff({ jobId, messenger, presence, scheduler: bed.clock });
+    const { driver, store } = bed.server(jobId, { handoff, ...options });
+    stores[jobId] = store;
+    return driver;
+  };
+  const of = <T extends string>(type: T) =>
+    bed.events.filter((event): event is Extract<typeof event, { type: T }> => event.type === type);
+  return { bed, stores, server, of, since: callsSince(bed.store) };
+}
+
+describe('a lock handed over in the release', () => {
+  it('three store calls: B reads the lock, A writes B its lock, B reads its own lock and writes nothing', async () => {
+    const { bed, server, of, since } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const held = await bed.clock.run(a.load('p1'));
+    held.data.coins = 7;
+    since();
+    const started = bed.clock.now();
+    const profile = await bed.clock.run(b.load('p1'));
+    expect(bed.clock.now() - started).toBe(0);
+    expect(since()).toEqual({ reads: 2, compareAndSets: 1 });
+    expect(held.active).toBe(false);
+    // The data A had when it let go, under B's lock, which A stamped as its release landed.
+    expect(profile.data).toEqual({ coins: 7 });
+    const record = stored(bed.store, 'p1');
+    expect(record?.data).toEqual({ coins: 7 });
+    expect(record?.meta.lock).toEqual({
+      jobId: 'B',
+      token: profile.lockToken,
+      time: started,
+      presence: true,
+    });
+    expect(record?.meta.releasedToken).toBe(held.lockToken);
+    expect(of('load.loaded').at(-1)).toMatchObject({ key: 'p1', reason: 'handed', waitedMs: 0 });
+    expect(of('profile.released')).toEqual([expect.objectContaining({ key: 'p1', handedTo: 'B' })]);
+    expect(of('lock.taken')).toEqual([]);
+    // B's first save is one compare-and-set on the snapshot it read; the released token goes.
+    profile.data.coins = 8;
+    await bed.clock.run(profile.save());
+    expect(since()).toEqual({ reads: 0, compareAndSets: 1 });
+    expect(stored(bed.store, 'p1')?.meta.releasedToken).toBeUndefined();
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  });
+
+  it('without it on both sides the release clears the lock and B writes its own: four store calls', async () => {
+    for (const [aOptions, bOptions] of [
+      [{}, { handOverLocks: true }],
+      [{ handOverLocks: true }, {}],
+      [{}, {}],
+    ] as const) {
+      const { bed, server, of, since } = fleet();
+      const a = server('A', aOptions);
+      const b = server('B', bOptions);
+      const held = await bed.clock.run(a.load('p1'));
+      since();
+      const profile = await bed.clock.run(b.load('p1'));
+      expect(since()).toEqual({ reads: 2, compareAndSets: 2 });
+      expect(held.active).toBe(false);
+      expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+      expect(of('load.loaded').at(-1)).toMatchObject({ reason: 'unlocked' });
+      expect(of('profile.released')).toEqual([expect.objectContaining({ key: 'p1' })]);
+      expect(of('profile.released')[0]).not.toHaveProperty('handedTo');
+    }
+  });
+
+  it("a hand-over whose response was lost: A's retry finds its own release, and B takes the lock handed to it", async () => {
+    const { bed, stores, server, of } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const held = await bed.clock.run(a.load('p1'));
+    held.data.coins = 3;
+    stores.A!.faults.inject({ kind: 'lose-response', operation: 'update' });
+    const started = bed.clock.now();
+    const profile = await bed.clock.run(b.load('p1'));
+    // B knows nothing of the lost response: its park on the reply ends, and it reads again.
+    expect(bed.clock.now() - started).toBe(500);
+    expect(profile.data).toEqual({ coins: 3 });
+    expect(of('load.loaded').at(-1)).toMatchObject({ key: 'p1', reason: 'handed', waitedMs: 500 });
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+    expect(held.active).toBe(false);
+    expect(bed.log.warnings()).toEqual([
+      `release of p1 failed; the profile is retained and retried: Data.BackendFailed: injected lost response of update PlayerData/p1`,
+    ]);
+    // A's retry (its autosave, 30 s on) finds its own release: released, not lost.
+    await bed.clock.advance(30_000);
+    expect(of('lock.lost')).toEqual([]);
+    expect(of('profile.released')).toEqual([expect.objectContaining({ key: 'p1', handedTo: 'B' })]);
+    expect(of('profile.released')[0]?.time).toBe(started + 30_000);
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+    expect(bed.log.warnings()).toHaveLength(1);
+  });
+
+  it('a lock handed to a load that gave up is cleared by its server when another asks, and that load takes it', async () => {
+    const { bed, stores, server, of } = fleet();
+    const a = server('A');
+    const b = server('B', { handOverLocks: true, lockWaitSeconds: 2 });
+    const c = server('C');
+    await bed.clock.run(a.load('p1'));
+    // A's release write hangs until B's join has given up.
+    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+    const failed = await bed.clock.run(b.load('p1').catch((error: unknown) => error));
+    expect(failed).toMatchObject({ code: ErrorCode.Locked });
+    hang.release();
+    await bed.clock.run(Promise.resolve());
+    const orphan = stored(bed.store, 'p1')?.meta.lock;
+    expect(orphan).toMatchObject({ jobId: 'B', presence: true });
+    // C finds B's lock, asks B, which clears its orphan; C takes the record with no wait.
+    const started = bed.clock.now();
+    const profile = await bed.clock.run(c.load('p1'));
+    expect(bed.clock.now() - started).toBe(0);
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+    expect(of('handoff.request.received').at(-1)).toMatchObject({
+      requester: 'C',
+      token: orphan?.token,
+      action: 'reply',
+    });
+  });
+
+  it("the joiner's own server takes a lock handed to a load there that gave up, as an orphan", async () => {
+    const { bed, stores, server, of } = fleet();
+    const a = server('A');
+    const b = server('B', { handOverLocks: true, lockWaitSeconds: 2 });
+    await bed.clock.run(a.load('p1'));
+    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+    await bed.clock.run(b.load('p1').catch(() => undefined));
+    hang.release();
+    await bed.clock.run(Promise.resolve());
+    const profile = await bed.clock.run(b.load('p1'));
+    expect(of('load.loaded').at(-1)).toMatchObject({ reason: 'orphaned' });
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  });
+
+  it('a joiner with a newer schema still writes its take: the migration is stored at once', async () => {
+    const { bed, server, of, since } = fleet();
+    const a = server('A');
+    const migrations: Migration[] = [{ version: 1, migrate: (data) => ({ ...data, gems: 1 }) }];
+    const b = server('B', { handOverLocks: true, migrations });
+    await bed.clock.run(a.load('p1'));
+    since();
+    const profile = await bed.clock.run(b.load('p1'));
+    expect(since()).toEqual({ reads: 2, compareAndSets: 2 });
+    expect(of('load.loaded').at(-1)).toMatchObject({ reason: 'handed' });
+    expect(stored(bed.store, 'p1')).toMatchObject({
+      data: { coins: 0, gems: 1 },
+      meta: { schema: 1, lock: { jobId: 'B', token: profile.lockToken } },
+    });
+  });
+});
