@@ -164,6 +164,7 @@ export class Cluster {
       handoff: handoff ?? false,
       ...(options.createId ? { createId: options.createId } : {}),
       ...(options.onMessage ? { onMessage: options.onMessage } : {}),
+      ...(options.handOverLocks ? { handOverLocks: true } : {}),
     });
     const record = (event: DataDriverEvent) => {
       // Without history, only what `server` itself waits on below.

@@ -19,6 +19,8 @@ export interface PlayerData {
 export interface ServerOptions {
   /** Handoff on (default) or off: a server of an older build, or `handoff: false`. */
   readonly handoff?: boolean;
+  /** The driver's `handOverLocks`: a lock handed over in the release (off by default). */
+  readonly handOverLocks?: boolean;
   /**
    * Default: core's for the server's presence (`defaultLockWaitSeconds`), scaled. `'unset'`
    * builds the driver without it, so the driver's own default applies, in real seconds: at

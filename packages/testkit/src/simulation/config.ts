@@ -19,6 +19,11 @@ export interface ServerPlan {
   readonly skewMs: number;
   /** Its first subscriptions fail this many times (it polls until a beat resubscribes). */
   readonly subscribeFailures: number;
+  /**
+   * Its driver hands locks over in the release and asks for them (`handOverLocks`). Drawn from
+   * a stream of its own, so a seed that draws none runs as it did before the option.
+   */
+  readonly handOverLocks: boolean;
 }
 
 /**
@@ -94,8 +99,10 @@ export function drawConfig(seed: number): SimulationConfig {
       handoff: !(mixed && random.chance(0.35)),
       skewMs: skewed ? random.int(-maxSteps, maxSteps) * SKEW_STEP_MS : 0,
       subscribeFailures: random.chance(0.12) ? random.int(1, 3) : 0,
+      handOverLocks: false,
     });
   }
+  drawHandOvers(seed, servers);
   return {
     seed,
     servers,
@@ -115,6 +122,19 @@ export function drawConfig(seed: number): SimulationConfig {
     faultRate: random.pick([0.05, 0.15, 0.3, 0.45]),
     messages: drawMessages(seed),
   };
+}
+
+/**
+ * Half the runs hand locks over: each server with handoff on then has the option at 0.7, so
+ * a fleet mixes servers that hand over and ask with servers that do neither.
+ */
+function drawHandOvers(seed: number, servers: ServerPlan[]): void {
+  const random = Random.stream(seed, 'hand-over');
+  if (!random.chance(0.5)) return;
+  servers.forEach((server, index) => {
+    const handOverLocks = server.handoff && random.chance(0.7);
+    servers[index] = { ...server, handOverLocks };
+  });
 }
 
 /** Half the runs play the message workload, drawn from its own stream. */
@@ -152,6 +172,7 @@ export function describeConfig(config: SimulationConfig): string {
         server.handoff ? '' : 'handoff off',
         server.skewMs === 0 ? '' : `clock ${server.skewMs > 0 ? '+' : ''}${server.skewMs} ms`,
         server.subscribeFailures ? `subscribe fails x${server.subscribeFailures}` : '',
+        server.handOverLocks ? 'hands over' : '',
       ].filter(Boolean);
       return flags.length ? `${server.label} (${flags.join(', ')})` : server.label;
     })

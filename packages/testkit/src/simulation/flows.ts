@@ -18,6 +18,8 @@ export const FLOWS = {
   'take-stale-unflagged': 'a load takes a lock without the presence flag by age (handoff off)',
   'take-stolen': 'a load takes a lock after two empty presence reads a beat apart',
   'take-orphaned': "a load takes its own server's orphaned lock (a lost response)",
+  'take-handed': "a load takes the lock its holder's release wrote for it (handOverLocks)",
+  'hand-over-orphaned': 'a lock was handed to a load that had already ended',
   'handoff-reply': 'a holder released on request and the waiting load took the lock',
   'save-lock-lost': 'a save or release found its lock taken (Data.LockLost)',
   'release-retained': 'a leave save failed and the profile was retained',
@@ -40,6 +42,7 @@ export const FLOWS = {
     "a load that read a server as stopped met that server's lock without the presence flag",
   'skewed-clocks': "a run whose servers' clocks differ (within lockSkew)",
   'mixed-handoff': 'a run with servers of handoff on and off',
+  'mixed-hand-over': 'a run with servers that hand locks over and servers that do not',
   'several-drivers': 'a run with a second driver on a server (older copy, other name or backend)',
   'message-queued': "a sender's send resolved queued",
   'message-duplicate': "a sender's resend resolved duplicate",
@@ -71,7 +74,9 @@ export function flowsOfEvent(
       } else count(`take-${event.reason}` as FlowName);
       return;
     case 'load.loaded':
-      if (event.reason === 'new' || event.reason === 'unlocked') count(`take-${event.reason}`);
+      if (event.reason === 'new' || event.reason === 'unlocked' || event.reason === 'handed') {
+        count(`take-${event.reason}`);
+      }
       return;
     case 'load.waiting': {
       if (event.reason !== 'locked') return;
@@ -118,6 +123,12 @@ export function flowsOfEvent(
     case 'trade.recovered':
       count(`recovered-${event.outcome}`);
       return;
+    case 'profile.released': {
+      // Released as the write landed, before any reply: a load still waiting there is pending.
+      const to = event.handedTo === undefined ? undefined : world.serverByJobId(event.handedTo);
+      if (to && tracker.oldestLoad(to.label, event.key) === undefined) count('hand-over-orphaned');
+      return;
+    }
     case 'handoff.request.received': {
       const held = server.profile(event.key)?.lockToken;
       if (event.token !== undefined && held !== undefined && held !== event.token) {
@@ -155,6 +166,8 @@ export function flowsOfConfig(world: World, count: (flow: FlowName) => void): vo
   if (skews.size > 1) count('skewed-clocks');
   const handoff = new Set(world.config.servers.map((server) => server.handoff));
   if (handoff.size > 1) count('mixed-handoff');
+  const handOvers = new Set(world.config.servers.map((server) => server.handOverLocks));
+  if (handOvers.size > 1) count('mixed-hand-over');
   if (world.config.drivers.length > 0) count('several-drivers');
 }
 

@@ -104,6 +104,7 @@ async function addServer(world: World, monitor: Monitor, plan: ServerPlan): Prom
   let ids = 0;
   const test = await world.cluster.server(plan.label, {
     handoff: plan.handoff,
+    handOverLocks: plan.handOverLocks,
     lockWaitSeconds: config.lockWaitSeconds,
     ...(config.localHandoffSeconds === undefined
       ? {}

@@ -92,7 +92,13 @@ export async function addSideDriver(
   );
   test.onCrash = () => clock.halt();
   const side = new SimServer(
-    { label: plan.label, handoff: plan.handoff, skewMs: server.plan.skewMs, subscribeFailures: 0 },
+    {
+      label: plan.label,
+      handoff: plan.handoff,
+      skewMs: server.plan.skewMs,
+      subscribeFailures: 0,
+      handOverLocks: false,
+    },
     test,
     { on: server, kind: plan.kind },
   );
