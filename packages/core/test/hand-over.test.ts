@@ -5,9 +5,10 @@
  * no write. Store calls counted on the memory store as a remote store makes them; exact on the
  * virtual clock.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Migration } from '../src/index.js';
 import { type DataDriverOptions, ErrorCode, Handoff } from '../src/index.js';
+import type { Scheduler } from '../src/ports.js';
 import { MemoryMessenger, MemoryPresence } from '../src/testing.js';
 import { callsSince, stored, testBed } from './helpers.js';
 
@@ -150,6 +151,30 @@ describe('a lock handed over in the release', () => {
     const profile = await bed.clock.run(b.load('p1'));
     expect(of('load.loaded').at(-1)).toMatchObject({ reason: 'orphaned' });
     expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  });
+
+  it("a handed lock carries the holder's clock: the joiner times its take by its own (no confirming read when the holder's clock is 10 s behind)", async () => {
+    const { bed, server, of, since } = fleet();
+    const behind: Scheduler = {
+      now: () => bed.clock.now() - 10_000,
+      schedule: (delayMs, callback, priority) => bed.clock.schedule(delayMs, callback, priority),
+      repeat: (intervalMs, callback, priority) => bed.clock.repeat(intervalMs, callback, priority),
+    };
+    const a = server('A', { handOverLocks: true, scheduler: behind });
+    const b = server('B');
+    await bed.clock.run(a.load('p1'));
+    since();
+    const gets = vi.spyOn(bed.store, 'get');
+    const started = bed.clock.now();
+    const profile = await bed.clock.run(b.load('p1'));
+    expect(stored(bed.store, 'p1')?.meta.lock).toMatchObject({
+      token: profile.lockToken,
+      time: started - 10_000,
+    });
+    expect(gets).not.toHaveBeenCalled();
+    expect(of('load.loaded').at(-1)).toMatchObject({ reason: 'handed' });
+    // Its lock reads 10 s old on B's clock, yet B read it this instant: no read to confirm it.
+    expect(since()).toEqual({ reads: 2, compareAndSets: 1 });
   });
 
   it('a joiner with a newer schema still writes its take: the migration is stored at once', async () => {

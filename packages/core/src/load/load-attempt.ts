@@ -42,6 +42,11 @@ export interface Acquired {
   readonly reason: TakeReason;
   readonly from?: LockInfo;
   readonly recovered?: RecoveredTrade;
+  /**
+   * When the take was decided, on this server's clock: the time its lock carries, or, for a
+   * lock handed over (stamped by the holder's clock), when this load read it.
+   */
+  readonly takenAt: number;
 }
 
 export type Attempt =
@@ -130,6 +135,7 @@ export async function attemptLoad(context: DriverContext, input: AttemptInput): 
       record: stored,
       snapshot: written.snapshot,
       reason: load.reason,
+      takenAt: decidedAt,
       ...(load.from ? { from: load.from } : {}),
       ...(recovered ? { recovered } : {}),
     };

@@ -162,9 +162,8 @@ export class Loader {
         // Any other failure of the pass leaves the messages for a later pass.
         if (!session.active) throw failure ?? lockLostError(key, undefined);
       }
-      const lockTime = acquired.record.meta.lock?.time;
       // Only a load that ran slow awaits the confirmation: the common case stays in this turn.
-      if (lockTime !== undefined && ranSlow(context, lockTime)) {
+      if (ranSlow(context, acquired.takenAt)) {
         const take = await confirmSlowTake(context, key, reservation.token);
         if (!take.held) throw session.lostTo(take.holder);
       }

@@ -17,10 +17,14 @@ export type SlowTake =
 
 const HELD: SlowTake = { held: true };
 
-/** True when more than a beat has passed since the lock time this load wrote: confirm it. */
-export function ranSlow(context: DriverContext, lockTime: number): boolean {
+/**
+ * True when more than a beat has passed since this load decided its take (`takenAt`, on this
+ * server's clock: the lock time it wrote, or when it read a lock handed to it, whose time is the
+ * holder's clock): confirm it.
+ */
+export function ranSlow(context: DriverContext, takenAt: number): boolean {
   const beatMs = context.settings.timings.beatSeconds * 1000;
-  return context.scheduler.now() - lockTime > beatMs;
+  return context.scheduler.now() - takenAt > beatMs;
 }
 
 /** Whether the lock this load took (with `token`) is still its own; asked once it `ranSlow`. */
