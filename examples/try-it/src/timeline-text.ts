@@ -42,6 +42,7 @@ const TAKE_REASONS: Record<string, string> = {
   new: 'a new profile',
   unlocked: 'the lock was free',
   own: 'its own lock',
+  handed: 'the lock its holder handed over in its release',
   orphaned: 'an orphaned lock of this server',
   stolen: 'the lock taken from a stopped server',
   stale: 'a stale lock',
