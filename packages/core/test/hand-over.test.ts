@@ -14,13 +14,17 @@ import { callsSince, stored, testBed } from './helpers.js';
 
 type Options = Partial<DataDriverOptions<{ coins: number }>>;
 
+/** A hand-over is asked and honoured only between signing servers. */
+const FLEET_KEY = 'a fleet secret of 32 characters!';
+
 function fleet() {
   const bed = testBed();
   const messenger = new MemoryMessenger();
   const presence = new MemoryPresence(bed.clock);
   const stores: Record<string, ReturnType<typeof bed.server>['store']> = {};
-  const server = (jobId: string, options: Options = { handOverLocks: true }) => {
-    const handoff = new Handoff({ jobId, messenger, presence, scheduler: bed.clock });
+  const server = (jobId: string, options: Options = { handOverLocks: true }, signed = true) => {
+    const signing = signed ? { signing: { key: FLEET_KEY } } : {};
+    const handoff = new Handoff({ jobId, messenger, presence, scheduler: bed.clock, ...signing });
     const { driver, store } = bed.server(jobId, { handoff, ...options });
     stores[jobId] = store;
     return driver;
@@ -84,6 +88,50 @@ describe('a lock handed over in the release', () => {
       expect(of('profile.released')).toEqual([expect.objectContaining({ key: 'p1' })]);
       expect(of('profile.released')[0]).not.toHaveProperty('handedTo');
     }
+  });
+
+  it('an unsigned fleet hands over as before: a holder honours no unsigned hand-over, and a joiner asks for none', async () => {
+    const { bed, server, of, since } = fleet();
+    const a = server('A', { handOverLocks: true }, false);
+    const b = server('B', { handOverLocks: true }, false);
+    const held = await bed.clock.run(a.load('p1'));
+    since();
+    const profile = await bed.clock.run(b.load('p1'));
+    expect(since()).toEqual({ reads: 2, compareAndSets: 2 });
+    expect(held.active).toBe(false);
+    expect(of('load.loaded').at(-1)).toMatchObject({ reason: 'unlocked' });
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  });
+
+  it("a waiting load's repeated asks keep it the receiver while the release hangs (its last ask, at 8 s, is 1 s old)", async () => {
+    const { bed, server, of, stores } = fleet();
+    const a = server('A');
+    const b = server('B', { handOverLocks: true, lockWaitSeconds: 60 });
+    await bed.clock.run(a.load('p1'));
+    // A's release write hangs 9 s: B's last ask (at 8 s) is then 1 s old, its first 9 s old.
+    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+    const loading = b.load('p1');
+    await bed.clock.advance(9_000);
+    hang.release();
+    const profile = await bed.clock.run(loading);
+    expect(of('load.loaded').at(-1)).toMatchObject({ reason: 'handed' });
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  });
+
+  it('an ask older than two request repeats (8 s) is not handed the lock: the release clears it, and no orphan is left', async () => {
+    const { bed, server, of, stores } = fleet();
+    const a = server('A');
+    const b = server('B', { handOverLocks: true, lockWaitSeconds: 2 });
+    await bed.clock.run(a.load('p1'));
+    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+    const started = bed.clock.now();
+    await bed.clock.run(b.load('p1').catch(() => undefined));
+    // B asked at 0 s and gave up at 2 s; the release lands at 9 s.
+    await bed.clock.advanceTo(started + 9_000);
+    hang.release();
+    await bed.clock.run(Promise.resolve());
+    expect(stored(bed.store, 'p1')?.meta.lock).toBeUndefined();
+    expect(of('profile.released')[0]).not.toHaveProperty('handedTo');
   });
 
   it("a hand-over whose response was lost: A's retry finds its own release, and B takes the lock handed to it", async () => {

@@ -168,6 +168,40 @@ describe('signed handoff messages', () => {
     expect(heard).toEqual(['Q p1 B t1', 'Q p1 B t1']);
   });
 
+  it('a holder without signing takes no hand-over token: the request is routed without it', async () => {
+    const { clock, messenger, handoff } = bus();
+    const a = handoff('A');
+    const asked: string[] = [];
+    a.register({
+      name: 'PlayerData',
+      receiveHandoffRequest: (key, requester, token, _reason, handTo) =>
+        void asked.push(`Q ${key} ${requester} ${token} ${handTo}`),
+      receiveHandoffReply: () => undefined,
+    });
+    await clock.advance(0);
+    await messenger.publish(topicOf('A'), {
+      T: 'Q',
+      D: 'PlayerData',
+      K: 'p1',
+      R: 'B',
+      L: 't1',
+      H: 'tB',
+    });
+    await clock.advance(0);
+    expect(asked).toEqual(['Q p1 B t1 undefined']);
+  });
+
+  it('a joiner without signing asks for no hand-over', async () => {
+    const { clock, messenger, handoff } = bus();
+    const b = handoff('B');
+    const sent: unknown[] = [];
+    await messenger.subscribe(topicOf('A'), (message) => void sent.push(message));
+    await clock.advance(0);
+    await clock.run(b.request('PlayerData', 'p1', 'A', 't1', 'tB'));
+    await clock.advance(0);
+    expect(sent).toEqual([{ T: 'Q', D: 'PlayerData', K: 'p1', R: 'B', L: 't1' }]);
+  });
+
   it('refuses a key shorter than 16 bytes with Data.InvalidConfig', () => {
     const { handoff } = bus();
     expect(() => handoff('A', { key: 'short' })).toThrow(

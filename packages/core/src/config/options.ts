@@ -115,10 +115,13 @@ export interface DataDriverOptions<T extends object> {
    * Hand a lock over in the release (off by default, while fleets adopt it). A joining load
    * asks the holder for it with its request; the holder's release then writes the joiner's
    * lock instead of none, and the joiner's next attempt finds its own lock and takes it with a
-   * read and no write: three store round trips per hand-over instead of four. Either side
-   * without it, or a build that predates it, hands over as before; under `handoffSigning` the
-   * holder honours only a validly signed ask. A lock handed to a load that has given up is
-   * cleared by its server when another server asks for it, as any lock of a lost response.
+   * read and no write: three store round trips per hand-over instead of four. It needs
+   * `handoffSigning` on both servers: a handed lock names its receiver, which alone can clear
+   * it while it beats presence, so a holder honours only a validly signed ask, and a joiner
+   * without signing asks for none. Either side without it, or a build that predates it, hands
+   * over as before. A holder hands over only to a load that asked within the last two request
+   * repeats (8 s); a lock handed to a load that has since given up is cleared by its server
+   * when another server asks for it, or taken by its next load of the key.
    */
   readonly handOverLocks?: boolean;
   /**

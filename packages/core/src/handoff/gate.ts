@@ -99,16 +99,23 @@ export class MessageGate {
     return false;
   }
 
+  /** True when this gate signs its messages: only then may a request carry a hand-over token. */
+  get signs(): boolean {
+    return this.#signer !== undefined;
+  }
+
   /**
-   * Whether a trusted request's hand-over token (`H`) may be acted on: always without signing;
-   * with it, when its own signature `SH` is valid (or absent while unsigned messages are
-   * accepted). A request whose token fails is still a request: it is answered without one.
+   * Whether a trusted request's hand-over token (`H`) may be acted on: only when its own
+   * signature `SH` is valid. A handed lock names its receiver, which alone can clear it while
+   * it beats presence: a forged one (any server, any token) would lock the key out for as long
+   * as that server runs, where a forged request without it only kicks. A request whose token
+   * fails is still a request: it is answered without one.
    */
   handToTrusted(request: HandoffRequest, raw: unknown): boolean {
+    if (request.H === undefined) return true;
     const signer = this.#signer;
-    if (!signer || request.H === undefined) return true;
-    const check = signer.checkHandTo(request, request.H, (raw as { SH?: unknown }).SH);
-    return check === 'valid' || (check === 'unsigned' && signer.acceptUnsigned);
+    if (!signer) return false;
+    return signer.checkHandTo(request, request.H, (raw as { SH?: unknown }).SH) === 'valid';
   }
 
   private limited(direction: 'publish' | 'receive', perMinute: number): void {

@@ -246,8 +246,20 @@ export class Handoff {
     handTo?: string,
   ): Promise<void> {
     const reason = this.members.requestReason(driverName, key);
-    const message = requestMessage(driverName, key, this.jobId, token, reason, handTo);
-    await this.messages.send(this.portsOf(driverName).messenger, holder, message);
+    // A hand-over is asked only under signing (a holder honours no unsigned one), and only
+    // while the request still fits a message: a plain request, otherwise.
+    const { messenger } = this.portsOf(driverName);
+    if (handTo !== undefined && this.gate.signs) {
+      const asking = requestMessage(driverName, key, this.jobId, token, reason, handTo);
+      try {
+        await this.messages.send(messenger, holder, asking);
+        return;
+      } catch (error) {
+        if (!DataDriverError.is(error, ErrorCode.TooLarge)) throw error;
+      }
+    }
+    const message = requestMessage(driverName, key, this.jobId, token, reason);
+    await this.messages.send(messenger, holder, message);
   }
 
   /** Tells `requester` that this server no longer holds `key` of driver `driverName`. */

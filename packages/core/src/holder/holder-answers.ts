@@ -54,7 +54,7 @@ export class HolderAnswers {
     this.report(key, requester, token, action);
     switch (action) {
       case 'await-load':
-        reservation?.requesters.note(requester, token, handTo);
+        reservation?.requesters.note(requester, token, handTo, this.context.scheduler.now());
         return;
       case 'reply':
         void this.replyFree(key, requester, token);
@@ -63,7 +63,7 @@ export class HolderAnswers {
         return;
     }
     if (!session) return;
-    session.requesters.note(requester, token, handTo);
+    session.requesters.note(requester, token, handTo, this.context.scheduler.now());
     const ending = endingFor(reason);
     if (action === 'kick') {
       const messages = this.context.settings.kickMessages;

@@ -10,6 +10,8 @@ export const MAX_REQUESTERS_PER_KEY = 16;
 export interface Asked {
   readonly token: string | undefined;
   readonly handTo: string | undefined;
+  /** When it last asked, on this server's clock. */
+  readonly at: number;
 }
 
 /** The lock a release writes for the requester it hands the key to. */
@@ -34,20 +36,21 @@ export class Requesters {
    * Records `requester`, the lock token it named and the token it asks the lock be handed to
    * (unless full). A repeated request replaces what it asked before.
    */
-  note(requester: string, token: string | undefined, handTo?: string): void {
+  note(requester: string, token: string | undefined, handTo: string | undefined, at: number): void {
     if (this.full(requester)) return;
     this.#servers ??= new Map();
-    this.#servers.set(requester, { token, handTo });
+    this.#servers.set(requester, { token, handTo, at });
   }
 
   /**
    * The requester a release of the lock `lockToken` hands the key to: the first that named
-   * that very lock and asked for a hand-over, or none.
+   * that very lock and asked for a hand-over at `since` or later (a waiting load asks again
+   * every few seconds: an older ask may be of a load that has given up), or none.
    */
-  handOver(lockToken: string): HandOver | undefined {
+  handOver(lockToken: string, since: number): HandOver | undefined {
     if (this.#servers === undefined) return undefined;
     for (const [jobId, asked] of this.#servers) {
-      if (asked.token === lockToken && asked.handTo !== undefined) {
+      if (asked.token === lockToken && asked.handTo !== undefined && asked.at >= since) {
         return { jobId, token: asked.handTo };
       }
     }

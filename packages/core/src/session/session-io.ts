@@ -40,8 +40,8 @@ export interface SessionIoOwner extends HookedSession {
   readonly userIds: readonly string[];
   /** What the record keeps of its messages (`current`): every write carries it. */
   readonly messages: SessionMessages;
-  /** The requester its release hands the lock to, if one asked (see `Requesters.handOver`). */
-  handOver(): HandOver | undefined;
+  /** The requester its release hands the lock to, if one asked since `since` (`Requesters.handOver`). */
+  handOver(since: number): HandOver | undefined;
   /** A write settled: same-server waits re-check. */
   settled(): void;
   /** A write found the lock taken by `holder`: the session is lost. */

@@ -16,7 +16,7 @@ export interface ViewedSession {
   /** The game's view of the session (a `Profile`): what a save hook gets. */
   readonly profile: HookTarget<object>;
   /** The servers waiting for its key. */
-  readonly requesters: { handOver(lockToken: string): HandOver | undefined };
+  readonly requesters: { handOver(lockToken: string, since: number): HandOver | undefined };
 }
 
 /**
@@ -55,8 +55,8 @@ export class SessionView implements SessionIoOwner {
     return this.session.profile as HookTarget<JsonObject>;
   }
 
-  handOver(): HandOver | undefined {
-    return this.session.requesters.handOver(this.session.token);
+  handOver(since: number): HandOver | undefined {
+    return this.session.requesters.handOver(this.session.token, since);
   }
 
   settled(): void {

@@ -32,8 +32,8 @@ export interface WrittenSession {
   readonly userIds: readonly string[];
   /** What its record keeps of messages now. */
   readonly messages: { readonly current: ProfileMessages };
-  /** The requester its release hands the lock to, if one asked for a hand-over it honours. */
-  handOver(): HandOver | undefined;
+  /** The requester its release hands the lock to, if one asked for it since `since`. */
+  handOver(since: number): HandOver | undefined;
 }
 
 /**
@@ -88,10 +88,13 @@ export class SessionWriter {
    * lock carries the flag.
    */
   handedLock(): LockInfo | undefined {
-    if (!this.context.settings.handOverLocks) return undefined;
-    const handOver = this.session.handOver();
+    const { settings, scheduler } = this.context;
+    if (!settings.handOverLocks) return undefined;
+    const now = scheduler.now();
+    // Only to a load that asked within two of its repeats: one asking longer ago may be gone.
+    const since = now - 2 * settings.timings.requestRepeatSeconds * 1000;
+    const handOver = this.session.handOver(since);
     if (handOver === undefined) return undefined;
-    const now = this.context.scheduler.now();
     return { jobId: handOver.jobId, token: handOver.token, time: now, presence: true };
   }
 

@@ -24,6 +24,9 @@ import { type ClusterTime, scaledTimings } from './time.js';
 import { timedPorts, timedScheduler, timedTime } from './timed-ports.js';
 import { type WaitSlack, waitSlack } from './wait-slack.js';
 
+/** The fleet key of the servers that hand locks over (signing is what lets them). */
+const HAND_OVER_SIGNING = { key: 'the cluster hand-over key, 32 b', acceptUnsigned: true } as const;
+
 let clusters = 0;
 
 export interface ClusterOptions {
@@ -152,6 +155,9 @@ export class Cluster {
             scheduler: serverClock,
             logger,
             timings: scaledTimings(this.backend.scale),
+            // A hand-over is asked and honoured only under signing; unsigned servers of the
+            // same cluster are still heard.
+            ...(options.handOverLocks ? { signing: HAND_OVER_SIGNING } : {}),
           });
     const driver = new DataDriver<PlayerData>({
       ...this.driverOptions(options, used.presence),

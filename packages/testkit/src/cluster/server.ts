@@ -19,7 +19,10 @@ export interface PlayerData {
 export interface ServerOptions {
   /** Handoff on (default) or off: a server of an older build, or `handoff: false`. */
   readonly handoff?: boolean;
-  /** The driver's `handOverLocks`: a lock handed over in the release (off by default). */
+  /**
+   * The driver's `handOverLocks`: a lock handed over in the release (off by default). Its
+   * handoff then signs (accepting unsigned messages), as a hand-over needs.
+   */
   readonly handOverLocks?: boolean;
   /**
    * Default: core's for the server's presence (`defaultLockWaitSeconds`), scaled. `'unset'`

@@ -70,6 +70,17 @@ function onLoaded(server: SimServer, event: EventOf<'load.loaded'>, context: Che
   if (event.reason === 'adopted' && tracker.takeUnsavedAdoption(server.label, key)) return;
   const profile = server.profile(key);
   if (!profile) return;
+  // A take stands on a lock the store committed for this server under this very token: a take
+  // that writes nothing (a handed lock) leaves no commit of its own for the commit checks.
+  const committed = tracker.sessionToken(server.label, key);
+  if (event.reason !== 'adopted' && committed !== profile.lockToken) {
+    sink.report({
+      invariant: Invariant.OneLockHolder,
+      key,
+      server: server.label,
+      message: `${server.label} loaded ${key} (${event.reason}) under ${profile.lockToken}, a lock the store never committed for it (last: ${committed ?? 'none'})`,
+    });
+  }
   const progress = progressOf(profile.data);
   const acked = tracker.ackedProgress(key);
   if (progress < acked) {
