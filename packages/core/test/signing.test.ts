@@ -202,6 +202,22 @@ describe('signed handoff messages', () => {
     expect(sent).toEqual([{ T: 'Q', D: 'PlayerData', K: 'p1', R: 'B', L: 't1' }]);
   });
 
+  it('a request that would not fit a message with its hand-over token goes without it', async () => {
+    const { clock, messenger, handoff } = bus();
+    const b = handoff('B', { key: KEY });
+    const sent: Array<Record<string, unknown>> = [];
+    await messenger.subscribe(topicOf('A'), (message) => void sent.push(message as never));
+    await clock.advance(0);
+    const key = 'k'.repeat(800);
+    await clock.run(b.request('PlayerData', key, 'A', 't1', 'h'.repeat(120)));
+    await clock.run(b.request('PlayerData', 'p1', 'A', 't1', 'h'.repeat(120)));
+    await clock.advance(0);
+    expect(sent.map((message) => [message.K === key, message.H !== undefined])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+  });
+
   it('refuses a key shorter than 16 bytes with Data.InvalidConfig', () => {
     const { handoff } = bus();
     expect(() => handoff('A', { key: 'short' })).toThrow(
