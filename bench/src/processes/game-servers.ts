@@ -39,6 +39,8 @@ export class WatchedServer {
         // call): the hand-over and crash figures are measured without it, as before messages;
         // the message figures measure that read on its own (message-load-cost.ts).
         onMessage: false,
+        // Locks handed over in the release: three store round trips per hand-over.
+        handOverLocks: true,
       }),
     );
   }

@@ -48,6 +48,12 @@ export interface ServerArgs {
    * measure what the inbox check costs.
    */
   readonly onMessage: boolean;
+  /**
+   * `--hand-over-locks`: the driver's `handOverLocks`, with the handoff signing its messages
+   * (the key from `HANDOFF_SIGNING_KEY`, or the example's own): a release writes the lock of
+   * the server that asked for it, three store round trips per hand-over instead of four.
+   */
+  readonly handOverLocks: boolean;
 }
 
 function positive(name: string, raw: string | undefined): number | undefined {
@@ -89,5 +95,6 @@ export function parseArgs(
     batchEvents: argv.includes('--batch-events'),
     messageLimitsTimes: positive('message-limits-times', value('message-limits-times')),
     onMessage: !argv.includes('--no-on-message'),
+    handOverLocks: argv.includes('--hand-over-locks'),
   };
 }

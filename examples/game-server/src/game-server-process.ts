@@ -38,6 +38,8 @@ export interface GameServerOptions {
   readonly highResClock?: boolean;
   /** `--batch-events`: events shipped in batches once the server is quiet (the bench). */
   readonly batchEvents?: boolean;
+  /** `--hand-over-locks`: locks handed over in the release, under the example's signing key. */
+  readonly handOverLocks?: boolean;
   /** `--message-limits-times`: the handoff's message budgets times this (the bench). */
   readonly messageLimitsTimes?: number;
   /** `--no-on-message` when false: no `onMessage`, so a load reads no inbox (the bench). */
@@ -72,6 +74,7 @@ function argsOf(options: GameServerOptions): string[] {
   if (options.handoff === false) args.push('--no-handoff');
   if (options.highResClock) args.push('--high-res-clock');
   if (options.batchEvents) args.push('--batch-events');
+  if (options.handOverLocks) args.push('--hand-over-locks');
   if (options.messageLimitsTimes !== undefined)
     args.push('--message-limits-times', String(options.messageLimitsTimes));
   if (options.onMessage === false) args.push('--no-on-message');

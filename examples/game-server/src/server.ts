@@ -23,6 +23,7 @@ import { routeGrant } from './grant-endpoint.js';
 import { HighResScheduler } from './high-res-scheduler.js';
 import { messageLimitsTimes } from './message-limits.js';
 import { ReleaseWatch } from './release-watch.js';
+import { handoffSigningKey } from './signing-key.js';
 import { send, WebSocketHost } from './websocket-host.js';
 
 const args = parseArgs(process.argv.slice(2));
@@ -47,6 +48,8 @@ const handoff = args.handoff
         args.messageLimitsTimes === undefined
           ? undefined
           : messageLimitsTimes(args.messageLimitsTimes),
+      // A hand-over is asked and honoured only between servers that sign.
+      ...(args.handOverLocks ? { signing: { key: handoffSigningKey(process.env) } } : {}),
     })
   : undefined;
 const lockTtlSeconds = args.lockTtlSeconds ?? DEFAULTS.lockTtlSeconds * args.scale;
@@ -64,6 +67,7 @@ const driver = new DataDriver<PlayerData>({
   lockTtlSeconds,
   lockSkewSeconds: args.lockSkewSeconds ?? DEFAULTS.lockSkewSeconds * args.scale,
   scheduler,
+  ...(args.handOverLocks ? { handOverLocks: true } : {}),
 });
 
 const releases = new ReleaseWatch(driver);
