@@ -10,9 +10,11 @@ import { describeError, ErrorCode, toDataDriverError } from '../ports/errors.js'
 import { isPlainObject, type JsonObject, jsonClone } from '../ports/json.js';
 import { checkMaxRecordBytes } from '../ports/store-checks.js';
 import {
+  checkFlag,
   checkImplements,
   checkKnownKeys,
   checkOptionObject,
+  checkSeconds,
   describeValue,
   invalidConfig,
 } from '../rules/config-checks.js';
@@ -115,13 +117,13 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
   }
   const problem = findJsonProblem(options.defaults, 'defaults');
   if (problem) throw invalidConfig(`defaults cannot be saved: ${describeJsonProblem(problem)}`);
-  const lockTtlSeconds = seconds(
+  const lockTtlSeconds = checkSeconds(
     'lockTtlSeconds',
     options.lockTtlSeconds,
     DEFAULTS.lockTtlSeconds,
     true,
   );
-  const autosaveSeconds = seconds(
+  const autosaveSeconds = checkSeconds(
     'autosaveSeconds',
     options.autosaveSeconds,
     DEFAULTS.autosaveSeconds,
@@ -142,11 +144,15 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
   return {
     name,
     defaults,
-    lockWaitMs: seconds('lockWaitSeconds', options.lockWaitSeconds, lockWaitFallback) * 1000,
+    lockWaitMs: checkSeconds('lockWaitSeconds', options.lockWaitSeconds, lockWaitFallback) * 1000,
     localHandoffMs:
-      local === undefined ? undefined : seconds('localHandoffSeconds', local, 0) * 1000,
+      local === undefined ? undefined : checkSeconds('localHandoffSeconds', local, 0) * 1000,
     lockTtlSeconds,
-    lockSkewSeconds: seconds('lockSkewSeconds', options.lockSkewSeconds, DEFAULTS.lockSkewSeconds),
+    lockSkewSeconds: checkSeconds(
+      'lockSkewSeconds',
+      options.lockSkewSeconds,
+      DEFAULTS.lockSkewSeconds,
+    ),
     autosaveMs: autosaveSeconds * 1000,
     timings,
     kickMessages: kickMessages(options.kickMessages),
@@ -155,16 +161,8 @@ export function resolveSettings<T extends object>(options: DataDriverOptions<T>)
     onMessage: messageHandler(options.onMessage),
     health: healthRule(options.health),
     saveHooks: saveHooks(options as DataDriverOptions<object>),
-    handOverLocks: flag('handOverLocks', options.handOverLocks),
+    handOverLocks: checkFlag('handOverLocks', options.handOverLocks),
   };
-}
-
-function flag(name: string, value: unknown): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== 'boolean') {
-    throw invalidConfig(`${name} must be true or false, got ${describeValue(value)}`);
-  }
-  return value;
 }
 
 function healthRule(given: unknown): HealthRule {
@@ -181,7 +179,7 @@ function healthRule(given: unknown): HealthRule {
     );
   }
   const windowMs =
-    seconds('health.windowSeconds', windowSeconds, DEFAULT_HEALTH_RULE.windowMs / 1000, true) *
+    checkSeconds('health.windowSeconds', windowSeconds, DEFAULT_HEALTH_RULE.windowMs / 1000, true) *
     1000;
   return { failures: failures as number, windowMs };
 }
@@ -238,21 +236,6 @@ function checkPort(
       `${name} implements port version ${String(port.specificationVersion)}; this core needs ${needs}`,
     );
   }
-}
-
-function seconds(name: string, value: unknown, fallback: number, positive = false): number {
-  const chosen = value ?? fallback;
-  if (
-    typeof chosen !== 'number' ||
-    !Number.isFinite(chosen) ||
-    chosen < 0 ||
-    (positive && chosen === 0)
-  ) {
-    throw invalidConfig(
-      `${name} must be a ${positive ? 'positive' : 'non-negative'} number of seconds, got ${describeValue(value)}`,
-    );
-  }
-  return chosen;
 }
 
 function driverTimings(given: unknown): HandoffTimings {

@@ -13,7 +13,6 @@ import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.j
 import type { ScheduledTask, Scheduler, TaskPriority } from '../ports/scheduler.js';
 import { SystemScheduler } from '../ports/system-scheduler.js';
 import type { MessageLimits } from '../rules/index.js';
-import { isWellFormedText, tooLong } from '../rules/keys.js';
 import { nudgeMessage } from '../rules/messages/nudge.js';
 import { HandoffBackends } from './backends.js';
 import { PresenceBeat } from './beat.js';
@@ -21,6 +20,7 @@ import { MessageGate } from './gate.js';
 import { HandoffMembers } from './members.js';
 import { HandoffMessages } from './messages.js';
 import {
+  checkJobId,
   type HandoffClient,
   type HandoffMembership,
   type HandoffOptions,
@@ -60,22 +60,12 @@ export class Handoff {
   readonly [marker] = true;
 
   constructor(options: HandoffOptions) {
-    if (!isWellFormedText(options.jobId)) {
-      throw new DataDriverError(
-        ErrorCode.InvalidConfig,
-        'a handoff needs a non-empty jobId of well-formed UTF-16 (no lone surrogates)',
-      );
-    }
-    const long = tooLong(options.jobId);
-    if (long) throw new DataDriverError(ErrorCode.InvalidConfig, `a handoff's jobId ${long}`);
-    this.jobId = options.jobId;
+    this.jobId = checkJobId(options.jobId);
     this.topic = topicOf(options.jobId);
     this.scheduler = options.scheduler ?? new SystemScheduler();
     const logger = options.logger ?? consoleLogger();
-    this.events = new EventStream(logger, () => ({
-      time: this.scheduler.now(),
-      jobId: this.jobId,
-    }));
+    const now = () => this.scheduler.now();
+    this.events = new EventStream(logger, () => ({ time: now(), jobId: this.jobId }));
     this.members = new HandoffMembers(this.events, logger);
     try {
       this.timings = resolveTimings(options.timings);
@@ -98,12 +88,7 @@ export class Handoff {
         stop: (subscription) => subscription.end(),
       },
     );
-    this.gate = new MessageGate(
-      options.limits,
-      options.signing,
-      () => this.scheduler.now(),
-      report,
-    );
+    this.gate = new MessageGate(options.limits, options.signing, now, report);
     this.messages = new HandoffMessages(this.gate, this.members, () => ({
       scheduler: this.scheduler,
       delayMs: this.timings.messageRetrySeconds * 1000,
@@ -246,20 +231,8 @@ export class Handoff {
     handTo?: string,
   ): Promise<void> {
     const reason = this.members.requestReason(driverName, key);
-    // A hand-over is asked only under signing (a holder honours no unsigned one), and only
-    // while the request still fits a message: a plain request, otherwise.
-    const { messenger } = this.portsOf(driverName);
-    if (handTo !== undefined && this.gate.signs) {
-      const asking = requestMessage(driverName, key, this.jobId, token, reason, handTo);
-      try {
-        await this.messages.send(messenger, holder, asking);
-        return;
-      } catch (error) {
-        if (!DataDriverError.is(error, ErrorCode.TooLarge)) throw error;
-      }
-    }
     const message = requestMessage(driverName, key, this.jobId, token, reason);
-    await this.messages.send(messenger, holder, message);
+    await this.messages.request(this.portsOf(driverName).messenger, holder, message, handTo);
   }
 
   /** Tells `requester` that this server no longer holds `key` of driver `driverName`. */

@@ -6,12 +6,18 @@
  */
 
 import { retryOnce } from '../events/signal.js';
-import { ErrorCode, toDataDriverError } from '../ports/errors.js';
+import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
 import type { Messenger } from '../ports/messenger.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { MessageGate } from './gate.js';
 import type { HandoffMembers } from './members.js';
-import { type HandoffMessage, parseHandoffMessage, topicOf, withoutHandTo } from './wire.js';
+import {
+  type HandoffMessage,
+  type HandoffRequest,
+  parseHandoffMessage,
+  topicOf,
+  withoutHandTo,
+} from './wire.js';
 
 export class HandoffMessages {
   constructor(
@@ -45,6 +51,28 @@ export class HandoffMessages {
         `publish to ${topicOf(jobId)} failed`,
       );
     }
+  }
+
+  /**
+   * Publishes release request `request` to server `jobId`, asking for the lock to be handed to
+   * `handTo` only under signing (a holder honours no unsigned hand-over) and while the request
+   * still fits a message with it; a plain request otherwise.
+   */
+  async request(
+    messenger: Messenger,
+    jobId: string,
+    request: HandoffRequest,
+    handTo: string | undefined,
+  ): Promise<void> {
+    if (handTo !== undefined && request.L !== undefined && this.gate.signs) {
+      try {
+        await this.send(messenger, jobId, { ...request, H: handTo });
+        return;
+      } catch (error) {
+        if (!DataDriverError.is(error, ErrorCode.TooLarge)) throw error;
+      }
+    }
+    await this.send(messenger, jobId, request);
   }
 
   /** This server's publish budget: a base, and more for each profile its drivers hold. */

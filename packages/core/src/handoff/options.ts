@@ -11,6 +11,7 @@ import type { Presence } from '../ports/presence.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import { sameFields } from '../rules/config-checks.js';
 import type { MessageLimits } from '../rules/index.js';
+import { isWellFormedText, tooLong } from '../rules/keys.js';
 import type { BackendPorts } from './backends.js';
 import type { HandoffSigning } from './signing.js';
 import { type HandoffTimings, resolveTimings } from './timings.js';
@@ -87,4 +88,17 @@ export function refuseOtherOptions(
     `the handoff of server ${jobId} already runs with other ${differs.join(', ')} (set by the first driver attached, or Handoff.shared); give every driver of this server the same handoffSigning, handoffLimits and timings, or make the Handoff first and pass it as the handoff option`,
     { details: { jobId, differs } },
   );
+}
+
+/** `jobId`, or `Data.InvalidConfig` unless it is well-formed text within `MAX_NAME_BYTES`. */
+export function checkJobId(jobId: unknown): string {
+  if (!isWellFormedText(jobId)) {
+    throw new DataDriverError(
+      ErrorCode.InvalidConfig,
+      'a handoff needs a non-empty jobId of well-formed UTF-16 (no lone surrogates)',
+    );
+  }
+  const long = tooLong(jobId);
+  if (long) throw new DataDriverError(ErrorCode.InvalidConfig, `a handoff's jobId ${long}`);
+  return jobId;
 }

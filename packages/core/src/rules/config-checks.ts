@@ -62,6 +62,15 @@ export function checkKnownKeys(value: object, known: readonly string[], prefix =
   }
 }
 
+/** An optional boolean option (`false` when unset), or `Data.InvalidConfig` naming it. */
+export function checkFlag(name: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') {
+    throw invalidConfig(`${name} must be true or false, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
 /**
  * `value` as an object of options, or `Data.InvalidConfig` saying what it is; `undefined`
  * passes when the option is optional.
@@ -108,4 +117,25 @@ function editDistance(a: string, b: string): number {
 /** True when `a` and `b` hold the same value under every key of `a` (resolved settings). */
 export function sameFields<T extends object>(a: T, b: T): boolean {
   return (Object.keys(a) as Array<keyof T>).every((key) => a[key] === b[key]);
+}
+
+/** A number-of-seconds option (`fallback` when unset), or `Data.InvalidConfig` naming it. */
+export function checkSeconds(
+  name: string,
+  value: unknown,
+  fallback: number,
+  positive = false,
+): number {
+  const chosen = value ?? fallback;
+  if (
+    typeof chosen !== 'number' ||
+    !Number.isFinite(chosen) ||
+    chosen < 0 ||
+    (positive && chosen === 0)
+  ) {
+    throw invalidConfig(
+      `${name} must be a ${positive ? 'positive' : 'non-negative'} number of seconds, got ${describeValue(value)}`,
+    );
+  }
+  return chosen;
 }
