@@ -44,6 +44,8 @@ export interface Watcher {
 export interface EventStreamOptions {
   /** Ship events in batches, once quiet, instead of each as it happens. */
   readonly batched?: boolean;
+  /** Milliseconds, sub-millisecond; `performance.now` unless a test gives another. */
+  readonly now?: () => number;
 }
 
 export class EventStream {
@@ -55,8 +57,13 @@ export class EventStream {
   /** Stay quiet until then: a requester is still finishing its load. */
   private quietUntil = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** When the kept events are due, on `now`. */
+  private dueAt = 0;
+  private readonly now: () => number;
 
-  constructor(private readonly options: EventStreamOptions = {}) {}
+  constructor(private readonly options: EventStreamOptions = {}) {
+    this.now = options.now ?? (() => performance.now());
+  }
 
   /** Starts sending to `watcher`; returns the function that stops it. */
   add(watcher: Watcher): () => void {
@@ -73,7 +80,7 @@ export class EventStream {
       this.flush();
       return;
     }
-    const now = performance.now();
+    const now = this.now();
     this.track(event, now);
     if (this.kept.length === 0) this.firstKeptAt = now;
     this.kept.push(event);
@@ -81,7 +88,22 @@ export class EventStream {
     const latest = this.firstKeptAt + MAX_DELAY_MS - now;
     const quiet = Math.max(QUIET_MS, this.quietUntil - now);
     const wait = this.inFlight.size === 0 ? Math.min(quiet, latest) : latest;
-    this.timer = setTimeout(() => this.flush(), Math.max(0, wait));
+    this.dueAt = now + wait;
+    this.schedule(wait);
+  }
+
+  /**
+   * Node's timers count whole milliseconds from the loop's last tick, so one can fire up to a
+   * millisecond before its delay has passed: wait out what is left before shipping.
+   */
+  private schedule(wait: number): void {
+    this.timer = setTimeout(() => this.due(), Math.max(0, wait));
+  }
+
+  private due(): void {
+    const left = this.dueAt - this.now();
+    if (left > 0) this.schedule(Math.ceil(left));
+    else this.flush();
   }
 
   /** Ships every kept event now. */

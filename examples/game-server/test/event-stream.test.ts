@@ -135,6 +135,19 @@ describe("a game server's event stream", () => {
     expect(watcher.writes).toHaveLength(3);
   });
 
+  it('ships no earlier than QUIET_MS on its own clock when a timer fires before its delay has passed', () => {
+    // A clock running 0.2 % slow against the timers: each timer fires early by its reading.
+    const stream = new EventStream({ batched: true, now: () => performance.now() * 0.998 });
+    const watcher = new RecordingWatcher();
+    stream.add(watcher);
+    stream.push(event('load.started'));
+    stream.push(event('load.loaded'));
+    vi.advanceTimersByTime(QUIET_MS); // 9.98 ms on the stream's clock
+    expect(watcher.writes).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(watcher.events()).toEqual(['load.started', 'load.loaded']);
+  });
+
   it('keeps nothing while nobody watches', () => {
     const stream = new EventStream({ batched: true });
     stream.push(event('load.started'));
