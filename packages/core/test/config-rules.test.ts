@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriverError, ErrorCode } from '../src/index.js';
 import {
+  checkFlag,
   checkImplements,
   checkKnownKeys,
   checkOptionObject,
+  checkSeconds,
   describeValue,
   nearestKey,
   sameFields,
@@ -116,6 +118,66 @@ describe('configuration checks', () => {
     );
     expect(configError(() => checkImplements(5, 'store', ['get']))).toBe(
       'Data.InvalidConfig: store must have get, got a number (5)',
+    );
+  });
+});
+
+describe('checkFlag', () => {
+  it.each([
+    [undefined, false],
+    [false, false],
+    [true, true],
+  ])('%s is %s', (value, flag) => {
+    expect(checkFlag('handOverLocks', value)).toBe(flag);
+  });
+
+  it.each([
+    ['true', 'a string ("true")'],
+    [1, 'a number (1)'],
+    [null, 'null'],
+  ])('%j is refused, naming the option and what it got', (value, got) => {
+    expect(configError(() => checkFlag('handOverLocks', value))).toBe(
+      `Data.InvalidConfig: handOverLocks must be true or false, got ${got}`,
+    );
+  });
+});
+
+describe('checkSeconds', () => {
+  it.each([
+    [undefined, false, 30],
+    [undefined, true, 30],
+    [0, false, 0],
+    [0.5, true, 0.5],
+    [12, false, 12],
+  ])('%s (positive: %s) is %s, the fallback 30 when unset', (value, positive, seconds) => {
+    expect(checkSeconds('autosaveSeconds', value, 30, positive)).toBe(seconds);
+  });
+
+  it('is not positive unless asked: 0 passes by default', () => {
+    expect(checkSeconds('autosaveSeconds', 0, 30)).toBe(0);
+  });
+
+  it('null is unset, as undefined: the fallback', () => {
+    expect(checkSeconds('autosaveSeconds', null, 30, true)).toBe(30);
+  });
+
+  it.each([
+    [0, true, 'positive', 'a number (0)'],
+    [-1, false, 'non-negative', 'a number (-1)'],
+    [-0.001, true, 'positive', 'a number (-0.001)'],
+    [Number.NaN, false, 'non-negative', 'a number (NaN)'],
+    [Number.POSITIVE_INFINITY, false, 'non-negative', 'a number (Infinity)'],
+    ['20', false, 'non-negative', 'a string ("20")'],
+    [true, false, 'non-negative', 'a boolean (true)'],
+  ])('%s (positive: %s) is refused as not a %s number, got %s', (value, positive, kind, got) => {
+    expect(configError(() => checkSeconds('autosaveSeconds', value, 30, positive))).toBe(
+      `Data.InvalidConfig: autosaveSeconds must be a ${kind} number of seconds, got ${got}`,
+    );
+  });
+
+  it('a fallback that is no number of seconds is refused too, as got undefined', () => {
+    expect(configError(() => checkSeconds('autosaveSeconds', undefined, -1))).toBe(
+      'Data.InvalidConfig: autosaveSeconds must be a non-negative number of seconds, got undefined',
     );
   });
 });
