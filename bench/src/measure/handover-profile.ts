@@ -3,7 +3,8 @@
  * this process (each with its own connections to the same backends) on a sub-millisecond
  * clock. Its total, set beside the two-process figure, separates what the protocol costs from
  * what the game-server processes add (the WebSocket kick, process scheduling); its steps show
- * where the protocol's own time goes.
+ * where the protocol's own time goes. Its servers hand locks over in the release, as the
+ * game-server processes do: three store round trips per hop.
  */
 import type { DataDriverEvent } from '@datadriver/core';
 import { HighResScheduler } from '@datadriver/example-game-server/process';
@@ -31,6 +32,8 @@ export interface HandoverProfile {
   readonly steps: Readonly<Record<string, number>>;
   /** Commands each recorded hop sent to the backends, on average (see round-trips.ts). */
   readonly callsPerHop: Calls;
+  /** Recorded hops whose load took the lock the holder's release wrote for it (`handed`). */
+  readonly handed: number;
 }
 
 export async function profileHandover(
@@ -44,7 +47,13 @@ export async function profileHandover(
   const scheduler = new HighResScheduler();
   const tag = `bench-profile-${combo.id}-${process.pid}`;
   const servers = ports.map((each, index) =>
-    startServer({ jobId: `${tag}-${index === 0 ? 'A' : 'B'}`, ports: each, scheduler }),
+    // Locks handed over in the release, as the two-process hops hand them over.
+    startServer({
+      jobId: `${tag}-${index === 0 ? 'A' : 'B'}`,
+      ports: each,
+      scheduler,
+      handOverLocks: true,
+    }),
   );
   try {
     const counters = { backend, requests };
@@ -69,6 +78,7 @@ async function hops(
 ): Promise<HandoverProfile> {
   const samples: number[] = [];
   const steps = new StepTimes();
+  let handed = 0;
   await joined(servers[0], key);
   let before = { backend: {}, dynamo: {} } as { backend: Calls; dynamo: Calls };
   for (let hop = 0; hop < config.warmUp + config.handovers; hop++) {
@@ -86,6 +96,7 @@ async function hops(
     }
     if (hop < config.warmUp) continue;
     samples.push(took);
+    if (events.reason(target, key) === 'handed') handed++;
     steps.add((on, type) => events.find(on === 'holder' ? holder : target, type, key));
   }
   const calls = sum(
@@ -93,7 +104,7 @@ async function hops(
     difference(counters.requests.snapshot(), before.dynamo),
   );
   const callsPerHop = per(calls, config.handovers, ADAPTER_COMMANDS);
-  return { samples, steps: steps.medians(), callsPerHop };
+  return { samples, steps: steps.medians(), callsPerHop, handed };
 }
 
 async function joined(server: InProcessServer, key: string): Promise<void> {
@@ -117,5 +128,12 @@ function record(servers: readonly InProcessServer[]) {
     find: (server: InProcessServer, type: DataDriverEvent['type'], key: string) =>
       seen.get(server)!.find((event) => event.type === type && 'key' in event && event.key === key)
         ?.time,
+    /** Why `server`'s load of `key` took the lock. */
+    reason: (server: InProcessServer, key: string) => {
+      const loaded = seen
+        .get(server)!
+        .find((event) => event.type === 'load.loaded' && event.key === key);
+      return loaded?.type === 'load.loaded' ? loaded.reason : undefined;
+    },
   };
 }

@@ -22,6 +22,8 @@ export interface HandoverResult {
   /** Median duration of each step, from both servers' events (ms, sub-millisecond clocks). */
   readonly phases: Readonly<Record<string, number>>;
   readonly kicks: number;
+  /** Recorded hops whose load took the lock the holder's release wrote for it (`handed`). */
+  readonly handed: number;
   /** Recorded hops during which an event of the holder, or of B, reached the bench (none should). */
   readonly eventsDuringHop: { readonly holder: number; readonly target: number };
   /** Recorded hops in which a server dropped a message over its budget (none should). */
@@ -42,6 +44,7 @@ export class Hops {
   private readonly handshakes: number[] = [];
   private readonly steps = new StepTimes();
   private kicks = 0;
+  private handed = 0;
   private limited = 0;
   private readonly eventsDuringHop = { holder: 0, target: 0 };
   private count = 0;
@@ -103,6 +106,8 @@ export class Hops {
     if (next.waitedMs !== undefined) this.waited.push(next.waitedMs);
     const during = (server: WatchedServer) => server.arrivedBetween(times.startedAt, times.endedAt);
     if (holder.reported('handoff.limited') || target.reported('handoff.limited')) this.limited++;
+    const loaded = target.find('load.loaded', this.user);
+    if (loaded?.type === 'load.loaded' && loaded.reason === 'handed') this.handed++;
     if (during(holder) > 0) this.eventsDuringHop.holder++;
     if (during(target) > 0) this.eventsDuringHop.target++;
     this.steps.add((on, type) => (on === 'holder' ? holder : target).find(type, this.user)?.time);
@@ -116,6 +121,7 @@ export class Hops {
       handshakes: this.handshakes,
       phases: this.steps.medians(),
       kicks: this.kicks,
+      handed: this.handed,
       limited: this.limited,
       eventsDuringHop: this.eventsDuringHop,
       hops: this.count,

@@ -79,7 +79,15 @@ export interface ServerOptions {
    * call) and the server applies messages; without, as the throughput figures were measured.
    */
   readonly onMessage?: MessageHandler<Coins>;
+  /**
+   * The drivers' `handOverLocks`, with the handoff signing under `BENCH_SIGNING_KEY` (a holder
+   * hands over only on a signed request): as the bench's game-server processes run.
+   */
+  readonly handOverLocks?: boolean;
 }
+
+/** The in-process servers' shared handoff signing key, for `handOverLocks`. */
+const BENCH_SIGNING_KEY = 'the bench fleet key, not a secret';
 
 export function startServer(options: ServerOptions): InProcessServer {
   const { jobId, ports } = options;
@@ -92,6 +100,7 @@ export function startServer(options: ServerOptions): InProcessServer {
     timings: options.timings,
     scheduler,
     limits: messageLimitsTimes(MESSAGE_LIMITS_TIMES),
+    ...(options.handOverLocks ? { signing: { key: BENCH_SIGNING_KEY } } : {}),
   });
   const host = new MemoryHost(jobId);
   const drivers = Array.from({ length: options.drivers ?? 1 }, (_, index) => {
@@ -106,6 +115,7 @@ export function startServer(options: ServerOptions): InProcessServer {
       handoff,
       scheduler,
       ...(options.onMessage ? { onMessage: options.onMessage } : {}),
+      ...(options.handOverLocks ? { handOverLocks: true } : {}),
     });
     driver.attach(host);
     return driver;
