@@ -240,4 +240,61 @@ describe('a lock handed over in the release', () => {
       meta: { schema: 1, lock: { jobId: 'B', token: profile.lockToken } },
     });
   });
+
+  it('two joiners at once: the lock goes to one, then to the other, one writer at a time, and the data travels', async () => {
+    // Both ask A; A hands its lock to one, whose load the other's request then reaches in flight.
+    const { bed, server, of } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const c = server('C');
+    const held = await bed.clock.run(a.load('p1'));
+    held.data.coins = 5;
+    const loaded: Awaited<ReturnType<typeof b.load>>[] = [];
+    const holders = () => [held, ...loaded].filter((profile) => profile.active);
+    const track = (loading: ReturnType<typeof b.load>) =>
+      loading.then((profile) => {
+        // Whoever loads finds every earlier holder gone: never two active at once.
+        expect(holders()).toEqual([]);
+        loaded.push(profile);
+        // A load the other's request reached in flight resolves already released: a game
+        // changes only an active profile.
+        if (profile.active) profile.data.coins += 1;
+        return profile;
+      });
+    const [fromB, fromC] = await bed.clock.run(
+      Promise.all([track(b.load('p1')), track(c.load('p1'))]),
+    );
+    expect(held.active).toBe(false);
+    // The later load asked the first and took the lock it handed over, with its change.
+    const [first, last] = loaded;
+    expect(first!.active).toBe(false);
+    expect(last!.active).toBe(true);
+    expect(first!.data).toEqual({ coins: 5 });
+    expect(last!.data).toEqual({ coins: 6 });
+    expect([fromB, fromC]).toContain(last);
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(last!.lockToken);
+    expect(
+      of('load.loaded')
+        .slice(-2)
+        .map((event) => event.reason),
+    ).toEqual(['handed', 'handed']);
+    expect(of('lock.lost')).toEqual([]);
+  });
+
+  it('an erase on another server takes the handed lock and deletes the record: no lock is left', async () => {
+    const { bed, server, of } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const held = await bed.clock.run(a.load('p1'));
+    held.data.coins = 5;
+    await bed.clock.run(b.erase('p1'));
+    expect(held.active).toBe(false);
+    expect(of('profile.released')).toEqual([expect.objectContaining({ key: 'p1', handedTo: 'B' })]);
+    expect(stored(bed.store, 'p1')).toBeUndefined();
+    // A later load anywhere starts from the defaults, with no wait.
+    const started = bed.clock.now();
+    const fresh = await bed.clock.run(a.load('p1'));
+    expect(bed.clock.now() - started).toBe(0);
+    expect(fresh.data).toEqual({ coins: 0 });
+  });
 });
