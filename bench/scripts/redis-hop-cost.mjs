@@ -25,7 +25,11 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const tag = `hop-cost-${process.pid}`;
 const key = `${tag}-player`;
 // Budgets far above this loop's rate: a hop every few ms would spend the default ones.
-const limits = { publishPerMinute: 600_000, publishPerPlayerPerMinute: 240_000, receivePerMinute: 600_000 };
+const limits = {
+  publishPerMinute: 600_000,
+  publishPerPlayerPerMinute: 240_000,
+  receivePerMinute: 600_000,
+};
 const idle = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 function server(name) {
@@ -33,7 +37,8 @@ function server(name) {
   const client = new Redis(url, RECOMMENDED_REDIS_OPTIONS);
   const messenger = new RedisMessenger({ client, logger: quiet });
   const presence = new RedisPresence({ client, logger: quiet });
-  const signing = mode === 'plain' ? {} : { signing: { key: 'the hop-cost fleet key, not a secret' } };
+  const signing =
+    mode === 'plain' ? {} : { signing: { key: 'the hop-cost fleet key, not a secret' } };
   const handoff = new Handoff({ jobId, messenger, presence, logger: quiet, limits, ...signing });
   const host = new MemoryHost(jobId);
   const driver = new DataDriver({
