@@ -297,4 +297,28 @@ describe('a lock handed over in the release', () => {
     expect(bed.clock.now() - started).toBe(0);
     expect(fresh.data).toEqual({ coins: 0 });
   });
+
+  it("an aborted joiner's lock, handed to it after the abort, costs the next server no wait", async () => {
+    const { bed, stores, server, of } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const c = server('C');
+    await bed.clock.run(a.load('p1'));
+    // A's release write hangs past B's abort, then lands: the lock it writes is B's.
+    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+    const abort = new AbortController();
+    const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
+    await bed.clock.advance(1_000);
+    abort.abort();
+    expect(await bed.clock.run(aborted)).toMatchObject({ code: ErrorCode.Aborted });
+    hang.release();
+    await bed.clock.run(Promise.resolve());
+    expect(stored(bed.store, 'p1')?.meta.lock).toMatchObject({ jobId: 'B', presence: true });
+    expect(of('profile.released').at(-1)).toMatchObject({ key: 'p1', handedTo: 'B' });
+    // The player's next server asks B, which clears the lock no load of its own holds.
+    const started = bed.clock.now();
+    const profile = await bed.clock.run(c.load('p1'));
+    expect(bed.clock.now() - started).toBe(0);
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  });
 });
