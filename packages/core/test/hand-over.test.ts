@@ -250,12 +250,14 @@ describe('a lock handed over in the release', () => {
     const held = await bed.clock.run(a.load('p1'));
     held.data.coins = 5;
     const loaded: Awaited<ReturnType<typeof b.load>>[] = [];
+    const activeAtLoad: boolean[] = [];
     const holders = () => [held, ...loaded].filter((profile) => profile.active);
     const track = (loading: ReturnType<typeof b.load>) =>
       loading.then((profile) => {
         // Whoever loads finds every earlier holder gone: never two active at once.
         expect(holders()).toEqual([]);
         loaded.push(profile);
+        activeAtLoad.push(profile.active);
         // A load the other's request reached in flight resolves already released: a game
         // changes only an active profile.
         if (profile.active) profile.data.coins += 1;
@@ -267,6 +269,7 @@ describe('a lock handed over in the release', () => {
     expect(held.active).toBe(false);
     // The later load asked the first and took the lock it handed over, with its change.
     const [first, last] = loaded;
+    expect(activeAtLoad).toEqual([false, true]);
     expect(first!.active).toBe(false);
     expect(last!.active).toBe(true);
     expect(first!.data).toEqual({ coins: 5 });
