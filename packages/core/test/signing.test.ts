@@ -42,6 +42,18 @@ function listener(handoff: Handoff) {
   return heard;
 }
 
+/** The requests `handoff` routes, with the token each asks the lock be handed to. */
+function handToListener(handoff: Handoff) {
+  const asked: string[] = [];
+  handoff.register({
+    name: 'PlayerData',
+    receiveHandoffRequest: (key, requester, token, _reason, handTo) =>
+      void asked.push(`Q ${key} ${requester} ${token} ${handTo}`),
+    receiveHandoffReply: () => undefined,
+  });
+  return asked;
+}
+
 describe('signed handoff messages', () => {
   it('a captured signed reply replayed to another server is taken (README: the signature covers the fields, not the topic or time)', async () => {
     const { clock, messenger, handoff } = bus();
@@ -125,13 +137,7 @@ describe('signed handoff messages', () => {
   it('a hand-over token is acted on only with its own valid signature; without one the request is still routed', async () => {
     const { clock, messenger, handoff } = bus();
     const a = handoff('A', { key: KEY });
-    const asked: string[] = [];
-    a.register({
-      name: 'PlayerData',
-      receiveHandoffRequest: (key, requester, token, _reason, handTo) =>
-        void asked.push(`Q ${key} ${requester} ${token} ${handTo}`),
-      receiveHandoffReply: () => undefined,
-    });
+    const asked = handToListener(a);
     const b = handoff('B', { key: KEY });
     let captured: Record<string, unknown> | undefined;
     await messenger.subscribe(topicOf('A'), (message) => {
@@ -171,13 +177,7 @@ describe('signed handoff messages', () => {
   it('a holder without signing takes no hand-over token: the request is routed without it', async () => {
     const { clock, messenger, handoff } = bus();
     const a = handoff('A');
-    const asked: string[] = [];
-    a.register({
-      name: 'PlayerData',
-      receiveHandoffRequest: (key, requester, token, _reason, handTo) =>
-        void asked.push(`Q ${key} ${requester} ${token} ${handTo}`),
-      receiveHandoffReply: () => undefined,
-    });
+    const asked = handToListener(a);
     await clock.advance(0);
     await messenger.publish(topicOf('A'), {
       T: 'Q',
