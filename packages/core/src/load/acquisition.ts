@@ -141,7 +141,7 @@ class Acquisition {
   }
 
   /** One attempt, awaited until the hard end at most (then `Data.Timeout`). */
-  private async attempt(): Promise<Attempt> {
+  private attempt(): Promise<Attempt> {
     const { context, key, reservation, heldHere } = this;
     const attempt = attemptLoad(context, {
       key,
@@ -151,10 +151,11 @@ class Acquisition {
       presenceOf: (holder) => this.presenceOf(holder, { failClosed: true }),
       expected: this.released,
     });
-    const bounded = await this.deadline.storeCall(attempt);
-    if (!bounded.late) return bounded.value;
-    releaseLateLock(context, key, reservation.token, heldHere, attempt);
-    throw this.deadline.storeTimeout(key);
+    return this.deadline.storeCall(attempt).then((bounded) => {
+      if (!bounded.late) return bounded.value;
+      releaseLateLock(context, key, reservation.token, heldHere, attempt);
+      throw this.deadline.storeTimeout(key);
+    });
   }
 
   /** How long the next park on the holder's reply lasts (`parkLength`); doubles the park after. */

@@ -60,7 +60,7 @@ export type Written<D> =
       readonly final: boolean;
     };
 
-export async function guardedWrite<D>(
+export function guardedWrite<D>(
   context: Pick<DriverContext, 'store' | 'keys'>,
   write: GuardedWrite<D>,
   /** The snapshot of this record the caller last saw (the store's `expected`). */
@@ -90,25 +90,7 @@ export async function guardedWrite<D>(
       throw error;
     }
   };
-  try {
-    const storeKey = context.keys.store(key);
-    const snapshot = await context.store.update(
-      storeKey,
-      transform,
-      updateOptions(write, expected),
-    );
-    const run = made as Run<D> | undefined;
-    if (run === undefined) {
-      const error = toDataDriverError(
-        'the store resolved without running the transform',
-        ErrorCode.BackendFailed,
-        `${write.what} of ${key} failed`,
-      );
-      return { ok: false, error, final: true };
-    }
-    const stored = storedAfter(key, run, snapshot);
-    return { ok: true, decision: run.decision, stored, snapshot };
-  } catch (error) {
+  const failed = (error: unknown): Written<D> => {
     const byTransform = refusal !== undefined && error === refusal;
     const failure = byTransform
       ? toDataDriverError(
@@ -118,7 +100,34 @@ export async function guardedWrite<D>(
         )
       : toDataDriverError(error, ErrorCode.BackendFailed, `${write.what} of ${key} failed`);
     return { ok: false, error: failure, final: endsRetries(failure, byTransform) };
+  };
+  // Not an async function: one promise per write (the store's, and this `then`), not three.
+  let pending: Promise<StoreSnapshot | undefined>;
+  try {
+    const storeKey = context.keys.store(key);
+    pending = Promise.resolve(
+      context.store.update(storeKey, transform, updateOptions(write, expected)),
+    );
+  } catch (error) {
+    return Promise.resolve(failed(error));
   }
+  return pending.then((snapshot) => {
+    const run = made as Run<D> | undefined;
+    if (run === undefined) {
+      const error = toDataDriverError(
+        'the store resolved without running the transform',
+        ErrorCode.BackendFailed,
+        `${write.what} of ${key} failed`,
+      );
+      return { ok: false, error, final: true };
+    }
+    try {
+      const stored = storedAfter(key, run, snapshot);
+      return { ok: true, decision: run.decision, stored, snapshot };
+    } catch (error) {
+      return failed(error);
+    }
+  }, failed);
 }
 
 /** One run of a write's transform: what it saw, and what it returned. */

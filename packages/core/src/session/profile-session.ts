@@ -153,9 +153,7 @@ export class ProfileSession {
     if (this.#state === 'inactive') return Promise.resolve();
     if (this.#releasing) return this.#releasing;
     this.beginLeave();
-    this.#releasing = this.#release().finally(() => {
-      this.#releasing = undefined;
-    });
+    this.#releasing = this.#release();
     return this.#releasing;
   }
 
@@ -231,18 +229,23 @@ export class ProfileSession {
     this.#deactivate('erased');
   }
 
+  /** The release's write; `#releasing` until it settles (set by `#leave` before any await here). */
   async #release(): Promise<void> {
-    if (this.#trade) await this.#trade.decided;
     try {
-      await this.#io.release();
-    } catch (error) {
-      if (this.#move('leave-failed')) {
-        const failure = error as DataDriverError;
-        this.context.emit({ type: 'profile.release-failed', key: this.key, error: failure });
+      if (this.#trade) await this.#trade.decided;
+      try {
+        await this.#io.release();
+      } catch (error) {
+        if (this.#move('leave-failed')) {
+          const failure = error as DataDriverError;
+          this.context.emit({ type: 'profile.release-failed', key: this.key, error: failure });
+        }
+        throw error;
       }
-      throw error;
+      this.#deactivate('released');
+    } finally {
+      this.#releasing = undefined;
     }
-    this.#deactivate('released');
   }
 
   /** Its load handed it to the game: a lost lock from now on kicks its player. */

@@ -162,7 +162,8 @@ export class SessionIo {
     return this.#queue.run(async () => {
       beforeSave(this.context, this.owner, 'release'); // a failure is reported; it goes on
       const json = this.#take();
-      await this.matchSchema(json);
+      const schema = this.matchSchema(json);
+      if (schema) await schema; // a synchronous schema (or none) costs the write no turn
       const keepVersion = json !== this.#lastWritten.json;
       await this.#guarded(releaseWrite(this.#writer, json, keepVersion), json);
       // A lock left in the released record is the one the release handed over.
@@ -218,7 +219,8 @@ export class SessionIo {
         this.#idle();
         return;
       }
-      await this.matchSchema(json);
+      const schema = this.matchSchema(json);
+      if (schema) await schema;
       const keepVersion = json !== this.#lastWritten.json;
       const retake = this.retakeUntilSaved;
       await this.#guarded(saveWrite(this.#writer, json, { retake, keepVersion }), json);
