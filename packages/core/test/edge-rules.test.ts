@@ -110,10 +110,27 @@ describe('checkRecordSize', () => {
     [undefined, true],
     [43, true],
     [42, false],
+    [126, true], // its 42 characters are at most 126 bytes: passes uncounted
+    [125, true], // counted: 43
   ])('a 43-byte record against %s bytes passes: %s', (limit, passes) => {
     const check = () => checkRecordSize('p1', record, limit);
     if (passes) expect(check()).toBe(record);
     else expect(check).toThrow(expect.objectContaining({ code: ErrorCode.TooLarge }));
+  });
+
+  it('counts the bytes of characters beyond U+FFFF exactly, past the uncounted bound', () => {
+    // Each emoji is 2 characters and 4 bytes; JSON escapes the lone surrogate (6 ASCII bytes).
+    const wide = { data: { note: '😀😀😀\ud800' }, meta: { version: 1 } };
+    const chars = JSON.stringify(wide).length;
+    const bytes = Buffer.byteLength(JSON.stringify(wide), 'utf8');
+    expect(bytes).toBe(chars + 6);
+    expect(checkRecordSize('p1', wide, bytes)).toBe(wide);
+    expect(() => checkRecordSize('p1', wide, bytes - 1)).toThrow(
+      expect.objectContaining({
+        code: ErrorCode.TooLarge,
+        details: { key: 'p1', bytes, maxBytes: bytes - 1 },
+      }),
+    );
   });
 
   it('says how large the record is and the limit, in its message and details', () => {

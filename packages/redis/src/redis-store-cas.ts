@@ -53,6 +53,9 @@ export function casWrite(
   return { keys: [redisKey, index, records], args: [...args, ...write.retention] };
 }
 
+/** The outcome of every write that landed: one object, not one per write. */
+const WROTE: CasOutcome = { written: true };
+
 /** Sends compare-and-sets on one client, with a WAIT behind each when the store waits for replicas. */
 export class CompareAndSet {
   constructor(
@@ -62,34 +65,42 @@ export class CompareAndSet {
   ) {}
 
   /** Runs `write`: it landed, or the version had moved and the reply carries the current one. */
-  async run({ keys, args }: CasWrite): Promise<CasOutcome> {
-    const [redisKey, index] = keys;
-    let reply: unknown;
-    let replicas: number | undefined;
+  run({ keys, args }: CasWrite): Promise<CasOutcome> {
+    // A promise chain, not an async function: every write runs it (one promise fewer each).
+    const redisKey = keys[0];
+    const failed = (error: unknown): never => {
+      throw toRedisError(error, 'update', redisKey);
+    };
     try {
       const { client, replicaWait, deadlineMs } = this;
       if (replicaWait) {
-        ({ reply, replicas } = await runScriptReplicated(
-          client,
-          compareAndSet,
-          keys,
-          args,
-          replicaWait,
-          deadlineMs,
-        ));
-      } else {
-        reply = await runScript(client, compareAndSet, keys, args, deadlineMs);
+        return runScriptReplicated(client, compareAndSet, keys, args, replicaWait, deadlineMs).then(
+          ({ reply, replicas }) => this.outcome(keys, reply, replicas),
+          failed,
+        );
       }
+      return runScript(client, compareAndSet, keys, args, deadlineMs).then(
+        (reply) => this.outcome(keys, reply, undefined),
+        failed,
+      );
     } catch (error) {
-      throw toRedisError(error, 'update', redisKey);
+      return Promise.reject(toRedisError(error, 'update', redisKey));
     }
+  }
+
+  /** What the script's `reply` says the write did. */
+  private outcome(
+    [redisKey, index]: CasWrite['keys'],
+    reply: unknown,
+    replicas: number | undefined,
+  ): CasOutcome {
     const fields: readonly unknown[] = Array.isArray(reply) ? reply : [];
     const [status, version, json] = fields;
     const wait = this.replicaWait;
     if (status === WRITTEN && wait && (replicas ?? 0) < wait.replicas) {
       throw underReplicated(redisKey, wait, replicas ?? 0);
     }
-    if (status === WRITTEN) return { written: true };
+    if (status === WRITTEN) return WROTE;
     if (status === CONFLICT && fields.length === 1) return { written: false, current: undefined };
     if (status === CONFLICT && typeof version === 'string' && typeof json === 'string') {
       return { written: false, current: { version, json } };

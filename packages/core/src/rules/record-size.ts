@@ -19,7 +19,10 @@ export function checkRecordSize<R extends StoreRecord>(
   maxBytes: number | undefined,
 ): R {
   if (maxBytes === undefined) return record;
-  const bytes = utf8Bytes(recordJson(record));
+  const json = recordJson(record);
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: most records fit without being counted.
+  if (json.length * 3 <= maxBytes) return record;
+  const bytes = utf8Bytes(json);
   if (bytes > maxBytes) {
     throw new DataDriverError(
       ErrorCode.TooLarge,
