@@ -324,4 +324,57 @@ describe('a lock handed over in the release', () => {
     expect(bed.clock.now() - started).toBe(0);
     expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
   });
+
+  it("a joiner's driver that closes clears the lock handed to its ended load: its server beats on", async () => {
+    const { bed, stores, server, of } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const c = server('C');
+    await bed.clock.run(a.load('p1'));
+    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+    const abort = new AbortController();
+    const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
+    await bed.clock.advance(1_000);
+    abort.abort();
+    expect(await bed.clock.run(aborted)).toMatchObject({ code: ErrorCode.Aborted });
+    hang.release();
+    await bed.clock.run(Promise.resolve());
+    const handed = stored(bed.store, 'p1')?.meta.lock;
+    expect(handed).toMatchObject({ jobId: 'B', presence: true });
+    // B's driver closes; B's handoff stays, beating: nothing on B answers for p1 any more.
+    await bed.clock.run(b.close());
+    expect(stored(bed.store, 'p1')?.meta.lock).toBeUndefined();
+    expect(stored(bed.store, 'p1')?.meta.releasedToken).toBe(handed?.token);
+    const waits = of('load.waiting').length;
+    const started = bed.clock.now();
+    const profile = await bed.clock.run(c.load('p1'));
+    expect(bed.clock.now() - started).toBe(0);
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+    expect(of('load.waiting').length).toBe(waits);
+  });
+
+  it('a driver that closes clears the lock its failed load wrote before losing the answer', async () => {
+    const { bed, stores, server } = fleet();
+    const b = server('B', { lockWaitSeconds: 5 });
+    const c = server('C', {});
+    // B's take lands but its answer is lost; every write after fails, until the load gives up.
+    stores.B!.faults.inject({ kind: 'lose-response', operation: 'update' });
+    const down = stores.B!.faults.inject({
+      kind: 'fail',
+      operation: 'update',
+      skip: 1,
+      times: Infinity,
+    });
+    const failed = b.load('p1').catch((error: unknown) => error);
+    expect(await bed.clock.run(failed)).toMatchObject({ code: ErrorCode.BackendFailed });
+    const orphan = stored(bed.store, 'p1')?.meta.lock;
+    expect(orphan).toMatchObject({ jobId: 'B' });
+    down.remove();
+    await bed.clock.run(b.close());
+    expect(stored(bed.store, 'p1')?.meta.lock).toBeUndefined();
+    const started = bed.clock.now();
+    const profile = await bed.clock.run(c.load('p1'));
+    expect(bed.clock.now() - started).toBe(0);
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  });
 });

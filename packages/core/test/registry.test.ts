@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionRegistry } from '../src/registry/registry.js';
 import { LoadReservation } from '../src/registry/reservation.js';
+import type { ProfileSession } from '../src/session/profile-session.js';
 import { VirtualClock } from '../src/testing.js';
 
 const reservation = (token: string) => new LoadReservation(token, 1, () => true);
@@ -21,6 +22,44 @@ describe('SessionRegistry', () => {
     expect(registry.reservation('p1')).toBeUndefined();
     registry.reserve('p1', reservation('t4'));
     expect(registry.reservation('p1')?.token).toBe('t4');
+  });
+
+  it("remembers a settled load's token for the close only when its lock may be left, the last 1,024 keys", () => {
+    const registry = new SessionRegistry(() => 0);
+    const quiet = reservation('t0');
+    registry.reserve('p0', quiet);
+    registry.settle('p0', quiet);
+    expect(registry.takeLeftLocks()).toEqual([]);
+    for (let index = 1; index <= 1_025; index += 1) {
+      const load = reservation(`t${index}`);
+      load.mayHaveLeftLock();
+      registry.reserve(`p${index}`, load);
+      registry.settle(`p${index}`, load);
+    }
+    // A later load of a key replaces its token, and moves it to the newest.
+    const again = reservation('t1-again');
+    again.mayHaveLeftLock();
+    registry.reserve('p2', again);
+    registry.settle('p2', again);
+    const left = registry.takeLeftLocks();
+    expect(left).toHaveLength(1_024);
+    expect(left[0]).toEqual(['p3', 't3']); // p1, the oldest, went to make room
+    expect(left.at(-1)).toEqual(['p2', 't1-again']);
+    expect(registry.takeLeftLocks()).toEqual([]); // given once
+  });
+
+  it('forgets the left lock of a key whose next load here holds it', () => {
+    const registry = new SessionRegistry(() => 0);
+    const failed = reservation('t1');
+    failed.mayHaveLeftLock();
+    registry.reserve('p1', failed);
+    registry.settle('p1', failed);
+    const next = reservation('t2');
+    registry.reserve('p1', next);
+    // The registry reads a held session's key and token only.
+    registry.hold({ key: 'p1', token: 't2' } as unknown as ProfileSession);
+    registry.settle('p1', next);
+    expect(registry.takeLeftLocks()).toEqual([]);
   });
 
   it('a settle of an older reservation leaves the newer one in place', () => {

@@ -1,5 +1,8 @@
 import type { DriverContext } from '../context/context.js';
 import { within } from '../events/signal.js';
+import { describeError } from '../ports/errors.js';
+import type { SessionRegistry } from '../registry/registry.js';
+import { releaseOrphanedLock } from '../session/orphan-release.js';
 import type { DriverParts } from './assemble.js';
 
 export interface CloseResult {
@@ -29,8 +32,9 @@ export async function closeDriver(
   const started = context.scheduler.now();
   await within(context.scheduler, Promise.all(releases), deadlineMs);
   // The journal clean-ups the releases and earlier loads started: none may land after close.
-  const left = Math.max(0, deadlineMs - (context.scheduler.now() - started));
-  await within(context.scheduler, context.background.drained(), left);
+  const left = () => Math.max(0, deadlineMs - (context.scheduler.now() - started));
+  await within(context.scheduler, context.background.drained(), left());
+  await within(context.scheduler, clearLeftLocks(context, registry), left());
   const unreleased = pending.map((s) => s.key).filter((key) => !released.includes(key));
   if (unreleased.length > 0) {
     context.report({ type: 'driver.close-timeout', driver: context.name, keys: unreleased });
@@ -39,4 +43,24 @@ export async function closeDriver(
   await context.link.leave();
   context.identity.release();
   return { released, unreleased };
+}
+
+/**
+ * Clears each lock this driver's loads may have left in the store without holding it: a lock a
+ * holder handed to a load that had ended, a write whose answer was lost. Once this driver has
+ * closed, nothing on this server answers a request for its keys, and while the server goes on
+ * beating for its other drivers the player's next server would wait on it to the end.
+ */
+async function clearLeftLocks(context: DriverContext, registry: SessionRegistry): Promise<void> {
+  const heldHere = (token: string) => registry.holdsToken(token);
+  await Promise.all(
+    registry.takeLeftLocks().map(async ([key, token]) => {
+      const written = await releaseOrphanedLock(context, key, token, heldHere, 'left lock release');
+      if (!written.ok) {
+        context.logger.warn(
+          `could not clear a lock a load of ${key} may have left: ${describeError(written.error)}`,
+        );
+      }
+    }),
+  );
 }

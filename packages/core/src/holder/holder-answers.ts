@@ -9,8 +9,8 @@ import type { RequestReason } from '../handoff/wire.js';
 import { describeError } from '../ports/errors.js';
 import type { SessionRegistry } from '../registry/registry.js';
 import type { RequestAction } from '../rules/index.js';
-import { decideOrphanRelease, decideRequest, releasedRecord } from '../rules/index.js';
-import { guardedWrite } from '../session/guarded-write.js';
+import { decideRequest } from '../rules/index.js';
+import { releaseOrphanedLock } from '../session/orphan-release.js';
 import type { ProfileSession } from '../session/profile-session.js';
 
 export class HolderAnswers {
@@ -101,17 +101,14 @@ export class HolderAnswers {
   ): Promise<void> {
     const { context } = this;
     if (token !== undefined) {
-      const written = await guardedWrite(context, {
+      const heldHere = (held: string) => this.registry.holdsToken(held);
+      const written = await releaseOrphanedLock(
+        context,
         key,
-        what: 'orphaned-lock release',
-        decide: (record) =>
-          decideOrphanRelease(record, token, {
-            jobId: context.identity.jobId,
-            heldHere: (held) => this.registry.holdsToken(held),
-          }),
-        next: (record, decision) =>
-          decision === 'release' && record ? releasedRecord(record, record.data, token) : undefined,
-      });
+        token,
+        heldHere,
+        'orphaned-lock release',
+      );
       if (!written.ok) {
         context.logger.warn(
           `could not clear an orphaned lock of ${key}: ${describeError(written.error)}`,

@@ -120,6 +120,7 @@ class Acquisition {
       }
       const parkMs = this.nextParkMs(attempt);
       if (attempt.kind === 'failed') {
+        this.reservation.mayHaveLeftLock(); // its write may have landed, its answer lost
         this.failures += 1;
         this.emit({
           type: 'load.retrying',

@@ -7,6 +7,7 @@
 import type { DriverContext } from '../context/context.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
 import type { ScheduledTask } from '../ports/scheduler.js';
+import type { LoadReservation } from '../registry/reservation.js';
 import type { LockInfo } from '../rules/index.js';
 
 export class JoinerRequests {
@@ -19,7 +20,7 @@ export class JoinerRequests {
   constructor(
     private readonly context: DriverContext,
     private readonly key: string,
-    load: { readonly loadId: number; readonly token: string },
+    private readonly load: LoadReservation,
   ) {
     this.loadId = load.loadId;
     // Only a server that beats presence asks: the lock handed to it carries the flag.
@@ -38,6 +39,8 @@ export class JoinerRequests {
     if (asked && asked.jobId === holder.jobId && asked.token === holder.token) return;
     this.stop();
     this.#asked = holder;
+    // The holder's release may write this load's lock after the load has ended.
+    if (this.#handTo !== undefined) this.load.mayHaveLeftLock();
     this.#repeat = this.context.scheduler.repeat(timings.requestRepeatSeconds * 1000, () => {
       void this.#send(holder);
     });

@@ -8,8 +8,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import { describeError } from '../ports/errors.js';
-import { decideOrphanRelease, releasedRecord } from '../rules/index.js';
-import { guardedWrite } from '../session/guarded-write.js';
+import { releaseOrphanedLock } from '../session/orphan-release.js';
 import type { Attempt } from './load-attempt.js';
 
 export function releaseLateLock(
@@ -21,14 +20,7 @@ export function releaseLateLock(
 ): void {
   const release = late.then(async (attempt) => {
     if (attempt.kind === 'locked') return; // it found another's lock and wrote nothing
-    const written = await guardedWrite(context, {
-      key,
-      what: 'late lock release',
-      decide: (record) =>
-        decideOrphanRelease(record, token, { jobId: context.identity.jobId, heldHere }),
-      next: (record, decision) =>
-        decision === 'release' && record ? releasedRecord(record, record.data, token) : undefined,
-    });
+    const written = await releaseOrphanedLock(context, key, token, heldHere, 'late lock release');
     // Only a take is known to have left a lock; a failed attempt may not have written at all.
     if (!written.ok && attempt.kind === 'taken') {
       context.logger.warn(

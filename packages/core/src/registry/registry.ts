@@ -21,11 +21,16 @@ import type { LoadReservation } from './reservation.js';
  */
 const TOKENS_HERE = new Set<string>();
 
+/** The most loads whose lock may be left in the store that a driver remembers for its close. */
+const MAX_LEFT_LOCKS = 1024;
+
 export class SessionRegistry {
   readonly #sessions = new Map<string, ProfileSession>();
   readonly #loads = new Map<string, LoadReservation>();
   readonly #changed = new Signal();
   readonly #released: ReleasedSnapshots;
+  /** Keys whose last load here ended without holding a lock it may have left: its token. */
+  readonly #leftLocks = new Map<string, string>();
   #closed = false;
   #ended = false;
 
@@ -96,8 +101,31 @@ export class SessionRegistry {
   /** The load under `reservation` settled (loaded or not): the key is no longer reserved. */
   settle(key: string, reservation: LoadReservation): void {
     if (this.#loads.get(key) === reservation) this.#loads.delete(key);
-    if (this.#sessions.get(key)?.token !== reservation.token) TOKENS_HERE.delete(reservation.token);
+    if (this.#sessions.get(key)?.token === reservation.token) {
+      this.#leftLocks.delete(key); // it holds the key: any lock left before is taken over
+    } else {
+      TOKENS_HERE.delete(reservation.token);
+      if (reservation.mayLeaveLock) this.#noteLeftLock(key, reservation.token);
+    }
     this.changed();
+  }
+
+  /**
+   * Each key whose last load here ended without holding a lock it may have left in the store,
+   * with that load's token, forgotten as it is given: the driver's close clears them.
+   */
+  takeLeftLocks(): Array<[key: string, token: string]> {
+    const left = [...this.#leftLocks];
+    this.#leftLocks.clear();
+    return left;
+  }
+
+  #noteLeftLock(key: string, token: string): void {
+    this.#leftLocks.delete(key); // re-inserted last: the first entry is the oldest
+    this.#leftLocks.set(key, token);
+    if (this.#leftLocks.size <= MAX_LEFT_LOCKS) return;
+    const oldest = this.#leftLocks.keys().next().value;
+    if (oldest !== undefined) this.#leftLocks.delete(oldest);
   }
 
   /**

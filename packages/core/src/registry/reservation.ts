@@ -7,6 +7,12 @@ export class LoadReservation {
   readonly reply = new Signal();
   /** Requests that named this load's lock while it was in flight: answered when it settles. */
   readonly requesters = new Requesters();
+  /**
+   * True once this load may leave a lock of its own in the store without holding it: it asked
+   * to be handed the lock (a release may write it after the load ended), or an attempt failed
+   * after its write may have landed (a lost response). Set by the load's acquisition only.
+   */
+  #mayLeaveLock = false;
 
   constructor(
     /** The lock token this load writes. */
@@ -15,6 +21,15 @@ export class LoadReservation {
     readonly loadId: number,
     private readonly wanted: () => boolean,
   ) {}
+
+  get mayLeaveLock(): boolean {
+    return this.#mayLeaveLock;
+  }
+
+  /** This load's lock may be in the store whatever the load ends with (see `mayLeaveLock`). */
+  mayHaveLeftLock(): void {
+    this.#mayLeaveLock = true;
+  }
 
   /** True once the load is no longer wanted. */
   cancelled(): boolean {
