@@ -10,7 +10,7 @@ import type { Migration } from '../src/index.js';
 import { type DataDriverOptions, ErrorCode, Handoff } from '../src/index.js';
 import type { Scheduler } from '../src/ports.js';
 import { MemoryMessenger, MemoryPresence } from '../src/testing.js';
-import { callsSince, stored, testBed } from './helpers.js';
+import { callsSince, stored, testBed, tradeWithHungCommit } from './helpers.js';
 
 type Options = Partial<DataDriverOptions<{ coins: number }>>;
 
@@ -323,6 +323,36 @@ describe('a lock handed over in the release', () => {
     const profile = await bed.clock.run(c.load('p1'));
     expect(bed.clock.now() - started).toBe(0);
     expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  });
+
+  it('a trade holding the profile: the release waits for its decision, then hands over the traded data', async () => {
+    const { bed, stores, server, of } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const { bob, commit, trade } = await tradeWithHungCommit(bed, { driver: a, store: stores.A! });
+    const started = bed.clock.now();
+    const joining = b.load('alice');
+    await bed.clock.advance(1_000);
+    // Asked at once, A holds alice's release until the trade is decided: no lock moved yet.
+    expect(stored(bed.store, 'alice')?.meta.lock?.jobId).toBe('A');
+    expect(of('handoff.request.received').at(-1)).toMatchObject({
+      key: 'alice',
+      action: 'release',
+    });
+    commit.release();
+    await bed.clock.run(trade);
+    const profile = await bed.clock.run(joining);
+    expect(bed.clock.now() - started).toBe(1_000);
+    expect(of('load.loaded').at(-1)).toMatchObject({ key: 'alice', reason: 'handed' });
+    expect(of('profile.released').at(-1)).toMatchObject({ key: 'alice', handedTo: 'B' });
+    // The traded data travels, with no marker left: coins conserved across the two servers.
+    expect(profile.data.coins).toBe(0);
+    expect(bob.data.coins).toBe(10);
+    const record = stored(bed.store, 'alice');
+    expect(record?.meta.trade).toBeUndefined();
+    expect(record?.meta.lock?.token).toBe(profile.lockToken);
+    await bed.clock.run(bob.save());
+    expect(stored(bed.store, 'bob')?.data.coins).toBe(10);
   });
 
   it("a joiner's driver that closes clears the lock handed to its ended load: its server beats on", async () => {
