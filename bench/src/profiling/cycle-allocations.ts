@@ -8,18 +8,12 @@
  *
  *   node dist/profiling/cycle-allocations.js [--seconds 2]   (REDIS_URL, or its own)
  *   node dist/profiling/cycle-allocations.js --postgres [--seconds 2]   (DATABASE_URL, or its own)
+ *   node dist/profiling/cycle-allocations.js --memory [--seconds 2]   (core's memory store: core's own)
  */
 import { createHook } from 'node:async_hooks';
 import { Session } from 'node:inspector/promises';
 import { runPlayers } from '../measure/throughput.js';
-import {
-  numberOption,
-  PLAYERS,
-  placeOf,
-  profiledBackend,
-  profiledCycle,
-  profiledPostgresCycle,
-} from './profiled-cycle.js';
+import { numberOption, openProfiledCycle, PLAYERS, placeOf } from './profiled-cycle.js';
 
 interface SamplingNode {
   readonly callFrame: {
@@ -44,8 +38,7 @@ function tally(node: SamplingNode, byPlace: Map<string, number>, byFunction: Map
 }
 
 const seconds = numberOption('seconds', 2);
-const { cycle, close } =
-  profiledBackend() === 'postgres' ? await profiledPostgresCycle() : await profiledCycle();
+const { cycle, close } = await openProfiledCycle();
 try {
   await runPlayers(cycle, `alloc-warm-${process.pid}`, PLAYERS, 1);
   const session = new Session();

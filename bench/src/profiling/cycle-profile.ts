@@ -8,20 +8,14 @@
  *
  *   node dist/profiling/cycle-profile.js [--seconds 4] [--auto-pipelining]   (REDIS_URL, or its own)
  *   node dist/profiling/cycle-profile.js --postgres [--seconds 4]   (DATABASE_URL, or its own)
+ *   node dist/profiling/cycle-profile.js --memory [--seconds 4]   (core's memory store: core's own)
  *
  * `--auto-pipelining` turns on ioredis's auto-pipelining on the store's client: the commands
  * of one tick go out in one pipeline.
  */
 import { Session } from 'node:inspector/promises';
 import { runPlayers } from '../measure/throughput.js';
-import {
-  numberOption,
-  PLAYERS,
-  placeOf,
-  profiledBackend,
-  profiledCycle,
-  profiledPostgresCycle,
-} from './profiled-cycle.js';
+import { numberOption, openProfiledCycle, PLAYERS, placeOf } from './profiled-cycle.js';
 
 interface Profile {
   readonly nodes: ReadonlyArray<{
@@ -62,10 +56,7 @@ const FUNCTIONS = numberOption('functions', 12);
 
 const seconds = numberOption('seconds', 4);
 const autoPipelining = process.argv.includes('--auto-pipelining');
-const { cycle, close } =
-  profiledBackend() === 'postgres'
-    ? await profiledPostgresCycle()
-    : await profiledCycle({ enableAutoPipelining: autoPipelining });
+const { cycle, close } = await openProfiledCycle({ enableAutoPipelining: autoPipelining });
 try {
   await runPlayers(cycle, `profile-warm-${process.pid}`, PLAYERS, 1);
   const session = new Session();

@@ -1,11 +1,12 @@
 /**
  * The throughput measurement's cycle (load, one change, save, release) on a redis-server of
- * its own (or REDIS_URL), or with `--postgres` on a PostgreSQL of its own (or DATABASE_URL),
- * for the scripts that look inside it: `cycle-profile` (where node's time goes) and
+ * its own (or REDIS_URL), with `--postgres` on a PostgreSQL of its own (or DATABASE_URL), or
+ * with `--memory` on core's memory store (no I/O: core's own share), for the scripts that look inside it: `cycle-profile` (where node's time goes) and
  * `cycle-allocations` (what each cycle allocates).
  */
 import { startPostgres, startRedis } from '@datadriver/backends';
 import { DataDriver } from '@datadriver/core';
+import { MemoryStore } from '@datadriver/core/testing';
 import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
 import { Redis, type RedisOptions } from 'ioredis';
 import { type Coins, startServer } from '../measure/in-process-server.js';
@@ -21,9 +22,29 @@ export interface ProfiledCycle {
   close(): Promise<void>;
 }
 
-/** `--postgres` on the command line: the cycle on PostgreSQL, else on Redis. */
-export function profiledBackend(): 'postgres' | 'redis' {
-  return process.argv.includes('--postgres') ? 'postgres' : 'redis';
+/** `--postgres` or `--memory` on the command line: the cycle there, else on Redis. */
+export function profiledBackend(): 'postgres' | 'memory' | 'redis' {
+  if (process.argv.includes('--postgres')) return 'postgres';
+  return process.argv.includes('--memory') ? 'memory' : 'redis';
+}
+
+/** The cycle on the backend the command line names (`profiledBackend`). */
+export function openProfiledCycle(redisOptions: RedisOptions = {}): Promise<ProfiledCycle> {
+  const backend = profiledBackend();
+  if (backend === 'postgres') return profiledPostgresCycle();
+  if (backend === 'memory') return Promise.resolve(profiledMemoryCycle());
+  return profiledCycle(redisOptions);
+}
+
+/** The cycle on core's memory store: what core itself costs, with no client and no socket. */
+export function profiledMemoryCycle(): ProfiledCycle {
+  const driver = new DataDriver<Coins>({
+    name: 'PlayerData',
+    defaults: { coins: 0 },
+    store: new MemoryStore(),
+    logger: quietLogger,
+  });
+  return { cycle: dataDriverCycle(driver), close: () => driver.close().then(() => undefined) };
 }
 
 /**
