@@ -360,7 +360,8 @@ describe('a lock handed over in the release', () => {
     const a = server('A');
     const b = server('B');
     const c = server('C');
-    await bed.clock.run(a.load('p1'));
+    const held = await bed.clock.run(a.load('p1'));
+    held.data.coins = 7;
     const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
     const abort = new AbortController();
     const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
@@ -381,6 +382,53 @@ describe('a lock handed over in the release', () => {
     expect(bed.clock.now() - started).toBe(0);
     expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
     expect(of('load.waiting').length).toBe(waits);
+    expect(profile.data).toEqual({ coins: 7 }); // the data A let go of, through the clearing
+  });
+
+  it('a closing driver leaves alone a lock its ended load was handed once another server took it', async () => {
+    const { bed, stores, server } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const c = server('C');
+    await bed.clock.run(a.load('p1'));
+    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+    const abort = new AbortController();
+    const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
+    await bed.clock.advance(1_000);
+    abort.abort();
+    await bed.clock.run(aborted);
+    hang.release();
+    await bed.clock.run(Promise.resolve());
+    // C takes the key first (B, still open, clears the lock handed to its ended load).
+    const taken = await bed.clock.run(c.load('p1'));
+    taken.data.coins = 9;
+    await bed.clock.run(b.close());
+    const record = stored(bed.store, 'p1');
+    expect(record?.meta.lock?.token).toBe(taken.lockToken);
+    await bed.clock.run(taken.save());
+    expect(stored(bed.store, 'p1')?.data).toEqual({ coins: 9 });
+    expect(taken.active).toBe(true);
+  });
+
+  it('a load still in flight when its driver closes: its lock, handed as it settles, is cleared too', async () => {
+    const { bed, stores, server } = fleet();
+    const a = server('A');
+    const b = server('B');
+    const c = server('C');
+    await bed.clock.run(a.load('p1'));
+    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+    const joining = b.load('p1').catch((error: unknown) => error);
+    await bed.clock.advance(1_000);
+    // A's release lands (B's lock) as B's close begins: B's load is cancelled, not holding.
+    hang.release();
+    const closing = b.close();
+    expect(await bed.clock.run(joining)).toMatchObject({ code: ErrorCode.Closed });
+    await bed.clock.run(closing);
+    expect(stored(bed.store, 'p1')?.meta.lock).toBeUndefined();
+    const started = bed.clock.now();
+    const profile = await bed.clock.run(c.load('p1'));
+    expect(bed.clock.now() - started).toBe(0);
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
   });
 
   it('a driver that closes clears the lock its failed load wrote before losing the answer', async () => {

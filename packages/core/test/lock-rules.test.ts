@@ -271,6 +271,16 @@ const orphanRows: Array<[string, ProfileRecord | undefined, string, boolean, 're
       false,
       'release',
     ],
+    [
+      'an orphan of this server next to a trade marker: keep (journal recovery settles it)',
+      record({
+        lock: lock({ jobId: 'B', token: 'tX' }),
+        trade: { id: 'trade-1', journal: 'PlayerData/#trade/trade-1', version: 3 },
+      }),
+      'tX',
+      false,
+      'keep',
+    ],
     ['another server: keep', record({ lock: lock({ token: 'tX' }) }), 'tX', false, 'keep'],
     ['no lock: keep', record(), 'tX', false, 'keep'],
     ['no record: keep', undefined, 'tX', false, 'keep'],

@@ -24,42 +24,42 @@ describe('SessionRegistry', () => {
     expect(registry.reservation('p1')?.token).toBe('t4');
   });
 
-  it("remembers a settled load's token for the close only when its lock may be left, the last 1,024 keys", () => {
+  it("remembers a settled load's token for the close only when its lock may be left: the newest 1,024", () => {
     const registry = new SessionRegistry(() => 0);
-    const quiet = reservation('t0');
+    const quiet = reservation('left-t0');
     registry.reserve('p0', quiet);
     registry.settle('p0', quiet);
     expect(registry.takeLeftLocks()).toEqual([]);
-    for (let index = 1; index <= 1_025; index += 1) {
-      const load = reservation(`t${index}`);
+    for (let index = 1; index <= 1_024; index += 1) {
+      const load = reservation(`left-t${index}`);
       load.mayHaveLeftLock();
       registry.reserve(`p${index}`, load);
       registry.settle(`p${index}`, load);
     }
-    // A later load of a key replaces its token, and moves it to the newest.
-    const again = reservation('t1-again');
+    // A second load of p2 that may leave a lock too: both of p2's tokens are kept.
+    const again = reservation('left-t2-again');
     again.mayHaveLeftLock();
     registry.reserve('p2', again);
     registry.settle('p2', again);
     const left = registry.takeLeftLocks();
     expect(left).toHaveLength(1_024);
-    expect(left[0]).toEqual(['p3', 't3']); // p1, the oldest, went to make room
-    expect(left.at(-1)).toEqual(['p2', 't1-again']);
+    expect(left[0]).toEqual(['p2', 'left-t2']); // p1's, the oldest, went to make room
+    expect(left.at(-1)).toEqual(['p2', 'left-t2-again']);
     expect(registry.takeLeftLocks()).toEqual([]); // given once
   });
 
-  it('forgets the left lock of a key whose next load here holds it', () => {
+  it('does not remember a load that ended holding its key', () => {
     const registry = new SessionRegistry(() => 0);
-    const failed = reservation('t1');
-    failed.mayHaveLeftLock();
-    registry.reserve('p1', failed);
-    registry.settle('p1', failed);
-    const next = reservation('t2');
-    registry.reserve('p1', next);
+    const load = reservation('left-held');
+    load.mayHaveLeftLock();
+    registry.reserve('p1', load);
     // The registry reads a held session's key and token only.
-    registry.hold({ key: 'p1', token: 't2' } as unknown as ProfileSession);
-    registry.settle('p1', next);
+    const session = { key: 'p1', token: 'left-held', lastWritten: { json: '' } };
+    registry.hold(session as unknown as ProfileSession);
+    registry.settle('p1', load);
     expect(registry.takeLeftLocks()).toEqual([]);
+    registry.forget(session as unknown as ProfileSession); // its token leaves this process's set
+    expect(registry.holdsToken('left-held')).toBe(false);
   });
 
   it('a settle of an older reservation leaves the newer one in place', () => {

@@ -100,6 +100,8 @@ class Acquisition {
         attempt = await this.attempt();
       }
       this.released = undefined; // stale after one attempt, whatever it found
+      // Its write may have landed and its answer been lost: the lock may be left in the store.
+      if (attempt.kind === 'failed') this.reservation.mayHaveLeftLock();
       if (attempt.kind === 'taken') return attempt.acquired;
       if (attempt.kind === 'locked') {
         if (attempt.holder.jobId === this.context.identity.jobId) {
@@ -120,7 +122,6 @@ class Acquisition {
       }
       const parkMs = this.nextParkMs(attempt);
       if (attempt.kind === 'failed') {
-        this.reservation.mayHaveLeftLock(); // its write may have landed, its answer lost
         this.failures += 1;
         this.emit({
           type: 'load.retrying',
@@ -152,11 +153,18 @@ class Acquisition {
       presenceOf: (holder) => this.presenceOf(holder, { failClosed: true }),
       expected: this.released,
     });
-    return this.deadline.storeCall(attempt).then((bounded) => {
-      if (!bounded.late) return bounded.value;
-      releaseLateLock(context, key, reservation.token, heldHere, attempt);
-      throw this.deadline.storeTimeout(key);
-    });
+    return this.deadline.storeCall(attempt).then(
+      (bounded) => {
+        if (!bounded.late) return bounded.value;
+        releaseLateLock(context, key, reservation.token, heldHere, attempt);
+        reservation.mayHaveLeftLock(); // should that release fail, the driver's close tries again
+        throw this.deadline.storeTimeout(key);
+      },
+      (error: unknown) => {
+        reservation.mayHaveLeftLock(); // a store error can follow a write that landed
+        throw error;
+      },
+    );
   }
 
   /** How long the next park on the holder's reply lasts (`parkLength`); doubles the park after. */

@@ -21,7 +21,7 @@ import type { LoadReservation } from './reservation.js';
  */
 const TOKENS_HERE = new Set<string>();
 
-/** The most loads whose lock may be left in the store that a driver remembers for its close. */
+/** The most loads whose lock may be left in the store a driver remembers for its close (newest). */
 const MAX_LEFT_LOCKS = 1024;
 
 export class SessionRegistry {
@@ -29,7 +29,7 @@ export class SessionRegistry {
   readonly #loads = new Map<string, LoadReservation>();
   readonly #changed = new Signal();
   readonly #released: ReleasedSnapshots;
-  /** Keys whose last load here ended without holding a lock it may have left: its token. */
+  /** Each load here that ended without holding a lock it may have left: token to key. */
   readonly #leftLocks = new Map<string, string>();
   #closed = false;
   #ended = false;
@@ -101,30 +101,34 @@ export class SessionRegistry {
   /** The load under `reservation` settled (loaded or not): the key is no longer reserved. */
   settle(key: string, reservation: LoadReservation): void {
     if (this.#loads.get(key) === reservation) this.#loads.delete(key);
-    if (this.#sessions.get(key)?.token === reservation.token) {
-      this.#leftLocks.delete(key); // it holds the key: any lock left before is taken over
-    } else {
+    if (this.#sessions.get(key)?.token !== reservation.token) {
       TOKENS_HERE.delete(reservation.token);
       if (reservation.mayLeaveLock) this.#noteLeftLock(key, reservation.token);
     }
     this.changed();
   }
 
+  /** Loads in flight here. */
+  get loading(): number {
+    return this.#loads.size;
+  }
+
   /**
-   * Each key whose last load here ended without holding a lock it may have left in the store,
-   * with that load's token, forgotten as it is given: the driver's close clears them.
+   * The key and token of each load here that ended without holding a lock it may have left in
+   * the store, given once: the driver's close clears them. Several loads of one key are each
+   * given (an earlier one's lock may be the one left); a later load that holds the key writes
+   * its own token, so clearing an earlier one's finds nothing to clear.
    */
   takeLeftLocks(): Array<[key: string, token: string]> {
-    const left = [...this.#leftLocks];
+    const left = [...this.#leftLocks].map(([token, key]): [string, string] => [key, token]);
     this.#leftLocks.clear();
     return left;
   }
 
   #noteLeftLock(key: string, token: string): void {
-    this.#leftLocks.delete(key); // re-inserted last: the first entry is the oldest
-    this.#leftLocks.set(key, token);
+    this.#leftLocks.set(token, key);
     if (this.#leftLocks.size <= MAX_LEFT_LOCKS) return;
-    const oldest = this.#leftLocks.keys().next().value;
+    const oldest = this.#leftLocks.keys().next().value; // a Map iterates in insertion order
     if (oldest !== undefined) this.#leftLocks.delete(oldest);
   }
 

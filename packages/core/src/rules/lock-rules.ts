@@ -79,6 +79,8 @@ export function decideOrphanRelease(
   own: OwnLocks,
 ): 'release' | 'keep' {
   const lock = record?.meta.lock;
+  // A trade's marker is settled by a load (journal recovery), never dropped by this write.
+  if (record?.meta.trade !== undefined) return 'keep';
   return lock?.token === token && isOrphanedHere(lock, own) ? 'release' : 'keep';
 }
 
