@@ -34,6 +34,26 @@ function fleet() {
   return { bed, stores, server, of, since: callsSince(bed.store) };
 }
 
+/**
+ * A, B and C of one fleet; A held p1 (coins 7) and its release, hung past B's aborted load,
+ * has just landed: the lock it wrote is B's, whose load has ended.
+ */
+async function handedToAbortedLoad(made: ReturnType<typeof fleet>) {
+  const { bed, stores, server } = made;
+  const [a, b, c] = [server('A'), server('B'), server('C')];
+  const held = await bed.clock.run(a.load('p1'));
+  held.data.coins = 7;
+  const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+  const abort = new AbortController();
+  const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
+  await bed.clock.advance(1_000);
+  abort.abort();
+  expect(await bed.clock.run(aborted)).toMatchObject({ code: ErrorCode.Aborted });
+  hang.release();
+  await bed.clock.run(Promise.resolve());
+  return { b, c };
+}
+
 describe('a lock handed over in the release', () => {
   it('three store calls: B reads the lock, A writes B its lock, B reads its own lock and writes nothing', async () => {
     const { bed, server, of, since } = fleet();
@@ -302,20 +322,10 @@ describe('a lock handed over in the release', () => {
   });
 
   it("an aborted joiner's lock, handed to it after the abort, costs the next server no wait", async () => {
-    const { bed, stores, server, of } = fleet();
-    const a = server('A');
-    const b = server('B');
-    const c = server('C');
-    await bed.clock.run(a.load('p1'));
+    const made = fleet();
+    const { bed, of } = made;
     // A's release write hangs past B's abort, then lands: the lock it writes is B's.
-    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
-    const abort = new AbortController();
-    const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
-    await bed.clock.advance(1_000);
-    abort.abort();
-    expect(await bed.clock.run(aborted)).toMatchObject({ code: ErrorCode.Aborted });
-    hang.release();
-    await bed.clock.run(Promise.resolve());
+    const { c } = await handedToAbortedLoad(made);
     expect(stored(bed.store, 'p1')?.meta.lock).toMatchObject({ jobId: 'B', presence: true });
     expect(of('profile.released').at(-1)).toMatchObject({ key: 'p1', handedTo: 'B' });
     // The player's next server asks B, which clears the lock no load of its own holds.
@@ -356,20 +366,9 @@ describe('a lock handed over in the release', () => {
   });
 
   it("a joiner's driver that closes clears the lock handed to its ended load: its server beats on", async () => {
-    const { bed, stores, server, of } = fleet();
-    const a = server('A');
-    const b = server('B');
-    const c = server('C');
-    const held = await bed.clock.run(a.load('p1'));
-    held.data.coins = 7;
-    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
-    const abort = new AbortController();
-    const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
-    await bed.clock.advance(1_000);
-    abort.abort();
-    expect(await bed.clock.run(aborted)).toMatchObject({ code: ErrorCode.Aborted });
-    hang.release();
-    await bed.clock.run(Promise.resolve());
+    const made = fleet();
+    const { bed, of } = made;
+    const { b, c } = await handedToAbortedLoad(made);
     const handed = stored(bed.store, 'p1')?.meta.lock;
     expect(handed).toMatchObject({ jobId: 'B', presence: true });
     // B's driver closes; B's handoff stays, beating: nothing on B answers for p1 any more.
@@ -386,19 +385,9 @@ describe('a lock handed over in the release', () => {
   });
 
   it('a closing driver leaves alone a lock its ended load was handed once another server took it', async () => {
-    const { bed, stores, server } = fleet();
-    const a = server('A');
-    const b = server('B');
-    const c = server('C');
-    await bed.clock.run(a.load('p1'));
-    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
-    const abort = new AbortController();
-    const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
-    await bed.clock.advance(1_000);
-    abort.abort();
-    await bed.clock.run(aborted);
-    hang.release();
-    await bed.clock.run(Promise.resolve());
+    const made = fleet();
+    const { bed } = made;
+    const { b, c } = await handedToAbortedLoad(made);
     // C takes the key first (B, still open, clears the lock handed to its ended load).
     const taken = await bed.clock.run(c.load('p1'));
     taken.data.coins = 9;
@@ -454,5 +443,24 @@ describe('a lock handed over in the release', () => {
     const profile = await bed.clock.run(c.load('p1'));
     expect(bed.clock.now() - started).toBe(0);
     expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  });
+
+  it('a close that cannot clear a left lock says so once, naming the key, and leaves the lock', async () => {
+    const { bed, stores, server } = fleet();
+    const b = server('B', { lockWaitSeconds: 5 });
+    stores.B!.faults.inject({ kind: 'lose-response', operation: 'update' });
+    stores.B!.faults.inject({ kind: 'fail', operation: 'update', skip: 1, times: Infinity });
+    await bed.clock.run(b.load('p1').catch(() => undefined));
+    const orphan = stored(bed.store, 'p1')?.meta.lock;
+    await bed.clock.run(b.close());
+    expect(stored(bed.store, 'p1')?.meta.lock).toEqual(orphan);
+    const warned = bed.log
+      .warnings()
+      .filter((line) => line.startsWith('could not clear the locks'));
+    expect(warned).toEqual([
+      expect.stringMatching(
+        /^could not clear the locks loads of p1 may have left; each lasts until this server's presence expires: /,
+      ),
+    ]);
   });
 });

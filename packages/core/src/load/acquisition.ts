@@ -21,8 +21,8 @@ import {
 import { Silence } from '../rules/silence.js';
 import { JoinDeadline } from './join-deadline.js';
 import { JoinerRequests } from './joiner-requests.js';
-import { releaseLateLock } from './late-lock.js';
-import { type Acquired, type Attempt, attemptLoad } from './load-attempt.js';
+import { boundedAttempt } from './late-lock.js';
+import type { Acquired, Attempt } from './load-attempt.js';
 
 /** How long after a holder's key expires, as its presence told, the read brought forward runs. */
 const EXPIRY_MARGIN_MS = 10;
@@ -100,8 +100,6 @@ class Acquisition {
         attempt = await this.attempt();
       }
       this.released = undefined; // stale after one attempt, whatever it found
-      // Its write may have landed and its answer been lost: the lock may be left in the store.
-      if (attempt.kind === 'failed') this.reservation.mayHaveLeftLock();
       if (attempt.kind === 'taken') return attempt.acquired;
       if (attempt.kind === 'locked') {
         if (attempt.holder.jobId === this.context.identity.jobId) {
@@ -145,7 +143,7 @@ class Acquisition {
   /** One attempt, awaited until the hard end at most (then `Data.Timeout`). */
   private attempt(): Promise<Attempt> {
     const { context, key, reservation, heldHere } = this;
-    const attempt = attemptLoad(context, {
+    return boundedAttempt(context, this.deadline, reservation, {
       key,
       token: reservation.token,
       stealFrom: this.stealFrom,
@@ -153,18 +151,6 @@ class Acquisition {
       presenceOf: (holder) => this.presenceOf(holder, { failClosed: true }),
       expected: this.released,
     });
-    return this.deadline.storeCall(attempt).then(
-      (bounded) => {
-        if (!bounded.late) return bounded.value;
-        releaseLateLock(context, key, reservation.token, heldHere, attempt);
-        reservation.mayHaveLeftLock(); // should that release fail, the driver's close tries again
-        throw this.deadline.storeTimeout(key);
-      },
-      (error: unknown) => {
-        reservation.mayHaveLeftLock(); // a store error can follow a write that landed
-        throw error;
-      },
-    );
   }
 
   /** How long the next park on the holder's reply lasts (`parkLength`); doubles the park after. */

@@ -1,17 +1,42 @@
 /**
- * A store attempt that outlasted its join's hard end (`join-deadline.ts`) may still land and
- * write this server's lock under a token no session holds. Once it settles, that lock is
- * released at once (as an orphaned own lock is), rather than left for other servers to wait
- * out: after a take, and after an attempt that failed, which may have failed after its write
- * landed (a lost response). The release's rule (`decideOrphanRelease`) writes only over a lock
- * under this load's token that no session here holds; finding none, it writes nothing.
+ * One load attempt bounded by its join's hard end (`join-deadline.ts`), and the lock it may
+ * leave in the store without the load holding it. An attempt that outlasted the hard end may
+ * still land and write this server's lock under a token no session holds. Once it settles, that
+ * lock is released at once (as an orphaned own lock is), rather than left for other servers to
+ * wait out: after a take, and after an attempt that failed, which may have failed after its
+ * write landed (a lost response). The release's rule (`decideOrphanRelease`) writes only over a
+ * lock under this load's token that no session here holds; finding none, it writes nothing.
+ * Such an attempt, and any failed one, is noted on the load's reservation, so the driver's close
+ * clears what may be left (`close.ts`).
  */
 import type { DriverContext } from '../context/context.js';
 import { describeError } from '../ports/errors.js';
+import type { LoadReservation } from '../registry/reservation.js';
 import { releaseOrphanedLock } from '../session/orphan-release.js';
-import type { Attempt } from './load-attempt.js';
+import type { JoinDeadline } from './join-deadline.js';
+import { type Attempt, type AttemptInput, attemptLoad } from './load-attempt.js';
 
-export function releaseLateLock(
+/** One attempt, awaited until the hard end at most (then `Data.Timeout`). */
+export function boundedAttempt(
+  context: DriverContext,
+  deadline: JoinDeadline,
+  reservation: LoadReservation,
+  input: AttemptInput,
+): Promise<Attempt> {
+  const attempt = attemptLoad(context, input);
+  return deadline.storeCall(attempt).then((bounded) => {
+    if (!bounded.late) {
+      // Its write may have landed and its answer been lost.
+      if (bounded.value.kind === 'failed') reservation.mayHaveLeftLock();
+      return bounded.value;
+    }
+    releaseLateLock(context, input.key, reservation.token, input.heldHere, attempt);
+    reservation.mayHaveLeftLock(); // should that release fail, the driver's close tries again
+    throw deadline.storeTimeout(input.key);
+  });
+}
+
+function releaseLateLock(
   context: DriverContext,
   key: string,
   token: string,

@@ -10,7 +10,7 @@ export class LoadReservation {
   /**
    * True once this load may leave a lock of its own in the store without holding it: it asked
    * to be handed the lock (a release may write it after the load ended), or an attempt failed
-   * after its write may have landed (a lost response). Set by the load's acquisition only.
+   * after its write may have landed (a lost response). Set by the load's own steps only.
    */
   #mayLeaveLock = false;
 

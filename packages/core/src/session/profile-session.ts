@@ -153,7 +153,7 @@ export class ProfileSession {
     if (this.#state === 'inactive') return Promise.resolve();
     if (this.#releasing) return this.#releasing;
     this.beginLeave();
-    this.#releasing = this.#release();
+    this.#releasing = this.#release(); // cleared by it as it settles (it awaits before that)
     return this.#releasing;
   }
 
@@ -229,23 +229,20 @@ export class ProfileSession {
     this.#deactivate('erased');
   }
 
-  /** The release's write; `#releasing` until it settles (set by `#leave` before any await here). */
   async #release(): Promise<void> {
     try {
-      if (this.#trade) await this.#trade.decided;
-      try {
-        await this.#io.release();
-      } catch (error) {
-        if (this.#move('leave-failed')) {
-          const failure = error as DataDriverError;
-          this.context.emit({ type: 'profile.release-failed', key: this.key, error: failure });
-        }
-        throw error;
+      if (this.#trade) await this.#trade.decided; // it never rejects
+      await this.#io.release();
+    } catch (error) {
+      if (this.#move('leave-failed')) {
+        const failure = error as DataDriverError;
+        this.context.emit({ type: 'profile.release-failed', key: this.key, error: failure });
       }
-      this.#deactivate('released');
-    } finally {
       this.#releasing = undefined;
+      throw error;
     }
+    this.#deactivate('released');
+    this.#releasing = undefined;
   }
 
   /** Its load handed it to the game: a lost lock from now on kicks its player. */
