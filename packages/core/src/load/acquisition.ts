@@ -77,16 +77,18 @@ class Acquisition {
     this.parkMs = timings.parkMinSeconds * 1000;
   }
 
-  async run(): Promise<Acquired> {
-    this.assertWanted();
-    const first = await this.attempt();
-    // The common case, a key free in the store, ends here: no wait was set up.
-    if (first.kind === 'taken') return first.acquired;
+  run(): Promise<Acquired> {
     try {
-      return await this.wait(first);
-    } finally {
-      this.requests?.stop();
+      this.assertWanted();
+    } catch (error) {
+      return Promise.reject(error);
     }
+    // The common case, a key free in the store, ends at the first attempt: no wait is set up.
+    return this.attempt().then((first) =>
+      first.kind === 'taken'
+        ? first.acquired
+        : this.wait(first).finally(() => this.requests?.stop()),
+    );
   }
 
   private async wait(first: Attempt): Promise<Acquired> {

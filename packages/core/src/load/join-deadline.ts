@@ -40,9 +40,12 @@ export class JoinDeadline {
     return this.scheduler.now() >= this.at;
   }
 
-  /** A store attempt: its result, or `late` at the hard end. */
-  storeCall<T>(work: Promise<T>): Promise<Bounded<T>> {
-    return this.race(work, this.hardEnd);
+  /**
+   * A store attempt: what `settle` makes of its result, or of `late` at the hard end. `settle`
+   * runs in the race's own callbacks: an attempt costs no promise more than the race's.
+   */
+  storeCall<T, R>(work: Promise<T>, settle: (bounded: Bounded<T>) => R): Promise<R> {
+    return this.race(work, this.hardEnd, settle);
   }
 
   /**
@@ -50,7 +53,7 @@ export class JoinDeadline {
    * after it, inside the last attempt).
    */
   presenceCall<T>(work: Promise<T>): Promise<Bounded<T>> {
-    return this.race(work, this.scheduler.now() < this.at ? this.at : this.hardEnd);
+    return this.race(work, this.scheduler.now() < this.at ? this.at : this.hardEnd, same);
   }
 
   /** The error of a store attempt that outlasted the hard end. */
@@ -62,21 +65,41 @@ export class JoinDeadline {
     );
   }
 
-  private race<T>(work: Promise<T>, end: number): Promise<Bounded<T>> {
+  private race<T, R>(
+    work: Promise<T>,
+    end: number,
+    settle: (bounded: Bounded<T>) => R,
+  ): Promise<R> {
     return new Promise((resolve, reject) => {
+      let settled = false; // `settle` runs once: for the first of the timer and the work
+      const settleWith = (bounded: Bounded<T>) => {
+        if (settled) return;
+        settled = true;
+        try {
+          resolve(settle(bounded));
+        } catch (error) {
+          reject(error);
+        }
+      };
       const timer = this.scheduler.schedule(end - this.scheduler.now(), () =>
-        resolve({ late: true }),
+        settleWith({ late: true }),
       );
       work.then(
         (value) => {
           timer.cancel();
-          resolve({ late: false, value });
+          settleWith({ late: false, value });
         },
         (error: unknown) => {
           timer.cancel();
+          if (settled) return;
+          settled = true;
           reject(error);
         },
       );
     });
   }
+}
+
+function same<T>(bounded: Bounded<T>): Bounded<T> {
+  return bounded;
 }

@@ -24,7 +24,7 @@ export function boundedAttempt(
   input: AttemptInput,
 ): Promise<Attempt> {
   const attempt = attemptLoad(context, input);
-  return deadline.storeCall(attempt).then((bounded) => {
+  return deadline.storeCall(attempt, (bounded) => {
     if (!bounded.late) {
       // Its write may have landed and its answer been lost.
       if (bounded.value.kind === 'failed') reservation.mayHaveLeftLock();

@@ -68,8 +68,11 @@ export interface AttemptInput {
   readonly expected?: StoreSnapshot | undefined;
 }
 
-/** One atomic update running the load rules; presence and trade recovery re-run it. */
-export async function attemptLoad(context: DriverContext, input: AttemptInput): Promise<Attempt> {
+/**
+ * One atomic update running the load rules; presence and trade recovery re-run it. A promise
+ * chain, not an async function: a run is the store's promise and the write's.
+ */
+export function attemptLoad(context: DriverContext, input: AttemptInput): Promise<Attempt> {
   const { key } = input;
   let presence: PresenceAnswer | undefined;
   let recovered: RecoveredTrade | undefined;
@@ -78,10 +81,11 @@ export async function attemptLoad(context: DriverContext, input: AttemptInput): 
   let checking = false;
   /** When the transform's run decided: its lock, if it takes one, is stamped the same. */
   let decidedAt = 0;
-  for (let run = 1; ; run += 1) {
-    if (run > MAX_RUNS_PER_ATTEMPT) throw unsettled(key);
+  const runFrom = (run: number): Promise<Attempt> => {
+    if (run > MAX_RUNS_PER_ATTEMPT) return Promise.reject(unsettled(key));
     const settledTrade = recovered?.trade;
-    const written = await guardedWrite(
+    const again = () => runFrom(run + 1);
+    return guardedWrite(
       context,
       {
         key,
@@ -108,39 +112,44 @@ export async function attemptLoad(context: DriverContext, input: AttemptInput): 
         },
       },
       run === 1 ? input.expected : undefined,
+      (written): Attempt | Promise<Attempt> => {
+        if (!written.ok) {
+          if (written.final) throw written.error;
+          return { kind: 'failed', error: written.error };
+        }
+        if (checking && check) return check.settle().then(again);
+        const { load, marker } = written.decision;
+        if (load.kind === 'locked') return { kind: 'locked', holder: load.holder };
+        if (load.kind === 'read-presence') {
+          return input.presenceOf(load.holder).then((answer) => {
+            presence = answer;
+            return again();
+          });
+        }
+        if (marker && markerGate(marker, settledTrade) === 'settle-first') {
+          // The journal's key is this driver's, never the one the record names.
+          const journalKey = context.keys.journal(marker.id);
+          const now = context.scheduler.now();
+          return recoverTrade(context.store, journalKey, marker, now).then((trade) => {
+            recovered = trade;
+            return again();
+          });
+        }
+        const { stored } = written;
+        if (stored === undefined) throw noRecord(key);
+        const acquired: Acquired = {
+          record: stored,
+          snapshot: written.snapshot,
+          reason: load.reason,
+          takenAt: decidedAt,
+          ...(load.from ? { from: load.from } : {}),
+          ...(recovered ? { recovered } : {}),
+        };
+        return { kind: 'taken', acquired };
+      },
     );
-    if (!written.ok) {
-      if (written.final) throw written.error;
-      return { kind: 'failed', error: written.error };
-    }
-    if (checking) {
-      await check?.settle();
-      continue;
-    }
-    const { load, marker } = written.decision;
-    if (load.kind === 'locked') return { kind: 'locked', holder: load.holder };
-    if (load.kind === 'read-presence') {
-      presence = await input.presenceOf(load.holder);
-      continue;
-    }
-    if (marker && markerGate(marker, settledTrade) === 'settle-first') {
-      // The journal's key is this driver's, never the one the record names.
-      const journalKey = context.keys.journal(marker.id);
-      recovered = await recoverTrade(context.store, journalKey, marker, context.scheduler.now());
-      continue;
-    }
-    const { stored } = written;
-    if (stored === undefined) throw noRecord(key);
-    const acquired: Acquired = {
-      record: stored,
-      snapshot: written.snapshot,
-      reason: load.reason,
-      takenAt: decidedAt,
-      ...(load.from ? { from: load.from } : {}),
-      ...(recovered ? { recovered } : {}),
-    };
-    return { kind: 'taken', acquired };
-  }
+  };
+  return runFrom(1);
 }
 
 function loadContext(

@@ -60,12 +60,22 @@ export class Loader {
     private readonly hooks: SessionHooks<ProfileSession>,
   ) {}
 
-  async load(key: string, how: LoadHow): Promise<ProfileSession> {
+  /**
+   * A promise chain, not async functions: a load that finds its key free is one store call and
+   * a promise for each step that waits on it, not two for every layer.
+   */
+  load(key: string, how: LoadHow): Promise<ProfileSession> {
     const { context, registry } = this;
     const started = context.scheduler.now();
     this.#loads += 1;
     const loadId = this.#loads;
     context.emit({ type: 'load.started', key, loadId, session: how.player !== undefined });
+    const failed = (error: unknown): DataDriverError => {
+      const failure = toDataDriverError(error, ErrorCode.BackendFailed, `load of ${key} failed`);
+      const waitedMs = context.scheduler.now() - started;
+      context.emit({ type: 'load.failed', key, loadId, waitedMs, error: failure });
+      return failure;
+    };
     try {
       // Reported as load.failed like any refusal: a host waiting on a player's load hears.
       if (registry.closed) throw new DataDriverError(ErrorCode.Closed, `${context.name} is closed`);
@@ -92,90 +102,143 @@ export class Loader {
                 : this.fromStore(key, how, reservation),
             );
       const loaded = signal
-        ? await untilAborted(work, signal, key, {
+        ? untilAborted(work, signal, key, {
             onAbort: () => reservation.reply.notify(), // a parked wait wakes and finds it unwanted
             giveBack: ({ session }) => void session.release('aborted').catch(() => undefined),
           })
-        : await work;
-      // The clock is read for the event only when someone hears it (most servers: nobody).
-      if (context.events.listening('load.loaded')) {
-        const waitedMs = context.scheduler.now() - started;
-        context.emit({ type: 'load.loaded', key, loadId, reason: loaded.reason, waitedMs });
-      }
-      return loaded.session;
+        : work;
+      return loaded.then(
+        ({ session, reason }) => {
+          // The clock is read for the event only when someone hears it (most servers: nobody).
+          if (context.events.listening('load.loaded')) {
+            const waitedMs = context.scheduler.now() - started;
+            context.emit({ type: 'load.loaded', key, loadId, reason, waitedMs });
+          }
+          return session;
+        },
+        (error: unknown) => {
+          throw failed(error);
+        },
+      );
     } catch (error) {
-      const failure = toDataDriverError(error, ErrorCode.BackendFailed, `load of ${key} failed`);
-      context.emit({
-        type: 'load.failed',
-        key,
-        loadId,
-        waitedMs: context.scheduler.now() - started,
-        error: failure,
-      });
-      throw failure;
+      return Promise.reject(failed(error));
     }
   }
 
-  /** Loads from the store under `reservation`, which the local wait has already put in place. */
-  private async fromStore(
-    key: string,
-    how: LoadHow,
-    reservation: LoadReservation,
-  ): Promise<{ session: ProfileSession; reason: TakeReason }> {
+  /**
+   * Loads from the store under `reservation`, which the local wait has already put in place.
+   * Once the load has settled, its reservation ends and the requests that came during it are
+   * answered, in the same turn as a load that lands at once hands its session on.
+   */
+  private fromStore(key: string, how: LoadHow, reservation: LoadReservation): Promise<Landed> {
     const { context, registry } = this;
-    try {
-      const heldHere = (token: string) => registry.holdsToken(token);
-      const released = registry.takeReleased(key);
-      const acquired = await acquire(context, key, reservation, heldHere, released);
-      const { record } = acquired;
-      // While the load is in progress (until `landed()`), a write that finds the lock taken
-      // ends the session without the lost-lock kick: the load fails instead, and its player is
-      // kicked once, as for any failed load. The game never sees a profile already lost.
-      const session = new ProfileSession(context, this.hooks, {
-        key,
-        token: reservation.token,
-        data: fillDefaults(record.data, context.settings.defaults),
-        filledDefaults: lacksDefaults(record.data, context.settings.defaults),
-        userIds: record.meta.userIds ?? [],
-        messages: record.meta.messages,
-        player: how.player,
-        version: record.meta.version,
-        stored: acquired.snapshot,
-      });
-      registry.hold(session);
-      if (registry.closed) {
-        // The driver closed while this load was landing: give the lock straight back.
-        await session.release('shutdown').catch(() => undefined); // reported as profile.release-failed
-        throw new DataDriverError(
-          ErrorCode.Closed,
-          `${context.name} closed while ${key} was loading`,
-        );
-      }
-      this.reportTakeover(key, reservation.loadId, acquired);
-      // Messages sent while it was away apply now, before the game sees the profile (onLoad).
-      // Without an `onMessage` a pass does nothing (`SessionIo.pass`): none is made at all.
-      if (how.messages !== false && context.messageHandlers.current !== undefined) {
-        const failure = await session.pass('load').then(
-          () => undefined,
-          (error: unknown) => error,
-        );
-        // Any other failure of the pass leaves the messages for a later pass.
-        if (!session.active) throw failure ?? lockLostError(key, undefined);
-      }
-      // Only a load that ran slow awaits the confirmation: the common case stays in this turn.
-      if (ranSlow(context, acquired.takenAt)) {
-        const take = await confirmSlowTake(context, key, reservation.token);
-        if (!take.held) throw session.lostTo(take.holder);
-      }
-      session.landed();
-      return { session, reason: acquired.reason };
-    } finally {
+    const settle = (): void => {
       registry.settle(key, reservation);
-      // Requests that came during the load are answered now that it has settled.
       for (const [requester, { token, handTo }] of reservation.requesters.take()) {
         this.holder.receive(key, requester, token, undefined, handTo);
       }
+    };
+    let acquiring: Promise<Acquired>;
+    try {
+      const heldHere = (token: string) => registry.holdsToken(token);
+      const released = registry.takeReleased(key);
+      acquiring = acquire(context, key, reservation, heldHere, released);
+    } catch (error) {
+      settle();
+      return Promise.reject(error);
     }
+    return acquiring.then(
+      (acquired) => {
+        let landing: Landed | Promise<Landed>;
+        try {
+          landing = this.land(key, how, reservation, acquired);
+        } catch (error) {
+          settle();
+          throw error;
+        }
+        if (!(landing instanceof Promise)) {
+          settle();
+          return landing;
+        }
+        return landing.finally(settle);
+      },
+      (error: unknown) => {
+        settle();
+        throw error;
+      },
+    );
+  }
+
+  /** The session of a take: held here, reported, its messages applied, and a slow take confirmed. */
+  private land(
+    key: string,
+    how: LoadHow,
+    reservation: LoadReservation,
+    acquired: Acquired,
+  ): Landed | Promise<Landed> {
+    const { context, registry } = this;
+    const { record } = acquired;
+    // While the load is in progress (until `landed()`), a write that finds the lock taken
+    // ends the session without the lost-lock kick: the load fails instead, and its player is
+    // kicked once, as for any failed load. The game never sees a profile already lost.
+    const session = new ProfileSession(context, this.hooks, {
+      key,
+      token: reservation.token,
+      data: fillDefaults(record.data, context.settings.defaults),
+      filledDefaults: lacksDefaults(record.data, context.settings.defaults),
+      userIds: record.meta.userIds ?? [],
+      messages: record.meta.messages,
+      player: how.player,
+      version: record.meta.version,
+      stored: acquired.snapshot,
+    });
+    registry.hold(session);
+    if (registry.closed) {
+      // The driver closed while this load was landing: give the lock straight back.
+      const closed = new DataDriverError(
+        ErrorCode.Closed,
+        `${context.name} closed while ${key} was loading`,
+      );
+      // A failed release is reported as profile.release-failed.
+      return session.release('shutdown').then(
+        () => Promise.reject(closed),
+        () => Promise.reject(closed),
+      );
+    }
+    this.reportTakeover(key, reservation.loadId, acquired);
+    // Messages sent while it was away apply now, before the game sees the profile (onLoad).
+    // Without an `onMessage` a pass does nothing (`SessionIo.pass`): none is made at all.
+    if (how.messages !== false && context.messageHandlers.current !== undefined) {
+      return session.pass('load').then(
+        () => this.confirmed(session, reservation, acquired, undefined),
+        // Any other failure of the pass leaves the messages for a later pass.
+        (error: unknown) => this.confirmed(session, reservation, acquired, error),
+      );
+    }
+    return this.confirmed(session, reservation, acquired, undefined);
+  }
+
+  /**
+   * The session handed to the game, unless a message pass (`passFailure`) lost it. Only a load
+   * that ran slow awaits the confirmation of its take: the common case stays in this turn.
+   */
+  private confirmed(
+    session: ProfileSession,
+    reservation: LoadReservation,
+    acquired: Acquired,
+    passFailure: unknown,
+  ): Landed | Promise<Landed> {
+    const { key } = session;
+    if (!session.active) throw passFailure ?? lockLostError(key, undefined);
+    const landed = (): Landed => {
+      session.landed();
+      return { session, reason: acquired.reason };
+    };
+    if (!ranSlow(this.context, acquired.takenAt)) return landed();
+    return confirmSlowTake(this.context, key, reservation.token).then((take) => {
+      if (!take.held) throw session.lostTo(take.holder);
+      return landed();
+    });
   }
 
   private reportTakeover(key: string, loadId: number, acquired: Acquired): void {

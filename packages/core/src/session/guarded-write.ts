@@ -60,12 +60,29 @@ export type Written<D> =
       readonly final: boolean;
     };
 
+/**
+ * The write, resolving with what `settle` makes of its outcome (the outcome itself without
+ * one). `settle` runs in the write's own callback: a caller that goes on from the outcome
+ * costs no promise of its own. What it throws rejects; nothing else does.
+ */
 export function guardedWrite<D>(
   context: Pick<DriverContext, 'store' | 'keys'>,
   write: GuardedWrite<D>,
   /** The snapshot of this record the caller last saw (the store's `expected`). */
   expected?: StoreSnapshot,
-): Promise<Written<D>> {
+): Promise<Written<D>>;
+export function guardedWrite<D, R>(
+  context: Pick<DriverContext, 'store' | 'keys'>,
+  write: GuardedWrite<D>,
+  expected: StoreSnapshot | undefined,
+  settle: (written: Written<D>) => R | PromiseLike<R>,
+): Promise<R>;
+export function guardedWrite<D, R>(
+  context: Pick<DriverContext, 'store' | 'keys'>,
+  write: GuardedWrite<D>,
+  expected?: StoreSnapshot,
+  settle: (written: Written<D>) => R | PromiseLike<R> = same as (written: Written<D>) => R,
+): Promise<R> {
   const { key } = write;
   let made: Run<D> | undefined;
   let refusal: unknown;
@@ -109,25 +126,40 @@ export function guardedWrite<D>(
       context.store.update(storeKey, transform, updateOptions(write, expected)),
     );
   } catch (error) {
-    return Promise.resolve(failed(error));
+    pending = Promise.reject(error);
   }
-  return pending.then((snapshot) => {
-    const run = made as Run<D> | undefined;
-    if (run === undefined) {
-      const error = toDataDriverError(
-        'the store resolved without running the transform',
-        ErrorCode.BackendFailed,
-        `${write.what} of ${key} failed`,
-      );
-      return { ok: false, error, final: true };
-    }
-    try {
-      const stored = storedAfter(key, run, snapshot);
-      return { ok: true, decision: run.decision, stored, snapshot };
-    } catch (error) {
-      return failed(error);
-    }
-  }, failed);
+  return pending.then(
+    (snapshot) => settle(outcome(key, write.what, made, snapshot, failed)),
+    (error: unknown) => settle(failed(error)),
+  );
+}
+
+function same<T>(value: T): T {
+  return value;
+}
+
+/** What the store's answer says of the write, given the transform's last run (`made`). */
+function outcome<D>(
+  key: string,
+  what: string,
+  made: Run<D> | undefined,
+  snapshot: StoreSnapshot | undefined,
+  failed: (error: unknown) => Written<D>,
+): Written<D> {
+  if (made === undefined) {
+    const error = toDataDriverError(
+      'the store resolved without running the transform',
+      ErrorCode.BackendFailed,
+      `${what} of ${key} failed`,
+    );
+    return { ok: false, error, final: true };
+  }
+  try {
+    const stored = storedAfter(key, made, snapshot);
+    return { ok: true, decision: made.decision, stored, snapshot };
+  } catch (error) {
+    return failed(error);
+  }
 }
 
 /** One run of a write's transform: what it saw, and what it returned. */

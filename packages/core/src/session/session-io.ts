@@ -13,7 +13,7 @@ import type { SaveReason } from '../events/events.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import { type LockInfo, serializeData } from '../rules/index.js';
-import { type GuardedWrite, guardedWrite } from './guarded-write.js';
+import { type GuardedWrite, guardedWrite, type Written } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { deliverOutbox } from './outbox-delivery.js';
 import type { HandOver } from './requesters.js';
@@ -47,6 +47,9 @@ export interface SessionIoOwner extends HookedSession {
   /** A write found the lock taken by `holder`: the session is lost. */
   lost(holder: LockInfo | undefined): DataDriverError;
 }
+
+/** What a save that writes nothing resolves with: one promise for all of them. */
+const NOTHING_WRITTEN: Promise<void> = Promise.resolve();
 
 export class SessionIo {
   /**
@@ -159,23 +162,30 @@ export class SessionIo {
 
   /** The leave save: the data written with the lock cleared. */
   release(): Promise<void> {
-    return this.#queue.run(async () => {
+    return this.#queue.run(() => {
       beforeSave(this.context, this.owner, 'release'); // a failure is reported; it goes on
       const json = this.#take();
+      const write = () => {
+        const keepVersion = json !== this.#lastWritten.json;
+        const release = releaseWrite(this.#writer, json, keepVersion);
+        return this.#guarded(release, json, () => this.#released(json));
+      };
+      // A synchronous schema (or none) costs the write no turn.
       const schema = this.matchSchema(json);
-      if (schema) await schema; // a synchronous schema (or none) costs the write no turn
-      const keepVersion = json !== this.#lastWritten.json;
-      await this.#guarded(releaseWrite(this.#writer, json, keepVersion), json);
-      // A lock left in the released record is the one the release handed over.
-      const handedTo = committedMeta(this.#lastWritten)?.lock?.jobId;
-      const { key } = this.owner;
-      this.context.emit(
-        handedTo === undefined
-          ? { type: 'profile.released', key }
-          : { type: 'profile.released', key, handedTo },
-      );
-      this.#afterSave('release', json);
+      return schema ? schema.then(write) : write();
     });
+  }
+
+  #released(json: string): void {
+    // A lock left in the released record is the one the release handed over.
+    const handedTo = committedMeta(this.#lastWritten)?.lock?.jobId;
+    const { key } = this.owner;
+    this.context.emit(
+      handedTo === undefined
+        ? { type: 'profile.released', key }
+        : { type: 'profile.released', key, handedTo },
+    );
+    this.#afterSave('release', json);
   }
 
   /** The record deleted under the lock. */
@@ -203,40 +213,56 @@ export class SessionIo {
     return matchSchema(this.context, this.owner.key, json);
   }
 
-  /** One save; `mayIdle`: an autosave, which writes nothing when its write would store nothing new. */
-  async #save(reason: SaveReason, mayIdle = false): Promise<void> {
-    const { key } = this.owner;
+  /**
+   * One save; `mayIdle`: an autosave, which writes nothing when its write would store nothing
+   * new. A promise chain, not an async function: a save is two promises fewer.
+   */
+  #save(reason: SaveReason, mayIdle = false): Promise<void> {
     const started = this.context.scheduler.now();
-    const durationMs = () => this.context.scheduler.now() - started;
-    let json: string;
     try {
       const refused = beforeSave(this.context, this.owner, reason);
       if (refused) throw refused;
-      json = this.#take();
+      const json = this.#take();
       // After the hook, so what it changes counts; before the schema, which `json` passed.
       const { lockTtlSeconds } = this.context.settings;
       if (mayIdle && !autosaveWritesAfter(this.#lastWritten, json, this.#writer, lockTtlSeconds)) {
         this.#idle();
-        return;
+        return NOTHING_WRITTEN;
       }
+      const failed = (error: unknown): never => {
+        throw this.#saveFailed(reason, error, started);
+      };
+      const write = () => {
+        const keepVersion = json !== this.#lastWritten.json;
+        const retake = this.retakeUntilSaved;
+        const save = saveWrite(this.#writer, json, { retake, keepVersion });
+        return this.#guarded(save, json, () => this.#saved(reason, json, started), failed);
+      };
       const schema = this.matchSchema(json);
-      if (schema) await schema;
-      const keepVersion = json !== this.#lastWritten.json;
-      const retake = this.retakeUntilSaved;
-      await this.#guarded(saveWrite(this.#writer, json, { retake, keepVersion }), json);
+      return schema ? schema.then(write, failed) : write();
     } catch (error) {
-      const failure = error as DataDriverError;
-      if (!DataDriverError.is(failure, ErrorCode.LockLost)) {
-        const event = { key, reason, error: failure, durationMs: durationMs() };
-        this.context.emit({ type: 'profile.save-failed', ...event });
-      }
-      throw failure;
+      return Promise.reject(this.#saveFailed(reason, error, started));
     }
+  }
+
+  #saved(reason: SaveReason, json: string, started: number): void {
     this.retakeUntilSaved = false;
     if (this.context.events.listening('profile.saved')) {
-      this.context.emit({ type: 'profile.saved', key, reason, durationMs: durationMs() });
+      const durationMs = this.context.scheduler.now() - started;
+      this.context.emit({ type: 'profile.saved', key: this.owner.key, reason, durationMs });
     }
     this.#afterSave(reason, json);
+  }
+
+  /** A save's failure, reported (`profile.save-failed`) unless the lock was lost. */
+  #saveFailed(reason: SaveReason, error: unknown, started: number): DataDriverError {
+    const failure = error as DataDriverError;
+    if (!DataDriverError.is(failure, ErrorCode.LockLost)) {
+      const durationMs = this.context.scheduler.now() - started;
+      const event = { key: this.owner.key, reason, error: failure, durationMs };
+      this.context.emit({ type: 'profile.save-failed', ...event });
+    }
+    return failure;
   }
 
   /**
@@ -254,19 +280,37 @@ export class SessionIo {
     afterSave(this.context, this.owner, { reason, json, version: this.#lastWritten.version });
   }
 
-  /** One write under the lock. `json`, for a save or the release: the snapshot it leaves. */
-  async #guarded<D extends { readonly kind: string; readonly holder?: LockInfo }>(
+  /**
+   * One write under the lock. `json`, for a save or the release: the snapshot it leaves. Then
+   * `landed` once it landed; a failure goes through `failed` when given. Run in the write's own
+   * callback: a save is the store's promise and the write's, and no more.
+   */
+  #guarded<D extends { readonly kind: string; readonly holder?: LockInfo }, R = void>(
     write: GuardedWrite<D>,
     json?: string,
-  ): Promise<void> {
+    landed?: () => R,
+    failed?: (error: unknown) => never,
+  ): Promise<R | undefined> {
     const expected = this.#lastWritten.stored;
     const at = this.context.scheduler.now();
-    let result: Awaited<ReturnType<typeof guardedWrite<D>>>;
-    try {
-      result = await guardedWrite(this.context, write, expected);
-    } finally {
+    return guardedWrite(this.context, write, expected, (result) => {
       this.#writer.drop();
-    }
+      try {
+        this.#landed(result, at, json);
+      } catch (error) {
+        if (failed) failed(error);
+        throw error;
+      }
+      return landed?.();
+    });
+  }
+
+  /** What a write's result leaves: the next write's start, or the error it rejects with. */
+  #landed<D extends { readonly kind: string; readonly holder?: LockInfo }>(
+    result: Written<D>,
+    at: number,
+    json: string | undefined,
+  ): void {
     if (!result.ok) {
       this.#lastWritten = { ...this.#lastWritten, stored: undefined };
       throw result.error;

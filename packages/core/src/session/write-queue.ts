@@ -1,6 +1,9 @@
+/** The tail of a queue that has run nothing yet: one promise for every session's queue. */
+const IDLE: Promise<void> = Promise.resolve();
+
 /** A session's writes, run one after another, and who waits for the next one to land. */
 export class WriteQueue {
-  #tail: Promise<void> = Promise.resolve();
+  #tail: Promise<void> = IDLE;
   #inFlight = 0;
   #waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
 
