@@ -100,7 +100,7 @@ export class DataDriver<T extends object> {
   load(key: string, options: LoadOptions = {}): Promise<Profile<T>> {
     // Not an async function: one promise fewer on every load. A refused option still rejects.
     try {
-      return this.#load(key, options).then(profileOf) as Promise<Profile<T>>;
+      return this.#load(key, options, true, profileOf) as Promise<Profile<T>>;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -240,29 +240,34 @@ export class DataDriver<T extends object> {
     else operatorKicks.set(key, reason.message);
     try {
       // No message pass at its load: a restore would overwrite its effect, an erase delete it.
-      return await this.#load(key, options, false);
+      return await this.#load(key, options, false, sessionItself);
     } finally {
       supportLoads.delete(key);
       operatorKicks.delete(key);
     }
   }
 
-  #load(
+  #load<R>(
     key: string,
     { handoffSeconds, signal }: LoadOptions,
-    messages = true,
-  ): Promise<ProfileSession> {
+    messages: boolean,
+    as: (session: ProfileSession) => R,
+  ): Promise<R> {
     const localWaitMs =
       handoffSeconds === undefined
         ? (this.#context.settings.localHandoffMs ?? 0)
         : checkSeconds('handoffSeconds', handoffSeconds) * 1000;
     if (signal !== undefined) checkSignal(signal);
-    return this.#parts.loader.load(key, {
-      localWaitMs,
-      cancelled: () => false,
-      messages,
-      ...(signal ? { signal } : {}),
-    });
+    return this.#parts.loader.loadAs(
+      key,
+      {
+        localWaitMs,
+        cancelled: () => false,
+        messages,
+        ...(signal ? { signal } : {}),
+      },
+      as,
+    );
   }
 
   /** The session behind `profile`, which must be one this driver holds. */
@@ -297,4 +302,9 @@ function checkSeconds(name: string, value: number): number {
 /** What `load` resolves with: the session's profile, the game's side of it. */
 function profileOf(session: ProfileSession): Profile<object> {
   return session.profile;
+}
+
+/** What a support load resolves with: the session itself. */
+function sessionItself(session: ProfileSession): ProfileSession {
+  return session;
 }

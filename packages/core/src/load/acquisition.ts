@@ -84,7 +84,7 @@ class Acquisition {
       return Promise.reject(error);
     }
     // The common case, a key free in the store, ends at the first attempt: no wait is set up.
-    return this.attempt().then((first) =>
+    return this.attempt((first) =>
       first.kind === 'taken'
         ? first.acquired
         : this.wait(first).finally(() => this.requests?.stop()),
@@ -99,7 +99,7 @@ class Acquisition {
       found = undefined;
       if (attempt === undefined) {
         this.assertWanted();
-        attempt = await this.attempt();
+        attempt = await this.attempt((found) => found);
       }
       this.released = undefined; // stale after one attempt, whatever it found
       if (attempt.kind === 'taken') return attempt.acquired;
@@ -142,17 +142,18 @@ class Acquisition {
     }
   }
 
-  /** One attempt, awaited until the hard end at most (then `Data.Timeout`). */
-  private attempt(): Promise<Attempt> {
+  /** One attempt, awaited until the hard end at most (then `Data.Timeout`), and `then`. */
+  private attempt<R>(then: (attempt: Attempt) => R | PromiseLike<R>): Promise<R> {
     const { context, key, reservation, heldHere } = this;
-    return boundedAttempt(context, this.deadline, reservation, {
+    const input = {
       key,
       token: reservation.token,
       stealFrom: this.stealFrom,
       heldHere,
-      presenceOf: (holder) => this.presenceOf(holder, { failClosed: true }),
+      presenceOf: (holder: LockInfo) => this.presenceOf(holder, { failClosed: true }),
       expected: this.released,
-    });
+    };
+    return boundedAttempt(context, this.deadline, reservation, input, then);
   }
 
   /** How long the next park on the holder's reply lasts (`parkLength`); doubles the park after. */

@@ -44,7 +44,10 @@ export class JoinDeadline {
    * A store attempt: what `settle` makes of its result, or of `late` at the hard end. `settle`
    * runs in the race's own callbacks: an attempt costs no promise more than the race's.
    */
-  storeCall<T, R>(work: Promise<T>, settle: (bounded: Bounded<T>) => R): Promise<R> {
+  storeCall<T, R>(
+    work: Promise<T>,
+    settle: (bounded: Bounded<T>) => R | PromiseLike<R>,
+  ): Promise<R> {
     return this.race(work, this.hardEnd, settle);
   }
 
@@ -53,7 +56,11 @@ export class JoinDeadline {
    * after it, inside the last attempt).
    */
   presenceCall<T>(work: Promise<T>): Promise<Bounded<T>> {
-    return this.race(work, this.scheduler.now() < this.at ? this.at : this.hardEnd, same);
+    return this.race(
+      work,
+      this.scheduler.now() < this.at ? this.at : this.hardEnd,
+      (bounded) => bounded,
+    );
   }
 
   /** The error of a store attempt that outlasted the hard end. */
@@ -68,7 +75,7 @@ export class JoinDeadline {
   private race<T, R>(
     work: Promise<T>,
     end: number,
-    settle: (bounded: Bounded<T>) => R,
+    settle: (bounded: Bounded<T>) => R | PromiseLike<R>,
   ): Promise<R> {
     return new Promise((resolve, reject) => {
       let settled = false; // `settle` runs once: for the first of the timer and the work
@@ -98,8 +105,4 @@ export class JoinDeadline {
       );
     });
   }
-}
-
-function same<T>(bounded: Bounded<T>): Bounded<T> {
-  return bounded;
 }

@@ -16,19 +16,23 @@ import { releaseOrphanedLock } from '../session/orphan-release.js';
 import type { JoinDeadline } from './join-deadline.js';
 import { type Attempt, type AttemptInput, attemptLoad } from './load-attempt.js';
 
-/** One attempt, awaited until the hard end at most (then `Data.Timeout`). */
-export function boundedAttempt(
+/**
+ * One attempt, awaited until the hard end at most (then `Data.Timeout`), resolving with what
+ * `then` makes of it (run in the race's own callback: the caller's next step costs no promise).
+ */
+export function boundedAttempt<R>(
   context: DriverContext,
   deadline: JoinDeadline,
   reservation: LoadReservation,
   input: AttemptInput,
-): Promise<Attempt> {
+  then: (attempt: Attempt) => R | PromiseLike<R>,
+): Promise<R> {
   const attempt = attemptLoad(context, input);
   return deadline.storeCall(attempt, (bounded) => {
     if (!bounded.late) {
       // Its write may have landed and its answer been lost.
       if (bounded.value.kind === 'failed') reservation.mayHaveLeftLock();
-      return bounded.value;
+      return then(bounded.value);
     }
     releaseLateLock(context, input.key, reservation.token, input.heldHere, attempt);
     reservation.mayHaveLeftLock(); // should that release fail, the driver's close tries again

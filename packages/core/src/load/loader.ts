@@ -65,6 +65,11 @@ export class Loader {
    * a promise for each step that waits on it, not two for every layer.
    */
   load(key: string, how: LoadHow): Promise<ProfileSession> {
+    return this.loadAs(key, how, (session) => session);
+  }
+
+  /** The load, resolving with what `as` makes of its session (as the load's own last step). */
+  loadAs<R>(key: string, how: LoadHow, as: (session: ProfileSession) => R): Promise<R> {
     const { context, registry } = this;
     const started = context.scheduler.now();
     this.#loads += 1;
@@ -114,7 +119,7 @@ export class Loader {
             const waitedMs = context.scheduler.now() - started;
             context.emit({ type: 'load.loaded', key, loadId, reason, waitedMs });
           }
-          return session;
+          return as(session);
         },
         (error: unknown) => {
           throw failed(error);

@@ -81,7 +81,7 @@ export function guardedWrite<D, R>(
   context: Pick<DriverContext, 'store' | 'keys'>,
   write: GuardedWrite<D>,
   expected?: StoreSnapshot,
-  settle: (written: Written<D>) => R | PromiseLike<R> = same as (written: Written<D>) => R,
+  settle: (written: Written<D>) => R | PromiseLike<R> = (written) => written as R,
 ): Promise<R> {
   const { key } = write;
   let made: Run<D> | undefined;
@@ -132,10 +132,6 @@ export function guardedWrite<D, R>(
     (snapshot) => settle(outcome(key, write.what, made, snapshot, failed)),
     (error: unknown) => settle(failed(error)),
   );
-}
-
-function same<T>(value: T): T {
-  return value;
 }
 
 /** What the store's answer says of the write, given the transform's last run (`made`). */

@@ -15,7 +15,13 @@ export class WriteQueue {
     return this.#inFlight > 0;
   }
 
-  /** Runs `write` after every earlier write. */
+  /**
+   * Runs `write` after every earlier write, in a microtask after this call at the soonest, in
+   * the caller's async context (a `then` registered now carries it). Three promises a write:
+   * this `then`, its adoption of the write's promise, and the count's `then`. A queue that
+   * called `write` itself (`queueMicrotask`) would save two, but start a queued write in the
+   * context of the write before it.
+   */
   run<R>(write: () => Promise<R>): Promise<R> {
     this.#inFlight += 1;
     const run = this.#tail.then(write);
