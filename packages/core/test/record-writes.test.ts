@@ -52,6 +52,24 @@ describe('record writes', () => {
     }
   });
 
+  it('keeps an unknown meta field that is the only one: an own __proto__, a field named like a prototype method', () => {
+    for (const json of [
+      '{"data":{},"meta":{"version":3,"__proto__":{"x":1}}}',
+      '{"data":{},"meta":{"version":3,"toString":"kept"}}',
+    ]) {
+      const stored = JSON.parse(json) as ProfileRecord;
+      const meta = lockedRecord(stored, {}, writer).meta;
+      expect(JSON.parse(JSON.stringify(meta))).toEqual({
+        ...(JSON.parse(json) as ProfileRecord).meta,
+        version: 4,
+        lock: { jobId: 'B', token: 'tB', time: 5000, presence: true },
+      });
+      expect(JSON.stringify(meta)).toContain(
+        json.includes('__proto__') ? '"__proto__"' : '"toString"',
+      );
+    }
+  });
+
   it('writes the extras given (schema 0 and no user ids left out) and keeps the stored ones otherwise', () => {
     const stored: ProfileRecord = { data: {}, meta: { version: 1, schema: 3, userIds: ['u1'] } };
     expect(lockedRecord(stored, {}, writer).meta).toMatchObject({ schema: 3, userIds: ['u1'] });

@@ -44,6 +44,15 @@ export function describeJsonProblem(problem: JsonProblem): string {
  * change, before anything is written: `data.inventory[3].createdAt is a Date`.
  */
 export function serializeData(key: string, data: unknown): string {
+  checkData(key, data);
+  return JSON.stringify(data);
+}
+
+/**
+ * `Data.InvalidData` naming the first value JSON would change, as `serializeData` throws it,
+ * without making the JSON: for a check whose write makes its own later.
+ */
+export function checkData(key: string, data: unknown): void {
   const problem = isPlainObject(data)
     ? findJsonProblem(data, 'data')
     : { path: 'data', problem: 'is not a plain object' };
@@ -54,7 +63,6 @@ export function serializeData(key: string, data: unknown): string {
       { details: { key, path: problem.path } },
     );
   }
-  return JSON.stringify(data);
 }
 
 /**

@@ -71,12 +71,35 @@ function nextMeta(previous: RecordMeta | undefined, own: OwnMeta, extras: MetaEx
     const messages = profileMessagesMeta(extras.messages);
     if (messages !== undefined) meta.messages = messages as unknown as ProfileMessages;
   }
-  if (previous === undefined) return meta;
+  if (previous === undefined || !hasUnknownField(previous)) return meta;
   // A rest copy defines each field as data, so an unknown field named `__proto__` stays one.
   const { version, lock, releasedToken, trade, schema, compatible, userIds, messages, ...unknown } =
     previous;
   // A newer writer's fields, kept.
-  return Object.keys(unknown).length === 0 ? meta : { ...unknown, ...meta };
+  return { ...unknown, ...meta };
+}
+
+/** The fields of meta this version writes: any other is a newer writer's, and kept. */
+const KNOWN_META_FIELDS: ReadonlySet<string> = new Set([
+  'version',
+  'lock',
+  'releasedToken',
+  'trade',
+  'schema',
+  'compatible',
+  'userIds',
+  'messages',
+] satisfies Array<keyof RecordMeta>);
+
+/**
+ * True when `meta` has an enumerable field this version does not write: the fields the rest
+ * copy above would keep. Asked before making that copy, which every write would otherwise pay.
+ */
+function hasUnknownField(meta: RecordMeta): boolean {
+  // A record's meta is a plain object (parsed JSON, or one this code built): `for...in` sees
+  // its own enumerable string keys, as the rest copy does.
+  for (const field in meta) if (!KNOWN_META_FIELDS.has(field)) return true;
+  return false;
 }
 
 function lockOf(writer: LockWriter): LockInfo {

@@ -145,7 +145,7 @@ export class ProfileSession {
     if (this.#releasing) return this.#releasing;
     if (this.end.begin(reason)) beforeRelease(this.context, this.#view, reason);
     // An asynchronous schema's verdict first; the release write checks the data again.
-    const checked = this.active ? checkBeforeRelease(this.context, this) : undefined;
+    const checked = this.active ? checkBeforeRelease(this.context, this.#io) : undefined;
     return checked ? checked.then(() => this.#leave()) : this.#leave();
   }
 

@@ -10,18 +10,24 @@ export interface ReleaseChecked {
   readonly key: string;
   /** The data's JSON as a write sends it, or throws `Data.InvalidData`. */
   validate(): string;
+  /** Throws `Data.InvalidData` as `validate` does, without making the JSON. */
+  checkData(): void;
   /** `undefined` when the schema (if any) passed at once; else its verdict. */
   matchSchema(json: string): Promise<void> | undefined;
 }
 
-/** `undefined` when the data passed at once; else a promise of the verdict (rejected: refused). */
+/**
+ * `undefined` when the data passed at once; else a promise of the verdict (rejected: refused).
+ * Without a schema the data is walked, not stringified: the release's write makes its JSON.
+ */
 export function checkBeforeRelease(
   context: DriverContext,
   session: ReleaseChecked,
 ): Promise<void> | undefined {
   let verdict: Promise<void> | undefined;
   try {
-    verdict = session.matchSchema(session.validate());
+    if (context.settings.schema === undefined) session.checkData();
+    else verdict = session.matchSchema(session.validate());
   } catch (error) {
     return refused(context, session.key, error);
   }

@@ -10,14 +10,14 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { SaveReason } from '../events/events.js';
-import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import type { DataDriverError } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
-import { type LockInfo, serializeData } from '../rules/index.js';
+import { checkData, type LockInfo, serializeData } from '../rules/index.js';
 import { type GuardedWrite, guardedWrite, type Written } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { deliverOutbox } from './outbox-delivery.js';
 import type { HandOver } from './requesters.js';
-import { afterSave, beforeSave, type HookedSession } from './save-hooks.js';
+import { beforeSave, type HookedSession } from './save-hooks.js';
 import { matchSchema } from './schema-match.js';
 import type { SessionMessages } from './session-messages.js';
 import {
@@ -28,6 +28,7 @@ import {
   saveWrite,
 } from './session-writes.js';
 import { WriteQueue } from './write-queue.js';
+import { reportReleased, reportSaved, saveFailure } from './write-reports.js';
 import { autosaveWritesAfter, committedMeta, type WrittenSnapshot } from './written-snapshot.js';
 
 export type { WrittenSnapshot } from './written-snapshot.js';
@@ -133,6 +134,15 @@ export class SessionIo {
     return serializeData(this.owner.key, this.owner.data);
   }
 
+  get key(): string {
+    return this.owner.key;
+  }
+
+  /** `Data.InvalidData` as `validate` throws it, without making the JSON. */
+  checkData(): void {
+    checkData(this.owner.key, this.owner.data);
+  }
+
   /** The data's JSON for a write, and what it records of messages, taken at one instant. */
   #take(): string {
     const json = this.validate();
@@ -168,24 +178,14 @@ export class SessionIo {
       const write = () => {
         const keepVersion = json !== this.#lastWritten.json;
         const release = releaseWrite(this.#writer, json, keepVersion);
-        return this.#guarded(release, json, () => this.#released(json));
+        return this.#guarded(release, json, () =>
+          reportReleased(this.context, this.owner, this.#lastWritten),
+        );
       };
       // A synchronous schema (or none) costs the write no turn.
       const schema = this.matchSchema(json);
       return schema ? schema.then(write) : write();
     });
-  }
-
-  #released(json: string): void {
-    // A lock left in the released record is the one the release handed over.
-    const handedTo = committedMeta(this.#lastWritten)?.lock?.jobId;
-    const { key } = this.owner;
-    this.context.emit(
-      handedTo === undefined
-        ? { type: 'profile.released', key }
-        : { type: 'profile.released', key, handedTo },
-    );
-    this.#afterSave('release', json);
   }
 
   /** The record deleted under the lock. */
@@ -230,39 +230,24 @@ export class SessionIo {
         return NOTHING_WRITTEN;
       }
       const failed = (error: unknown): never => {
-        throw this.#saveFailed(reason, error, started);
+        throw saveFailure(this.context, this.owner.key, reason, error, started);
       };
       const write = () => {
         const keepVersion = json !== this.#lastWritten.json;
         const retake = this.retakeUntilSaved;
         const save = saveWrite(this.#writer, json, { retake, keepVersion });
-        return this.#guarded(save, json, () => this.#saved(reason, json, started), failed);
+        return this.#guarded(save, json, () => this.#saved(reason, started), failed);
       };
       const schema = this.matchSchema(json);
       return schema ? schema.then(write, failed) : write();
     } catch (error) {
-      return Promise.reject(this.#saveFailed(reason, error, started));
+      return Promise.reject(saveFailure(this.context, this.owner.key, reason, error, started));
     }
   }
 
-  #saved(reason: SaveReason, json: string, started: number): void {
+  #saved(reason: SaveReason, started: number): void {
     this.retakeUntilSaved = false;
-    if (this.context.events.listening('profile.saved')) {
-      const durationMs = this.context.scheduler.now() - started;
-      this.context.emit({ type: 'profile.saved', key: this.owner.key, reason, durationMs });
-    }
-    this.#afterSave(reason, json);
-  }
-
-  /** A save's failure, reported (`profile.save-failed`) unless the lock was lost. */
-  #saveFailed(reason: SaveReason, error: unknown, started: number): DataDriverError {
-    const failure = error as DataDriverError;
-    if (!DataDriverError.is(failure, ErrorCode.LockLost)) {
-      const durationMs = this.context.scheduler.now() - started;
-      const event = { key: this.owner.key, reason, error: failure, durationMs };
-      this.context.emit({ type: 'profile.save-failed', ...event });
-    }
-    return failure;
+    reportSaved(this.context, this.owner, reason, this.#lastWritten, started);
   }
 
   /**
@@ -274,10 +259,6 @@ export class SessionIo {
     this.#writer.drop();
     const committed = committedMeta(this.#lastWritten);
     deliverOutbox(this.context, this.owner.key, this.owner.messages, committed?.messages?.outbox);
-  }
-
-  #afterSave(reason: SaveReason, json: string): void {
-    afterSave(this.context, this.owner, { reason, json, version: this.#lastWritten.version });
   }
 
   /**
