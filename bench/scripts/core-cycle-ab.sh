@@ -3,6 +3,7 @@
 # (a machine whose CPU is shared moves every figure; alternating keeps both sides under the
 # same weather). Each commit's core is built in a temporary worktree.
 #   bench/scripts/core-cycle-ab.sh <commit A> <commit B> [rounds, default 6]
+#   RECORD_KB=16 bench/scripts/core-cycle-ab.sh ...   (each profile holds about 16 KB of JSON)
 # Prints each round's best window (µs per load + save + release, lower is better) and the
 # median of the rounds for each side.
 set -euo pipefail

@@ -7,13 +7,24 @@ import { DataDriver, Handoff } from '@datadriver/core';
 import { MemoryHost, MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 
 const windows = Number(process.argv[2] ?? 3);
+// RECORD_KB=16: each profile also holds an inventory of about that many KB of JSON (items of
+// 47 bytes each), so the cycle's JSON work is a real game's, not a one-field record's.
+const recordKb = Number(process.env.RECORD_KB ?? 0);
+const item = (index) => ({
+  id: `item-${String(index).padStart(6, '0')}`,
+  kind: 'sword',
+  level: index % 50,
+});
+const inventory = Array.from({ length: Math.round((recordKb * 1024) / 47) }, (_, index) =>
+  item(index),
+);
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const jobId = `core-only-${process.pid}`;
 const [messenger, presence] = [new MemoryMessenger(), new MemoryPresence()];
 const handoff = new Handoff({ jobId, messenger, presence, logger: quiet });
 const driver = new DataDriver({
   name: 'PlayerData',
-  defaults: { coins: 0 },
+  defaults: recordKb > 0 ? { coins: 0, inventory } : { coins: 0 },
   store: new MemoryStore(),
   messenger,
   presence,

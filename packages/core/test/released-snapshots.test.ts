@@ -172,6 +172,37 @@ describe('a load of a key this server released', () => {
     expect(stored(bed.store, 'p1')?.data).toEqual({ coins: 3 });
   });
 
+  it("writes the data it loads: the taken record's JSON is the session's data with its lock, byte for byte", async () => {
+    const { bed } = counting();
+    const driver = bed.driver('A');
+    const first = await bed.clock.run(driver.load('p1'));
+    first.data.coins = 12;
+    Object.assign(first.data, { bag: ['sword', { gems: 3 }], 'odd key "é"': 'x\u2028' });
+    await bed.clock.run(first.release());
+    const again = await bed.clock.run(driver.load('p1'));
+    const json = bed.store.peekJson('PlayerData/p1');
+    expect(json).toBe(JSON.stringify({ data: again.data, meta: stored(bed.store, 'p1')?.meta }));
+    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(again.lockToken);
+  });
+
+  it("after a release retried over its own committed release, loads what the store holds, not the retry's data", async () => {
+    const bed = testBed();
+    const server = bed.server('A');
+    const first = await bed.clock.run(server.driver.load('p1'));
+    first.data.coins = 1;
+    // The release commits with coins 1, but its response is lost: the profile is retained.
+    server.store.faults.inject({ kind: 'lose-response', times: 1 });
+    await bed.clock.run(first.release().catch(() => undefined));
+    expect(stored(bed.store, 'p1')?.data).toEqual({ coins: 1 });
+    first.data.coins = 2; // changed after the release that committed
+    // The retry finds its own release and writes nothing: the store keeps coins 1.
+    await bed.clock.run(first.release());
+    expect(stored(bed.store, 'p1')?.data).toEqual({ coins: 1 });
+    const again = await bed.clock.run(server.driver.load('p1'));
+    expect(again.data).toEqual({ coins: 1 });
+    expect(stored(bed.store, 'p1')?.data).toEqual({ coins: 1 });
+  });
+
   it('older than the age limit, reads first', async () => {
     const { bed, since } = counting();
     const driver = bed.driver('A');

@@ -8,7 +8,7 @@
 import type { DriverContext } from '../context/context.js';
 import type { DistributiveOmit, LoadEventPayload, ProfileEventPayload } from '../events/events.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
-import type { StoreSnapshot } from '../ports/store.js';
+import type { Released } from '../registry/released-snapshots.js';
 import type { LoadReservation } from '../registry/reservation.js';
 import {
   type LockInfo,
@@ -33,8 +33,8 @@ export function acquire(
   key: string,
   reservation: LoadReservation,
   heldHere: (token: string) => boolean,
-  /** The snapshot of the record this server last released, if any: the first write's `expected`. */
-  released?: StoreSnapshot,
+  /** The record this server last released, if any: the first write's `expected`, and its JSON. */
+  released?: Released,
 ): Promise<Acquired> {
   return new Acquisition(context, key, reservation, heldHere, released).run();
 }
@@ -70,7 +70,7 @@ class Acquisition {
     private readonly key: string,
     private readonly reservation: LoadReservation,
     private readonly heldHere: (token: string) => boolean,
-    private released: StoreSnapshot | undefined,
+    private released: Released | undefined,
   ) {
     const { timings } = context.link;
     this.deadline = new JoinDeadline(context.scheduler, context.settings.lockWaitMs, timings);
@@ -151,7 +151,8 @@ class Acquisition {
       stealFrom: this.stealFrom,
       heldHere,
       presenceOf: (holder: LockInfo) => this.presenceOf(holder, { failClosed: true }),
-      expected: this.released,
+      expected: this.released?.snapshot,
+      expectedDataJson: this.released?.dataJson,
     };
     return boundedAttempt(context, this.deadline, reservation, input, then);
   }

@@ -6,6 +6,7 @@
 import type { DriverContext } from '../context/context.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
+import { withDataJson } from '../ports/record-json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import {
   decideLoad,
@@ -39,6 +40,8 @@ export interface Acquired {
   readonly record: ProfileRecord;
   /** The store's snapshot of the record written: the session's first write needs no read. */
   readonly snapshot: StoreSnapshot | undefined;
+  /** `JSON.stringify(record.data)`, when the take wrote it: the session's first snapshot. */
+  readonly dataJson?: string | undefined;
   readonly reason: TakeReason;
   readonly from?: LockInfo;
   readonly recovered?: RecoveredTrade;
@@ -66,6 +69,8 @@ export interface AttemptInput {
   presenceOf(holder: LockInfo): Promise<PresenceAnswer>;
   /** The record as this server last released it: the first run's `expected`, so no read. */
   readonly expected?: StoreSnapshot | undefined;
+  /** `JSON.stringify(expected.record.data)`, when known: a take that keeps the data reuses it. */
+  readonly expectedDataJson?: string | undefined;
 }
 
 /**
@@ -81,6 +86,8 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
   let checking = false;
   /** When the transform's run decided: its lock, if it takes one, is stamped the same. */
   let decidedAt = 0;
+  /** The JSON of the data the transform's run wrote, if it wrote (`takenJson`). */
+  let dataJson: string | undefined;
   const runFrom = (run: number): Promise<Attempt> => {
     if (run > MAX_RUNS_PER_ATTEMPT) return Promise.reject(unsettled(key));
     const settledTrade = recovered?.trade;
@@ -92,6 +99,7 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
         what: 'load',
         decide: (record) => {
           checking = false;
+          dataJson = undefined;
           decidedAt = context.scheduler.now();
           return {
             load: decideLoad(record, loadContext(context, input, presence, decidedAt)),
@@ -108,7 +116,9 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
           if (checking) return undefined;
           // A lock handed over is taken with this read alone, unless the take changes more.
           const handed = load.reason === 'handed' && record !== undefined;
-          return handed && !handedTakeWrites(record, taken) ? undefined : taken;
+          if (handed && !handedTakeWrites(record, taken)) return undefined;
+          dataJson = takenJson(input, record, taken);
+          return withDataJson(taken, dataJson);
         },
       },
       run === 1 ? input.expected : undefined,
@@ -140,6 +150,7 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
         const acquired: Acquired = {
           record: stored,
           snapshot: written.snapshot,
+          dataJson: written.wrote ? dataJson : undefined,
           reason: load.reason,
           takenAt: decidedAt,
           ...(load.from ? { from: load.from } : {}),
@@ -150,6 +161,24 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
     );
   };
   return runFrom(1);
+}
+
+/**
+ * The JSON of the data a take writes: the release's, for the record this server released when
+ * the take keeps its data (it was parsed from that JSON), else made once here. The record's
+ * JSON is made from it, and the session's first snapshot reuses it.
+ */
+function takenJson(
+  input: AttemptInput,
+  record: ProfileRecord | undefined,
+  taken: ProfileRecord,
+): string {
+  // The snapshot's own record: the transform skips parsing it (`guardedWrite`).
+  const kept = record !== undefined && (record as unknown) === input.expected?.record;
+  if (kept && taken.data === record.data && input.expectedDataJson !== undefined) {
+    return input.expectedDataJson;
+  }
+  return JSON.stringify(taken.data);
 }
 
 function loadContext(

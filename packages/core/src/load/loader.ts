@@ -146,7 +146,7 @@ export class Loader {
     let acquiring: Promise<Acquired>;
     try {
       const heldHere = (token: string) => registry.holdsToken(token);
-      const released = registry.takeReleased(key);
+      const released = registry.takeReleasedWithJson(key);
       acquiring = acquire(context, key, reservation, heldHere, released);
     } catch (error) {
       settle();
@@ -196,6 +196,7 @@ export class Loader {
       player: how.player,
       version: record.meta.version,
       stored: acquired.snapshot,
+      dataJson: acquired.dataJson,
     });
     registry.hold(session);
     if (registry.closed) {

@@ -9,7 +9,7 @@ import { Signal } from '../events/signal.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import type { ProfileSession } from '../session/profile-session.js';
-import { ReleasedSnapshots } from './released-snapshots.js';
+import { type Released, ReleasedSnapshots } from './released-snapshots.js';
 import type { LoadReservation } from './reservation.js';
 
 /**
@@ -77,6 +77,11 @@ export class SessionRegistry {
     return this.#released.take(key);
   }
 
+  /** `takeReleased`, with the data's JSON the release wrote. */
+  takeReleasedWithJson(key: string): Released | undefined {
+    return this.#released.takeWithJson(key);
+  }
+
   /** True when a driver in this process holds, or is loading under, a lock with `token`. */
   holdsToken(token: string): boolean {
     return TOKENS_HERE.has(token);
@@ -140,7 +145,9 @@ export class SessionRegistry {
     if (this.#sessions.get(session.key) === session) this.#sessions.delete(session.key);
     // Nothing is kept once the driver closed: no load will use it.
     const kept = this.#closed ? undefined : released;
-    this.#released.keep(session.key, kept, session.lastWritten.json.length);
+    // The data's JSON goes with it only when the release's own write stored that JSON.
+    const { json, storedIsJson } = session.lastWritten;
+    this.#released.keep(session.key, kept, json.length, storedIsJson ? json : undefined);
     TOKENS_HERE.delete(session.token);
     this.changed();
   }

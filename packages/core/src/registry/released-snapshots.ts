@@ -16,11 +16,20 @@ import type { StoreSnapshot } from '../ports/store.js';
 
 const MAX_ENTRIES = 1024;
 const MAX_AGE_MS = 60_000;
-/** About 32 MB of data in memory at most, whatever the size of the profiles. */
+/**
+ * About 48 MB in memory at most, whatever the size of the profiles: each snapshot's data, and
+ * the JSON it was parsed from.
+ */
 const MAX_CHARS = 16 * 1024 * 1024;
 
-interface Kept {
+/** A released record's snapshot, and its data's JSON when known: the next take's JSON. */
+export interface Released {
   readonly snapshot: StoreSnapshot;
+  /** `JSON.stringify(snapshot.record.data)`, as the release wrote it. */
+  readonly dataJson: string | undefined;
+}
+
+interface Kept extends Released {
   readonly at: number;
   /** The length of its data's JSON: what it holds in memory, near enough. */
   readonly chars: number;
@@ -34,14 +43,14 @@ export class ReleasedSnapshots {
   constructor(private readonly now: () => number) {}
 
   /**
-   * Keeps `snapshot` (its data's JSON `chars` long) as the record of `key` this server last
-   * released, or forgets `key`.
+   * Keeps `snapshot` (its data's JSON `chars` long, and that JSON when given) as the record of
+   * `key` this server last released, or forgets `key`.
    */
-  keep(key: string, snapshot: StoreSnapshot | undefined, chars = 0): void {
+  keep(key: string, snapshot: StoreSnapshot | undefined, chars = 0, dataJson?: string): void {
     this.#forget(key);
     const at = this.now();
     if (snapshot !== undefined && chars <= MAX_CHARS) {
-      this.#kept.set(key, { snapshot, at, chars });
+      this.#kept.set(key, { snapshot, dataJson, at, chars });
       this.#chars += chars;
     }
     for (const [oldest, kept] of this.#kept) {
@@ -53,10 +62,15 @@ export class ReleasedSnapshots {
 
   /** The snapshot kept for `key`, if still fresh; either way it is not kept any more. */
   take(key: string): StoreSnapshot | undefined {
+    return this.takeWithJson(key)?.snapshot;
+  }
+
+  /** `take`, with the data's JSON kept beside the snapshot. */
+  takeWithJson(key: string): Released | undefined {
     const kept = this.#kept.get(key);
     if (kept === undefined) return undefined;
     this.#forget(key);
-    return this.now() - kept.at <= MAX_AGE_MS ? kept.snapshot : undefined;
+    return this.now() - kept.at <= MAX_AGE_MS ? kept : undefined;
   }
 
   /** Forgets every snapshot (the driver closed). */

@@ -52,6 +52,8 @@ export type Written<D> =
       readonly stored: ProfileRecord | undefined;
       /** The store's snapshot of it: the `expected` of the next write. */
       readonly snapshot: StoreSnapshot | undefined;
+      /** True when `stored` is the record this write's last run built, as the store took it. */
+      readonly wrote: boolean;
     }
   | {
       readonly ok: false;
@@ -152,7 +154,8 @@ function outcome<D>(
   }
   try {
     const stored = storedAfter(key, made, snapshot);
-    return { ok: true, decision: made.decision, stored, snapshot };
+    const wrote = stored !== undefined && stored === made.next;
+    return { ok: true, decision: made.decision, stored, snapshot, wrote };
   } catch (error) {
     return failed(error);
   }

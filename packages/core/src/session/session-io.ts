@@ -293,7 +293,7 @@ export class SessionIo {
     json: string | undefined,
   ): void {
     if (!result.ok) {
-      this.#lastWritten = { ...this.#lastWritten, stored: undefined };
+      this.#lastWritten = { ...this.#lastWritten, stored: undefined, storedIsJson: false };
       throw result.error;
     }
     // Committed, whoever wrote it: the ids it records as applied may be trimmed.
@@ -307,7 +307,8 @@ export class SessionIo {
     }
     if (result.decision.kind === 'lost' || json === undefined) {
       // What the store holds now, the other server's record included: the next write's start.
-      this.#lastWritten = { ...this.#lastWritten, stored: result.snapshot, at };
+      const stored = result.snapshot;
+      this.#lastWritten = { ...this.#lastWritten, stored, storedIsJson: false, at };
     }
     if (result.decision.kind === 'lost') throw this.owner.lost(result.decision.holder);
     if (json === undefined) return;
@@ -315,6 +316,7 @@ export class SessionIo {
       json,
       version: result.stored?.meta.version,
       stored: result.snapshot,
+      storedIsJson: result.wrote,
       at,
     };
     this.#queue.landed();

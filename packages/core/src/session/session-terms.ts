@@ -20,6 +20,8 @@ export interface SessionStart {
   readonly stored?: StoreSnapshot | undefined;
   /** True when `data` has defaults the stored record lacks: the first autosave writes them. */
   readonly filledDefaults?: boolean;
+  /** The JSON of the stored record's data, when the load made it (`Acquired.dataJson`). */
+  readonly dataJson?: string | undefined;
 }
 
 /** A trade holding this session: its saves and release wait for the decision. */

@@ -20,6 +20,11 @@ export interface WrittenSnapshot {
    */
   readonly stored?: StoreSnapshot | undefined;
   /**
+   * True when `stored`'s record was built from `json` by that write, its data parsed from it:
+   * the next take of a released record here need not stringify it again.
+   */
+  readonly storedIsJson?: boolean;
+  /**
    * When that write began, by this server's clock (at or before the lock time it stored), for
    * the autosave's rule (`autosaveWrites`); `undefined` when the store may hold other data than
    * `json` (a load that filled in defaults), so the next autosave writes.
@@ -39,7 +44,9 @@ export function committedMeta(written: Pick<WrittenSnapshot, 'stored'>): RecordM
 export function loadedSnapshot(start: SessionStart): WrittenSnapshot {
   const { version, stored } = start;
   const at = start.filledDefaults ? undefined : committedMeta(start)?.lock?.time;
-  return { json: JSON.stringify(start.data), version, stored, at };
+  // The take's JSON when it made one: the data is its shallow copy, with no default added.
+  const json = start.filledDefaults ? undefined : start.dataJson;
+  return { json: json ?? JSON.stringify(start.data), version, stored, at };
 }
 
 /** Whether an autosave of `json` by `writer` writes, after `written` (`autosaveWrites`). */
