@@ -80,6 +80,22 @@ describe('findJsonProblem', () => {
     });
   });
 
+  it("an object that is not plain is named from its prototype alone: its keys are never listed (a Buffer's millions of indices)", () => {
+    let listed = 0;
+    const counted = new Proxy(new Map(), {
+      ownKeys(target) {
+        listed += 1;
+        return Reflect.ownKeys(target);
+      },
+    });
+    expect(findJsonProblem({ a: counted, b: Buffer.alloc(4_000_000) }, 'data')).toEqual({
+      path: 'data.a',
+      problem: 'is a Map',
+    });
+    expect(findJsonProblem({ b: Buffer.alloc(4_000_000) }, 'data')?.problem).toBe('is a Buffer');
+    expect(listed).toBe(0);
+  });
+
   it('a cycle is named where it closes', () => {
     const data: Record<string, unknown> = { a: { b: 1 } };
     (data.a as Record<string, unknown>).c = data;

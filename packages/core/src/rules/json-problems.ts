@@ -85,23 +85,22 @@ function problemIn(
   const object = value as object;
   if (depth >= maxDepth) return { problem: `is nested deeper than ${maxDepth} levels`, keys: [] };
   if (ancestors.includes(object)) return { problem: 'is circular (it contains itself)', keys: [] };
-  const isArray = Array.isArray(object);
-  const shape = isArray ? arrayProblem(object) : objectProblem(object);
-  if (shape !== undefined) return { problem: shape, keys: [] };
   ancestors.push(object);
-  const found = isArray
-    ? problemInItems(object, depth, maxDepth, ancestors)
-    : problemInFields(object as Record<string, unknown>, depth, maxDepth, ancestors);
+  const found = Array.isArray(object)
+    ? problemInArray(object, depth, maxDepth, ancestors)
+    : problemInObject(object, depth, maxDepth, ancestors);
   ancestors.pop();
   return found;
 }
 
-function problemInItems(
+function problemInArray(
   array: readonly unknown[],
   depth: number,
   maxDepth: number,
   ancestors: object[],
 ): Found | undefined {
+  const shape = arrayProblem(array);
+  if (shape !== undefined) return { problem: shape, keys: [] };
   for (let index = 0; index < array.length; index += 1) {
     const found = problemIn(array[index], depth + 1, maxDepth, ancestors);
     if (found) {
@@ -112,15 +111,28 @@ function problemInItems(
   return undefined;
 }
 
-/** The fields of an object `objectProblem` passed: own, enumerable data properties only. */
-function problemInFields(
-  object: Record<string, unknown>,
+/**
+ * A plain object's problem: its prototype first (a Buffer's millions of indices are never
+ * listed), then its own keys, listed once: only enumerable data fields named by strings
+ * survive JSON, and those fields are walked in `Object.keys` order.
+ */
+function problemInObject(
+  object: object,
   depth: number,
   maxDepth: number,
   ancestors: object[],
 ): Found | undefined {
-  for (const key of Object.keys(object)) {
-    const found = problemIn(object[key], depth + 1, maxDepth, ancestors);
+  const prototype: unknown = Object.getPrototypeOf(object);
+  if (prototype !== Object.prototype && prototype !== null) {
+    return { problem: `is a ${kindOf(object)}`, keys: [] };
+  }
+  const keys = Reflect.ownKeys(object);
+  const shape = keysProblem(object, keys);
+  if (shape !== undefined) return { problem: shape, keys: [] };
+  const fields = object as Record<string, unknown>;
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    const found = problemIn(fields[key], depth + 1, maxDepth, ancestors);
     if (found) {
       found.keys.push(key);
       return found;
@@ -151,7 +163,7 @@ function scalarProblem(value: unknown): string | undefined {
   }
 }
 
-function arrayProblem(array: unknown[]): string | undefined {
+function arrayProblem(array: readonly unknown[]): string | undefined {
   if (Object.getPrototypeOf(array) !== Array.prototype) return `is a ${kindOf(array)}`;
   // An array holds its indices and `length`; anything else is dropped by JSON.
   if (Reflect.ownKeys(array).length !== array.length + 1) {
@@ -163,10 +175,10 @@ function arrayProblem(array: unknown[]): string | undefined {
   return undefined;
 }
 
-function objectProblem(object: object): string | undefined {
-  const prototype: unknown = Object.getPrototypeOf(object);
-  if (prototype !== Object.prototype && prototype !== null) return `is a ${kindOf(object)}`;
-  for (const key of Reflect.ownKeys(object)) {
+/** A problem among a plain object's own `keys` (`Reflect.ownKeys`): only data fields survive. */
+function keysProblem(object: object, keys: readonly (string | symbol)[]): string | undefined {
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string | symbol;
     if (typeof key === 'symbol') return `has a symbol key ${String(key)}`;
     const descriptor = Object.getOwnPropertyDescriptor(object, key);
     if (descriptor && !('value' in descriptor)) return `has a getter or setter ${key}`;
