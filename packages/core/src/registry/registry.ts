@@ -146,8 +146,8 @@ export class SessionRegistry {
     // Nothing is kept once the driver closed: no load will use it.
     const kept = this.#closed ? undefined : released;
     // The data's JSON goes with it only when the release's own write stored that JSON.
-    const { json, storedIsJson } = session.lastWritten;
-    this.#released.keep(session.key, kept, json.length, storedIsJson ? json : undefined);
+    const { json, parsed } = session.lastWritten;
+    this.#released.keep(session.key, kept, json.length, parsed ? json : undefined);
     TOKENS_HERE.delete(session.token);
     this.changed();
   }

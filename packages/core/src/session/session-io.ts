@@ -177,7 +177,7 @@ export class SessionIo {
       const json = this.#take();
       const write = () => {
         const keepVersion = json !== this.#lastWritten.json;
-        const release = releaseWrite(this.#writer, json, keepVersion);
+        const release = releaseWrite(this.#writer, json, keepVersion, this.#storedData(json));
         return this.#guarded(release, json, () =>
           reportReleased(this.context, this.owner, this.#lastWritten),
         );
@@ -235,7 +235,8 @@ export class SessionIo {
       const write = () => {
         const keepVersion = json !== this.#lastWritten.json;
         const retake = this.retakeUntilSaved;
-        const save = saveWrite(this.#writer, json, { retake, keepVersion });
+        const parsed = this.#storedData(json);
+        const save = saveWrite(this.#writer, json, { retake, keepVersion, parsed });
         return this.#guarded(save, json, () => this.#saved(reason, started), failed);
       };
       const schema = this.matchSchema(json);
@@ -243,6 +244,15 @@ export class SessionIo {
     } catch (error) {
       return Promise.reject(saveFailure(this.context, this.owner.key, reason, error, started));
     }
+  }
+
+  /**
+   * The data of the record the last write stored, when that write stored this same `json`: the
+   * next write's record shares it rather than parse the JSON again.
+   */
+  #storedData(json: string): JsonObject | undefined {
+    const { json: last, parsed } = this.#lastWritten;
+    return json === last ? parsed : undefined;
   }
 
   #saved(reason: SaveReason, started: number): void {
@@ -293,7 +303,7 @@ export class SessionIo {
     json: string | undefined,
   ): void {
     if (!result.ok) {
-      this.#lastWritten = { ...this.#lastWritten, stored: undefined, storedIsJson: false };
+      this.#lastWritten = { ...this.#lastWritten, stored: undefined, parsed: undefined };
       throw result.error;
     }
     // Committed, whoever wrote it: the ids it records as applied may be trimmed.
@@ -308,7 +318,7 @@ export class SessionIo {
     if (result.decision.kind === 'lost' || json === undefined) {
       // What the store holds now, the other server's record included: the next write's start.
       const stored = result.snapshot;
-      this.#lastWritten = { ...this.#lastWritten, stored, storedIsJson: false, at };
+      this.#lastWritten = { ...this.#lastWritten, stored, parsed: undefined, at };
     }
     if (result.decision.kind === 'lost') throw this.owner.lost(result.decision.holder);
     if (json === undefined) return;
@@ -316,7 +326,8 @@ export class SessionIo {
       json,
       version: result.stored?.meta.version,
       stored: result.snapshot,
-      storedIsJson: result.wrote,
+      // The record the write built from `json`, when it stored it (never the store's copy).
+      parsed: result.wrote ? (result.stored?.data as JsonObject | undefined) : undefined,
       at,
     };
     this.#queue.landed();

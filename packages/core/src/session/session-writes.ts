@@ -111,11 +111,19 @@ export class SessionWriter {
 
 const dataOf = (json: string) => JSON.parse(json) as JsonObject;
 
-/** A save of `json`; `retake`: an adoption may relock a record its own release left. */
+/**
+ * A save of `json`; `retake`: an adoption may relock a record its own release left. `parsed`:
+ * `JSON.parse(json)` when the caller has it (the record its last write stored): records are
+ * never changed, so two may share it.
+ */
 export function saveWrite(
   session: SessionWriter,
   json: string,
-  options: { readonly retake: boolean; readonly keepVersion: boolean },
+  options: {
+    readonly retake: boolean;
+    readonly keepVersion: boolean;
+    readonly parsed?: JsonObject | undefined;
+  },
 ): GuardedWrite<SaveDecision> {
   return {
     key: session.key,
@@ -126,17 +134,23 @@ export function saveWrite(
       decision.kind === 'lost'
         ? undefined
         : withDataJson(
-            lockedRecord(record, dataOf(json), session.writer(), session.extras()),
+            lockedRecord(
+              record,
+              options.parsed ?? dataOf(json),
+              session.writer(),
+              session.extras(),
+            ),
             json,
           ),
   };
 }
 
-/** The leave save: `json` with the lock cleared. */
+/** The leave save: `json` with the lock cleared (`parsed`, as for `saveWrite`). */
 export function releaseWrite(
   session: SessionWriter,
   json: string,
   keepVersion: boolean,
+  parsed?: JsonObject,
 ): GuardedWrite<ReleaseDecision> {
   return {
     key: session.key,
@@ -146,7 +160,7 @@ export function releaseWrite(
     next: (record, decision) => {
       if (decision.kind !== 'write') return undefined;
       const handed = session.handedLock();
-      const data = dataOf(json);
+      const data = parsed ?? dataOf(json);
       const extras = session.extras();
       return withDataJson(
         handed === undefined

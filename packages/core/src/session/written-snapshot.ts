@@ -3,6 +3,7 @@
  * anything new (`autosaveWrites`)? Read by the session's writes (`session-io.ts`) and by the
  * session itself (its load's snapshot is the first one).
  */
+import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import { autosaveWrites, type ProfileRecord, type RecordMeta } from '../rules/index.js';
 import type { SessionStart } from './session-terms.js';
@@ -20,10 +21,11 @@ export interface WrittenSnapshot {
    */
   readonly stored?: StoreSnapshot | undefined;
   /**
-   * True when `stored`'s record was built from `json` by that write, its data parsed from it:
-   * the next take of a released record here need not stringify it again.
+   * `JSON.parse(json)`, as the record that write built and stored holds it, when it stored
+   * one: the next write of the same JSON shares it (records are never changed), and the next
+   * take of a released record here reuses `json` rather than stringify it again.
    */
-  readonly storedIsJson?: boolean;
+  readonly parsed?: JsonObject | undefined;
   /**
    * When that write began, by this server's clock (at or before the lock time it stored), for
    * the autosave's rule (`autosaveWrites`); `undefined` when the store may hold other data than
