@@ -44,6 +44,20 @@ describe('DataDriver: load, save, release', () => {
     await expect(profile.save()).rejects.toMatchObject({ code: ErrorCode.Inactive });
   });
 
+  it("gives each new key its own copy of the defaults: a player's change to a nested default reaches no other player", async () => {
+    const bed = testBed();
+    type Bag = { coins: number; items: string[]; stats: { wins: number } };
+    const defaults: Bag = { coins: 0, items: [], stats: { wins: 0 } };
+    const a = bed.driver('A', { defaults: defaults as unknown as { coins: number } });
+    const alice = (await bed.clock.run(a.load('alice'))).data as unknown as Bag;
+    alice.items.push('sword');
+    alice.stats.wins = 3;
+    const bob = (await bed.clock.run(a.load('bob'))).data as unknown as Bag;
+    expect(bob).toEqual({ coins: 0, items: [], stats: { wins: 0 } });
+    expect(defaults).toEqual({ coins: 0, items: [], stats: { wins: 0 } });
+    expect(stored(bed.store, 'bob')?.data).toEqual({ coins: 0, items: [], stats: { wins: 0 } });
+  });
+
   it('fills keys missing from older records with the defaults', async () => {
     const bed = testBed();
     bed.store.put('PlayerData/p1', { data: { coins: 3 }, meta: { version: 1 } });

@@ -5,7 +5,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
-import type { JsonObject } from '../ports/json.js';
+import { type JsonObject, jsonClone } from '../ports/json.js';
 import { withDataJson } from '../ports/record-json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import {
@@ -217,7 +217,9 @@ function takenRecord(
     presence: context.link.beatsPresence,
   };
   const schema = { schema: latestSchema(migrations), compatible: oldestCompatible(migrations) };
-  if (record === undefined) return lockedRecord(undefined, defaults, writer, schema);
+  // A copy: the session's data shares the taken record's nested objects, and the defaults
+  // are every new profile's (one player's pushed item must not be the next one's).
+  if (record === undefined) return lockedRecord(undefined, jsonClone(defaults), writer, schema);
   const { key } = input;
   const settled = marker ? settledData(record, key, marker, recovered?.journal) : record.data;
   const { meta } = record;
