@@ -1,4 +1,5 @@
 /** Issue 21: a record's JSON is made once per write, measured by core and written by the store. */
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { withDataJson } from '../src/ports/record-json.js';
 import { recordJson } from '../src/ports.js';
@@ -68,5 +69,55 @@ describe('recordJson', () => {
     profile.data.coins = 10;
     expect(await recordStringifies(() => bed.clock.run(profile.release()))).toBe(0);
     expect(stored(bed.store, 'p1')?.data).toEqual({ coins: 10 });
+  });
+});
+
+describe("a take's JSON", () => {
+  it('of a key this server released stringifies neither the record nor its data: the release wrote that JSON', async () => {
+    const bed = testBed();
+    const driver = bed.driver('A');
+    const first = await bed.clock.run(driver.load('p1'));
+    first.data.coins = 4;
+    await bed.clock.run(first.release());
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const again = await bed.clock.run(driver.load('p1'));
+    const ofData = stringify.mock.calls.filter(([value]) => {
+      return typeof value === 'object' && value !== null && ('coins' in value || 'data' in value);
+    });
+    stringify.mockRestore();
+    expect(ofData).toEqual([]);
+    expect(again.data).toEqual({ coins: 4 });
+    const json = bed.store.peekJson('PlayerData/p1');
+    expect(json).toBe(JSON.stringify({ data: again.data, meta: stored(bed.store, 'p1')?.meta }));
+  });
+
+  it('is exactly the JSON of the record core keeps, for any data, loaded from a release here or cold', async () => {
+    const fields = fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 });
+    await fc.assert(
+      fc.asyncProperty(fields, fc.boolean(), async (extra, cold) => {
+        const bed = testBed();
+        const driver = bed.driver('A');
+        const first = await bed.clock.run(driver.load('p1'));
+        for (const [key, value] of Object.entries(extra)) {
+          Object.defineProperty(first.data, key, {
+            value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
+        const saved = JSON.stringify(first.data);
+        await bed.clock.run(first.release());
+        // Cold: another driver loads it, with no snapshot of its release.
+        const loader = cold ? bed.driver('B') : driver;
+        const again = await bed.clock.run(loader.load('p1'));
+        expect(JSON.stringify(again.data)).toBe(saved);
+        const meta = stored(bed.store, 'p1')?.meta;
+        expect(bed.store.peekJson('PlayerData/p1')).toBe(
+          JSON.stringify({ data: again.data, meta }),
+        );
+      }),
+      { numRuns: 60 },
+    );
   });
 });
