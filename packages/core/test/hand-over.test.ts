@@ -10,7 +10,7 @@ import type { Migration } from '../src/index.js';
 import { type DataDriverOptions, ErrorCode, Handoff } from '../src/index.js';
 import type { Scheduler } from '../src/ports.js';
 import { MemoryMessenger, MemoryPresence } from '../src/testing.js';
-import { callsSince, stored, testBed, tradeWithHungCommit } from './helpers.js';
+import { type Bed, callsSince, stored, testBed, tradeWithHungCommit } from './helpers.js';
 
 type Options = Partial<DataDriverOptions<{ coins: number }>>;
 
@@ -52,6 +52,18 @@ async function handedToAbortedLoad(made: ReturnType<typeof fleet>) {
   hang.release();
   await bed.clock.run(Promise.resolve());
   return { b, c };
+}
+
+/** `driver` loads p1 with no wait and holds its lock: nothing was left in its way. */
+async function loadsAtOnce<P extends { readonly lockToken: string }>(
+  bed: Bed,
+  driver: { load(key: string): Promise<P> },
+): Promise<P> {
+  const started = bed.clock.now();
+  const profile = await bed.clock.run(driver.load('p1'));
+  expect(bed.clock.now() - started).toBe(0);
+  expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+  return profile;
 }
 
 describe('a lock handed over in the release', () => {
@@ -196,10 +208,7 @@ describe('a lock handed over in the release', () => {
     const orphan = stored(bed.store, 'p1')?.meta.lock;
     expect(orphan).toMatchObject({ jobId: 'B', presence: true });
     // C finds B's lock, asks B, which clears its orphan; C takes the record with no wait.
-    const started = bed.clock.now();
-    const profile = await bed.clock.run(c.load('p1'));
-    expect(bed.clock.now() - started).toBe(0);
-    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+    await loadsAtOnce(bed, c);
     expect(of('handoff.request.received').at(-1)).toMatchObject({
       requester: 'C',
       token: orphan?.token,
@@ -329,10 +338,7 @@ describe('a lock handed over in the release', () => {
     expect(stored(bed.store, 'p1')?.meta.lock).toMatchObject({ jobId: 'B', presence: true });
     expect(of('profile.released').at(-1)).toMatchObject({ key: 'p1', handedTo: 'B' });
     // The player's next server asks B, which clears the lock no load of its own holds.
-    const started = bed.clock.now();
-    const profile = await bed.clock.run(c.load('p1'));
-    expect(bed.clock.now() - started).toBe(0);
-    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+    await loadsAtOnce(bed, c);
   });
 
   it('a trade holding the profile: the release waits for its decision, then hands over the traded data', async () => {
@@ -376,10 +382,7 @@ describe('a lock handed over in the release', () => {
     expect(stored(bed.store, 'p1')?.meta.lock).toBeUndefined();
     expect(stored(bed.store, 'p1')?.meta.releasedToken).toBe(handed?.token);
     const waits = of('load.waiting').length;
-    const started = bed.clock.now();
-    const profile = await bed.clock.run(c.load('p1'));
-    expect(bed.clock.now() - started).toBe(0);
-    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+    const profile = await loadsAtOnce(bed, c);
     expect(of('load.waiting').length).toBe(waits);
     expect(profile.data).toEqual({ coins: 7 }); // the data A let go of, through the clearing
   });
@@ -414,10 +417,7 @@ describe('a lock handed over in the release', () => {
     expect(await bed.clock.run(joining)).toMatchObject({ code: ErrorCode.Closed });
     await bed.clock.run(closing);
     expect(stored(bed.store, 'p1')?.meta.lock).toBeUndefined();
-    const started = bed.clock.now();
-    const profile = await bed.clock.run(c.load('p1'));
-    expect(bed.clock.now() - started).toBe(0);
-    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+    await loadsAtOnce(bed, c);
   });
 
   it('a driver that closes clears the lock its failed load wrote before losing the answer', async () => {
@@ -439,10 +439,7 @@ describe('a lock handed over in the release', () => {
     down.remove();
     await bed.clock.run(b.close());
     expect(stored(bed.store, 'p1')?.meta.lock).toBeUndefined();
-    const started = bed.clock.now();
-    const profile = await bed.clock.run(c.load('p1'));
-    expect(bed.clock.now() - started).toBe(0);
-    expect(stored(bed.store, 'p1')?.meta.lock?.token).toBe(profile.lockToken);
+    await loadsAtOnce(bed, c);
   });
 
   it('a close that cannot clear a left lock says so once, naming the key, and leaves the lock', async () => {

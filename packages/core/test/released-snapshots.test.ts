@@ -22,7 +22,7 @@ describe('ReleasedSnapshots', () => {
     const one = snapshot('v1');
     kept.keep('p1', one);
     expect(kept.take('p2')).toBeUndefined();
-    expect(kept.take('p1')).toBe(one);
+    expect(kept.take('p1')?.snapshot).toBe(one);
     expect(kept.take('p1')).toBeUndefined();
   });
 
@@ -35,7 +35,7 @@ describe('ReleasedSnapshots', () => {
     kept.keep('p2', snapshot('v2'));
     kept.keep('p2', newer);
     expect(kept.size).toBe(1);
-    expect(kept.take('p2')).toBe(newer);
+    expect(kept.take('p2')?.snapshot).toBe(newer);
   });
 
   it('gives nothing for a snapshot older than the age limit, and drops the old ones as it keeps', () => {
@@ -43,7 +43,7 @@ describe('ReleasedSnapshots', () => {
     const kept = new ReleasedSnapshots(() => now);
     kept.keep('p1', snapshot('v1'));
     now = RELEASED_SNAPSHOT_LIMITS.maxAgeMs;
-    expect(kept.take('p1')?.version).toBe('v1');
+    expect(kept.take('p1')?.snapshot.version).toBe('v1');
     kept.keep('p1', snapshot('v2'));
     kept.keep('p2', snapshot('v3'));
     now += RELEASED_SNAPSHOT_LIMITS.maxAgeMs + 1;
@@ -58,7 +58,7 @@ describe('ReleasedSnapshots', () => {
     for (let index = 0; index <= limit; index += 1) kept.keep(`p${index}`, snapshot(`v${index}`));
     expect(kept.size).toBe(limit);
     expect(kept.take('p0')).toBeUndefined();
-    expect(kept.take(`p${limit}`)?.version).toBe(`v${limit}`);
+    expect(kept.take(`p${limit}`)?.snapshot.version).toBe(`v${limit}`);
   });
 });
 
@@ -77,10 +77,10 @@ describe('ReleasedSnapshots, its memory', () => {
     kept.keep('p2', snapshot('v2'), maxChars / 2);
     kept.keep('p3', snapshot('v3'), 1);
     expect(kept.take('p1')).toBeUndefined();
-    expect(kept.take('p2')?.version).toBe('v2');
+    expect(kept.take('p2')?.snapshot.version).toBe('v2');
     kept.keep('p4', snapshot('v4'), maxChars); // alone under the limit once p3 is dropped
     expect(kept.take('p3')).toBeUndefined();
-    expect(kept.take('p4')?.version).toBe('v4');
+    expect(kept.take('p4')?.snapshot.version).toBe('v4');
   });
 
   it('keeps a release that comes after its driver closed not at all, and forgets those kept before', () => {
@@ -94,7 +94,7 @@ describe('ReleasedSnapshots, its memory', () => {
     expect(registry.takeReleased('p2')).toBeUndefined();
     const open = new SessionRegistry(() => 0);
     open.forget(session('p1'), snapshot('v1'));
-    expect(open.takeReleased('p1')?.version).toBe('v1');
+    expect(open.takeReleased('p1')?.snapshot.version).toBe('v1');
   });
 });
 

@@ -1,6 +1,6 @@
 import type { DriverContext } from '../context/context.js';
 import { within } from '../events/signal.js';
-import { describeError } from '../ports/errors.js';
+import { describeError, nameSome } from '../ports/errors.js';
 import type { SessionRegistry } from '../registry/registry.js';
 import { releaseOrphanedLock } from '../session/orphan-release.js';
 import type { DriverParts } from './assemble.js';
@@ -87,12 +87,8 @@ async function clearLeftLocks(context: DriverContext, registry: SessionRegistry)
   }
   if (failed.length > 0) {
     // One line for the close: a store down at shutdown would fail every one of them.
-    const named =
-      failed.length > 10
-        ? `${failed.slice(0, 10).join(', ')} and ${failed.length - 10} more`
-        : failed.join(', ');
     context.logger.warn(
-      `could not clear the locks loads of ${named} may have left; each lasts until this server's presence expires: ${describeError(error)}`,
+      `could not clear the locks loads of ${nameSome(failed, 10)} may have left; each lasts until this server's presence expires: ${describeError(error)}`,
     );
   }
 }

@@ -15,6 +15,7 @@ import { checkKickMessage, type RequestReason } from '../handoff/wire.js';
 import { attachHost } from '../holder/attach.js';
 import type { AttachOptions } from '../holder/player-sessions.js';
 import { checkSignal } from '../load/abortable.js';
+import type { LoadHow } from '../load/loader.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Host, HostPlayer } from '../ports/host.js';
 import type { JsonObject } from '../ports/json.js';
@@ -100,7 +101,8 @@ export class DataDriver<T extends object> {
   load(key: string, options: LoadOptions = {}): Promise<Profile<T>> {
     // Not an async function: one promise fewer on every load. A refused option still rejects.
     try {
-      return this.#load(key, options, true, profileOf) as Promise<Profile<T>>;
+      const loading = this.#parts.loader.loadAs(key, this.#how(options, true), profileOf);
+      return loading as Promise<Profile<T>>;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -240,34 +242,21 @@ export class DataDriver<T extends object> {
     else operatorKicks.set(key, reason.message);
     try {
       // No message pass at its load: a restore would overwrite its effect, an erase delete it.
-      return await this.#load(key, options, false, sessionItself);
+      return await this.#parts.loader.load(key, this.#how(options, false));
     } finally {
       supportLoads.delete(key);
       operatorKicks.delete(key);
     }
   }
 
-  #load<R>(
-    key: string,
-    { handoffSeconds, signal }: LoadOptions,
-    messages: boolean,
-    as: (session: ProfileSession) => R,
-  ): Promise<R> {
+  /** A load's terms from `load`'s options; `messages`: false for a support load (no pass). */
+  #how({ handoffSeconds, signal }: LoadOptions, messages: boolean): LoadHow {
     const localWaitMs =
       handoffSeconds === undefined
         ? (this.#context.settings.localHandoffMs ?? 0)
         : checkSeconds('handoffSeconds', handoffSeconds) * 1000;
     if (signal !== undefined) checkSignal(signal);
-    return this.#parts.loader.loadAs(
-      key,
-      {
-        localWaitMs,
-        cancelled: () => false,
-        messages,
-        ...(signal ? { signal } : {}),
-      },
-      as,
-    );
+    return { localWaitMs, cancelled: () => false, messages, ...(signal ? { signal } : {}) };
   }
 
   /** The session behind `profile`, which must be one this driver holds. */
@@ -302,9 +291,4 @@ function checkSeconds(name: string, value: number): number {
 /** What `load` resolves with: the session's profile, the game's side of it. */
 function profileOf(session: ProfileSession): Profile<object> {
   return session.profile;
-}
-
-/** What a support load resolves with: the session itself. */
-function sessionItself(session: ProfileSession): ProfileSession {
-  return session;
 }

@@ -17,6 +17,7 @@ import {
 } from '../rules/index.js';
 import { NO_PROFILE_MESSAGES, restoredMessages } from '../rules/messages/index.js';
 import type { ProfileSession } from '../session/profile-session.js';
+import { matchSchema } from '../session/schema-match.js';
 import { forgetInJournals } from '../trade/journal.js';
 
 /** `time` in ms; an invalid Date (NaN) is refused, not reported as "no version that old". */
@@ -82,7 +83,7 @@ export async function restoreAt(
   );
   try {
     // A version the schema refuses is not restored: the current record stays as it is.
-    await session.matchSchema(serializeData(key, data));
+    await matchSchema(context, key, serializeData(key, data));
   } catch (error) {
     await session.release('support').catch(() => undefined); // reported as profile.release-failed
     throw error;

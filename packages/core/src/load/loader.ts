@@ -146,7 +146,7 @@ export class Loader {
     let acquiring: Promise<Acquired>;
     try {
       const heldHere = (token: string) => registry.holdsToken(token);
-      const released = registry.takeReleasedWithJson(key);
+      const released = registry.takeReleased(key);
       acquiring = acquire(context, key, reservation, heldHere, released);
     } catch (error) {
       settle();
@@ -154,18 +154,14 @@ export class Loader {
     }
     return acquiring.then(
       (acquired) => {
-        let landing: Landed | Promise<Landed>;
+        let landing: Landed | Promise<Landed> | undefined;
         try {
           landing = this.land(key, how, reservation, acquired);
-        } catch (error) {
-          settle();
-          throw error;
+          return landing instanceof Promise ? landing.finally(settle) : landing;
+        } finally {
+          // A landing in this turn (or a throw) settles now; one still going, once it ends.
+          if (!(landing instanceof Promise)) settle();
         }
-        if (!(landing instanceof Promise)) {
-          settle();
-          return landing;
-        }
-        return landing.finally(settle);
       },
       (error: unknown) => {
         settle();

@@ -126,3 +126,9 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** `items` named in a message: the first `max`, then how many more (`p1, p2 and 3 more`). */
+export function nameSome(items: readonly string[], max: number): string {
+  const named = items.slice(0, max).join(', ');
+  return items.length > max ? `${named} and ${items.length - max} more` : named;
+}

@@ -72,14 +72,9 @@ export class SessionRegistry {
     return [...this.#sessions.values()];
   }
 
-  /** The snapshot of `key` a session here last released, if fresh: once only. */
-  takeReleased(key: string): StoreSnapshot | undefined {
+  /** The snapshot of `key` a session here last released (and its JSON), if fresh: once only. */
+  takeReleased(key: string): Released | undefined {
     return this.#released.take(key);
-  }
-
-  /** `takeReleased`, with the data's JSON the release wrote. */
-  takeReleasedWithJson(key: string): Released | undefined {
-    return this.#released.takeWithJson(key);
   }
 
   /** True when a driver in this process holds, or is loading under, a lock with `token`. */

@@ -60,13 +60,8 @@ export class ReleasedSnapshots {
     }
   }
 
-  /** The snapshot kept for `key`, if still fresh; either way it is not kept any more. */
-  take(key: string): StoreSnapshot | undefined {
-    return this.takeWithJson(key)?.snapshot;
-  }
-
-  /** `take`, with the data's JSON kept beside the snapshot. */
-  takeWithJson(key: string): Released | undefined {
+  /** What is kept for `key`, if still fresh; either way it is not kept any more. */
+  take(key: string): Released | undefined {
     const kept = this.#kept.get(key);
     if (kept === undefined) return undefined;
     this.#forget(key);

@@ -6,7 +6,7 @@
  * (they are player data) nor the schema's messages (some quote the value).
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import { DataDriverError, ErrorCode, nameSome } from '../ports/errors.js';
 import { pathOf } from './json-problems.js';
 
 /** A Standard Schema whose output is the profile's data type. */
@@ -62,11 +62,9 @@ export function schemaRefusal(
   paths: readonly string[],
   outcome: string,
 ): DataDriverError {
-  const named = paths.slice(0, MAX_NAMED_PATHS).join(', ');
-  const more = paths.length > MAX_NAMED_PATHS ? ` and ${paths.length - MAX_NAMED_PATHS} more` : '';
   return new DataDriverError(
     ErrorCode.InvalidData,
-    `the data of ${key} does not match the schema at ${named}${more}; ${outcome}`,
+    `the data of ${key} does not match the schema at ${nameSome(paths, MAX_NAMED_PATHS)}; ${outcome}`,
     { details: { key, paths } },
   );
 }

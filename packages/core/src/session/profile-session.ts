@@ -67,7 +67,7 @@ export class ProfileSession {
     this.#player = start.player;
     const limits = limitsFor(context.store.maxRecordBytes);
     this.messages = new SessionMessages(start.messages, context.scheduler, limits);
-    const view = new SessionView(this, hooks, (holder) => this.#lost(holder));
+    const view = new SessionView(this, hooks, (holder) => this.lostTo(holder));
     this.#view = view;
     this.#io = new SessionIo(context, view, loadedSnapshot(start));
     this.#autosave = new Autosave(context.scheduler, context.settings.autosaveMs, () =>
@@ -116,22 +116,16 @@ export class ProfileSession {
     return this.active && !this.#trade;
   }
 
-  /** The data's JSON as a write sends it, or `Data.InvalidData` (`SessionIo.validate`). */
-  validate(): string {
-    return this.#io.validate();
-  }
-
-  /** `Data.InvalidData` when `json` fails the driver's schema (`SessionIo.matchSchema`). */
-  matchSchema(json: string): Promise<void> | undefined {
-    return this.#io.matchSchema(json);
-  }
-
   /** Saves the data under this session's lock; waits for a trade holding it to be decided. */
   save(reason: SaveReason = 'manual'): Promise<void> {
     if (!this.active) return Promise.reject(inactiveError(this.key));
+    return this.#afterTrade(() => this.#io.save(reason));
+  }
+
+  /** `write` once a trade holding this session is decided (never rejected); with none, at once. */
+  #afterTrade(write: () => Promise<void>): Promise<void> {
     const trade = this.#trade;
-    // Not an async function: a save with no trade to wait for is the session's queued save.
-    return trade ? trade.decided.then(() => this.#io.save(reason)) : this.#io.save(reason);
+    return trade ? trade.decided.then(write) : write();
   }
 
   /**
@@ -145,7 +139,7 @@ export class ProfileSession {
     if (this.#releasing) return this.#releasing;
     if (this.end.begin(reason)) beforeRelease(this.context, this.#view, reason);
     // An asynchronous schema's verdict first; the release write checks the data again.
-    const checked = this.active ? checkBeforeRelease(this.context, this.#io) : undefined;
+    const checked = this.active ? checkBeforeRelease(this.context, this.key, this.data) : undefined;
     return checked ? checked.then(() => this.#leave()) : this.#leave();
   }
 
@@ -224,18 +218,13 @@ export class ProfileSession {
    */
   async erase(): Promise<void> {
     this.#assertActive();
-    if (this.#trade) await this.#trade.decided;
-    await this.#io.erase();
+    await this.#afterTrade(() => this.#io.erase());
     this.#deactivate('erased');
   }
 
   /** A promise chain, not an async function: a release is one promise fewer. */
   #release(): Promise<void> {
-    // A trade's decision never rejects; with none, the write starts in this turn.
-    const written = this.#trade
-      ? this.#trade.decided.then(() => this.#io.release())
-      : this.#io.release();
-    return written.then(
+    return this.#afterTrade(() => this.#io.release()).then(
       () => {
         this.#deactivate('released');
         this.#releasing = undefined;
@@ -256,13 +245,8 @@ export class ProfileSession {
     this.#landing = false;
   }
 
-  /** A read found the lock taken (a slow load confirming its take): as `#lost`. */
+  /** A write or a slow load's read found the lock taken: no more writes, the player removed. */
   lostTo(holder: LockInfo | undefined): DataDriverError {
-    return this.#lost(holder);
-  }
-
-  /** A write found the lock taken: no more writes, and the player is removed. */
-  #lost(holder: LockInfo | undefined): DataDriverError {
     if (this.#state !== 'inactive') {
       const wasActive = this.active;
       this.context.emit({ type: 'lock.lost', key: this.key, ...(holder ? { holder } : {}) });

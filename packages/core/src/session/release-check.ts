@@ -5,33 +5,27 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { DataDriverError } from '../ports/errors.js';
-
-export interface ReleaseChecked {
-  readonly key: string;
-  /** The data's JSON as a write sends it, or throws `Data.InvalidData`. */
-  validate(): string;
-  /** Throws `Data.InvalidData` as `validate` does, without making the JSON. */
-  checkData(): void;
-  /** `undefined` when the schema (if any) passed at once; else its verdict. */
-  matchSchema(json: string): Promise<void> | undefined;
-}
+import type { JsonObject } from '../ports/json.js';
+import { checkData, serializeData } from '../rules/index.js';
+import { matchSchema } from './schema-match.js';
 
 /**
- * `undefined` when the data passed at once; else a promise of the verdict (rejected: refused).
+ * `undefined` when `data` passed at once; else a promise of the verdict (rejected: refused).
  * Without a schema the data is walked, not stringified: the release's write makes its JSON.
  */
 export function checkBeforeRelease(
   context: DriverContext,
-  session: ReleaseChecked,
+  key: string,
+  data: JsonObject,
 ): Promise<void> | undefined {
   let verdict: Promise<void> | undefined;
   try {
-    if (context.settings.schema === undefined) session.checkData();
-    else verdict = session.matchSchema(session.validate());
+    if (context.settings.schema === undefined) checkData(key, data);
+    else verdict = matchSchema(context, key, serializeData(key, data));
   } catch (error) {
-    return refused(context, session.key, error);
+    return refused(context, key, error);
   }
-  return verdict?.catch((error: unknown) => refused(context, session.key, error));
+  return verdict?.catch((error: unknown) => refused(context, key, error));
 }
 
 function refused(context: DriverContext, key: string, error: unknown): Promise<never> {

@@ -12,7 +12,7 @@ import type { DriverContext } from '../context/context.js';
 import type { SaveReason } from '../events/events.js';
 import type { DataDriverError } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
-import { checkData, type LockInfo, serializeData } from '../rules/index.js';
+import { type LockInfo, serializeData } from '../rules/index.js';
 import { type GuardedWrite, guardedWrite, type Written } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { deliverOutbox } from './outbox-delivery.js';
@@ -29,7 +29,13 @@ import {
 } from './session-writes.js';
 import { WriteQueue } from './write-queue.js';
 import { reportReleased, reportSaved, saveFailure } from './write-reports.js';
-import { autosaveWritesAfter, committedMeta, type WrittenSnapshot } from './written-snapshot.js';
+import {
+  afterWrite,
+  autosaveWritesAfter,
+  committedMeta,
+  type WrittenSnapshot,
+  writeTerms,
+} from './written-snapshot.js';
 
 export type { WrittenSnapshot } from './written-snapshot.js';
 
@@ -127,25 +133,12 @@ export class SessionIo {
   }
 
   /**
-   * The data's JSON as a write sends it, or `Data.InvalidData` naming the first value JSON
-   * would change: the one check every write of the session's data passes first.
+   * The data's JSON for a write (or `Data.InvalidData` naming the first value JSON would
+   * change: the check every write of the data passes first), and what it records of messages,
+   * taken at one instant.
    */
-  validate(): string {
-    return serializeData(this.owner.key, this.owner.data);
-  }
-
-  get key(): string {
-    return this.owner.key;
-  }
-
-  /** `Data.InvalidData` as `validate` throws it, without making the JSON. */
-  checkData(): void {
-    checkData(this.owner.key, this.owner.data);
-  }
-
-  /** The data's JSON for a write, and what it records of messages, taken at one instant. */
   #take(): string {
-    const json = this.validate();
+    const json = serializeData(this.owner.key, this.owner.data);
     this.#writer.carry();
     return json;
   }
@@ -176,14 +169,13 @@ export class SessionIo {
       beforeSave(this.context, this.owner, 'release'); // a failure is reported; it goes on
       const json = this.#take();
       const write = () => {
-        const keepVersion = json !== this.#lastWritten.json;
-        const release = releaseWrite(this.#writer, json, keepVersion, this.#storedData(json));
+        const release = releaseWrite(this.#writer, json, writeTerms(this.#lastWritten, json));
         return this.#guarded(release, json, () =>
           reportReleased(this.context, this.owner, this.#lastWritten),
         );
       };
       // A synchronous schema (or none) costs the write no turn.
-      const schema = this.matchSchema(json);
+      const schema = matchSchema(this.context, this.owner.key, json);
       return schema ? schema.then(write) : write();
     });
   }
@@ -208,11 +200,6 @@ export class SessionIo {
     this.#queue.abandon(reason);
   }
 
-  /** The driver's schema's verdict on `json` (`schema-match.ts`). */
-  matchSchema(json: string): Promise<void> | undefined {
-    return matchSchema(this.context, this.owner.key, json);
-  }
-
   /**
    * One save; `mayIdle`: an autosave, which writes nothing when its write would store nothing
    * new. A promise chain, not an async function: a save is two promises fewer.
@@ -233,26 +220,15 @@ export class SessionIo {
         throw saveFailure(this.context, this.owner.key, reason, error, started);
       };
       const write = () => {
-        const keepVersion = json !== this.#lastWritten.json;
-        const retake = this.retakeUntilSaved;
-        const parsed = this.#storedData(json);
-        const save = saveWrite(this.#writer, json, { retake, keepVersion, parsed });
+        const terms = { retake: this.retakeUntilSaved, ...writeTerms(this.#lastWritten, json) };
+        const save = saveWrite(this.#writer, json, terms);
         return this.#guarded(save, json, () => this.#saved(reason, started), failed);
       };
-      const schema = this.matchSchema(json);
+      const schema = matchSchema(this.context, this.owner.key, json);
       return schema ? schema.then(write, failed) : write();
     } catch (error) {
       return Promise.reject(saveFailure(this.context, this.owner.key, reason, error, started));
     }
-  }
-
-  /**
-   * The data of the record the last write stored, when that write stored this same `json`: the
-   * next write's record shares it rather than parse the JSON again.
-   */
-  #storedData(json: string): JsonObject | undefined {
-    const { json: last, parsed } = this.#lastWritten;
-    return json === last ? parsed : undefined;
   }
 
   #saved(reason: SaveReason, started: number): void {
@@ -302,8 +278,9 @@ export class SessionIo {
     at: number,
     json: string | undefined,
   ): void {
+    const written = afterWrite(this.#lastWritten, result, at, json);
     if (!result.ok) {
-      this.#lastWritten = { ...this.#lastWritten, stored: undefined, parsed: undefined };
+      this.#lastWritten = written;
       throw result.error;
     }
     // Committed, whoever wrote it: the ids it records as applied may be trimmed.
@@ -315,21 +292,9 @@ export class SessionIo {
       if (applied.length > 0) this.context.emit({ type: 'message.applied', key, ids: applied });
       deliverOutbox(this.context, key, this.owner.messages, messages?.outbox);
     }
-    if (result.decision.kind === 'lost' || json === undefined) {
-      // What the store holds now, the other server's record included: the next write's start.
-      const stored = result.snapshot;
-      this.#lastWritten = { ...this.#lastWritten, stored, parsed: undefined, at };
-    }
+    // After a lost lock, what the store holds now (the other server's record): the next start.
+    this.#lastWritten = written;
     if (result.decision.kind === 'lost') throw this.owner.lost(result.decision.holder);
-    if (json === undefined) return;
-    this.#lastWritten = {
-      json,
-      version: result.stored?.meta.version,
-      stored: result.snapshot,
-      // The record the write built from `json`, when it stored it (never the store's copy).
-      parsed: result.wrote ? (result.stored?.data as JsonObject | undefined) : undefined,
-      at,
-    };
-    this.#queue.landed();
+    if (json !== undefined) this.#queue.landed();
   }
 }

@@ -149,9 +149,9 @@ export function saveWrite(
 export function releaseWrite(
   session: SessionWriter,
   json: string,
-  keepVersion: boolean,
-  parsed?: JsonObject,
+  options: { readonly keepVersion: boolean; readonly parsed?: JsonObject | undefined },
 ): GuardedWrite<ReleaseDecision> {
+  const { keepVersion, parsed } = options;
   return {
     key: session.key,
     what: 'release',

@@ -6,6 +6,7 @@
 import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import { autosaveWrites, type ProfileRecord, type RecordMeta } from '../rules/index.js';
+import type { Written } from './guarded-write.js';
 import type { SessionStart } from './session-terms.js';
 import type { SessionWriter } from './session-writes.js';
 
@@ -67,4 +68,36 @@ export function autosaveWritesAfter(
     extras: writer.extras(),
     lockTtlSeconds,
   });
+}
+
+/** What a write of `json` after `written` does: keep a version when the data changed, or share
+ * the data `written` parsed when it did not (records are never changed once written). */
+export function writeTerms(
+  written: WrittenSnapshot,
+  json: string,
+): { readonly keepVersion: boolean; readonly parsed: JsonObject | undefined } {
+  const same = json === written.json;
+  return { keepVersion: !same, parsed: same ? written.parsed : undefined };
+}
+
+/**
+ * The session's last write after a write's `result` (begun `at`; `json`, for a save or the
+ * release): unknown after a failure (it may have committed), the store's record after a lost
+ * lock or a write of no data, else what the write stored.
+ */
+export function afterWrite(
+  written: WrittenSnapshot,
+  result: Written<{ readonly kind: string }>,
+  at: number,
+  json: string | undefined,
+): WrittenSnapshot {
+  if (!result.ok) return { ...written, stored: undefined, parsed: undefined };
+  const stored = result.snapshot;
+  if (result.decision.kind === 'lost' || json === undefined) {
+    return { ...written, stored, parsed: undefined, at };
+  }
+  const version = result.stored?.meta.version;
+  // The record the write built from `json`, when it stored it (never the store's copy).
+  const parsed = result.wrote ? (result.stored?.data as JsonObject | undefined) : undefined;
+  return { json, version, stored, parsed, at };
 }

@@ -16,6 +16,7 @@ import {
   type TradeState,
 } from '../rules/index.js';
 import type { ProfileSession } from '../session/profile-session.js';
+import { matchSchema } from '../session/schema-match.js';
 import { inactiveError } from '../session/session-errors.js';
 import { decideJournal, deleteJournal, forgetParticipant } from './journal.js';
 
@@ -69,7 +70,7 @@ async function runTrade(
   closed: () => boolean,
 ): Promise<void> {
   // Checked before the copy: a copy through JSON would silently turn a Date into a string.
-  const copies = sessions.map((session) => JSON.parse(session.validate()) as JsonObject) as [
+  const copies = sessions.map(({ key, data }) => JSON.parse(serializeData(key, data))) as [
     JsonObject,
     JsonObject,
   ];
@@ -81,7 +82,7 @@ async function runTrade(
     });
   }
   const checked = sessions.map((session, index) =>
-    session.matchSchema(serializeData(session.key, copies[index])),
+    matchSchema(context, session.key, serializeData(session.key, copies[index])),
   );
   const journal = journalOf(context, id, sessions, copies);
   let decide: () => void = () => undefined;
