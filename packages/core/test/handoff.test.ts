@@ -81,6 +81,36 @@ describe('wire format', () => {
       { T: 'R', D: 'P', K: 'k', X: 1 },
       { T: 'R', D: 'P', K: 'k' },
     ],
+    [
+      'reply with a handed record',
+      { T: 'R', D: 'P', K: 'k', H: 'tB', V: 'v7', J: '{"data":{}}' },
+      { T: 'R', D: 'P', K: 'k', H: 'tB', V: 'v7', J: '{"data":{}}' },
+    ],
+    [
+      'reply with a handed record missing its version: the reply, without it',
+      { T: 'R', D: 'P', K: 'k', H: 'tB', J: '{}' },
+      { T: 'R', D: 'P', K: 'k' },
+    ],
+    [
+      'reply with a record that is not a string: the reply, without it',
+      { T: 'R', D: 'P', K: 'k', H: 'tB', V: 'v7', J: { data: {} } },
+      { T: 'R', D: 'P', K: 'k' },
+    ],
+    [
+      'reply with a record holding a lone surrogate: the reply, without it',
+      { T: 'R', D: 'P', K: 'k', H: 'tB', V: 'v7', J: 'a\uD800' },
+      { T: 'R', D: 'P', K: 'k' },
+    ],
+    [
+      'reply with a version over 128 bytes: the reply, without it',
+      { T: 'R', D: 'P', K: 'k', H: 'tB', V: 'v'.repeat(129), J: '{}' },
+      { T: 'R', D: 'P', K: 'k' },
+    ],
+    [
+      'reply with an empty hand-over token: the reply, without it',
+      { T: 'R', D: 'P', K: 'k', H: '', V: 'v7', J: '{}' },
+      { T: 'R', D: 'P', K: 'k' },
+    ],
     ['missing driver', { T: 'Q', K: 'u1', R: 'B' }, undefined],
     ['missing key', { T: 'R', D: 'PlayerData' }, undefined],
     ['empty key', { T: 'R', D: 'PlayerData', K: '' }, undefined],

@@ -23,7 +23,7 @@ describe('signing a request with a hand-over token', () => {
       const arrived = parseHandoffMessage(JSON.parse(JSON.stringify(signed)) as unknown);
       if (arrived?.T !== 'Q') throw new Error('not a request');
       expect(signer.check(arrived, signed.S)).toBe('valid');
-      expect(signer.checkHandTo(arrived, 'h-b', signed.SH)).toBe('valid');
+      expect(signer.checkHandOver(arrived, signed.SH)).toBe('valid');
       expect(computed).toHaveBeenCalledTimes(1);
     } finally {
       computed.mockRestore();
@@ -34,7 +34,7 @@ describe('signing a request with a hand-over token', () => {
     const signed = signer.sign(request) as typeof request & { S: string; SH: string };
     const other = requestMessage('PlayerData', 'player-2', 'server-b', 'lock-a', undefined, 'h-b');
     expect(signer.check(other, signed.S)).toBe('invalid');
-    expect(signer.checkHandTo(other, 'h-b', signed.SH)).toBe('invalid');
-    expect(signer.checkHandTo(request, 'h-other', signed.SH)).toBe('invalid');
+    expect(signer.checkHandOver(other, signed.SH)).toBe('invalid');
+    expect(signer.checkHandOver({ ...request, H: 'h-other' }, signed.SH)).toBe('invalid');
   });
 });

@@ -35,7 +35,7 @@ export function assemble<T extends object>(options: DataDriverOptions<T>): Drive
     deactivated: (session, released) => {
       // A release another server asked for is that server's to load next: no snapshot here.
       registry.forget(session, session.requesters.waiting ? undefined : released);
-      answers.answer(session);
+      answers.answer(session, released);
     },
     lockLost: (session) =>
       answers.kick(session, context.settings.kickMessages.lockLost, 'lock-lost'),

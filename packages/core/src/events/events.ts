@@ -105,7 +105,14 @@ export type DataDriverEvent =
       readonly action: RequestAction;
     })
   | (KeyEvent & { readonly type: 'handoff.reply.sent'; readonly requester: string })
-  | (KeyEvent & { readonly type: 'handoff.reply.received' })
+  | (KeyEvent & {
+      readonly type: 'handoff.reply.received';
+      /**
+       * True when the reply carried, under a valid signature, the record the holder's release
+       * wrote with the lock of a load here (`handOverLocks`): that load takes it with no read.
+       */
+      readonly record?: true;
+    })
   | (KeyEvent & {
       readonly type: 'profile.kicked';
       readonly player: string;

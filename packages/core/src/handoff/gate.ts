@@ -17,7 +17,7 @@ import {
   utf8Bytes,
 } from '../rules/index.js';
 import { type HandoffSigning, Signer } from './signing.js';
-import { type HandoffMessage, type HandoffRequest, topicOf } from './wire.js';
+import { type HandoffMessage, type HandoffReply, type HandoffRequest, topicOf } from './wire.js';
 
 /** A dropped message warns at most this often per kind. */
 const WARNING_EVERY_MS = 60_000;
@@ -99,23 +99,25 @@ export class MessageGate {
     return false;
   }
 
-  /** True when this gate signs its messages: only then may a request carry a hand-over token. */
+  /** True when this gate signs its messages: only then may a message carry a hand-over part. */
   get signs(): boolean {
     return this.#signer !== undefined;
   }
 
   /**
-   * Whether a trusted request's hand-over token (`H`) may be acted on: only when its own
-   * signature `SH` is valid. A handed lock names its receiver, which alone can clear it while
-   * it beats presence: a forged one (any server, any token) would lock the key out for as long
-   * as that server runs, where a forged request without it only kicks. A request whose token
-   * fails is still a request: it is answered without one.
+   * Whether a trusted message's hand-over part may be acted on: only when its own signature
+   * `SH` is valid. A request's token (`H`): a handed lock names its receiver, which alone can
+   * clear it while it beats presence, so a forged one (any server, any token) would lock the key
+   * out for as long as that server runs, where a forged request without it only kicks. A
+   * reply's record (`H`, `V`, `J`): the load it names takes the lock from it without reading
+   * the store, so a forged one could hand it stale data. A message whose part fails is still
+   * a message: it is acted on without that part.
    */
-  handToTrusted(request: HandoffRequest, raw: unknown): boolean {
-    if (request.H === undefined) return true;
+  handOverTrusted(message: HandoffRequest | HandoffReply, raw: unknown): boolean {
+    if (message.H === undefined) return true;
     const signer = this.#signer;
     if (!signer) return false;
-    return signer.checkHandTo(request, request.H, (raw as { SH?: unknown }).SH) === 'valid';
+    return signer.checkHandOver(message, (raw as { SH?: unknown }).SH) === 'valid';
   }
 
   private limited(direction: 'publish' | 'receive', perMinute: number): void {

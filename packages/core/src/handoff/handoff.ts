@@ -29,7 +29,7 @@ import {
 import { type PresenceRead, readPresence } from './presence-read.js';
 import { TopicSubscription } from './subscription.js';
 import { DEFAULT_TIMINGS, type HandoffTimings, resolveTimings } from './timings.js';
-import { replyMessage, requestMessage, topicOf } from './wire.js';
+import { type HandedRecord, replyMessage, requestMessage, topicOf } from './wire.js';
 
 export type { HandoffClient, HandoffMembership, HandoffOptions } from './options.js';
 export type { PresenceRead } from './presence-read.js';
@@ -235,10 +235,19 @@ export class Handoff {
     await this.messages.request(this.portsOf(driverName).messenger, holder, message, handTo);
   }
 
-  /** Tells `requester` that this server no longer holds `key` of driver `driverName`. */
-  async reply(driverName: string, key: string, requester: string): Promise<void> {
+  /**
+   * Tells `requester` that this server no longer holds `key` of driver `driverName`; `handed`,
+   * the record its release wrote with the lock of `requester`'s load, travels with the reply
+   * under signing, when it fits.
+   */
+  async reply(
+    driverName: string,
+    key: string,
+    requester: string,
+    handed?: HandedRecord,
+  ): Promise<void> {
     const message = replyMessage(driverName, key);
-    await this.messages.send(this.portsOf(driverName).messenger, requester, message);
+    await this.messages.reply(this.portsOf(driverName).messenger, requester, message, handed);
   }
 
   /** Tells `holder` that `key` of driver `driverName` has a message pending. */

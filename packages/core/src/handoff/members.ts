@@ -9,7 +9,7 @@ import type { EventPayload } from '../events/events.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Logger } from '../ports/logger.js';
 import type { HandoffClient, HandoffMembership } from './options.js';
-import { type HandoffMessage, type RequestReason, reasonOf } from './wire.js';
+import { type HandoffMessage, handedRecordOf, type RequestReason, reasonOf } from './wire.js';
 
 export class HandoffMembers {
   private readonly clients = new Map<string, HandoffClient>();
@@ -63,7 +63,7 @@ export class HandoffMembers {
     if (message.T === 'Q')
       client.receiveHandoffRequest(message.K, message.R, message.L, reasonOf(message), message.H);
     else if (message.T === 'M') client.receiveMessageNudge?.(message.K);
-    else client.receiveHandoffReply(message.K);
+    else client.receiveHandoffReply(message.K, handedRecordOf(message));
   }
 
   /** Why driver `driverName` asks for `key` now, when it says (a support action). */

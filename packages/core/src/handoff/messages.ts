@@ -7,14 +7,17 @@
 
 import { retryOnce } from '../events/signal.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
-import type { Messenger } from '../ports/messenger.js';
+import { MAX_MESSAGE_BYTES, type Messenger } from '../ports/messenger.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { MessageGate } from './gate.js';
 import type { HandoffMembers } from './members.js';
 import {
+  type HandedRecord,
   type HandoffMessage,
+  type HandoffReply,
   type HandoffRequest,
   parseHandoffMessage,
+  replyMessage,
   topicOf,
   withoutHandTo,
 } from './wire.js';
@@ -33,9 +36,13 @@ export class HandoffMessages {
     if (!this.gate.admit()) return;
     const message = parseHandoffMessage(raw);
     if (!message || !this.gate.trusted(message, raw)) return;
-    // A hand-over token whose signature fails is dropped, not the request: it is answered.
-    const handToFails = message.T === 'Q' && !this.gate.handToTrusted(message, raw);
-    this.members.deliver(handToFails ? withoutHandTo(message) : message);
+    // A hand-over part whose signature fails is dropped, not the message: a request is still
+    // answered, and a reply still wakes the load, which then reads the store.
+    if (message.T !== 'M' && !this.gate.handOverTrusted(message, raw)) {
+      this.members.deliver(withoutHandTo(message));
+      return;
+    }
+    this.members.deliver(message);
   }
 
   /** Publishes `message` to server `jobId` through `messenger` (`Data.BackendFailed` if it fails twice). */
@@ -64,15 +71,48 @@ export class HandoffMessages {
     request: HandoffRequest,
     handTo: string | undefined,
   ): Promise<void> {
-    if (handTo !== undefined && request.L !== undefined && this.gate.signs) {
+    const handing = handTo !== undefined && request.L !== undefined;
+    await this.sendHanding(
+      messenger,
+      jobId,
+      request,
+      handing ? { ...request, H: handTo } : undefined,
+    );
+  }
+
+  /**
+   * Publishes reply `reply` to server `jobId`, with the record the release handed to that
+   * server's load (`handed`) only under signing and while the reply still fits a message with
+   * it; a plain reply otherwise, and the load reads the store.
+   */
+  async reply(
+    messenger: Messenger,
+    jobId: string,
+    reply: HandoffReply,
+    handed: HandedRecord | undefined,
+  ): Promise<void> {
+    // A record that alone is over a message's size is not stringified again to find it out.
+    const fits = handed !== undefined && handed.json.length <= MAX_MESSAGE_BYTES;
+    const full = fits ? replyMessage(reply.D, reply.K, handed) : undefined;
+    await this.sendHanding(messenger, jobId, reply, full);
+  }
+
+  /** Sends `handing` (a message with its hand-over part) when this server signs and it fits, else `plain`. */
+  private async sendHanding(
+    messenger: Messenger,
+    jobId: string,
+    plain: HandoffMessage,
+    handing: HandoffMessage | undefined,
+  ): Promise<void> {
+    if (handing !== undefined && this.gate.signs) {
       try {
-        await this.send(messenger, jobId, { ...request, H: handTo });
+        await this.send(messenger, jobId, handing);
         return;
       } catch (error) {
         if (!DataDriverError.is(error, ErrorCode.TooLarge)) throw error;
       }
     }
-    await this.send(messenger, jobId, request);
+    await this.send(messenger, jobId, plain);
   }
 
   /** This server's publish budget: a base, and more for each profile its drivers hold. */

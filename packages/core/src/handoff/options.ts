@@ -15,7 +15,7 @@ import { isWellFormedText, tooLong } from '../rules/keys.js';
 import type { BackendPorts } from './backends.js';
 import type { HandoffSigning } from './signing.js';
 import { type HandoffTimings, resolveTimings } from './timings.js';
-import type { RequestReason } from './wire.js';
+import type { HandedRecord, RequestReason } from './wire.js';
 
 /** What a handoff routes messages to: a DataDriver, by its name. */
 export interface HandoffClient {
@@ -34,8 +34,11 @@ export interface HandoffClient {
   ): void;
   /** Why this driver asks for `key` when not for a player's join (`restoreAt`, `erase`). */
   requestReason?(key: string): RequestReason | undefined;
-  /** The server this driver asked no longer holds `key`. */
-  receiveHandoffReply(key: string): void;
+  /**
+   * The server this driver asked no longer holds `key`; `handed`, the record its release wrote
+   * with the lock of this driver's load, when the reply carried one under a valid signature.
+   */
+  receiveHandoffReply(key: string, handed?: HandedRecord): void;
   /** `key` has a message pending (a sender's nudge): its holder here applies it. */
   receiveMessageNudge?(key: string): void;
   /** Profiles this driver holds or is loading: each adds to the server's publish budget. */

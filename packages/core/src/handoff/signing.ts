@@ -11,10 +11,17 @@
  * A request's hand-over token (`H`) has a signature of its own, `SH`, over the request's
  * fields and the token: `S` stays what a build that predates `H` computes, so such a holder
  * still accepts the request (and ignores `H`), and a holder that knows `H` writes a lock for it
- * only when `SH` is valid.
+ * only when `SH` is valid. A reply's handed record (`H`, `V`, `J`) is signed the same way, and
+ * names the one load it is for: replayed, it reaches no other load.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { HandoffMessage, HandoffRequest } from './wire.js';
+import {
+  type HandedRecord,
+  type HandoffMessage,
+  type HandoffReply,
+  type HandoffRequest,
+  handedRecordOf,
+} from './wire.js';
 
 export interface HandoffSigning {
   /** The fleet's shared secret (at least 16 bytes). */
@@ -49,11 +56,14 @@ export class Signer {
     return this.acceptUnsigned === other.acceptUnsigned && Buffer.from(this.key).equals(other.key);
   }
 
-  /** The message with its signature `S`, and `SH` when it is a request with a hand-over token. */
+  /**
+   * The message with its signature `S`, and `SH` when it carries a hand-over part: a request's
+   * token, or a reply's record.
+   */
   sign<M extends HandoffMessage>(message: M): M & { readonly S: string } {
     const S = this.signatureOf(message);
-    if (message.T !== 'Q' || message.H === undefined) return { ...message, S };
-    const SH = this.handToSignatureOf(message, message.H);
+    const SH = this.handOverSignatureOf(message);
+    if (SH === undefined) return { ...message, S };
     return { ...message, S, SH } as M & { readonly S: string; readonly SH: string };
   }
 
@@ -62,9 +72,28 @@ export class Signer {
     return compare(this.signatureOf(message), signature);
   }
 
-  /** Whether `signature` (the raw request's `SH`) signs `request`'s hand-over token `handTo`. */
-  checkHandTo(request: HandoffRequest, handTo: string, signature: unknown): SignatureCheck {
-    return compare(this.handToSignatureOf(request, handTo), signature);
+  /**
+   * Whether `signature` (the raw message's `SH`) signs its hand-over part: a request's token,
+   * a reply's record. A message without one has nothing to check: `unsigned`.
+   */
+  checkHandOver(message: HandoffRequest | HandoffReply, signature: unknown): SignatureCheck {
+    const expected = this.handOverSignatureOf(message);
+    return expected === undefined ? 'unsigned' : compare(expected, signature);
+  }
+
+  private handOverSignatureOf(message: HandoffMessage): string | undefined {
+    if (message.T === 'Q') {
+      return message.H === undefined ? undefined : this.handToSignatureOf(message, message.H);
+    }
+    if (message.T !== 'R') return undefined;
+    const handed = handedRecordOf(message);
+    return handed === undefined ? undefined : this.handedSignatureOf(message, handed);
+  }
+
+  private handedSignatureOf(reply: HandoffReply, handed: HandedRecord): string {
+    // The reply's own signature, the load's token, the version and the record, in this order.
+    const fields = ['HR', this.signatureOf(reply), handed.token, handed.version, handed.json];
+    return createHmac('sha256', this.key).update(JSON.stringify(fields)).digest('base64url');
   }
 
   private handToSignatureOf(request: HandoffRequest, handTo: string): string {

@@ -1,7 +1,9 @@
 /**
  * The handoff wire format, exactly as the seed gives it, so servers of any build agree:
  * a request `{ T: "Q", D, K, R, L? }` and a reply `{ T: "R", D, K }`; and a message nudge
- * `{ T: "M", D, K }` (`rules/messages/nudge.ts`), which a build before messages ignores.
+ * `{ T: "M", D, K }` (`rules/messages/nudge.ts`), which a build before messages ignores. The
+ * fields this build adds (a request's `W`, `M`, `H`; a reply's `H`, `V`, `J`) are optional and
+ * ignored by a build that predates them.
  */
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import { isPlainObject } from '../ports/json.js';
@@ -70,7 +72,25 @@ export type HandoffReply = {
   readonly T: 'R';
   readonly D: string;
   readonly K: string;
+  /**
+   * With `V` and `J`, only under signing: the hand-over token of the requester's load (its
+   * request's `H`) that the holder's release wrote as the lock, the version the store gave that
+   * write, and the record it wrote, as JSON. The load takes the lock from it with no read of
+   * the store. Not in the original format: a build that predates it ignores the three fields
+   * and reads the store as before. They carry their own signature (`SH`), so `S` stays what
+   * such a build computes.
+   */
+  readonly H?: string;
+  readonly V?: string;
+  readonly J?: string;
 };
+
+/** What a reply that hands a lock over carries: the load's token, the version, the record's JSON. */
+export interface HandedRecord {
+  readonly token: string;
+  readonly version: string;
+  readonly json: string;
+}
 
 export type HandoffMessage = HandoffRequest | HandoffReply | MessageNudge;
 
@@ -103,10 +123,11 @@ export function requestMessage(
     : { ...request, W: 'operator', M: reason.message };
 }
 
-/** `request` without the token it asks the lock be handed to (`H`). */
-export function withoutHandTo(request: HandoffRequest): HandoffRequest {
-  const { H: _handTo, ...rest } = request;
-  return rest;
+/** `message` without its hand-over part: a request's token (`H`), a reply's record (`H`, `V`, `J`). */
+export function withoutHandTo<M extends HandoffRequest | HandoffReply>(message: M): M {
+  if (message.T === 'R') return replyMessage(message.D, message.K) as M;
+  const { H: _handTo, ...rest } = message;
+  return rest as M;
 }
 
 /** True for a token a request may ask the lock be handed to: well-formed, not too long. */
@@ -120,14 +141,31 @@ export function reasonOf(request: HandoffRequest): RequestReason | undefined {
   return request.W === 'operator' && request.M !== undefined ? { message: request.M } : undefined;
 }
 
-export function replyMessage(driver: string, key: string): HandoffReply {
-  return { T: 'R', D: driver, K: key };
+export function replyMessage(driver: string, key: string, handed?: HandedRecord): HandoffReply {
+  if (handed === undefined) return { T: 'R', D: driver, K: key };
+  return { T: 'R', D: driver, K: key, H: handed.token, V: handed.version, J: handed.json };
+}
+
+/** The record a reply hands over, when it carries one. */
+export function handedRecordOf(reply: HandoffReply): HandedRecord | undefined {
+  const { H, V, J } = reply;
+  return H === undefined || V === undefined || J === undefined
+    ? undefined
+    : { token: H, version: V, json: J };
+}
+
+/** A reply's record, or none: all three fields of the right kind, or the reply is a plain one. */
+function parseHandedRecord(value: Record<string, unknown>): HandedRecord | undefined {
+  const { H, V, J } = value;
+  // A version is a short token too, as every store makes it.
+  if (!isHandTo(H) || !isHandTo(V) || !isText(J)) return undefined;
+  return { token: H, version: V, json: J };
 }
 
 /** The message, or `undefined` for anything malformed (which the handoff ignores). */
 export function parseHandoffMessage(value: unknown): HandoffMessage | undefined {
   if (!isPlainObject(value) || !isText(value.D) || !isText(value.K)) return undefined;
-  if (value.T === 'R') return replyMessage(value.D, value.K);
+  if (value.T === 'R') return replyMessage(value.D, value.K, parseHandedRecord(value));
   if (value.T === 'M') return parseNudge(value);
   if (value.T !== 'Q' || !isText(value.R)) return undefined;
   if (value.L !== undefined && !isText(value.L)) return undefined;

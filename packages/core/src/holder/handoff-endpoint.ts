@@ -6,7 +6,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { HandoffClient } from '../handoff/handoff.js';
-import type { RequestReason } from '../handoff/wire.js';
+import type { HandedRecord, RequestReason } from '../handoff/wire.js';
 import type { SessionRegistry } from '../registry/registry.js';
 import type { HolderAnswers } from './holder-answers.js';
 
@@ -62,12 +62,12 @@ export class HandoffEndpoint implements HandoffClient {
     this.#parts.context.messageHandlers.nudgeHere(key);
   }
 
-  /** The server this driver asked no longer holds `key`. */
-  receiveHandoffReply(key: string): void {
+  /** The server this driver asked no longer holds `key`; `handed`, the record it handed here. */
+  receiveHandoffReply(key: string, handed?: HandedRecord): void {
     const { context, registry } = this.#parts;
     // Reported on arrival, whether or not a load still waits: a reply that comes after the
     // load already succeeded (a slow bus) is still worth seeing in the timeline.
-    context.emit({ type: 'handoff.reply.received', key });
-    registry.wakeLoad(key);
+    context.emit({ type: 'handoff.reply.received', key, ...(handed ? { record: true } : {}) });
+    registry.replied(key, handed);
   }
 }

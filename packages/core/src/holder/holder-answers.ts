@@ -5,11 +5,13 @@
 import type { DriverContext } from '../context/context.js';
 import type { HostSlot } from '../context/host-slot.js';
 import type { KickCause, ReleaseReason } from '../events/events.js';
-import type { RequestReason } from '../handoff/wire.js';
+import type { HandedRecord, RequestReason } from '../handoff/wire.js';
 import { describeError } from '../ports/errors.js';
+import { recordJson } from '../ports/record-json.js';
+import type { StoreSnapshot } from '../ports/store.js';
 import type { SessionRegistry } from '../registry/registry.js';
 import type { RequestAction } from '../rules/index.js';
-import { decideRequest } from '../rules/index.js';
+import { decideRequest, lockedFor } from '../rules/index.js';
 import { releaseOrphanedLock } from '../session/orphan-release.js';
 import type { ProfileSession } from '../session/profile-session.js';
 
@@ -76,10 +78,16 @@ export class HolderAnswers {
       session.release(ending).catch(() => undefined);
   }
 
-  /** A session ended: every server that asked for its key gets its reply. */
-  answer(session: ProfileSession): void {
-    for (const [requester] of session.requesters.take())
-      void this.sendReply(session.key, requester);
+  /**
+   * A session ended: every server that asked for its key gets its reply. The one whose load
+   * its release handed the lock to (`released` holds that load's lock) gets the record with
+   * it, and takes the lock with no read of the store.
+   */
+  answer(session: ProfileSession, released?: StoreSnapshot): void {
+    for (const [requester, asked] of session.requesters.take()) {
+      const handed = handedRecord(released, requester, asked.handTo);
+      void this.sendReply(session.key, requester, handed);
+    }
   }
 
   /** Ends a player's session with `message`; the host reports the player leaving. */
@@ -118,12 +126,12 @@ export class HolderAnswers {
     await this.sendReply(key, requester);
   }
 
-  private async sendReply(key: string, requester: string): Promise<void> {
+  private async sendReply(key: string, requester: string, handed?: HandedRecord): Promise<void> {
     const { handoff } = this.context.link;
     if (!handoff) return;
     this.context.emit({ type: 'handoff.reply.sent', key, requester });
     try {
-      await handoff.reply(this.context.name, key, requester);
+      await handoff.reply(this.context.name, key, requester, handed);
       this.context.link.replySent();
     } catch (error) {
       // Once until a reply goes out again: a bus outage must not flood the log.
@@ -148,6 +156,20 @@ export class HolderAnswers {
       action,
     });
   }
+}
+
+/**
+ * What a reply to `requester` carries of the release's record `released`: the record, its
+ * version and its load's token, when its lock is that load's (`handTo`, on `requester`).
+ */
+function handedRecord(
+  released: StoreSnapshot | undefined,
+  requester: string,
+  handTo: string | undefined,
+): HandedRecord | undefined {
+  if (released === undefined || handTo === undefined) return undefined;
+  if (!lockedFor(released.record, requester, handTo)) return undefined;
+  return { token: handTo, version: released.version, json: recordJson(released.record) };
 }
 
 /** Why a session a request ends ends: support, an operator, or its player joined elsewhere. */

@@ -11,6 +11,7 @@ import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Released } from '../registry/released-snapshots.js';
 import type { LoadReservation } from '../registry/reservation.js';
 import {
+  handedSnapshot,
   type LockInfo,
   type ParkFacts,
   type PresenceAnswer,
@@ -145,7 +146,11 @@ class Acquisition {
   /** One attempt, awaited until the hard end at most (then `Data.Timeout`), and `then`. */
   private attempt<R>(then: (attempt: Attempt) => R | PromiseLike<R>): Promise<R> {
     const { context, key, reservation, heldHere } = this;
+    // What the holder's reply handed to this load, if it is this load's lock: no read needed.
+    const handed = reservation.takeHanded();
+    const load = { jobId: context.identity.jobId, token: reservation.token };
     const input = {
+      handed: handed && handedSnapshot(handed, load),
       key,
       token: reservation.token,
       stealFrom: this.stealFrom,

@@ -27,6 +27,7 @@ import {
 } from '../rules/index.js';
 import { guardedWrite } from '../session/guarded-write.js';
 import { type RecoveredTrade, recoverTrade } from '../trade/journal.js';
+import { HandedStore } from './handed-store.js';
 import { LoadCheck } from './load-check.js';
 
 /**
@@ -71,6 +72,11 @@ export interface AttemptInput {
   readonly expected?: StoreSnapshot | undefined;
   /** `JSON.stringify(expected.record.data)`, when known: a take that keeps the data reuses it. */
   readonly expectedDataJson?: string | undefined;
+  /**
+   * The record the holder's signed reply handed to this load (`handedSnapshot`): the first run
+   * decides on it, and reads nothing when the lock is this load's already (`HandedStore`).
+   */
+  readonly handed?: StoreSnapshot | undefined;
 }
 
 /**
@@ -92,8 +98,11 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
     if (run > MAX_RUNS_PER_ATTEMPT) return Promise.reject(unsettled(key));
     const settledTrade = recovered?.trade;
     const again = () => runFrom(run + 1);
+    const { handed } = input;
+    const first = run === 1;
+    const store = first && handed ? new HandedStore(context.store, handed) : context.store;
     return guardedWrite(
-      context,
+      { store, keys: context.keys },
       {
         key,
         what: 'load',
@@ -121,7 +130,7 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
           return withDataJson(taken, dataJson);
         },
       },
-      run === 1 ? input.expected : undefined,
+      first ? input.expected : undefined,
       (written): Attempt | Promise<Attempt> => {
         if (!written.ok) {
           if (written.final) throw written.error;

@@ -6,6 +6,7 @@
  */
 
 import { Signal } from '../events/signal.js';
+import type { HandedRecord } from '../handoff/wire.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import type { ProfileSession } from '../session/profile-session.js';
@@ -160,6 +161,11 @@ export class SessionRegistry {
   /** Wakes the load of `key` (its holder replied, or its player left). */
   wakeLoad(key: string): void {
     this.#loads.get(key)?.reply.notify();
+  }
+
+  /** The holder of `key` replied, with the record it handed to a load here, if any. */
+  replied(key: string, handed: HandedRecord | undefined): void {
+    this.#loads.get(key)?.replied(handed);
   }
 
   /** The driver closes: every load in flight wakes and finds itself cancelled. */

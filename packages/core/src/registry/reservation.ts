@@ -1,4 +1,5 @@
 import { Signal } from '../events/signal.js';
+import type { HandedRecord } from '../handoff/wire.js';
 import { Requesters } from '../session/requesters.js';
 
 /** A load in flight on this server: the key is reserved for it until it settles. */
@@ -13,6 +14,8 @@ export class LoadReservation {
    * after its write may have landed (a lost response). Set by the load's own steps only.
    */
   #mayLeaveLock = false;
+  /** The record the holder's reply handed to this load, until its next attempt takes it. */
+  #handed: HandedRecord | undefined;
 
   constructor(
     /** The lock token this load writes. */
@@ -29,6 +32,23 @@ export class LoadReservation {
   /** This load's lock may be in the store whatever the load ends with (see `mayLeaveLock`). */
   mayHaveLeftLock(): void {
     this.#mayLeaveLock = true;
+  }
+
+  /**
+   * The holder replied: `handed`, the record its release wrote, is kept for this load's next
+   * attempt when it names this load's token (a reply for another load of the key, or one
+   * replayed from an earlier load, is not this load's), and the load wakes.
+   */
+  replied(handed: HandedRecord | undefined): void {
+    if (handed !== undefined && handed.token === this.token) this.#handed = handed;
+    this.reply.notify();
+  }
+
+  /** The record a reply handed to this load, once: the attempt after the reply starts from it. */
+  takeHanded(): HandedRecord | undefined {
+    const handed = this.#handed;
+    this.#handed = undefined;
+    return handed;
   }
 
   /** True once the load is no longer wanted. */

@@ -21,6 +21,8 @@ export const FLOWS = {
   'take-handed': "a load takes the lock its holder's release wrote for it (handOverLocks)",
   'hand-over-orphaned': 'a lock was handed to a load that had already ended',
   'handoff-reply': 'a holder released on request and the waiting load took the lock',
+  'reply-record':
+    "a holder's signed reply carried the record its release handed to the waiting load (no read)",
   'save-lock-lost': 'a save or release found its lock taken (Data.LockLost)',
   'release-retained': 'a leave save failed and the profile was retained',
   'adopt-kept': 'a rejoin adopted a retained profile and saved it',
@@ -99,6 +101,7 @@ export function flowsOfEvent(
     }
     case 'handoff.reply.received':
       count('handoff-reply');
+      if (event.record) count('reply-record');
       return;
     case 'presence.read':
       if (event.answer === 'unknown') count('presence-unknown');

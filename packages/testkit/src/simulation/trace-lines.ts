@@ -30,7 +30,7 @@ export function eventLine(world: World, event: DataDriverEvent): string | undefi
     case 'handoff.reply.sent':
       return `replies to ${name(event.requester)}`;
     case 'handoff.reply.received':
-      return 'reply received';
+      return event.record ? 'reply received, with the record handed here' : 'reply received';
     case 'profile.kicked':
       return `kicked ${event.player}: "${event.message}"`;
     case 'profile.saved':
