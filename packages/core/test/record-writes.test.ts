@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
 import { DataDriverError } from '../src/index.js';
+import { recordJson, withDataJson } from '../src/ports/record-json.js';
 import {
   fillDefaults,
   handedRecord,
   handedTakeWrites,
   releasedRecord,
+  toStoreRecord,
 } from '../src/rules/index.js';
 import { lockedRecord, markedRecord, type ProfileRecord, parseRecord } from '../src/rules.js';
 
@@ -182,5 +185,89 @@ describe('a hand-over', () => {
   ];
   it.each(rows)('the take after it: %s', (_name, found, taken, writes) => {
     expect(handedTakeWrites(found, taken)).toBe(writes);
+  });
+});
+
+describe("a written record's JSON", () => {
+  /** The record's JSON as a write makes it: its data's JSON and its meta's (`withDataJson`). */
+  const written = (record: ProfileRecord) =>
+    recordJson(toStoreRecord(withDataJson(record, JSON.stringify(record.data))));
+
+  it("is exactly JSON.stringify's, for any lock, token, schema and the fields left to it", () => {
+    const text = fc.string({ unit: 'binary', maxLength: 12 });
+    const writers = fc.record({
+      jobId: text,
+      token: text,
+      now: fc.double(),
+      presence: fc.boolean(),
+    });
+    const extras = fc.record(
+      { schema: fc.nat(9), compatible: fc.nat(9), userIds: fc.array(text, { maxLength: 2 }) },
+      { requiredKeys: [] },
+    );
+    const olds = fc.option(fc.record({ schema: fc.nat(9), compatible: fc.nat(9) }), {
+      nil: undefined,
+    });
+    fc.assert(
+      fc.property(writers, text, extras, olds, (writer, token, extras, old) => {
+        const before = lockedRecord(undefined, { coins: 1 }, writer, old ?? {});
+        // A lock in another field order than a write's own.
+        const lock = { presence: writer.presence, time: writer.now, token, jobId: writer.jobId };
+        const trade = { id: 'tr', journal: token };
+        for (const record of [
+          before,
+          lockedRecord(before, { coins: 2 }, writer, extras),
+          releasedRecord(before, { coins: 2 }, token, extras),
+          handedRecord(before, { coins: 2 }, token, lock, extras),
+          markedRecord(before, { coins: 2 }, trade, writer, extras),
+        ]) {
+          expect(written(record)).toBe(JSON.stringify(record));
+        }
+      }),
+    );
+  });
+
+  const rows: Array<[name: string, record: () => ProfileRecord]> = [
+    ['a new lock', () => lockedRecord(undefined, {}, writer)],
+    [
+      'a lock with a schema',
+      () => lockedRecord(undefined, {}, writer, { schema: 3, compatible: 2 }),
+    ],
+    ['a release', () => releasedRecord(undefined, {}, 'tB', { schema: 3 })],
+    ['a hand-over', () => handedRecord(undefined, {}, 'tA', { ...writer, time: 1, token: 't"B' })],
+    ['user ids', () => lockedRecord(undefined, {}, writer, { userIds: ['u1'] })],
+    [
+      'applied messages',
+      () => lockedRecord(undefined, {}, writer, { messages: { applied: ['m1'], outbox: [] } }),
+    ],
+    [
+      'a trade marker',
+      () =>
+        markedRecord(lockedRecord(undefined, {}, writer), {}, { id: 't', journal: 'j' }, writer),
+    ],
+    [
+      'a lock time that is not finite',
+      () => lockedRecord(undefined, {}, { ...writer, now: Number.NaN }),
+    ],
+    [
+      "a newer writer's field",
+      () => lockedRecord({ data: {}, meta: { version: 1, next: 1 } as never }, {}, writer),
+    ],
+  ];
+  it.each(rows)('%s', (_name, record) => {
+    const made = record();
+    expect(written(made)).toBe(JSON.stringify(made));
+  });
+
+  it('of a meta of numbers, strings and a lock is made without stringifying the meta', () => {
+    const record = lockedRecord(undefined, { coins: 1 }, writer, { schema: 2 });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      withDataJson(record, '{"coins":1}');
+      expect(stringify.mock.calls.filter(([value]) => value === record.meta)).toEqual([]);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(recordJson(toStoreRecord(record))).toBe(JSON.stringify(record));
   });
 });

@@ -10,6 +10,20 @@ import type { StoreRecord } from './store.js';
 
 let lastRecord: StoreRecord | undefined;
 let lastJson = '';
+/** The last meta whose JSON its builder made (`withMetaJson`), and that JSON. */
+let lastMeta: object | undefined;
+let lastMetaJson = '';
+
+/**
+ * `meta`, with `json` as its JSON: the caller built it as exactly `JSON.stringify(meta)`, field
+ * by field in the order it set them (a record's meta is built just before its record's JSON
+ * is made, so one slot serves, as for the record).
+ */
+export function withMetaJson<M extends object>(meta: M, json: string): M {
+  lastMeta = meta;
+  lastMetaJson = json;
+  return meta;
+}
 
 /**
  * `record`, with its JSON made from `dataJson`, the JSON its data was parsed from: a save
@@ -19,8 +33,10 @@ let lastJson = '';
  * `JSON.stringify(record)`.
  */
 export function withDataJson<R extends { readonly meta: object }>(record: R, dataJson: string): R {
+  const { meta } = record;
+  const metaJson = meta === lastMeta ? lastMetaJson : JSON.stringify(meta);
   lastRecord = record as unknown as StoreRecord;
-  lastJson = `{"data":${dataJson},"meta":${JSON.stringify(record.meta)}}`;
+  lastJson = `{"data":${dataJson},"meta":${metaJson}}`;
   return record;
 }
 
