@@ -28,7 +28,7 @@ export const ruleTests = [
   'test/schema-rules.test.ts',
   'test/record-rules.test.ts',
   'test/health-rules.test.ts',
-  'test/handed-record-rules.test.ts',
+  'test/handed-snapshot-rules.test.ts',
   'test/migration-rules.test.ts',
   'test/idle-autosave-rules.test.ts',
   // src/rules/messages/.

@@ -8,10 +8,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Signer } from '../src/handoff/signing.js';
 import { type HandoffReply, replyMessage, topicOf } from '../src/handoff/wire.js';
+import { ErrorCode, Handoff } from '../src/index.js';
 import type { JsonObject } from '../src/ports.js';
 import { LoadReservation } from '../src/registry/reservation.js';
+import {
+  FaultyMessenger,
+  FaultyPresence,
+  MemoryMessenger,
+  MemoryPresence,
+} from '../src/testing.js';
 import { FLEET_KEY, handOverFleet } from './hand-over-fleet.js';
-import { stored } from './helpers.js';
+import { stored, testBed } from './helpers.js';
 
 type Fleet = ReturnType<typeof handOverFleet>;
 type Wire = HandoffReply & { S?: string; SH?: string };
@@ -72,18 +79,61 @@ describe("a hand-over reply's record", () => {
     ]);
   });
 
-  it('a record too big for a reply (1 kB with the reply) is left out: B reads the store, three calls', async () => {
+  for (const [size, bio] of [
+    ['too big for a message', 900],
+    ['too big for a message once signed and escaped in the reply', 700],
+  ] as const) {
+    it(`a record ${size} is left out: B reads the store, three calls`, async () => {
+      const fleet = handOverFleet();
+      const sent = editReplies(fleet, 'B', (reply) => reply as unknown as JsonObject);
+      const { b, held } = await heldOnA(fleet);
+      Object.assign(held.data, { bio: 'x'.repeat(bio) });
+      const profile = await fleet.bed.clock.run(b.load('p1'));
+      expect(fleet.since()).toEqual({ reads: 2, compareAndSets: 1 });
+      expect(sent).toEqual([{ T: 'R', D: 'PlayerData', K: 'p1', S: expect.any(String) }]);
+      expect(profile.data).toEqual({ coins: 7, bio: 'x'.repeat(bio) });
+      expect(fleet.of('load.loaded').at(-1)).toMatchObject({ reason: 'handed', waitedMs: 0 });
+      expect(fleet.of('handoff.reply.received')[0]).not.toHaveProperty('record');
+    });
+  }
+
+  it('a version too long for a reply is left out with its record: B reads the store', async () => {
     const fleet = handOverFleet();
     const sent = editReplies(fleet, 'B', (reply) => reply as unknown as JsonObject);
-    const { b, held } = await heldOnA(fleet);
-    const bio = 'x'.repeat(900);
-    Object.assign(held.data, { bio });
+    const { b } = await heldOnA(fleet);
+    const store = fleet.stores.A!;
+    const update = store.update.bind(store);
+    vi.spyOn(store, 'update').mockImplementation(async (key, transform, options) => {
+      const snapshot = await update(key, transform, options);
+      return snapshot && { ...snapshot, version: 'v'.repeat(129) };
+    });
     const profile = await fleet.bed.clock.run(b.load('p1'));
-    expect(fleet.since()).toEqual({ reads: 2, compareAndSets: 1 });
     expect(sent).toEqual([{ T: 'R', D: 'PlayerData', K: 'p1', S: expect.any(String) }]);
-    expect(profile.data).toEqual({ coins: 7, bio });
-    expect(fleet.of('load.loaded').at(-1)).toMatchObject({ reason: 'handed', waitedMs: 0 });
-    expect(fleet.of('handoff.reply.received')[0]).not.toHaveProperty('record');
+    expect(fleet.since()).toEqual({ reads: 2, compareAndSets: 1 });
+    expect(profile.data).toEqual({ coins: 7 });
+  });
+
+  it('two joiners at once: only the one the release handed the lock to gets the record', async () => {
+    const fleet = handOverFleet();
+    const replies: Array<[topic: string, reply: Wire]> = [];
+    const { messenger } = fleet;
+    const publish = messenger.publish.bind(messenger);
+    vi.spyOn(messenger, 'publish').mockImplementation(async (topic, message) => {
+      if (message.T === 'R') replies.push([topic, message as Wire]);
+      return publish(topic, message);
+    });
+    const { b } = await heldOnA(fleet);
+    const c = fleet.server('C');
+    const { clock } = fleet.bed;
+    const [onB, onC] = await clock.run(Promise.all([b.load('p1'), c.load('p1')]));
+    expect(onB.data).toEqual({ coins: 7 });
+    // A handed its lock to B; C's ask, which named A's lock too, got a plain reply.
+    const [toB, toC] = [topicOf('B'), topicOf('C')].map((topic) =>
+      replies.filter(([to]) => to === topic).map(([, reply]) => reply),
+    );
+    expect(toB).toEqual([expect.objectContaining({ H: onB.lockToken })]);
+    expect(toC?.[0]).not.toHaveProperty('J');
+    expect(onC.data).toEqual(onB.data);
   });
 
   it('a record changed on the bus fails its signature: B reads the store and loads what A wrote', async () => {
@@ -176,47 +226,107 @@ describe("a hand-over reply's record", () => {
     expect(stored(fleet.bed.store, 'p1')?.meta.lock?.token).toBe(again.lockToken);
   });
 
-  it("a write between A's release and B's take costs B no data: its first save lands on the record stored now", async () => {
-    const fleet = handOverFleet();
-    const { store } = fleet.bed;
-    editReplies(fleet, 'B', (reply) => {
-      // Another writer (as a message's sender does) moves the version before the reply lands.
-      const record = store.peek('PlayerData/p1') as JsonObject & { meta: JsonObject };
-      store.put('PlayerData/p1', { ...record, meta: { ...record.meta, userIds: ['u1'] } });
-      expect(store.versionOf('PlayerData/p1')).not.toBe(reply.V);
-      return reply as unknown as JsonObject;
+  it('a reply a beat late is confirmed by a read: B does not land on a lock another server took meanwhile', async () => {
+    const bed = testBed();
+    const [bus, presence] = [new MemoryMessenger(), new MemoryPresence(bed.clock)];
+    const server = (jobId: string) => {
+      const messenger = new FaultyMessenger(bus, { scheduler: bed.clock });
+      const faultyPresence = new FaultyPresence(presence, { scheduler: bed.clock });
+      const signing = { key: FLEET_KEY };
+      const ports = { messenger, presence: faultyPresence, scheduler: bed.clock, signing };
+      const handoff = new Handoff({ jobId, ...ports });
+      const options = { handoff, handOverLocks: true, lockWaitSeconds: 120 };
+      return { ...bed.server(jobId, options), messenger, presence: faultyPresence };
+    };
+    const [a, b, c] = [server('A'), server('B'), server('C')];
+    const held = await bed.clock.run(a.driver.load('p1'));
+    held.data.coins = 7;
+    // B hears every reply 20 s late, sends nothing after its first request, stops beating, and
+    // its store calls after the first fail until C is done: only the late reply can end its load.
+    const forever = Number.POSITIVE_INFINITY;
+    const bStore = b.store.faults.inject({
+      kind: 'fail',
+      operation: 'update',
+      skip: 1,
+      times: forever,
     });
-    const { b } = await heldOnA(fleet);
-    const profile = await fleet.bed.clock.run(b.load('p1'));
-    expect(profile.data).toEqual({ coins: 7 });
-    profile.data.coins = 8;
-    fleet.since();
-    await fleet.bed.clock.run(profile.save());
-    // The compare-and-set on the reply's version misses, and runs again on the record it carried back.
-    expect(fleet.since()).toEqual({ reads: 0, compareAndSets: 2 });
-    expect(profile.active).toBe(true);
-    expect(stored(store, 'p1')).toMatchObject({
-      data: { coins: 8 },
-      meta: { lock: { jobId: 'B', token: profile.lockToken } },
+    b.messenger.faults.inject({
+      kind: 'delay',
+      operation: 'deliver',
+      key: topicOf('B'),
+      ms: 20_000,
+      times: forever,
     });
+    b.messenger.faults.inject({ kind: 'drop', operation: 'publish', skip: 1, times: forever });
+    b.presence.faults.inject({ kind: 'fail', operation: 'set', times: forever });
+    const loading = b.driver.load('p1').catch((error: unknown) => error);
+    await bed.clock.advance(1_000);
+    // A handed B the lock; C then reads B's presence absent twice a beat apart, and takes it.
+    expect(stored(bed.store, 'p1')?.meta.lock?.jobId).toBe('B');
+    const onC = await bed.clock.run(c.driver.load('p1'));
+    onC.data.coins = 100;
+    await bed.clock.run(onC.save());
+    bStore.remove();
+    const outcome = await bed.clock.run(loading);
+    expect(outcome).toMatchObject({ code: ErrorCode.LockLost });
+    expect(stored(bed.store, 'p1')).toMatchObject({
+      data: { coins: 100 },
+      meta: { lock: { jobId: 'C' } },
+    });
+    expect(onC.active).toBe(true);
+    expect(b.driver.profile('p1')).toBeUndefined();
   });
 });
 
 describe("a load's reservation and the records replies hand it", () => {
-  const handed = (token: string, json = '{}') => ({ token, version: 'v1', json });
+  /** A record locked for load `token` on B, as its JSON; `coins` tells two apart. */
+  const locked = (token: string, coins: number) =>
+    JSON.stringify({
+      data: { coins },
+      meta: { version: 2, lock: { jobId: 'B', token, time: 1, presence: true } },
+    });
+  const handed = (token: string, coins = 1) => ({
+    token,
+    version: 'v1',
+    json: locked(token, coins),
+  });
+  const asked = () => {
+    const reservation = new LoadReservation('t-mine', 1, () => true);
+    reservation.askedForHandOver(40);
+    return reservation;
+  };
 
   it("keeps a record only for its own load's token, and a later one for another load displaces nothing", () => {
-    const reservation = new LoadReservation('t-mine', 1, () => true);
-    reservation.replied(handed('t-mine', 'real'));
-    reservation.replied(handed('t-earlier', 'replayed'));
-    reservation.replied(undefined);
-    expect(reservation.takeHanded()).toEqual(handed('t-mine', 'real'));
+    const reservation = asked();
+    expect(reservation.replied(handed('t-mine', 7))).toBe(true);
+    expect(reservation.replied(handed('t-earlier', 3))).toBe(false);
+    expect(reservation.replied(undefined)).toBe(false);
+    expect(reservation.takeHanded('B')).toEqual({
+      snapshot: { record: JSON.parse(locked('t-mine', 7)), version: 'v1' },
+      since: 40,
+    });
     // Taken once: the attempt after that one starts from the store.
-    expect(reservation.takeHanded()).toBeUndefined();
+    expect(reservation.takeHanded('B')).toBeUndefined();
+  });
+
+  it('dates a record from the first ask, and gives none that is not locked for it here', () => {
+    const reservation = asked();
+    reservation.askedForHandOver(45);
+    reservation.replied(handed('t-mine'));
+    expect(reservation.takeHanded('B')?.since).toBe(40);
+    reservation.replied(handed('t-mine'));
+    expect(reservation.takeHanded('C')).toBeUndefined();
+    expect(reservation.mayLeaveLock).toBe(true);
+  });
+
+  it('gives none to a load that never asked for a hand-over', () => {
+    const reservation = new LoadReservation('t-mine', 1, () => true);
+    reservation.replied(handed('t-mine'));
+    expect(reservation.takeHanded('B')).toBeUndefined();
   });
 
   it('wakes its load on every reply, with a record or not', () => {
-    const reservation = new LoadReservation('t-mine', 1, () => true);
+    const reservation = asked();
     const wakes = vi.spyOn(reservation.reply, 'notify');
     reservation.replied(handed('t-other'));
     reservation.replied(undefined);

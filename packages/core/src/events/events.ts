@@ -109,7 +109,8 @@ export type DataDriverEvent =
       readonly type: 'handoff.reply.received';
       /**
        * True when the reply carried, under a valid signature, the record the holder's release
-       * wrote with the lock of a load here (`handOverLocks`): that load takes it with no read.
+       * wrote for the load waiting here (`handOverLocks`), which its next attempt takes with no
+       * read when the record's lock is that load's.
        */
       readonly record?: true;
     })

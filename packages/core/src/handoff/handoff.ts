@@ -235,19 +235,10 @@ export class Handoff {
     await this.messages.request(this.portsOf(driverName).messenger, holder, message, handTo);
   }
 
-  /**
-   * Tells `requester` that this server no longer holds `key` of driver `driverName`; `handed`,
-   * the record its release wrote with the lock of `requester`'s load, travels with the reply
-   * under signing, when it fits.
-   */
-  async reply(
-    driverName: string,
-    key: string,
-    requester: string,
-    handed?: HandedRecord,
-  ): Promise<void> {
-    const message = replyMessage(driverName, key);
-    await this.messages.reply(this.portsOf(driverName).messenger, requester, message, handed);
+  /** Tells `requester` this server let go of `key`, with `handed` when signed and it fits. */
+  async reply(driverName: string, key: string, requester: string, handed?: HandedRecord) {
+    const { messenger } = this.portsOf(driverName);
+    await this.messages.reply(messenger, requester, replyMessage(driverName, key), handed);
   }
 
   /** Tells `holder` that `key` of driver `driverName` has a message pending. */

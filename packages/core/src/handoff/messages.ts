@@ -19,7 +19,7 @@ import {
   parseHandoffMessage,
   replyMessage,
   topicOf,
-  withoutHandTo,
+  withoutHandOver,
 } from './wire.js';
 
 export class HandoffMessages {
@@ -39,7 +39,7 @@ export class HandoffMessages {
     // A hand-over part whose signature fails is dropped, not the message: a request is still
     // answered, and a reply still wakes the load, which then reads the store.
     if (message.T !== 'M' && !this.gate.handOverTrusted(message, raw)) {
-      this.members.deliver(withoutHandTo(message));
+      this.members.deliver(withoutHandOver(message));
       return;
     }
     this.members.deliver(message);

@@ -124,14 +124,17 @@ export function requestMessage(
 }
 
 /** `message` without its hand-over part: a request's token (`H`), a reply's record (`H`, `V`, `J`). */
-export function withoutHandTo<M extends HandoffRequest | HandoffReply>(message: M): M {
+export function withoutHandOver<M extends HandoffRequest | HandoffReply>(message: M): M {
   if (message.T === 'R') return replyMessage(message.D, message.K) as M;
   const { H: _handTo, ...rest } = message;
   return rest as M;
 }
 
-/** True for a token a request may ask the lock be handed to: well-formed, not too long. */
-function isHandTo(value: unknown): value is string {
+/**
+ * True for a token a request may ask the lock be handed to, or a version a reply may carry:
+ * well-formed, not empty, not too long.
+ */
+export function isHandOverToken(value: unknown): value is string {
   return isText(value) && value.length > 0 && tooLong(value, MAX_TOKEN_BYTES) === undefined;
 }
 
@@ -158,7 +161,7 @@ export function handedRecordOf(reply: HandoffReply): HandedRecord | undefined {
 function parseHandedRecord(value: Record<string, unknown>): HandedRecord | undefined {
   const { H, V, J } = value;
   // A version is a short token too, as every store makes it.
-  if (!isHandTo(H) || !isHandTo(V) || !isText(J)) return undefined;
+  if (!isHandOverToken(H) || !isHandOverToken(V) || !isText(J)) return undefined;
   return { token: H, version: V, json: J };
 }
 
@@ -178,6 +181,6 @@ export function parseHandoffMessage(value: unknown): HandoffMessage | undefined 
         : undefined;
   // A hand-over needs the lock the requester saw; one this build cannot take is left out, and
   // the request is answered as a plain one (the requester's load then takes the lock itself).
-  const handTo = value.L !== undefined && isHandTo(value.H) ? value.H : undefined;
+  const handTo = value.L !== undefined && isHandOverToken(value.H) ? value.H : undefined;
   return requestMessage(value.D, value.K, value.R, value.L, reason, handTo);
 }

@@ -65,9 +65,10 @@ export class HandoffEndpoint implements HandoffClient {
   /** The server this driver asked no longer holds `key`; `handed`, the record it handed here. */
   receiveHandoffReply(key: string, handed?: HandedRecord): void {
     const { context, registry } = this.#parts;
+    // The wake resumes the load after this turn, so the event still comes first.
+    const kept = registry.replied(key, handed);
     // Reported on arrival, whether or not a load still waits: a reply that comes after the
     // load already succeeded (a slow bus) is still worth seeing in the timeline.
-    context.emit({ type: 'handoff.reply.received', key, ...(handed ? { record: true } : {}) });
-    registry.replied(key, handed);
+    context.emit({ type: 'handoff.reply.received', key, ...(kept ? { record: true } : {}) });
   }
 }

@@ -5,8 +5,9 @@
 import type { DriverContext } from '../context/context.js';
 import type { HostSlot } from '../context/host-slot.js';
 import type { KickCause, ReleaseReason } from '../events/events.js';
-import type { HandedRecord, RequestReason } from '../handoff/wire.js';
+import { type HandedRecord, isHandOverToken, type RequestReason } from '../handoff/wire.js';
 import { describeError } from '../ports/errors.js';
+import { MAX_MESSAGE_BYTES } from '../ports/messenger.js';
 import { recordJson } from '../ports/record-json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import type { SessionRegistry } from '../registry/registry.js';
@@ -84,8 +85,10 @@ export class HolderAnswers {
    * it, and takes the lock with no read of the store.
    */
   answer(session: ProfileSession, released?: StoreSnapshot): void {
+    // A record whose data alone is over a message is not stringified only to be left out.
+    const fits = session.lastWritten.json.length <= MAX_MESSAGE_BYTES;
     for (const [requester, asked] of session.requesters.take()) {
-      const handed = handedRecord(released, requester, asked.handTo);
+      const handed = fits ? replyRecordFor(released, requester, asked.handTo) : undefined;
       void this.sendReply(session.key, requester, handed);
     }
   }
@@ -162,12 +165,14 @@ export class HolderAnswers {
  * What a reply to `requester` carries of the release's record `released`: the record, its
  * version and its load's token, when its lock is that load's (`handTo`, on `requester`).
  */
-function handedRecord(
+function replyRecordFor(
   released: StoreSnapshot | undefined,
   requester: string,
   handTo: string | undefined,
 ): HandedRecord | undefined {
   if (released === undefined || handTo === undefined) return undefined;
+  // A version no reply may carry (a store's own, too long) is not sent to be dropped.
+  if (!isHandOverToken(released.version)) return undefined;
   if (!lockedFor(released.record, requester, handTo)) return undefined;
   return { token: handTo, version: released.version, json: recordJson(released.record) };
 }

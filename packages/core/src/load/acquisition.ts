@@ -11,7 +11,6 @@ import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Released } from '../registry/released-snapshots.js';
 import type { LoadReservation } from '../registry/reservation.js';
 import {
-  handedSnapshot,
   type LockInfo,
   type ParkFacts,
   type PresenceAnswer,
@@ -146,11 +145,8 @@ class Acquisition {
   /** One attempt, awaited until the hard end at most (then `Data.Timeout`), and `then`. */
   private attempt<R>(then: (attempt: Attempt) => R | PromiseLike<R>): Promise<R> {
     const { context, key, reservation, heldHere } = this;
-    // What the holder's reply handed to this load, if it is this load's lock: no read needed.
-    const handed = reservation.takeHanded();
-    const load = { jobId: context.identity.jobId, token: reservation.token };
     const input = {
-      handed: handed && handedSnapshot(handed, load),
+      handed: reservation.takeHanded(context.identity.jobId),
       key,
       token: reservation.token,
       stealFrom: this.stealFrom,

@@ -1,11 +1,13 @@
 /**
  * The store as a load's first run sees it after a holder's signed reply handed it the record
- * (`rules/handed-record.ts`): the record is known to be the reply's snapshot, what the holder's
- * release committed with this load's lock. A run of the load's transform that writes nothing
- * there (the lock is the load's already) settles on that snapshot with no call to the store:
- * the hand-over then costs the store no read. A run that writes (a migration, a trade marker
- * to settle) goes to the store with the snapshot as `expected`, which checks its version; a run
- * that throws on it goes to the store as if there were no reply, so the record stored decides.
+ * (`rules/handed-snapshot.ts`): the reply's snapshot, what the holder's release committed with
+ * this load's lock. A run of the load's transform that writes nothing there (the lock is the
+ * load's already) settles on that snapshot with no call to the store: the hand-over then costs
+ * the store no read. Only a server that took the lock since (this one's presence read absent
+ * twice a beat apart) could have moved it, and a take on it is dated from the load's first
+ * ask for it, so a reply that comes a beat late is confirmed by a read (`slow-take.ts`). A
+ * run that writes (a migration) goes to the store with the snapshot as `expected`, which
+ * checks its version; a run that throws on it goes to the store as if there were no reply.
  */
 import type {
   Store,

@@ -48,7 +48,8 @@ export interface Acquired {
   readonly recovered?: RecoveredTrade;
   /**
    * When the take was decided, on this server's clock: the time its lock carries, or, for a
-   * lock handed over (stamped by the holder's clock), when this load read it.
+   * lock handed over (stamped by the holder's clock), when this load read it, or, taken from
+   * the holder's reply with no read, when this load first asked for it (`slow-take.ts`).
    */
   readonly takenAt: number;
 }
@@ -75,8 +76,10 @@ export interface AttemptInput {
   /**
    * The record the holder's signed reply handed to this load (`handedSnapshot`): the first run
    * decides on it, and reads nothing when the lock is this load's already (`HandedStore`).
+   * `since`: when this load first asked for it, on this server's clock; the holder's write
+   * came after, so a take on it with no read is as old as that (`Acquired.takenAt`).
    */
-  readonly handed?: StoreSnapshot | undefined;
+  readonly handed?: { readonly snapshot: StoreSnapshot; readonly since: number } | undefined;
 }
 
 /**
@@ -98,9 +101,9 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
     if (run > MAX_RUNS_PER_ATTEMPT) return Promise.reject(unsettled(key));
     const settledTrade = recovered?.trade;
     const again = () => runFrom(run + 1);
-    const { handed } = input;
     const first = run === 1;
-    const store = first && handed ? new HandedStore(context.store, handed) : context.store;
+    const handed = first ? input.handed : undefined;
+    const store = handed ? new HandedStore(context.store, handed.snapshot) : context.store;
     return guardedWrite(
       { store, keys: context.keys },
       {
@@ -161,7 +164,8 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
           snapshot: written.snapshot,
           dataJson: written.wrote ? dataJson : undefined,
           reason: load.reason,
-          takenAt: decidedAt,
+          // Taken on the reply's record with no store call: no later than the first ask.
+          takenAt: handed && written.snapshot === handed.snapshot ? handed.since : decidedAt,
           ...(load.from ? { from: load.from } : {}),
           ...(recovered ? { recovered } : {}),
         };

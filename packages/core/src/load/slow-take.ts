@@ -19,8 +19,8 @@ const HELD: SlowTake = { held: true };
 
 /**
  * True when more than a beat has passed since this load decided its take (`takenAt`, on this
- * server's clock: the lock time it wrote, or when it read a lock handed to it, whose time is the
- * holder's clock): confirm it.
+ * server's clock: the lock time it wrote, when it read a lock handed to it, whose time is the
+ * holder's clock, or when it first asked for the lock a holder's reply handed it): confirm it.
  */
 export function ranSlow(context: DriverContext, takenAt: number): boolean {
   const beatMs = context.settings.timings.beatSeconds * 1000;

@@ -163,9 +163,12 @@ export class SessionRegistry {
     this.#loads.get(key)?.reply.notify();
   }
 
-  /** The holder of `key` replied, with the record it handed to a load here, if any. */
-  replied(key: string, handed: HandedRecord | undefined): void {
-    this.#loads.get(key)?.replied(handed);
+  /**
+   * The holder of `key` replied, with the record it handed to a load here, if any: true when
+   * the load in flight kept it (it names that load's token).
+   */
+  replied(key: string, handed: HandedRecord | undefined): boolean {
+    return this.#loads.get(key)?.replied(handed) ?? false;
   }
 
   /** The driver closes: every load in flight wakes and finds itself cancelled. */

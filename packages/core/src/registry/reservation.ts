@@ -1,5 +1,7 @@
 import { Signal } from '../events/signal.js';
 import type { HandedRecord } from '../handoff/wire.js';
+import type { StoreSnapshot } from '../ports/store.js';
+import { handedSnapshot } from '../rules/index.js';
 import { Requesters } from '../session/requesters.js';
 
 /** A load in flight on this server: the key is reserved for it until it settles. */
@@ -16,6 +18,7 @@ export class LoadReservation {
   #mayLeaveLock = false;
   /** The record the holder's reply handed to this load, until its next attempt takes it. */
   #handed: HandedRecord | undefined;
+  #handOverAskedAt: number | undefined;
 
   constructor(
     /** The lock token this load writes. */
@@ -35,20 +38,38 @@ export class LoadReservation {
   }
 
   /**
-   * The holder replied: `handed`, the record its release wrote, is kept for this load's next
-   * attempt when it names this load's token (a reply for another load of the key, or one
-   * replayed from an earlier load, is not this load's), and the load wakes.
+   * This load asked, at `at` on this server's clock, to be handed the lock: its lock may be
+   * written for it from now on, and never before (a holder writes only a token it was sent).
    */
-  replied(handed: HandedRecord | undefined): void {
-    if (handed !== undefined && handed.token === this.token) this.#handed = handed;
-    this.reply.notify();
+  askedForHandOver(at: number): void {
+    this.#mayLeaveLock = true;
+    this.#handOverAskedAt ??= at;
   }
 
-  /** The record a reply handed to this load, once: the attempt after the reply starts from it. */
-  takeHanded(): HandedRecord | undefined {
+  /**
+   * The holder replied: `handed`, the record its release wrote, is kept for this load's next
+   * attempt when it names this load's token (a reply for another load of the key, or one
+   * replayed from an earlier load, is not this load's), and the load wakes. True when kept.
+   */
+  replied(handed: HandedRecord | undefined): boolean {
+    const kept = handed !== undefined && handed.token === this.token;
+    if (kept) this.#handed = handed;
+    this.reply.notify();
+    return kept;
+  }
+
+  /**
+   * The record a reply handed to this load, once, as a snapshot when its lock is this load's
+   * (on server `jobId`): the attempt after the reply starts from it. `since`: this load's first
+   * ask for it (the holder's write came after).
+   */
+  takeHanded(jobId: string): { snapshot: StoreSnapshot; since: number } | undefined {
     const handed = this.#handed;
     this.#handed = undefined;
-    return handed;
+    const since = this.#handOverAskedAt;
+    if (handed === undefined || since === undefined) return undefined;
+    const snapshot = handedSnapshot(handed, { jobId, token: this.token });
+    return snapshot && { snapshot, since };
   }
 
   /** True once the load is no longer wanted. */

@@ -1,5 +1,5 @@
 export * from './data-schema.js';
-export * from './handed-record.js';
+export * from './handed-snapshot.js';
 export * from './handoff-rule.js';
 export * from './health.js';
 export * from './idle-autosave.js';

@@ -8,6 +8,7 @@ import { type DataDriverEvent, DEFAULT_KICK_MESSAGES, ErrorCode } from '@datadri
 import type { CheckContext } from './commit-checks.js';
 import { Invariant } from './invariants.js';
 import { progressOf } from './player-data.js';
+import { PRESENCE_BEAT_MS } from './recording-backend.js';
 import type { PendingLoad } from './tracker.js';
 import { waitBoundMs } from './wait-bound.js';
 import type { SimServer } from './world.js';
@@ -81,6 +82,7 @@ function onLoaded(server: SimServer, event: EventOf<'load.loaded'>, context: Che
       message: `${server.label} loaded ${key} (${event.reason}) under ${profile.lockToken}, a lock the store never committed for it (last: ${committed ?? 'none'})`,
     });
   }
+  checkLandedLock(server, key, profile.lockToken, event.reason, context);
   const progress = progressOf(profile.data);
   const acked = tracker.ackedProgress(key);
   if (progress < acked) {
@@ -91,6 +93,31 @@ function onLoaded(server: SimServer, event: EventOf<'load.loaded'>, context: Che
       message: `${server.label} loaded ${key} at progress ${progress}, below the acknowledged ${acked}`,
     });
   }
+}
+
+/**
+ * A load never lands on a lock another server took from it more than a beat before: however
+ * it learned of its lock (a read, a holder's reply), a take older than a beat is confirmed by
+ * a read before the game sees it. Judged on the store's own record and commit times.
+ */
+function checkLandedLock(
+  server: SimServer,
+  key: string,
+  token: string,
+  reason: string,
+  context: CheckContext,
+): void {
+  const { world, tracker, sink } = context;
+  const lock = world.record(key)?.meta.lock;
+  if (reason === 'adopted' || lock === undefined || lock.token === token) return;
+  const takenAt = tracker.firstCommitAt(key, lock.token);
+  if (takenAt === undefined || world.now() - takenAt <= PRESENCE_BEAT_MS) return;
+  sink.report({
+    invariant: Invariant.OneLockHolder,
+    key,
+    server: server.label,
+    message: `${server.label} loaded ${key} (${reason}) under ${token}, ${world.now() - takenAt} ms after ${lock.jobId} took its lock`,
+  });
 }
 
 function onFailed(server: SimServer, event: EventOf<'load.failed'>, context: CheckContext): void {

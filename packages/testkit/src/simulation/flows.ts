@@ -22,7 +22,7 @@ export const FLOWS = {
   'hand-over-orphaned': 'a lock was handed to a load that had already ended',
   'handoff-reply': 'a holder released on request and the waiting load took the lock',
   'reply-record':
-    "a holder's signed reply carried the record its release handed to the waiting load (no read)",
+    "a holder's signed reply carried the record its release handed to the load waiting for it",
   'save-lock-lost': 'a save or release found its lock taken (Data.LockLost)',
   'release-retained': 'a leave save failed and the profile was retained',
   'adopt-kept': 'a rejoin adopted a retained profile and saved it',

@@ -48,6 +48,8 @@ export class Tracker {
   private readonly reads = new Map<string, { answer: PresenceAnswerName; at: number }>();
   private readonly tokens = new Map<string, Set<string>>();
   private readonly commits = new Map<string, CommitNumbered>();
+  /** When the first commit naming each token landed, by key and token. */
+  private readonly firstCommits = new Map<string, number>();
   private commitCount = 0;
   /** Per session, the number of the last commit an acknowledgment was credited with. */
   private readonly credited = new Map<string, number>();
@@ -160,11 +162,17 @@ export class Tracker {
   /** Remembers a commit's tokens and, for the session that wrote it, its progress. */
   committed(key: string, token: string | undefined, seen: CommitSeen): void {
     if (token === undefined) return;
+    if (!this.firstCommits.has(pair(key, token))) this.firstCommits.set(pair(key, token), seen.at);
     const set = this.tokens.get(key) ?? new Set<string>();
     set.add(token);
     this.tokens.set(key, set);
     this.commitCount += 1;
     this.commits.set(pair(key, token), { ...seen, number: this.commitCount });
+  }
+
+  /** When the first commit naming `token` on `key` landed (the lock's take), on the backend's clock. */
+  firstCommitAt(key: string, token: string): number | undefined {
+    return this.firstCommits.get(pair(key, token));
   }
 
   /** The last commit of the session `token` on `key`. */

@@ -1,5 +1,5 @@
 /**
- * The rule for a record a holder's reply hands to a load (`rules/handed-record.ts`), and the
+ * The rule for a record a holder's reply hands to a load (`rules/handed-snapshot.ts`), and the
  * store a load's first run sees with it (`load/handed-store.ts`): a run that writes nothing on
  * it calls no store, one that writes goes to the store with it as `expected`, and one that
  * throws goes to the store as if there were no reply.
