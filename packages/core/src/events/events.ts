@@ -105,15 +105,8 @@ export type DataDriverEvent =
       readonly action: RequestAction;
     })
   | (KeyEvent & { readonly type: 'handoff.reply.sent'; readonly requester: string })
-  | (KeyEvent & {
-      readonly type: 'handoff.reply.received';
-      /**
-       * True when the reply carried, under a valid signature, the record the holder's release
-       * wrote for the load waiting here (`handOverLocks`), which its next attempt takes with no
-       * read when the record's lock is that load's.
-       */
-      readonly record?: true;
-    })
+  // `record`: the reply carried, signed, the record handed to the load waiting here.
+  | (KeyEvent & { readonly type: 'handoff.reply.received'; readonly record?: true })
   | (KeyEvent & {
       readonly type: 'profile.kicked';
       readonly player: string;

@@ -152,8 +152,7 @@ class Acquisition {
       stealFrom: this.stealFrom,
       heldHere,
       presenceOf: (holder: LockInfo) => this.presenceOf(holder, { failClosed: true }),
-      expected: this.released?.snapshot,
-      expectedDataJson: this.released?.dataJson,
+      released: this.released,
     };
     return boundedAttempt(context, this.deadline, reservation, input, then);
   }

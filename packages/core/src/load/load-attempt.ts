@@ -8,6 +8,8 @@ import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import { type JsonObject, jsonClone } from '../ports/json.js';
 import { withDataJson } from '../ports/record-json.js';
 import type { StoreSnapshot } from '../ports/store.js';
+import type { Released } from '../registry/released-snapshots.js';
+import type { HandedTake } from '../registry/reservation.js';
 import {
   decideLoad,
   fillDefaults,
@@ -69,17 +71,18 @@ export interface AttemptInput {
   heldHere(token: string): boolean;
   /** The holder's presence, read when a stale flagged lock asks for it. */
   presenceOf(holder: LockInfo): Promise<PresenceAnswer>;
-  /** The record as this server last released it: the first run's `expected`, so no read. */
-  readonly expected?: StoreSnapshot | undefined;
-  /** `JSON.stringify(expected.record.data)`, when known: a take that keeps the data reuses it. */
-  readonly expectedDataJson?: string | undefined;
+  /**
+   * The record as this server last released it, and its data's JSON: the first run's
+   * `expected`, so no read, and a take that keeps the data reuses the JSON.
+   */
+  readonly released?: Released | undefined;
   /**
    * The record the holder's signed reply handed to this load (`handedSnapshot`): the first run
    * decides on it, and reads nothing when the lock is this load's already (`HandedStore`).
    * `since`: when this load first asked for it, on this server's clock; the holder's write
    * came after, so a take on it with no read is as old as that (`Acquired.takenAt`).
    */
-  readonly handed?: { readonly snapshot: StoreSnapshot; readonly since: number } | undefined;
+  readonly handed?: HandedTake | undefined;
 }
 
 /**
@@ -133,7 +136,7 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
           return withDataJson(taken, dataJson);
         },
       },
-      first ? input.expected : undefined,
+      first ? input.released?.snapshot : undefined,
       (written): Attempt | Promise<Attempt> => {
         if (!written.ok) {
           if (written.final) throw written.error;
@@ -187,9 +190,10 @@ function takenJson(
   taken: ProfileRecord,
 ): string {
   // The snapshot's own record: the transform skips parsing it (`guardedWrite`).
-  const kept = record !== undefined && (record as unknown) === input.expected?.record;
-  if (kept && taken.data === record.data && input.expectedDataJson !== undefined) {
-    return input.expectedDataJson;
+  const released = input.released;
+  const kept = record !== undefined && (record as unknown) === released?.snapshot.record;
+  if (kept && taken.data === record.data && released?.dataJson !== undefined) {
+    return released.dataJson;
   }
   return JSON.stringify(taken.data);
 }

@@ -4,6 +4,12 @@ import type { StoreSnapshot } from '../ports/store.js';
 import { handedSnapshot } from '../rules/index.js';
 import { Requesters } from '../session/requesters.js';
 
+/** A record a holder's reply handed to a load, and when that load first asked for it. */
+export interface HandedTake {
+  readonly snapshot: StoreSnapshot;
+  readonly since: number;
+}
+
 /** A load in flight on this server: the key is reserved for it until it settles. */
 export class LoadReservation {
   /** Woken by the holder's reply, and by a cancel (the player left, the driver closed). */
@@ -63,7 +69,7 @@ export class LoadReservation {
    * (on server `jobId`): the attempt after the reply starts from it. `since`: this load's first
    * ask for it (the holder's write came after).
    */
-  takeHanded(jobId: string): { snapshot: StoreSnapshot; since: number } | undefined {
+  takeHanded(jobId: string): HandedTake | undefined {
     const handed = this.#handed;
     this.#handed = undefined;
     const since = this.#handOverAskedAt;
