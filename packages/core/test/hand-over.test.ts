@@ -367,6 +367,61 @@ describe('a lock handed over in the release', () => {
     expect(profile.data).toEqual({ coins: 7 }); // the data A let go of, through the clearing
   });
 
+  it("a joiner's driver that closes before the holder's release lands waits out the hand-over window (8 s from its ask), then clears the lock handed to its ended load", async () => {
+    const { bed, stores, server, of } = handOverFleet();
+    const [a, b, c] = [server('A'), server('B'), server('C')];
+    const held = await bed.clock.run(a.load('p1'));
+    held.data.coins = 7;
+    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+    const abort = new AbortController();
+    const asked = bed.clock.now();
+    const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
+    await bed.clock.advance(1_000);
+    abort.abort();
+    expect(await bed.clock.run(aborted)).toMatchObject({ code: ErrorCode.Aborted });
+    // B's driver closes while A's release hangs: nothing of B's is in the store yet.
+    let closedAt: number | undefined;
+    const closing = b.close().then((result) => {
+      closedAt = bed.clock.now();
+      return result;
+    });
+    await bed.clock.advance(2_000);
+    expect(stored(bed.store, 'p1')?.meta.lock?.jobId).toBe('A');
+    // A's release lands 3 s after B's ask, inside the holder's window: it writes B's lock.
+    hang.release();
+    await bed.clock.advance(0);
+    const handed = stored(bed.store, 'p1')?.meta.lock;
+    expect(handed).toMatchObject({ jobId: 'B', presence: true });
+    expect(closedAt).toBeUndefined();
+    await bed.clock.run(closing);
+    expect(closedAt! - asked).toBe(8_000);
+    expect(stored(bed.store, 'p1')?.meta.lock).toBeUndefined();
+    expect(stored(bed.store, 'p1')?.meta.releasedToken).toBe(handed?.token);
+    const waits = of('load.waiting').length;
+    const profile = await loadsAtOnce(bed, c);
+    expect(of('load.waiting').length).toBe(waits);
+    expect(profile.data).toEqual({ coins: 7 });
+  });
+
+  it('a close whose deadline comes inside the hand-over window ends at its deadline and writes nothing after it', async () => {
+    const { bed, stores, server } = handOverFleet();
+    const [a, b] = [server('A'), server('B')];
+    await bed.clock.run(a.load('p1'));
+    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
+    const abort = new AbortController();
+    const asked = bed.clock.now();
+    const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
+    await bed.clock.advance(1_000);
+    abort.abort();
+    await bed.clock.run(aborted);
+    await bed.clock.run(b.close({ deadlineSeconds: 3 }));
+    expect(bed.clock.now() - asked).toBe(4_000);
+    // A's release lands after B's close ended: B's lock stays, for B's presence or its age.
+    hang.release();
+    await bed.clock.advance(10_000);
+    expect(stored(bed.store, 'p1')?.meta.lock).toMatchObject({ jobId: 'B' });
+  });
+
   it('a closing driver leaves alone a lock its ended load was handed once another server took it', async () => {
     const made = handOverFleet();
     const { bed } = made;

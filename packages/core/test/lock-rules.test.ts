@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { LockInfo } from '../src/index.js';
-import { decideOrphanRelease, decideRelease, decideSave } from '../src/rules/index.js';
+import {
+  decideOrphanRelease,
+  decideRelease,
+  decideSave,
+  handOverAskWindowMs,
+} from '../src/rules/index.js';
 import { decideLoad, type LoadContext, type ProfileRecord } from '../src/rules.js';
 
 const NOW = 1_000_000_000;
@@ -290,4 +295,18 @@ describe('decideOrphanRelease', () => {
   it.each(orphanRows)('%s', (_name, stored, token, held, expected) => {
     expect(decideOrphanRelease(stored, token, { jobId: 'B', heldHere: () => held })).toBe(expected);
   });
+});
+
+describe('handOverAskWindowMs', () => {
+  // A holder honours an ask for two of the load's request repeats; a closing joiner waits as long.
+  it.each([
+    [4, 8_000],
+    [0.5, 1_000],
+    [10, 20_000],
+  ])(
+    'requests repeated every %s s: an ask is honoured for %i ms',
+    (requestRepeatSeconds, windowMs) => {
+      expect(handOverAskWindowMs({ requestRepeatSeconds })).toBe(windowMs);
+    },
+  );
 });

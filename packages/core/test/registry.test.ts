@@ -36,15 +36,18 @@ describe('SessionRegistry', () => {
       registry.reserve(`p${index}`, load);
       registry.settle(`p${index}`, load);
     }
-    // A second load of p2 that may leave a lock too: both of p2's tokens are kept.
+    // A second load of p2 that asked to be handed the lock at 5 s, then at 9 s: both of p2's
+    // tokens are kept, the second with its last ask (a holder may still write it for a while).
     const again = reservation('left-t2-again');
-    again.mayHaveLeftLock();
+    again.askedForHandOver(5_000);
+    again.askedForHandOver(9_000);
     registry.reserve('p2', again);
     registry.settle('p2', again);
     const left = registry.takeLeftLocks();
     expect(left).toHaveLength(1_024);
-    expect(left[0]).toEqual(['p2', 'left-t2']); // p1's, the oldest, went to make room
-    expect(left.at(-1)).toEqual(['p2', 'left-t2-again']);
+    // p1's, the oldest, went to make room
+    expect(left[0]).toEqual({ key: 'p2', token: 'left-t2', askedAt: undefined });
+    expect(left.at(-1)).toEqual({ key: 'p2', token: 'left-t2-again', askedAt: 9_000 });
     expect(registry.takeLeftLocks()).toEqual([]); // given once
   });
 

@@ -1,7 +1,8 @@
 import type { DriverContext } from '../context/context.js';
 import { within } from '../events/signal.js';
 import { describeError, nameSome } from '../ports/errors.js';
-import type { SessionRegistry } from '../registry/registry.js';
+import type { LeftLock, SessionRegistry } from '../registry/registry.js';
+import { handOverAskWindowMs } from '../rules/index.js';
 import { releaseOrphanedLock } from '../session/orphan-release.js';
 import type { DriverParts } from './assemble.js';
 
@@ -63,32 +64,70 @@ const CLEARANCES_AT_ONCE = 16;
  * Clears each lock this driver's loads may have left in the store without holding it: a lock a
  * holder handed to a load that had ended, a write whose answer was lost. Once this driver has
  * closed, nothing on this server answers a request for its keys, and while the server goes on
- * beating for its other drivers the player's next server would wait on it to the end. Nothing
- * is written once the close has ended (its deadline passed).
+ * beating for its other drivers the player's next server would wait on it to the end. A holder
+ * still honours a load's ask to be handed the lock for a while after it (`handOverAskWindowMs`),
+ * so the keys of loads that asked lately are cleared again once that window has passed, if the
+ * close lasts that long. Nothing is written once the close has ended (its deadline passed).
  */
 async function clearLeftLocks(context: DriverContext, registry: SessionRegistry): Promise<void> {
   if (registry.ended) return;
-  const heldHere = (token: string) => registry.holdsToken(token);
   const left = registry.takeLeftLocks();
-  const failed: string[] = [];
-  let error: unknown;
-  for (let next = 0; next < left.length && !registry.ended; next += CLEARANCES_AT_ONCE) {
-    const batch = left.slice(next, next + CLEARANCES_AT_ONCE);
+  const failures = new Map<string, { key: string; error: unknown }>();
+  await clearLocks(context, registry, left, failures);
+  const windowMs = handOverAskWindowMs(context.settings.timings);
+  const late = left.filter(
+    ({ askedAt }) => askedAt !== undefined && askedAt + windowMs > context.scheduler.now(),
+  );
+  if (late.length > 0) {
+    const windowEnd = Math.max(...late.map(({ askedAt }) => askedAt! + windowMs));
+    if (await reached(context, registry, windowEnd))
+      await clearLocks(context, registry, late, failures);
+  }
+  if (failures.size > 0) {
+    // One line for the close: a store down at shutdown would fail every one of them.
+    const failed = [...failures.values()];
+    context.logger.warn(
+      `could not clear the locks loads of ${nameSome(
+        failed.map(({ key }) => key),
+        10,
+      )} may have left; each lasts until this server's presence expires: ${describeError(failed.at(-1)!.error)}`,
+    );
+  }
+}
+
+/** Clears `locks`, a batch at a time, noting in `failures` (by token) those it could not. */
+async function clearLocks(
+  context: DriverContext,
+  registry: SessionRegistry,
+  locks: readonly LeftLock[],
+  failures: Map<string, { key: string; error: unknown }>,
+): Promise<void> {
+  const heldHere = (token: string) => registry.holdsToken(token);
+  for (let next = 0; next < locks.length && !registry.ended; next += CLEARANCES_AT_ONCE) {
+    const batch = locks.slice(next, next + CLEARANCES_AT_ONCE);
     const results = await Promise.all(
-      batch.map(([key, token]) =>
+      batch.map(({ key, token }) =>
         releaseOrphanedLock(context, key, token, heldHere, 'left lock release'),
       ),
     );
     results.forEach((written, index) => {
-      if (written.ok) return;
-      failed.push(batch[index]![0]);
-      error = written.error;
+      const { key, token } = batch[index]!;
+      if (written.ok) failures.delete(token);
+      else failures.set(token, { key, error: written.error });
     });
   }
-  if (failed.length > 0) {
-    // One line for the close: a store down at shutdown would fail every one of them.
-    context.logger.warn(
-      `could not clear the locks loads of ${nameSome(failed, 10)} may have left; each lasts until this server's presence expires: ${describeError(error)}`,
-    );
+}
+
+/** Resolves true once this server's clock reaches `at`, false if the close ends first. */
+async function reached(
+  context: DriverContext,
+  registry: SessionRegistry,
+  at: number,
+): Promise<boolean> {
+  while (!registry.ended) {
+    const leftMs = at - context.scheduler.now();
+    if (leftMs <= 0) return true;
+    await registry.waitForChange(context.scheduler, leftMs);
   }
+  return false;
 }

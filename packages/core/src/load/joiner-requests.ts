@@ -39,8 +39,6 @@ export class JoinerRequests {
     if (asked && asked.jobId === holder.jobId && asked.token === holder.token) return;
     this.stop();
     this.#asked = holder;
-    // The holder's release may write this load's lock from now on, even after the load ended.
-    if (this.#handTo !== undefined) this.load.askedForHandOver(this.context.scheduler.now());
     this.#repeat = this.context.scheduler.repeat(timings.requestRepeatSeconds * 1000, () => {
       void this.#send(holder);
     });
@@ -56,6 +54,8 @@ export class JoinerRequests {
   async #send(holder: LockInfo): Promise<void> {
     const { handoff } = this.context.link;
     if (!handoff) return;
+    // A holder's release may write this load's lock from now on, even after the load ended.
+    if (this.#handTo !== undefined) this.load.askedForHandOver(this.context.scheduler.now());
     this.context.emit({
       type: 'handoff.request.sent',
       key: this.key,

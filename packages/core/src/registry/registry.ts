@@ -22,6 +22,16 @@ import type { LoadReservation } from './reservation.js';
  */
 const TOKENS_HERE = new Set<string>();
 
+/**
+ * A lock a load here may have left in the store: its key, its token, and when the load last
+ * asked to be handed the lock (a holder may still write it for a while after).
+ */
+export interface LeftLock {
+  readonly key: string;
+  readonly token: string;
+  readonly askedAt: number | undefined;
+}
+
 /** The most loads whose lock may be left in the store a driver remembers for its close (newest). */
 const MAX_LEFT_LOCKS = 1024;
 
@@ -30,8 +40,8 @@ export class SessionRegistry {
   readonly #loads = new Map<string, LoadReservation>();
   readonly #changed = new Signal();
   readonly #released: ReleasedSnapshots;
-  /** Each load here that ended without holding a lock it may have left: token to key. */
-  readonly #leftLocks = new Map<string, string>();
+  /** Each load here that ended without holding a lock it may have left, by its token. */
+  readonly #leftLocks = new Map<string, LeftLock>();
   #closed = false;
   #ended = false;
 
@@ -52,6 +62,7 @@ export class SessionRegistry {
   /** The close has finished (its deadline passed or every profile was released). */
   end(): void {
     this.#ended = true;
+    this.changed(); // a close's wait (for a hand-over's window) ends with it
   }
 
   /** Profiles held or loading here (each adds to this server's publish budget). */
@@ -104,7 +115,7 @@ export class SessionRegistry {
     if (this.#loads.get(key) === reservation) this.#loads.delete(key);
     if (this.#sessions.get(key)?.token !== reservation.token) {
       TOKENS_HERE.delete(reservation.token);
-      if (reservation.mayLeaveLock) this.#noteLeftLock(key, reservation.token);
+      if (reservation.mayLeaveLock) this.#noteLeftLock(key, reservation);
     }
     this.changed();
   }
@@ -120,14 +131,14 @@ export class SessionRegistry {
    * given (an earlier one's lock may be the one left); a later load that holds the key writes
    * its own token, so clearing an earlier one's finds nothing to clear.
    */
-  takeLeftLocks(): Array<[key: string, token: string]> {
-    const left = [...this.#leftLocks].map(([token, key]): [string, string] => [key, token]);
+  takeLeftLocks(): LeftLock[] {
+    const left = [...this.#leftLocks.values()];
     this.#leftLocks.clear();
     return left;
   }
 
-  #noteLeftLock(key: string, token: string): void {
-    this.#leftLocks.set(token, key);
+  #noteLeftLock(key: string, { token, lastHandOverAsk }: LoadReservation): void {
+    this.#leftLocks.set(token, { key, token, askedAt: lastHandOverAsk });
     if (this.#leftLocks.size <= MAX_LEFT_LOCKS) return;
     const oldest = this.#leftLocks.keys().next().value; // a Map iterates in insertion order
     if (oldest !== undefined) this.#leftLocks.delete(oldest);

@@ -25,6 +25,7 @@ export class LoadReservation {
   /** The record the holder's reply handed to this load, until its next attempt takes it. */
   #handed: HandedRecord | undefined;
   #handOverAskedAt: number | undefined;
+  #lastHandOverAsk: number | undefined;
 
   constructor(
     /** The lock token this load writes. */
@@ -50,6 +51,12 @@ export class LoadReservation {
   askedForHandOver(at: number): void {
     this.#mayLeaveLock = true;
     this.#handOverAskedAt ??= at;
+    this.#lastHandOverAsk = at;
+  }
+
+  /** When this load last asked to be handed the lock, if it did: a holder honours it for a while. */
+  get lastHandOverAsk(): number | undefined {
+    return this.#lastHandOverAsk;
   }
 
   /**

@@ -63,6 +63,15 @@ export interface OwnLocks {
   readonly heldHere: (token: string) => boolean;
 }
 
+/**
+ * How long a holder honours a load's ask to be handed the lock: two of the load's request
+ * repeats, since a load that asked longer ago than that may have given up. A server whose load
+ * ended having asked waits out the same window at its close before clearing what it was handed.
+ */
+export function handOverAskWindowMs(timings: { readonly requestRepeatSeconds: number }): number {
+  return 2 * timings.requestRepeatSeconds * 1000;
+}
+
 /** True for a lock of this server that no profile here holds any more (a lost response). */
 export function isOrphanedHere(lock: LockInfo, own: OwnLocks): boolean {
   return lock.jobId === own.jobId && !own.heldHere(lock.token);

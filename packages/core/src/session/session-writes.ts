@@ -10,6 +10,7 @@ import {
   decideRelease,
   decideSave,
   handedRecord,
+  handOverAskWindowMs,
   type LockInfo,
   type LockWriter,
   latestSchema,
@@ -92,7 +93,7 @@ export class SessionWriter {
     if (!settings.handOverLocks) return undefined;
     const now = scheduler.now();
     // Only to a load that asked within two of its repeats: one asking longer ago may be gone.
-    const since = now - 2 * settings.timings.requestRepeatSeconds * 1000;
+    const since = now - handOverAskWindowMs(settings.timings);
     const handOver = this.session.handOver(since);
     if (handOver === undefined) return undefined;
     return { jobId: handOver.jobId, token: handOver.token, time: now, presence: true };
