@@ -61,8 +61,11 @@ describe('SessionRegistry', () => {
     registry.hold(session as unknown as ProfileSession);
     registry.settle('p1', load);
     expect(registry.takeLeftLocks()).toEqual([]);
+    // Held for p1 only: a lock under the same token on another key is not held here.
+    expect(registry.holdsToken('left-held', 'p1')).toBe(true);
+    expect(registry.holdsToken('left-held', 'p2')).toBe(false);
     registry.forget(session as unknown as ProfileSession); // its token leaves this process's set
-    expect(registry.holdsToken('left-held')).toBe(false);
+    expect(registry.holdsToken('left-held', 'p1')).toBe(false);
   });
 
   it('a settle of an older reservation leaves the newer one in place', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DataDriver, ErrorCode, Handoff } from '../src/index.js';
+import { DataDriver, ErrorCode, Handoff, type JsonObject } from '../src/index.js';
 import {
   FaultyStore,
   MemoryHost,
@@ -125,5 +125,25 @@ describe('two drivers with one name over one store on one server', () => {
     const driver = make({ jobId: 'A', handoff: false });
     const profile = await clock.run(driver.load('p1'));
     expect(profile.data).toEqual({ coins: 4 });
+  });
+
+  it("a lock of this server on another key under a token held here for p1 (a copied record) is that key's orphan", async () => {
+    const { clock, store, make } = setup();
+    const driver = make({ jobId: 'A', handoff: false });
+    const p1 = await clock.run(driver.load('p1'));
+    // An operator copied p1's record, lock and all, to p2.
+    const copied = store.peek('PlayerData/p1') as { meta: { lock: JsonObject } };
+    store.put('PlayerData/p2', {
+      data: { coins: 5 },
+      meta: { version: 1, lock: copied.meta.lock },
+    });
+    const started = clock.now();
+    const p2 = await clock.run(driver.load('p2'));
+    expect(clock.now() - started).toBe(0);
+    expect(p2.data).toEqual({ coins: 5 });
+    expect(store.peek('PlayerData/p2')).toMatchObject({ meta: { lock: { token: p2.lockToken } } });
+    // p1's session still holds its own lock.
+    expect(store.peek('PlayerData/p1')).toMatchObject({ meta: { lock: { token: p1.lockToken } } });
+    expect(p1.active).toBe(true);
   });
 });

@@ -102,13 +102,13 @@ async function clearLocks(
   locks: readonly LeftLock[],
   failures: Map<string, { key: string; error: unknown }>,
 ): Promise<void> {
-  const heldHere = (token: string) => registry.holdsToken(token);
   for (let next = 0; next < locks.length && !registry.ended; next += CLEARANCES_AT_ONCE) {
     const batch = locks.slice(next, next + CLEARANCES_AT_ONCE);
     const results = await Promise.all(
-      batch.map(({ key, token }) =>
-        releaseOrphanedLock(context, key, token, heldHere, 'left lock release'),
-      ),
+      batch.map(({ key, token }) => {
+        const heldHere = (held: string) => registry.holdsToken(held, key);
+        return releaseOrphanedLock(context, key, token, heldHere, 'left lock release');
+      }),
     );
     results.forEach((written, index) => {
       const { key, token } = batch[index]!;

@@ -112,7 +112,7 @@ export class HolderAnswers {
   ): Promise<void> {
     const { context } = this;
     if (token !== undefined) {
-      const heldHere = (held: string) => this.registry.holdsToken(held);
+      const heldHere = (held: string) => this.registry.holdsToken(held, key);
       const written = await releaseOrphanedLock(
         context,
         key,

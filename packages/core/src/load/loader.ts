@@ -145,7 +145,7 @@ export class Loader {
     };
     let acquiring: Promise<Acquired>;
     try {
-      const heldHere = (token: string) => registry.holdsToken(token);
+      const heldHere = (token: string) => registry.holdsToken(token, key);
       const released = registry.takeReleased(key);
       acquiring = acquire(context, key, reservation, heldHere, released);
     } catch (error) {

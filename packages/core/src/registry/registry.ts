@@ -14,13 +14,14 @@ import { type Released, ReleasedSnapshots } from './released-snapshots.js';
 import type { LoadReservation } from './reservation.js';
 
 /**
- * The lock tokens every driver in this process holds or is loading under. A lock of this
- * server's id is orphaned (a lost response, free to take) only when no driver here holds its
- * token: a second driver of one name and jobId through another store object over the same
- * backend (two `RedisStore`s over one Redis) would otherwise take the first's locks. Tokens
- * are random per load, so drivers over other backends never match.
+ * The lock tokens every driver in this process holds or is loading under, each with its key. A
+ * lock of this server's id is orphaned (a lost response, free to take) only when no driver here
+ * holds its token for that key: a second driver of one name and jobId through another store
+ * object over the same backend (two `RedisStore`s over one Redis) would otherwise take the
+ * first's locks. Tokens are random per load, so drivers over other backends never match, and a
+ * lock copied to another key (a record copied whole) is that key's orphan.
  */
-const TOKENS_HERE = new Set<string>();
+const TOKENS_HERE = new Map<string, string>();
 
 /**
  * A lock a load here may have left in the store: its key, its token, and when the load last
@@ -89,9 +90,9 @@ export class SessionRegistry {
     return this.#released.take(key);
   }
 
-  /** True when a driver in this process holds, or is loading under, a lock with `token`. */
-  holdsToken(token: string): boolean {
-    return TOKENS_HERE.has(token);
+  /** True when a driver in this process holds, or is loading under, `key`'s lock with `token`. */
+  holdsToken(token: string, key: string): boolean {
+    return TOKENS_HERE.get(token) === key;
   }
 
   /**
@@ -101,13 +102,13 @@ export class SessionRegistry {
   reserve(key: string, reservation: LoadReservation): void {
     if (this.#loads.has(key)) throw new Error(`${key} is already reserved by a load`);
     this.#loads.set(key, reservation);
-    TOKENS_HERE.add(reservation.token);
+    TOKENS_HERE.set(reservation.token, key);
   }
 
   /** A load took the lock: its session holds the key from now on. */
   hold(session: ProfileSession): void {
     this.#sessions.set(session.key, session);
-    TOKENS_HERE.add(session.token);
+    TOKENS_HERE.set(session.token, session.key);
   }
 
   /** The load under `reservation` settled (loaded or not): the key is no longer reserved. */
