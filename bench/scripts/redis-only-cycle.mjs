@@ -4,7 +4,8 @@
 // packages/redis). The store is the Redis adapter on a client made with its recommended
 // options; the messenger and presence are core's in-memory ones (no calls per cycle). One
 // warm-up second, then `windows` windows of `seconds`; prints the best window's cycles per
-// second and node's CPU per cycle (µs) in it.
+// second and node's CPU per cycle (µs) in it. AUTO=1: the client with ioredis's
+// enableAutoPipelining on.
 import { DataDriver, Handoff } from '@datadriver/core';
 import { MemoryHost, MemoryMessenger, MemoryPresence } from '@datadriver/core/testing';
 import { RECOMMENDED_REDIS_OPTIONS, RedisStore } from '@datadriver/redis';
@@ -15,7 +16,10 @@ const seconds = Number(process.argv[3] ?? 2);
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const jobId = `redis-only-${process.pid}`;
-const client = new Redis(url, RECOMMENDED_REDIS_OPTIONS);
+const client = new Redis(url, {
+  ...RECOMMENDED_REDIS_OPTIONS,
+  enableAutoPipelining: process.env.AUTO === '1',
+});
 const [messenger, presence] = [new MemoryMessenger(), new MemoryPresence()];
 const handoff = new Handoff({ jobId, messenger, presence, logger: quiet });
 const driver = new DataDriver({

@@ -33,6 +33,7 @@ import { coalesceTick } from './coalesce.js';
 import { deadlineOf, within } from './deadline.js';
 import { toRedisError } from './errors.js';
 import { checkPrefix, recordKey, versionKeys } from './keys.js';
+import { sendPlain } from './plain-command.js';
 import { scanKeys } from './redis-scan.js';
 import { CompareAndSet, casWrite } from './redis-store-cas.js';
 import { RedisVersions } from './redis-versions.js';
@@ -229,7 +230,10 @@ export class RedisStore implements Store {
     let fields: Record<string, string>;
     try {
       coalesceTick(this.client);
-      fields = await within(this.deadlineMs, this.client.hgetall(redisKey));
+      fields = (await within(
+        this.deadlineMs,
+        sendPlain(this.client, 'hgetall', [redisKey]),
+      )) as Record<string, string>;
     } catch (error) {
       throw toRedisError(error, 'read', redisKey);
     }

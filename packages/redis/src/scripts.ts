@@ -9,6 +9,7 @@ import type { RedisClient } from './client.js';
 import { coalesceTick } from './coalesce.js';
 import { within } from './deadline.js';
 import { isNoScript } from './errors.js';
+import { sendPlain } from './plain-command.js';
 
 export interface LuaScript {
   readonly source: string;
@@ -150,10 +151,10 @@ export function runScript(
   // A promise chain, not an async function: this runs for every write, and each async frame
   // is one more promise and microtask per call.
   coalesceTick(client);
-  return within(deadlineMs, client.evalsha(script.sha, keys.length, ...keys, ...args)).catch(
-    (error: unknown) => {
-      if (!isNoScript(error)) throw error;
-      return within(deadlineMs, client.eval(script.source, keys.length, ...keys, ...args));
-    },
-  );
+  const call = (name: string, first: string) =>
+    within(deadlineMs, sendPlain(client, name, [first, keys.length, ...keys, ...args]));
+  return call('evalsha', script.sha).catch((error: unknown) => {
+    if (!isNoScript(error)) throw error;
+    return call('eval', script.source);
+  });
 }

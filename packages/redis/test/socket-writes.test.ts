@@ -57,3 +57,38 @@ describe('RedisStore: socket writes', () => {
     expect(writes).toEqual([1, 1]);
   });
 });
+
+describe('RedisStore: a client with auto-pipelining on', () => {
+  it("sends its compare-and-sets as plain commands, in one write per tick, none held in the client's auto-pipeline", async () => {
+    const piped = await clients.open(undefined, { enableAutoPipelining: true });
+    const pipedStore = new RedisStore({ client: piped, prefix: uniquePrefix('auto-pipelined') });
+    const snapshots = await Promise.all(
+      keys.map((key) => pipedStore.update(key, () => ({ n: 1 }))),
+    );
+    const pipedWrites = recordWrites(piped);
+    const next = keys.map((key, index) =>
+      pipedStore.update(key, () => ({ n: 2 }), { expected: snapshots[index] as StoreSnapshot }),
+    );
+    // Sent in this tick: an auto-pipeline would hold them until setImmediate.
+    expect(piped.autoPipelineQueueSize).toBe(0);
+    const written = await Promise.all(next);
+    expect(written.map((snapshot) => snapshot?.record)).toEqual(keys.map(() => ({ n: 2 })));
+    expect(pipedWrites).toEqual([10]);
+    // A read, too: its HGETALL goes plain.
+    const read = pipedStore.get('p0');
+    expect(piped.autoPipelineQueueSize).toBe(0);
+    expect(await read).toEqual({ n: 2 });
+  });
+
+  it("writes under the client's own keyPrefix, as the client's command methods do", async () => {
+    const prefixed = await clients.open(undefined, { keyPrefix: 'client-prefix:' });
+    const prefix = uniquePrefix('key-prefix');
+    const prefixedStore = new RedisStore({ client: prefixed, prefix });
+    await prefixedStore.update('p1', () => ({ n: 7 }));
+    expect(await prefixedStore.get('p1')).toEqual({ n: 7 });
+    // The plain client sees the record under the client's prefix, and nothing without it.
+    const stored = await client.keys(`*${prefix}*`);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.every((key) => key.startsWith('client-prefix:'))).toBe(true);
+  });
+});
