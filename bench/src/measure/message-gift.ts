@@ -2,8 +2,8 @@
  * A gift to an online player, between processes (all-Redis): this process calls
  * `driver.send`, the holder process (message-holder-main.ts, started by the caller) holds the
  * profile with an `onMessage` and applies it. A sample runs from the send's start to the holder's
- * `message.applied` (its pass's compare-and-set known committed), on the wall clock both
- * processes share (wall-clock.ts).
+ * `message.applied` (its pass's compare-and-set known committed), on the holder's wall clock
+ * less its offset from this process's (measured once per holder: wall-clock.ts).
  *
  * The floor, measured the same way between the same two kinds of process on the same Redis:
  * one inbox write (the Redis adapter's own `update` of an inbox key, as a send makes it), one
@@ -26,6 +26,11 @@ export interface GiftResult {
   readonly floor: number[];
   /** Passes that applied more than the one message sent (none expected: one at a time). */
   readonly batchedPasses: number;
+  /** Each holder's clock against this process's (ms), and the round trip that measured it. */
+  readonly clocks: {
+    readonly holder: { readonly offsetMs: number; readonly roundTripMs: number };
+    readonly floor: { readonly offsetMs: number; readonly roundTripMs: number };
+  };
 }
 
 const APPLIED_TIMEOUT_MS = 10_000;
@@ -52,7 +57,8 @@ export async function measureGift(
   const floorBus = messengerOn({ kind: 'redis', url: redisUrl });
   const floorInbox = `${tag}-floor-inbox`;
   const driver = sender.drivers[0]!;
-  const result: GiftResult = { driver: [], driverSend: [], floor: [], batchedPasses: 0 };
+  const clocks = { holder: await holder.clockOffset(), floor: await floorHolder.clockOffset() };
+  const result: GiftResult = { driver: [], driverSend: [], floor: [], batchedPasses: 0, clocks };
   let batched = 0;
 
   const driverSample = async (n: number) => {
@@ -63,7 +69,7 @@ export async function measureGift(
     const sent = wallNow();
     const line: Applied = await applied;
     if ((line.ids?.length ?? 0) > 1) batched++;
-    return { applied: line.at - started, sent: sent - started };
+    return { applied: line.at - clocks.holder.offsetMs - started, sent: sent - started };
   };
   const floorSample = async (n: number) => {
     const applied = floorHolder.next((line) => line.n === n, APPLIED_TIMEOUT_MS);
@@ -73,7 +79,7 @@ export async function measureGift(
       messages: [{ id: `floor-${n}`, body: { coins: 1 }, at: Date.now() }],
     }));
     await floorBus.messenger.publish(topic, { T: 'M', D: 'PlayerData', K: holderKey, n });
-    return (await applied).at - started;
+    return (await applied).at - clocks.floor.offsetMs - started;
   };
 
   try {

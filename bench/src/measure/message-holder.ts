@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { MessageHolderArgs } from '../processes/message-holder-main.js';
+import { wallNow } from './wall-clock.js';
 
 const HOLDER_SCRIPT = fileURLToPath(new URL('./processes/message-holder-main.js', import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
@@ -20,6 +21,7 @@ export interface Applied {
 
 export class MessageHolder {
   private listener: ((applied: Applied) => void) | undefined;
+  private clockListener: ((at: number) => void) | undefined;
 
   private constructor(
     readonly args: MessageHolderArgs,
@@ -42,9 +44,34 @@ export class MessageHolder {
           clearTimeout(timer);
           resolve(holder);
         } else if (parsed.type === 'applied') holder.listener?.(parsed);
+        else if (parsed.type === 'clock') holder.clockListener?.(parsed.at);
       });
       child.once('exit', (code) => reject(new Error(`the message holder exited with ${code}`)));
     });
+  }
+
+  /**
+   * How far the holder's wall clock is ahead of this process's (ms): each process's
+   * `performance.timeOrigin` is the system clock at its start, so two processes started
+   * minutes apart disagree by as much as that clock moved against the monotonic one meanwhile
+   * (a floor sample came out at -0.16 ms before this). Of `pings` round trips over the pipes,
+   * the shortest one's midpoint: wrong by at most half of it.
+   */
+  async clockOffset(pings = 40): Promise<{ offsetMs: number; roundTripMs: number }> {
+    let best = { offsetMs: 0, roundTripMs: Number.POSITIVE_INFINITY };
+    for (let ping = 0; ping < pings; ping++) {
+      const sentAt = wallNow();
+      const at = await new Promise<number>((resolve) => {
+        this.clockListener = resolve;
+        this.child.stdin?.write('clock\n');
+      });
+      const back = wallNow();
+      if (back - sentAt < best.roundTripMs) {
+        best = { offsetMs: at - (sentAt + back) / 2, roundTripMs: back - sentAt };
+      }
+    }
+    this.clockListener = undefined;
+    return best;
   }
 
   /** Every `applied` line from now on goes to `listener` (one at a time). */

@@ -11,8 +11,10 @@
  *
  *   node dist/processes/message-holder-main.js '<MessageHolderArgs as JSON>'
  *
- * Prints {"type":"ready"} once it holds the profile (or is subscribed); exits when its stdin
- * closes. Times are wall-clock milliseconds (`wallNow`), comparable between the two processes.
+ * Prints {"type":"ready"} once it holds the profile (or is subscribed); answers each line on
+ * its stdin with {"type":"clock","at":<wall ms>} (the bench's measure of this process's clock
+ * against its own, message-holder.ts); exits when its stdin closes. Times are wall-clock
+ * milliseconds (`wallNow`).
  */
 import { createInterface } from 'node:readline';
 import { writerOn } from '../measure/conditional-writes.js';
@@ -35,7 +37,9 @@ const args = JSON.parse(process.argv[2] ?? '{}') as MessageHolderArgs;
 const report = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
 const close = args.mode === 'driver' ? await holdProfile() : await answerFloor();
 report({ type: 'ready' });
-createInterface({ input: process.stdin }).on('close', async () => {
+const input = createInterface({ input: process.stdin });
+input.on('line', () => report({ type: 'clock', at: wallNow() }));
+input.on('close', async () => {
   await close();
   process.exit(0);
 });

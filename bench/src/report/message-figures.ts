@@ -21,6 +21,11 @@ export function messageFigures(results: RunResults): Figure[] {
   ];
 }
 
+/** A holder's clock offset and the round trip that bounds its error. */
+function clockNote({ offsetMs, roundTripMs }: { offsetMs: number; roundTripMs: number }): string {
+  return `${offsetMs.toFixed(3)} ms (±${(roundTripMs / 2).toFixed(3)})`;
+}
+
 function giftFigures(results: RunResults): Figure[] {
   const gift = results.messages!.gift;
   const driver = summarize(gift.driver);
@@ -36,7 +41,7 @@ function giftFigures(results: RunResults): Figure[] {
       unit: 'ms',
       summary: driver,
       goal: `floor ${floor.median.toFixed(2)} ms (ratio ${ratio.toFixed(2)})`,
-      note: `send resolved (durable in the inbox) after ${sent.median.toFixed(2)} ms median; then the send's read of the profile and its nudge, the holder's inbox read and its compare-and-set of the profile; ${gift.batchedPasses} passes applied more than one message`,
+      note: `send resolved (durable in the inbox) after ${sent.median.toFixed(2)} ms median; then the send's read of the profile and its nudge, the holder's inbox read and its compare-and-set of the profile; ${gift.batchedPasses} passes applied more than one message; the holders' clocks ${clockNote(gift.clocks.holder)} (gifts) and ${clockNote(gift.clocks.floor)} (floor) from the bench's, subtracted`,
       detail: { sendResolved: sent },
     },
     {
