@@ -18,19 +18,30 @@ import { type Bed, stored, tradeWithHungCommit } from './helpers.js';
  * has just landed: the lock it wrote is B's, whose load has ended.
  */
 async function handedToAbortedLoad(made: ReturnType<typeof handOverFleet>) {
+  const { bed } = made;
+  const { b, c, hang } = await abortedWhileReleaseHangs(made);
+  hang.release();
+  await bed.clock.run(Promise.resolve());
+  return { b, c };
+}
+
+/**
+ * A, B and C of one fleet; A holds p1 (coins 7) and its release hangs; B's load asked for the
+ * hand-over at `asked` and was aborted a second later, so A's release may still hand it the lock.
+ */
+async function abortedWhileReleaseHangs(made: ReturnType<typeof handOverFleet>) {
   const { bed, stores, server } = made;
   const [a, b, c] = [server('A'), server('B'), server('C')];
   const held = await bed.clock.run(a.load('p1'));
   held.data.coins = 7;
   const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
   const abort = new AbortController();
+  const asked = bed.clock.now();
   const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
   await bed.clock.advance(1_000);
   abort.abort();
   expect(await bed.clock.run(aborted)).toMatchObject({ code: ErrorCode.Aborted });
-  hang.release();
-  await bed.clock.run(Promise.resolve());
-  return { b, c };
+  return { b, c, hang, asked };
 }
 
 /** `driver` loads p1 with no wait and holds its lock: nothing was left in its way. */
@@ -368,17 +379,9 @@ describe('a lock handed over in the release', () => {
   });
 
   it("a joiner's driver that closes before the holder's release lands waits out the hand-over window (8 s from its ask), then clears the lock handed to its ended load", async () => {
-    const { bed, stores, server, of } = handOverFleet();
-    const [a, b, c] = [server('A'), server('B'), server('C')];
-    const held = await bed.clock.run(a.load('p1'));
-    held.data.coins = 7;
-    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
-    const abort = new AbortController();
-    const asked = bed.clock.now();
-    const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
-    await bed.clock.advance(1_000);
-    abort.abort();
-    expect(await bed.clock.run(aborted)).toMatchObject({ code: ErrorCode.Aborted });
+    const made = handOverFleet();
+    const { bed, of } = made;
+    const { b, c, hang, asked } = await abortedWhileReleaseHangs(made);
     // B's driver closes while A's release hangs: nothing of B's is in the store yet.
     let closedAt: number | undefined;
     const closing = b.close().then((result) => {
@@ -404,16 +407,9 @@ describe('a lock handed over in the release', () => {
   });
 
   it('a close whose deadline comes inside the hand-over window ends at its deadline and writes nothing after it', async () => {
-    const { bed, stores, server } = handOverFleet();
-    const [a, b] = [server('A'), server('B')];
-    await bed.clock.run(a.load('p1'));
-    const hang = stores.A!.faults.inject({ kind: 'stall', operation: 'update' });
-    const abort = new AbortController();
-    const asked = bed.clock.now();
-    const aborted = b.load('p1', { signal: abort.signal }).catch((error: unknown) => error);
-    await bed.clock.advance(1_000);
-    abort.abort();
-    await bed.clock.run(aborted);
+    const made = handOverFleet();
+    const { bed } = made;
+    const { b, hang, asked } = await abortedWhileReleaseHangs(made);
     await bed.clock.run(b.close({ deadlineSeconds: 3 }));
     expect(bed.clock.now() - asked).toBe(4_000);
     // A's release lands after B's close ended: B's lock stays, for B's presence or its age.
