@@ -17,6 +17,7 @@ import type { Logger } from '../ports/logger.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { Store } from '../ports/store.js';
 import { SystemScheduler } from '../ports/system-scheduler.js';
+import { TimerQueue } from '../ports/timer-queue.js';
 import { checkCreatedId, type DriverKeys, keysOf } from '../rules/keys.js';
 import { BackgroundWrites } from './background-writes.js';
 import { HealthMonitor } from './health-monitor.js';
@@ -29,6 +30,10 @@ export interface DriverContext {
   readonly settings: Settings;
   readonly store: Store;
   readonly scheduler: Scheduler;
+  /** Every profile's autosave timer, on one background task (`TimerQueue`). */
+  readonly autosaves: TimerQueue;
+  /** Every load attempt's hard end (`JoinDeadline`), on one task. */
+  readonly hardEnds: TimerQueue;
   readonly logger: Logger;
   readonly events: EventStream;
   readonly keys: DriverKeys;
@@ -91,6 +96,8 @@ export function createContext<T extends object>(
     settings,
     store: options.store,
     scheduler,
+    autosaves: new TimerQueue(scheduler, 'background'),
+    hardEnds: new TimerQueue(scheduler, 'normal'),
     logger,
     events,
     keys: keysOf(settings.name),

@@ -73,7 +73,8 @@ class Acquisition {
     private released: Released | undefined,
   ) {
     const { timings } = context.link;
-    this.deadline = new JoinDeadline(context.scheduler, context.settings.lockWaitMs, timings);
+    const { scheduler, settings, hardEnds } = context;
+    this.deadline = new JoinDeadline(scheduler, settings.lockWaitMs, timings, hardEnds);
     this.parkMs = timings.parkMinSeconds * 1000;
   }
 

@@ -10,7 +10,8 @@
 
 import type { HandoffTimings } from '../handoff/timings.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
-import type { Scheduler } from '../ports/scheduler.js';
+import type { ScheduledTask, Scheduler } from '../ports/scheduler.js';
+import type { TimerQueue } from '../ports/timer-queue.js';
 
 /** What a bounded call resolved with, or `late` when its bound came first. */
 export type Bounded<T> = { readonly late: false; readonly value: T } | { readonly late: true };
@@ -25,6 +26,8 @@ export class JoinDeadline {
     private readonly scheduler: Scheduler,
     lockWaitMs: number,
     private readonly timings: HandoffTimings,
+    /** The driver's queue for store attempts' hard ends: every load's falls due in load order. */
+    private readonly hardEnds: TimerQueue,
   ) {
     this.at = scheduler.now() + lockWaitMs;
     this.hardEnd = this.at + timings.presenceTtlSeconds * 1000;
@@ -48,7 +51,7 @@ export class JoinDeadline {
     work: Promise<T>,
     settle: (bounded: Bounded<T>) => R | PromiseLike<R>,
   ): Promise<R> {
-    return this.race(work, this.hardEnd, settle);
+    return this.race(work, (late) => this.hardEnds.at(this.hardEnd, late), settle);
   }
 
   /**
@@ -56,9 +59,11 @@ export class JoinDeadline {
    * after it, inside the last attempt).
    */
   presenceCall<T>(work: Promise<T>): Promise<Bounded<T>> {
+    const now = this.scheduler.now();
+    const end = now < this.at ? this.at : this.hardEnd;
     return this.race(
       work,
-      this.scheduler.now() < this.at ? this.at : this.hardEnd,
+      (late) => this.scheduler.schedule(end - now, late),
       (bounded) => bounded,
     );
   }
@@ -72,9 +77,10 @@ export class JoinDeadline {
     );
   }
 
+  /** `work`, or `late` from the timer `bound` sets (at the race's end). */
   private race<T, R>(
     work: Promise<T>,
-    end: number,
+    bound: (late: () => void) => ScheduledTask,
     settle: (bounded: Bounded<T>) => R | PromiseLike<R>,
   ): Promise<R> {
     return new Promise((resolve, reject) => {
@@ -88,9 +94,7 @@ export class JoinDeadline {
           reject(error);
         }
       };
-      const timer = this.scheduler.schedule(end - this.scheduler.now(), () =>
-        settleWith({ late: true }),
-      );
+      const timer = bound(() => settleWith({ late: true }));
       work.then(
         (value) => {
           timer.cancel();

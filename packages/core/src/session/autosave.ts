@@ -1,25 +1,38 @@
-import type { ScheduledTask, Scheduler } from '../ports/scheduler.js';
+import { repeatIntervalMs, type ScheduledTask, type Scheduler } from '../ports/scheduler.js';
+import type { TimerQueue } from '../ports/timer-queue.js';
 
 /**
- * One profile's autosave timer: every profile has its own, so a stuck write holds back only
- * that profile. Background: it never keeps a process alive.
+ * One profile's autosave: every period, from its start, on the driver's queue of autosave
+ * timers (one background task for every profile, which never keeps a process alive). The tick
+ * only starts a save, so a stuck write holds back only its own profile.
  */
 export class Autosave {
-  #task: ScheduledTask | undefined;
+  #timer: ScheduledTask | undefined;
 
   constructor(
+    private readonly timers: TimerQueue,
     private readonly scheduler: Scheduler,
     private readonly periodMs: number,
     private readonly tick: () => void,
   ) {}
 
   start(): void {
-    if (this.#task || this.periodMs <= 0) return;
-    this.#task = this.scheduler.repeat(this.periodMs, this.tick, 'background');
+    if (this.#timer || this.periodMs <= 0) return;
+    this.#arm();
   }
 
   stop(): void {
-    this.#task?.cancel();
-    this.#task = undefined;
+    this.#timer?.cancel();
+    this.#timer = undefined;
   }
+
+  #arm(): void {
+    this.#timer = this.timers.at(this.scheduler.now() + repeatIntervalMs(this.periodMs), this.#run);
+  }
+
+  // Armed again before the tick runs, as a repeat is: a stop() from inside the tick disarms it.
+  readonly #run = (): void => {
+    this.#arm();
+    this.tick();
+  };
 }

@@ -70,9 +70,8 @@ export class ProfileSession {
     const view = new SessionView(this, hooks, (holder) => this.lostTo(holder));
     this.#view = view;
     this.#io = new SessionIo(context, view, loadedSnapshot(start));
-    this.#autosave = new Autosave(context.scheduler, context.settings.autosaveMs, () =>
-      this.#tick(),
-    );
+    const { autosaves, scheduler, settings } = context;
+    this.#autosave = new Autosave(autosaves, scheduler, settings.autosaveMs, () => this.#tick());
     this.profile = new Profile(this);
     this.#autosave.start();
   }
