@@ -6,7 +6,7 @@
 import { DataDriverError, ErrorCode } from '@datadriver/core/ports';
 import type { RedisClient } from './client.js';
 import { toRedisError } from './errors.js';
-import { recordKey, versionKeys } from './keys.js';
+import { versionKeys } from './keys.js';
 import { type ReplicaWait, runScriptReplicated, underReplicated } from './replication.js';
 import type { RetentionArgs } from './retention.js';
 import {
@@ -34,11 +34,13 @@ export type CasOutcome =
 /**
  * The compare-and-set that writes `json` (or deletes, for '') where the version is still
  * `seen` ('' for no record), stamping `version`: on the record alone, or with its versions keys
- * and `retention` when it keeps a version (never for a delete).
+ * and `retention` when it keeps a version (never for a delete). `redisKey`: the record's own
+ * name (`recordKey(prefix, key)`), which the caller has made already.
  */
 export function casWrite(
   prefix: string,
   key: string,
+  redisKey: string,
   write: {
     readonly seen: string;
     readonly version: string;
@@ -46,7 +48,6 @@ export function casWrite(
     readonly retention: RetentionArgs | undefined;
   },
 ): CasWrite {
-  const redisKey = recordKey(prefix, key);
   const args = [write.seen, write.version, write.json];
   if (write.retention === undefined || write.json === '') return { keys: [redisKey], args };
   const { index, records } = versionKeys(prefix, key);

@@ -183,7 +183,12 @@ export class RedisStore implements Store {
       const json = next === null ? '' : recordJson(next);
       const retention = keepVersion ? this.retention : undefined;
       const outcome = await this.cas.run(
-        casWrite(this.prefix, key, { seen: seen.version ?? '', version, json, retention }),
+        casWrite(this.prefix, key, redisKey, {
+          seen: seen.version ?? '',
+          version,
+          json,
+          retention,
+        }),
       );
       // The record the transform returned: nobody changes it, so no copy is needed.
       if (outcome.written) return next === null ? undefined : { record: next, version };
