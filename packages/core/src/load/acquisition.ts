@@ -35,8 +35,10 @@ export function acquire(
   heldHere: (token: string) => boolean,
   /** The record this server last released, if any: the first write's `expected`, and its JSON. */
   released?: Released,
+  /** The clock's reading now, when the caller has just read it: the wait's deadline runs from it. */
+  now = context.scheduler.now(),
 ): Promise<Acquired> {
-  return new Acquisition(context, key, reservation, heldHere, released).run();
+  return new Acquisition(context, key, reservation, heldHere, released, now).run();
 }
 
 class Acquisition {
@@ -71,10 +73,11 @@ class Acquisition {
     private readonly reservation: LoadReservation,
     private readonly heldHere: (token: string) => boolean,
     private released: Released | undefined,
+    now: number,
   ) {
     const { timings } = context.link;
     const { scheduler, settings, hardEnds } = context;
-    this.deadline = new JoinDeadline(scheduler, settings.lockWaitMs, timings, hardEnds);
+    this.deadline = new JoinDeadline(scheduler, now + settings.lockWaitMs, timings, hardEnds);
     this.parkMs = timings.parkMinSeconds * 1000;
   }
 

@@ -24,12 +24,13 @@ export class JoinDeadline {
 
   constructor(
     private readonly scheduler: Scheduler,
-    lockWaitMs: number,
+    /** When `lockWaitSeconds` runs out (ms since the epoch). */
+    at: number,
     private readonly timings: HandoffTimings,
     /** The driver's queue for store attempts' hard ends: every load's falls due in load order. */
     private readonly hardEnds: TimerQueue,
   ) {
-    this.at = scheduler.now() + lockWaitMs;
+    this.at = at;
     this.hardEnd = this.at + timings.presenceTtlSeconds * 1000;
   }
 

@@ -97,10 +97,19 @@ export class Loader {
       const reserve = () => registry.reserve(key, reservation);
       const replace = (older: ProfileSession) =>
         this.holder.kick(older, context.settings.kickMessages.rejoined, 'rejoined');
-      const waiting = waitOnThisServer(context, registry, key, how, loadId, reserve, replace);
+      const waiting = waitOnThisServer(
+        context,
+        registry,
+        key,
+        how,
+        loadId,
+        reserve,
+        replace,
+        started,
+      );
       const work: Promise<Landed> =
         waiting === undefined
-          ? this.fromStore(key, how, reservation)
+          ? this.fromStore(key, how, reservation, started) // in the same turn: no time has passed
           : waiting.then((adopted): Landed | Promise<Landed> =>
               adopted
                 ? { session: adopted, reason: 'adopted' as const }
@@ -135,7 +144,13 @@ export class Loader {
    * Once the load has settled, its reservation ends and the requests that came during it are
    * answered, in the same turn as a load that lands at once hands its session on.
    */
-  private fromStore(key: string, how: LoadHow, reservation: LoadReservation): Promise<Landed> {
+  private fromStore(
+    key: string,
+    how: LoadHow,
+    reservation: LoadReservation,
+    /** The clock's reading now, when the caller has it. */
+    now?: number,
+  ): Promise<Landed> {
     const { context, registry } = this;
     const settle = (): void => {
       registry.settle(key, reservation);
@@ -147,7 +162,7 @@ export class Loader {
     try {
       const heldHere = (token: string) => registry.holdsToken(token, key);
       const released = registry.takeReleased(key);
-      acquiring = acquire(context, key, reservation, heldHere, released);
+      acquiring = acquire(context, key, reservation, heldHere, released, now);
     } catch (error) {
       settle();
       return Promise.reject(error);

@@ -33,8 +33,10 @@ export function waitOnThisServer(
   reserve: () => void,
   /** Ends an older connection's session of the same player (the newer one wins). */
   replace: (session: ProfileSession) => void,
+  /** When the load started: the wait's deadline runs from it. */
+  started: number,
 ): Promise<ProfileSession | undefined> | undefined {
-  const deadline = context.scheduler.now() + how.localWaitMs;
+  const deadline = started + how.localWaitMs;
   const first = decideHere(registry, key, how, how.localWaitMs); // no time has passed
   if (first.kind === 'reserve') {
     reserve();
