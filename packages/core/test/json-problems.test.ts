@@ -55,6 +55,17 @@ const rows: Array<[string, unknown, string | undefined]> = [
   ['an array with a hole', { a: holed }, 'data.a has a hole at index 1'],
   ['an array with a property', { a: extra }, 'data.a has properties besides its elements'],
   ['a symbol key', { a: { [Symbol('k')]: 1 } }, 'data.a has a symbol key Symbol(k)'],
+  // The keys' problems in `Reflect.ownKeys` order (string keys, then symbols), before any value's.
+  [
+    'a symbol key and a non-enumerable property',
+    { a: Object.defineProperty({ [Symbol('k')]: 1 }, 'c', { value: 1, enumerable: false }) },
+    'data.a has a non-enumerable property c',
+  ],
+  [
+    'a symbol key and an undefined field',
+    { a: { b: undefined, [Symbol('k')]: 1 } },
+    'data.a has a symbol key Symbol(k)',
+  ],
   ['a getter', { a: getter }, 'data.a has a getter or setter coins'],
   ['a non-enumerable property', { a: hidden }, 'data.a has a non-enumerable property coins'],
   ['a setter alone', { a: setter }, 'data.a has a getter or setter coins'],
