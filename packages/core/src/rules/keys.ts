@@ -6,6 +6,7 @@
  * `"\uFFFD"` would name one record.
  */
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import { isPlainJsonText } from '../ports/json.js';
 import { utf8Bytes } from './record-size.js';
 
 /**
@@ -21,11 +22,9 @@ export const MAX_TOKEN_BYTES = 128;
 /** The bytes `text` takes inside a JSON message: its JSON string's UTF-8, without the quotes. */
 export function wireBytes(text: string): number {
   // Printable ASCII but the quote and the backslash is itself in JSON: a byte a character.
-  if (PLAIN_ASCII.test(text)) return text.length;
+  if (isPlainJsonText(text)) return text.length;
   return utf8Bytes(JSON.stringify(text)) - 2;
 }
-
-const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /** Why `text` cannot name a key, driver or server (too long), or `undefined`. */
 export function tooLong(text: string, max = MAX_NAME_BYTES): string | undefined {

@@ -3,7 +3,7 @@
  * record out. Every write bumps the version; every write by the holder refreshes the lock's
  * time, so a lock's age is how long its holder has been silent.
  */
-import type { JsonObject } from '../ports/json.js';
+import { type JsonObject, jsonString } from '../ports/json.js';
 import { withMetaJson } from '../ports/record-json.js';
 import { type ProfileMessages, profileMessagesMeta } from './messages/profile-messages.js';
 import type { LockInfo, ProfileRecord, RecordMeta, TradeMarker } from './record.js';
@@ -95,10 +95,10 @@ function withPlainJson(meta: RecordMeta): RecordMeta {
   if (lock !== undefined) {
     const { jobId, token, time, presence } = lock;
     const timeJson = Number.isFinite(time) ? `${time}` : 'null';
-    json += `,"lock":{"jobId":${JSON.stringify(jobId)},"token":${JSON.stringify(token)},"time":${timeJson},"presence":${presence}}`;
+    json += `,"lock":{"jobId":${jsonString(jobId)},"token":${jsonString(token)},"time":${timeJson},"presence":${presence}}`;
   }
   const { releasedToken, schema, compatible } = meta;
-  if (releasedToken !== undefined) json += `,"releasedToken":${JSON.stringify(releasedToken)}`;
+  if (releasedToken !== undefined) json += `,"releasedToken":${jsonString(releasedToken)}`;
   if (schema !== undefined) json += `,"schema":${schema}`;
   if (compatible !== undefined) json += `,"compatible":${compatible}`;
   return withMetaJson(meta, `${json}}`);
