@@ -10,6 +10,7 @@ import {
   type CommittedWrite,
   lacksDefaults,
   lockRefreshMs,
+  nextAutosaveDue,
   type RecordMeta,
   sameJson,
 } from '../src/rules/index.js';
@@ -172,5 +173,20 @@ describe('lacksDefaults', () => {
     ['a present __proto__', JSON.parse('{"__proto__":2}'), JSON.parse('{"__proto__":1}'), false],
   ])('%s: %s', (_title, data, defaults, lacks) => {
     expect(lacksDefaults(data as never, defaults as never)).toBe(lacks);
+  });
+});
+
+describe('nextAutosaveDue', () => {
+  const rows: Array<[name: string, due: number, now: number, next: number]> = [
+    ['on time: one period after the last due time', 1_000, 1_000, 31_000],
+    ['run a little late: still one period after the due time', 1_000, 1_003, 31_000],
+    ['clock stepped forward by under a period: the same', 1_000, 20_000, 31_000],
+    ['stepped forward to the next due time exactly: the one after', 1_000, 31_000, 61_000],
+    ['stepped forward past it: the next of its period after now', 1_000, 45_000, 61_000],
+    ['stepped forward by many periods: its phase kept', 1_000, 301_500, 331_000],
+    ['stepped back: one period from now', 1_000, -50_000, -20_000],
+  ];
+  it.each(rows)('%s', (_name, due, now, next) => {
+    expect(nextAutosaveDue(due, now, 30_000)).toBe(next);
   });
 });

@@ -4,7 +4,9 @@
  * runs. Counted as the virtual clock's pending timers.
  */
 import { describe, expect, it } from 'vitest';
+import type { Scheduler } from '../src/ports/scheduler.js';
 import { TimerQueue } from '../src/ports/timer-queue.js';
+import { Autosave } from '../src/session/autosave.js';
 import { VirtualClock } from '../src/testing.js';
 
 function queueOnClock() {
@@ -119,6 +121,69 @@ describe('a queue of timers', () => {
     await clock.advance(2_000);
     expect(ran).toHaveLength(1_000);
     expect(ran.every(([name, ms]) => ms === 10 + Number(name.slice(1)))).toBe(true);
+    expect(clock.pending).toBe(0);
+  });
+});
+
+/** A clock whose wall time a test can step, over a virtual clock's timers. */
+function steppedClock() {
+  const clock = new VirtualClock();
+  let offset = 0;
+  const scheduler: Scheduler = {
+    now: () => clock.now() + offset,
+    schedule: (ms, callback, priority) => clock.schedule(ms, callback, priority),
+    repeat: (ms, callback, priority) => clock.repeat(ms, callback, priority),
+  };
+  return { clock, scheduler, step: (ms: number) => (offset += ms) };
+}
+
+describe('a queue of timers on a clock that steps', () => {
+  it('runs a timer set by a callback in a later run: a clock stepped back cannot keep one run going', async () => {
+    const { clock, scheduler, step } = steppedClock();
+    const queue = new TimerQueue(scheduler, 'normal');
+    let runs = 0;
+    const again = (): void => {
+      runs += 1;
+      if (runs === 1) step(-60_000); // the wall clock steps back two periods mid-run
+      if (runs < 100) queue.at(scheduler.now() + 30_000, again);
+    };
+    queue.at(scheduler.now() + 30_000, again);
+    await clock.advance(30_000);
+    expect(runs).toBe(1);
+    await clock.advance(29_999);
+    expect(runs).toBe(1);
+    await clock.advance(1);
+    expect(runs).toBe(2);
+  });
+
+  it('keeps the autosaves a forward step made fall due together apart after it', async () => {
+    const { clock, scheduler, step } = steppedClock();
+    const queue = new TimerQueue(scheduler, 'background');
+    const ticks: Array<[string, number]> = [];
+    const start = clock.now();
+    const a = new Autosave(queue, scheduler, 30_000, () => ticks.push(['a', clock.now() - start]));
+    a.start();
+    await clock.advance(10_000);
+    const b = new Autosave(queue, scheduler, 30_000, () => ticks.push(['b', clock.now() - start]));
+    b.start();
+    await clock.advance(10_000); // a due at 30 s, b at 40 s (wall and virtual alike)
+    step(25_000); // the wall clock jumps: both fall due at a's wake
+    await clock.advance(10_000);
+    expect(ticks).toEqual([
+      ['a', 30_000],
+      ['b', 30_000],
+    ]);
+    ticks.length = 0;
+    await clock.advance(60_000);
+    // Each on its own phase again, on the stepped wall clock: a at 60 and 90 s, b at 70 and 100 s.
+    expect(ticks).toEqual([
+      ['a', 35_000],
+      ['b', 45_000],
+      ['a', 65_000],
+      ['b', 75_000],
+    ]);
+    a.stop();
+    b.stop();
     expect(clock.pending).toBe(0);
   });
 });

@@ -11,8 +11,10 @@
  * again for the new first. A timer set to fall due before the last one in the list (a clock
  * stepped back, a shorter bound) is not queued: it gets a task of its own.
  *
- * Every timer due when the task runs is run in that run, in the order they were set. A callback
- * runs after its timer left the list, so it may set another one (a repeat) or cancel any.
+ * Every timer due when the task runs, and set before it ran, is run in that run, in the order
+ * they were set. A callback runs after its timer left the list, so it may set another one (a
+ * repeat) or cancel any; one it sets waits for a later run, so a clock stepped back while a
+ * repeat re-arms cannot keep one run going.
  */
 import type { ScheduledTask, Scheduler, TaskPriority } from './scheduler.js';
 
@@ -20,6 +22,8 @@ export class TimerQueue {
   #first: QueuedTimer | undefined;
   #last: QueuedTimer | undefined;
   #task: ScheduledTask | undefined;
+  /** How many timers were ever set: each one's place, so a run knows which it found. */
+  #set = 0;
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -32,7 +36,8 @@ export class TimerQueue {
     if (last !== undefined && due < last.due) {
       return this.scheduler.schedule(due - this.scheduler.now(), callback, this.priority);
     }
-    const timer = new QueuedTimer(this, due, callback, last);
+    this.#set += 1;
+    const timer = new QueuedTimer(this, due, callback, last, this.#set);
     if (last === undefined) this.#first = timer;
     else last.next = timer;
     this.#last = timer;
@@ -64,8 +69,13 @@ export class TimerQueue {
   readonly #run = (): void => {
     this.#task = undefined;
     const now = this.scheduler.now();
+    const setBefore = this.#set;
     try {
-      for (let timer = this.#first; timer !== undefined && timer.due <= now; timer = this.#first) {
+      for (
+        let timer = this.#first;
+        timer !== undefined && timer.due <= now && timer.place <= setBefore;
+        timer = this.#first
+      ) {
         this.unlink(timer);
         timer.callback();
       }
@@ -86,6 +96,8 @@ class QueuedTimer implements ScheduledTask {
     readonly due: number,
     readonly callback: () => void,
     public previous: QueuedTimer | undefined,
+    /** The how-manieth timer its queue set. */
+    readonly place: number,
   ) {}
 
   cancel(): void {

@@ -92,3 +92,14 @@ export function sameJson(a: unknown, b: unknown): boolean {
 function isContainer(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
 }
+
+/**
+ * One period after the last due time, as the clock runs on time. A clock stepped forward past it
+ * keeps the profile's phase (the next due time of its period after now): autosaves that a step
+ * made fall due together do not stay together. A clock stepped back waits one period from now.
+ */
+export function nextAutosaveDue(due: number, now: number, periodMs: number): number {
+  const next = due + periodMs;
+  if (next <= now) return now + periodMs - ((now - due) % periodMs);
+  return Math.min(next, now + periodMs);
+}

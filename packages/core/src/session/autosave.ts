@@ -1,5 +1,6 @@
 import { repeatIntervalMs, type ScheduledTask, type Scheduler } from '../ports/scheduler.js';
 import type { TimerQueue } from '../ports/timer-queue.js';
+import { nextAutosaveDue } from '../rules/index.js';
 
 /**
  * One profile's autosave: every period, from its start, on the driver's queue of autosave
@@ -8,6 +9,8 @@ import type { TimerQueue } from '../ports/timer-queue.js';
  */
 export class Autosave {
   #timer: ScheduledTask | undefined;
+  /** When the armed autosave falls due. */
+  #due = 0;
 
   constructor(
     private readonly timers: TimerQueue,
@@ -18,7 +21,7 @@ export class Autosave {
 
   start(): void {
     if (this.#timer || this.periodMs <= 0) return;
-    this.#arm();
+    this.#arm(this.scheduler.now() + repeatIntervalMs(this.periodMs));
   }
 
   stop(): void {
@@ -26,13 +29,14 @@ export class Autosave {
     this.#timer = undefined;
   }
 
-  #arm(): void {
-    this.#timer = this.timers.at(this.scheduler.now() + repeatIntervalMs(this.periodMs), this.#run);
+  #arm(due: number): void {
+    this.#due = due;
+    this.#timer = this.timers.at(due, this.#run);
   }
 
   // Armed again before the tick runs, as a repeat is: a stop() from inside the tick disarms it.
   readonly #run = (): void => {
-    this.#arm();
+    this.#arm(nextAutosaveDue(this.#due, this.scheduler.now(), repeatIntervalMs(this.periodMs)));
     this.tick();
   };
 }
