@@ -27,7 +27,7 @@ import type { Acquired, Attempt } from './load-attempt.js';
 /** How long after a holder's key expires, as its presence told, the read brought forward runs. */
 const EXPIRY_MARGIN_MS = 10;
 
-/** Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait). */
+/** Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait from `now`). */
 export function acquire(
   context: DriverContext,
   key: string,
@@ -35,14 +35,13 @@ export function acquire(
   heldHere: (token: string) => boolean,
   /** The record this server last released, if any: the first write's `expected`, and its JSON. */
   released?: Released,
-  /** The clock's reading now, when the caller has just read it: the wait's deadline runs from it. */
   now = context.scheduler.now(),
 ): Promise<Acquired> {
-  return new Acquisition(context, key, reservation, heldHere, released, now).run();
+  const deadline = JoinDeadline.startingAt(context, now);
+  return new Acquisition(context, key, reservation, heldHere, released, deadline).run();
 }
 
 class Acquisition {
-  private readonly deadline: JoinDeadline;
   /** Made once the wait first finds a lock: a key free in the store needs none of these. */
   private silence: Silence | undefined;
   private parkMs: number;
@@ -73,12 +72,9 @@ class Acquisition {
     private readonly reservation: LoadReservation,
     private readonly heldHere: (token: string) => boolean,
     private released: Released | undefined,
-    now: number,
+    private readonly deadline: JoinDeadline,
   ) {
-    const { timings } = context.link;
-    const { scheduler, settings, hardEnds } = context;
-    this.deadline = new JoinDeadline(scheduler, now + settings.lockWaitMs, timings, hardEnds);
-    this.parkMs = timings.parkMinSeconds * 1000;
+    this.parkMs = context.link.timings.parkMinSeconds * 1000;
   }
 
   run(): Promise<Acquired> {

@@ -8,6 +8,7 @@
  * a slow presence backend would let a live holder's lock be taken by age.
  */
 
+import type { DriverContext } from '../context/context.js';
 import type { HandoffTimings } from '../handoff/timings.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { ScheduledTask, Scheduler } from '../ports/scheduler.js';
@@ -32,6 +33,15 @@ export class JoinDeadline {
   ) {
     this.at = at;
     this.hardEnd = this.at + timings.presenceTtlSeconds * 1000;
+  }
+
+  /** The deadline of a wait that starts `now`, on `context`'s clock and settings. */
+  static startingAt(
+    context: Pick<DriverContext, 'scheduler' | 'settings' | 'link' | 'hardEnds'>,
+    now: number,
+  ): JoinDeadline {
+    const { scheduler, settings, link, hardEnds } = context;
+    return new JoinDeadline(scheduler, now + settings.lockWaitMs, link.timings, hardEnds);
   }
 
   /** Time left until the deadline (never negative). */

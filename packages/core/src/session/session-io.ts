@@ -219,14 +219,13 @@ export class SessionIo {
       const failed = (error: unknown): never => {
         throw saveFailure(this.context, this.owner.key, reason, error, started);
       };
-      const write = (at?: number) => {
+      const write = () => {
         const terms = { retake: this.retakeUntilSaved, ...writeTerms(this.#lastWritten, json) };
         const save = saveWrite(this.#writer, json, terms);
-        return this.#guarded(save, json, () => this.#saved(reason, started), failed, at);
+        return this.#guarded(save, json, () => this.#saved(reason, started), failed);
       };
       const schema = matchSchema(this.context, this.owner.key, json);
-      // With no schema to wait for, the write begins as the save did: in this same turn.
-      return schema ? schema.then(() => write(), failed) : write(started);
+      return schema ? schema.then(write, failed) : write();
     } catch (error) {
       return Promise.reject(saveFailure(this.context, this.owner.key, reason, error, started));
     }
@@ -258,10 +257,9 @@ export class SessionIo {
     json?: string,
     landed?: () => R,
     failed?: (error: unknown) => never,
-    /** When the write begins, when the caller has just read the clock. */
-    at = this.context.scheduler.now(),
   ): Promise<R | undefined> {
     const expected = this.#lastWritten.stored;
+    const at = this.context.scheduler.now();
     return guardedWrite(this.context, write, expected, (result) => {
       this.#writer.drop();
       try {
