@@ -35,11 +35,18 @@ import { toRedisError } from './errors.js';
 import { checkPrefix, recordKey, versionKeys } from './keys.js';
 import { sendPlain } from './plain-command.js';
 import { scanKeys } from './redis-scan.js';
-import { CompareAndSet, casWrite } from './redis-store-cas.js';
+import { type CasOutcome, CompareAndSet, casWrite } from './redis-store-cas.js';
 import { RedisVersions } from './redis-versions.js';
 import { replicaWaitOf } from './replication.js';
 import { type RetentionArgs, retentionArgs } from './retention.js';
-import { recordOf, type Snapshot, snapshotOf } from './stored-record.js';
+import {
+  recordOf,
+  type Seen,
+  type Snapshot,
+  seenIn,
+  snapshotOf,
+  snapshotOfSeen,
+} from './stored-record.js';
 
 export interface RedisStoreOptions extends RedisAdapterOptions {
   /**
@@ -84,15 +91,6 @@ export interface RedisStoreOptions extends RedisAdapterOptions {
  * makes a server drop the shared connection, and a big write never holds it up for long.
  */
 export const REDIS_MAX_RECORD_BYTES = 512 * 1024;
-
-/** What the next run of a transform sees: a snapshot, and whether the store confirmed it. */
-interface Seen {
-  /** The version of `record`; `undefined` with no record. */
-  readonly version: string | undefined;
-  readonly record: StoreRecord | undefined;
-  /** False for the caller's `expected`: a run that writes nothing on it must read first. */
-  readonly confirmed: boolean;
-}
 
 const DEFAULT_MAX_ATTEMPTS = 20;
 const MAX_BACKOFF_MS = 100;
@@ -157,22 +155,50 @@ export class RedisStore implements Store {
    * (and `versions` set), a committed write of a record also keeps it as a version; a delete
    * keeps none.
    */
-  async update(
+  update(
     key: string,
     transform: StoreTransform,
     options: UpdateOptions = {},
   ): Promise<StoreSnapshot | undefined> {
-    checkStoreKey(key);
-    const redisKey = this.keyOf(key);
-    const keepVersion = options.keepVersion === true;
-    const { expected } = options;
-    let seen: Seen | undefined = expected && {
-      record: expected.record,
-      version: expected.version,
-      confirmed: false,
-    };
-    for (let attempt = 1; ; ) {
-      seen ??= await this.seenByRead(redisKey);
+    // The first run on `expected` is a promise chain, not an async function: a holder's write
+    // that meets no conflict (nearly every write) is one compare-and-set and one promise. A
+    // read, a decision to write nothing and a conflict go on in `attempts`.
+    try {
+      checkStoreKey(key);
+      const redisKey = this.keyOf(key);
+      const keepVersion = options.keepVersion === true;
+      const { expected } = options;
+      if (expected === undefined) return this.attempts(key, redisKey, transform, keepVersion);
+      const seen: Seen = { record: expected.record, version: expected.version, confirmed: false };
+      const next = transform(seen.record);
+      if (next === undefined || (next === null && seen.record === undefined)) {
+        return this.attempts(key, redisKey, transform, keepVersion);
+      }
+      const version = nextVersionId();
+      return this.send(key, redisKey, seen, next, version, keepVersion).then((outcome) => {
+        if (outcome.written) return next === null ? undefined : { record: next, version };
+        const again = this.conflicted(redisKey, outcome, 1);
+        return this.attempts(key, redisKey, transform, keepVersion, again);
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * `update`'s runs from `after`'s attempt (the first when none): on its record, or on a read
+   * when it has none. A run on the caller's snapshot that writes nothing reads, then runs again.
+   */
+  private async attempts(
+    key: string,
+    redisKey: string,
+    transform: StoreTransform,
+    keepVersion: boolean,
+    after?: { readonly seen: Seen | undefined; readonly attempt: number },
+  ): Promise<StoreSnapshot | undefined> {
+    let seen = after?.seen;
+    for (let attempt = after?.attempt ?? 1; ; ) {
+      seen ??= seenIn(await this.read(redisKey), redisKey);
       const next = transform(seen.record);
       if (next === undefined || (next === null && seen.record === undefined)) {
         if (seen.confirmed) return snapshotOfSeen(seen);
@@ -180,31 +206,58 @@ export class RedisStore implements Store {
         continue;
       }
       const version = nextVersionId();
-      const json = next === null ? '' : recordJson(next);
-      const retention = keepVersion ? this.retention : undefined;
-      const outcome = await this.cas.run(
-        casWrite(this.prefix, key, redisKey, {
-          seen: seen.version ?? '',
-          version,
-          json,
-          retention,
-        }),
-      );
+      const outcome = await this.send(key, redisKey, seen, next, version, keepVersion);
       // The record the transform returned: nobody changes it, so no copy is needed.
       if (outcome.written) return next === null ? undefined : { record: next, version };
-      if (attempt >= this.maxAttempts) throw this.conflict(redisKey);
-      this.logger.debug(`update of ${redisKey} met a concurrent write; re-running (${attempt})`);
-      attempt += 1;
-      if (attempt === 2) {
-        // The reply carried the record stored now: run on it at once, no read.
-        seen = seenIn(outcome.current, redisKey);
-        continue;
-      }
+      const again = this.conflicted(redisKey, outcome, attempt);
+      attempt = again.attempt;
+      seen = again.seen;
+      if (seen !== undefined) continue; // the reply carried the record stored now: no read
       // Wait before the next read, never between a read and its write: the snapshot must be
       // fresh when the write goes out. The window doubles so many writers spread out.
-      seen = undefined;
       await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** (attempt - 1)));
     }
+  }
+
+  /** The compare-and-set of `next` (`null`: a delete) where the version is still `seen`'s. */
+  private send(
+    key: string,
+    redisKey: string,
+    seen: Seen,
+    next: StoreRecord | null,
+    version: string,
+    keepVersion: boolean,
+  ): Promise<CasOutcome> {
+    return this.cas.run(
+      casWrite(this.prefix, key, redisKey, {
+        seen: seen.version ?? '',
+        version,
+        json: next === null ? '' : recordJson(next),
+        retention: keepVersion ? this.retention : undefined,
+      }),
+    );
+  }
+
+  /**
+   * After attempt `attempt` met a concurrent write: the next attempt, on the record the reply
+   * carried (`Data.Conflict` once `maxAttempts` have run).
+   */
+  private conflicted(
+    redisKey: string,
+    outcome: CasOutcome,
+    attempt: number,
+  ): { readonly seen: Seen | undefined; readonly attempt: number } {
+    if (attempt >= this.maxAttempts) {
+      throw new DataDriverError(
+        ErrorCode.Conflict,
+        `update of ${redisKey} kept meeting concurrent writes; gave up after ${this.maxAttempts} attempts`,
+        { details: { key: redisKey, attempts: this.maxAttempts } },
+      );
+    }
+    this.logger.debug(`update of ${redisKey} met a concurrent write; re-running (${attempt})`);
+    // Only the second attempt runs on the record the reply carried; later ones read first.
+    const current = outcome.written || attempt > 1 ? undefined : seenIn(outcome.current, redisKey);
+    return { seen: current, attempt: attempt + 1 };
   }
 
   /** The record under `key`, read from the primary that owns it. */
@@ -227,10 +280,6 @@ export class RedisStore implements Store {
     });
   }
 
-  private async seenByRead(redisKey: string): Promise<Seen> {
-    return seenIn(await this.read(redisKey), redisKey);
-  }
-
   private async read(redisKey: string): Promise<Snapshot | undefined> {
     let fields: Record<string, string>;
     try {
@@ -244,21 +293,4 @@ export class RedisStore implements Store {
     }
     return snapshotOf(fields, redisKey);
   }
-
-  private conflict(redisKey: string): DataDriverError {
-    return new DataDriverError(
-      ErrorCode.Conflict,
-      `update of ${redisKey} kept meeting concurrent writes; gave up after ${this.maxAttempts} attempts`,
-      { details: { key: redisKey, attempts: this.maxAttempts } },
-    );
-  }
-}
-
-/** What the store holds, as read or carried back by a failed compare-and-set. */
-function seenIn(snapshot: Snapshot | undefined, redisKey: string): Seen {
-  return { version: snapshot?.version, record: recordOf(snapshot, redisKey), confirmed: true };
-}
-
-function snapshotOfSeen({ version, record }: Seen): StoreSnapshot | undefined {
-  return version === undefined || record === undefined ? undefined : { record, version };
 }

@@ -8,6 +8,7 @@ import {
   ErrorCode,
   isPlainObject,
   type StoreRecord,
+  type StoreSnapshot,
 } from '@datadriver/core/ports';
 
 /** A record as read, with the version a write must find to replace it. */
@@ -50,4 +51,22 @@ export function recordOf(
   }
   if (!isPlainObject(value)) throw foreign(redisKey, 'its record field is not a JSON object');
   return value as StoreRecord;
+}
+
+/** What the next run of a transform sees: a snapshot, and whether the store confirmed it. */
+export interface Seen {
+  /** The version of `record`; `undefined` with no record. */
+  readonly version: string | undefined;
+  readonly record: StoreRecord | undefined;
+  /** False for the caller's `expected`: a run that writes nothing on it must read first. */
+  readonly confirmed: boolean;
+}
+
+/** What the store holds, as read or carried back by a failed compare-and-set. */
+export function seenIn(snapshot: Snapshot | undefined, redisKey: string): Seen {
+  return { version: snapshot?.version, record: recordOf(snapshot, redisKey), confirmed: true };
+}
+
+export function snapshotOfSeen({ version, record }: Seen): StoreSnapshot | undefined {
+  return version === undefined || record === undefined ? undefined : { record, version };
 }

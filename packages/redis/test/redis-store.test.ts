@@ -92,6 +92,41 @@ describe('RedisStore', () => {
     expect(await store.get('contested')).toEqual({ n: 100 });
   });
 
+  it('given a stale snapshot, runs on it, then on the reply, then on a read, and stops at maxAttempts', async () => {
+    const limited = new RedisStore({ client: raw, prefix, maxAttempts: 3 });
+    const stale = await limited.update('contested-snapshot', () => ({ n: 0 }));
+    await raw.hset(
+      recordKey(prefix, 'contested-snapshot'),
+      'version',
+      'other-0',
+      'record',
+      '{"n":100}',
+    );
+    const seen: unknown[] = [];
+    const failure = await limited
+      .update(
+        'contested-snapshot',
+        (current) => {
+          seen.push(current);
+          // Another writer lands before each compare-and-set, on the same connection.
+          void raw.hset(
+            recordKey(prefix, 'contested-snapshot'),
+            'version',
+            `other-${seen.length}`,
+            'record',
+            `{"n":${100 + seen.length}}`,
+          );
+          return { n: (current?.n as number) + 1 };
+        },
+        stale ? { expected: stale } : {},
+      )
+      .catch((error: unknown) => error);
+    expect(codeOf(failure)).toBe(ErrorCode.Conflict);
+    // The snapshot handed in, the record the first conflict's reply carried, then a read.
+    expect(seen).toEqual([{ n: 0 }, { n: 101 }, { n: 102 }]);
+    expect(await store.get('contested-snapshot')).toEqual({ n: 103 });
+  });
+
   it('leaves values it did not write untouched and reports them as Data.InvalidRecord', async () => {
     await raw.set(recordKey(prefix, 'a-string'), 'hello');
     await raw.hset(recordKey(prefix, 'a-hash'), 'name', 'someone else');
