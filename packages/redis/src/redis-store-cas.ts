@@ -14,7 +14,7 @@ import {
   compareAndSet,
   FOREIGN,
   FOREIGN_VERSIONS,
-  runScript,
+  runScriptAs,
   WRITTEN,
 } from './scripts.js';
 import { foreign, type Snapshot } from './stored-record.js';
@@ -80,7 +80,10 @@ export class CompareAndSet {
           failed,
         );
       }
-      return runScript(client, compareAndSet, keys, args, deadlineMs).then(
+      return runScriptAs(
+        client,
+        compareAndSet,
+        { keys, args, deadlineMs },
         (reply) => this.outcome(keys, reply, undefined),
         failed,
       );

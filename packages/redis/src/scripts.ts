@@ -148,13 +148,39 @@ export function runScript(
   args: readonly string[],
   deadlineMs?: number,
 ): Promise<unknown> {
-  // A promise chain, not an async function: this runs for every write, and each async frame
-  // is one more promise and microtask per call.
+  return runScriptAs(client, script, { keys, args, deadlineMs }, replyItself, rethrow);
+}
+
+/**
+ * `runScript`, its reply read by `read` and its failure turned by `failed` in the same step:
+ * one promise a call, where a `runScript(...).then(read, failed)` made two. This runs for every
+ * write; each layer of promises is one more microtask per call.
+ */
+export function runScriptAs<T>(
+  client: RedisClient,
+  script: LuaScript,
+  call: {
+    readonly keys: readonly string[];
+    readonly args: readonly string[];
+    readonly deadlineMs: number | undefined;
+  },
+  read: (reply: unknown) => T,
+  failed: (error: unknown) => never,
+): Promise<T> {
   coalesceTick(client);
-  const call = (name: string, first: string) =>
+  const { keys, args, deadlineMs } = call;
+  const send = (name: string, first: string) =>
     within(deadlineMs, sendPlain(client, name, [first, keys.length, ...keys, ...args]));
-  return call('evalsha', script.sha).catch((error: unknown) => {
-    if (!isNoScript(error)) throw error;
-    return call('eval', script.source);
+  return send('evalsha', script.sha).then(read, (error: unknown) => {
+    if (!isNoScript(error)) return failed(error);
+    return send('eval', script.source).then(read, failed);
   });
+}
+
+function replyItself(reply: unknown): unknown {
+  return reply;
+}
+
+function rethrow(error: unknown): never {
+  throw error;
 }
