@@ -13,6 +13,7 @@ import { Handoff } from '../handoff/handoff.js';
 import { HandoffLink } from '../handoff/link.js';
 import { consoleLogger } from '../ports/console-logger.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import { flatString } from '../ports/flat-string.js';
 import type { Logger } from '../ports/logger.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { Store } from '../ports/store.js';
@@ -122,6 +123,6 @@ export function createContext<T extends object>(
  * one fails the load or trade that asked, `Data.InvalidConfig`); the default's UUIDs need none.
  */
 function idMaker(createId: (() => string) | undefined): () => string {
-  if (createId === undefined) return () => globalThis.crypto.randomUUID();
+  if (createId === undefined) return () => flatString(globalThis.crypto.randomUUID());
   return () => checkCreatedId(createId());
 }

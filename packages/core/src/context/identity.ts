@@ -10,10 +10,11 @@
  * tokens keep the second from taking the first's locks (`SessionRegistry.holdsToken`).
  */
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import { flatString } from '../ports/flat-string.js';
 import type { Store } from '../ports/store.js';
 
 /** One id per process run: a server without a host or a test jobId still needs one. */
-const PROCESS_JOB_ID = globalThis.crypto.randomUUID();
+const PROCESS_JOB_ID = flatString(globalThis.crypto.randomUUID());
 
 /** The driver holding each (jobId, name) over each store. Dies with the store. */
 const claims = new WeakMap<Store, Map<string, object>>();
