@@ -33,6 +33,8 @@ import {
 export interface GuardedWrite<D> {
   /** The profile key written. */
   readonly key: string;
+  /** Its store key, when the caller has made it already (a session makes it once). */
+  readonly storeKey?: string;
   /** What the write is, for its error messages: `load`, `save`, `release`... */
   readonly what: string;
   /** The lock rule of this write, run on the record as stored now (maybe more than once). */
@@ -123,7 +125,7 @@ export function guardedWrite<D, R>(
   // Not an async function: one promise per write (the store's, and this `then`), not three.
   let pending: Promise<StoreSnapshot | undefined>;
   try {
-    const storeKey = context.keys.store(key);
+    const storeKey = write.storeKey ?? context.keys.store(key);
     pending = Promise.resolve(
       context.store.update(storeKey, transform, updateOptions(write, expected)),
     );

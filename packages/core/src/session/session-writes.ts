@@ -49,6 +49,8 @@ export class SessionWriter {
    * made while it waits for the store goes out with its debit, in a later write.
    */
   #carried: ProfileMessages | undefined;
+  /** The store key of `key`, made once for all of the session's writes. */
+  readonly storeKey: string;
 
   constructor(
     private readonly context: DriverContext,
@@ -57,6 +59,7 @@ export class SessionWriter {
     private readonly session: WrittenSession,
   ) {
     const { migrations } = context.settings;
+    this.storeKey = context.keys.store(key);
     this.#schema = latestSchema(migrations);
     this.#compatible = oldestCompatible(migrations);
   }
@@ -128,6 +131,7 @@ export function saveWrite(
 ): GuardedWrite<SaveDecision> {
   return {
     key: session.key,
+    storeKey: session.storeKey,
     what: 'save',
     keepVersion: options.keepVersion,
     decide: (record) => decideSave(record, session.token, { retake: options.retake }),
@@ -155,6 +159,7 @@ export function releaseWrite(
   const { keepVersion, parsed } = options;
   return {
     key: session.key,
+    storeKey: session.storeKey,
     what: 'release',
     keepVersion,
     decide: (record) => decideRelease(record, session.token),
@@ -177,6 +182,7 @@ export function releaseWrite(
 export function eraseWrite(session: SessionWriter): GuardedWrite<SaveDecision> {
   return {
     key: session.key,
+    storeKey: session.storeKey,
     what: 'erase',
     decide: (record) => decideSave(record, session.token),
     next: (_record, decision) => (decision.kind === 'write' ? null : undefined),
@@ -194,6 +200,7 @@ export function markerWrite(
 ): GuardedWrite<SaveDecision> {
   return {
     key: session.key,
+    storeKey: session.storeKey,
     what: 'trade marker',
     decide: (record) => decideSave(record, session.token),
     next: (record, decision) =>
