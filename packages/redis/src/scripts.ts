@@ -114,16 +114,17 @@ end
  * ioredis resent it after a reconnect: it answers written, and nothing runs twice (its version
  * was kept the first time). A moved version answers with the current version and record, so
  * the caller needs no read. The write's version doubles as the kept version's id: unique per
- * key across deletes and purges, and only a committed attempt keeps one.
+ * key across deletes and purges, and only a committed attempt keeps one. The record is read
+ * only for that answer: a write whose version matches never copies the stored record into Lua.
  */
 export const compareAndSet = luaScript(`${NOW_US}${SCORE}${KEEP_VERSION}
-local fields = redis.call('HMGET', KEYS[1], 'version', 'record')
-local version, record = fields[1], fields[2]
+local version = redis.call('HGET', KEYS[1], 'version')
 if version == ARGV[2] then return {${WRITTEN}} end
 if not version then
   if redis.call('EXISTS', KEYS[1]) == 1 then return {${FOREIGN}} end
   if ARGV[1] ~= '' then return {${CONFLICT}} end
 elseif version ~= ARGV[1] then
+  local record = redis.call('HGET', KEYS[1], 'record')
   if not record then return {${FOREIGN}} end
   return {${CONFLICT}, version, record}
 end
