@@ -11,7 +11,7 @@ import { type ReplicaWait, runScriptReplicated, underReplicated } from './replic
 import type { RetentionArgs } from './retention.js';
 import {
   CONFLICT,
-  compareAndSet,
+  compareAndSetFor,
   FOREIGN,
   FOREIGN_VERSIONS,
   runScriptAs,
@@ -75,14 +75,18 @@ export class CompareAndSet {
     try {
       const { client, replicaWait, deadlineMs } = this;
       if (replicaWait) {
-        return runScriptReplicated(client, compareAndSet, keys, args, replicaWait, deadlineMs).then(
-          ({ reply, replicas }) => this.outcome(keys, reply, replicas),
-          failed,
-        );
+        return runScriptReplicated(
+          client,
+          compareAndSetFor(keys),
+          keys,
+          args,
+          replicaWait,
+          deadlineMs,
+        ).then(({ reply, replicas }) => this.outcome(keys, reply, replicas), failed);
       }
       return runScriptAs(
         client,
-        compareAndSet,
+        compareAndSetFor(keys),
         { keys, args, deadlineMs },
         (reply) => this.outcome(keys, reply, undefined),
         failed,

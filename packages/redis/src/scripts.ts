@@ -103,21 +103,19 @@ end
 `;
 
 /**
- * KEYS[1]: the record's hash. ARGV[1]: the version the caller saw ('' for no record).
- * ARGV[2]: the caller's new version, new per attempt. ARGV[3]: the record's JSON, or '' to
- * delete it. To keep the written record as a version too: KEYS[2] and KEYS[3], the versions'
- * sorted set and hash (`versionKeys`), and ARGV[4] and ARGV[5], the retention.
+ * Lua: the check both compare-and-sets start with, and a delete. KEYS[1]: the record's hash.
+ * ARGV[1]: the version the caller saw ('' for no record). ARGV[2]: the caller's new version,
+ * new per attempt. ARGV[3]: the record's JSON, or '' to delete it.
  *
  * Versions are unique ids (`nextVersionId`: a random prefix per process, then a counter),
  * never a count per key, so a record deleted and created again cannot match a version seen
  * before the delete. A version equal to ARGV[2] means this very write already landed and
  * ioredis resent it after a reconnect: it answers written, and nothing runs twice (its version
  * was kept the first time). A moved version answers with the current version and record, so
- * the caller needs no read. The write's version doubles as the kept version's id: unique per
- * key across deletes and purges, and only a committed attempt keeps one. The record is read
- * only for that answer: a write whose version matches never copies the stored record into Lua.
+ * the caller needs no read. The record is read only for that answer: a write whose version
+ * matches never copies the stored record into Lua.
  */
-export const compareAndSet = luaScript(`${NOW_US}${SCORE}${KEEP_VERSION}
+const CHECK_VERSION = `
 local version = redis.call('HGET', KEYS[1], 'version')
 if version == ARGV[2] then return {${WRITTEN}} end
 if not version then
@@ -132,11 +130,37 @@ if ARGV[3] == '' then
   redis.call('DEL', KEYS[1])
   return {${WRITTEN}}
 end
-if #KEYS == 3 and foreign_versions() then return {${FOREIGN_VERSIONS}} end
+`;
+
+/**
+ * The compare-and-set of a record (`CHECK_VERSION`). A script of its own, not the one that
+ * keeps versions with a branch: each run of a script defines its local functions anew, and
+ * the five that keeping a version needs cost every write that keeps none.
+ */
+export const compareAndSet = luaScript(`${CHECK_VERSION}
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
-if #KEYS == 3 then keep_version() end
 return {${WRITTEN}}
 `);
+
+/**
+ * The compare-and-set of a record that also keeps it as a version: `compareAndSet`'s KEYS and
+ * ARGV, then KEYS[2] and KEYS[3], the versions' sorted set and hash (`versionKeys`), and
+ * ARGV[4] and ARGV[5], the retention. The write's version doubles as the kept version's id:
+ * unique per key across deletes and purges, and only a committed attempt keeps one. A delete
+ * keeps none (the store sends it as `compareAndSet`).
+ */
+export const compareAndSetKeepingVersion =
+  luaScript(`${NOW_US}${SCORE}${KEEP_VERSION}${CHECK_VERSION}
+if foreign_versions() then return {${FOREIGN_VERSIONS}} end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
+keep_version()
+return {${WRITTEN}}
+`);
+
+/** The compare-and-set script for `keys`: the one that keeps a version when given its keys. */
+export function compareAndSetFor(keys: readonly string[]): LuaScript {
+  return keys.length === 3 ? compareAndSetKeepingVersion : compareAndSet;
+}
 
 /**
  * Runs `script` on the node that owns `keys` (one slot), by SHA, loading it there when it is

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../src/index.js';
 import { recordKey, versionKeys } from '../src/keys.js';
-import { compareAndSet, runScript } from '../src/scripts.js';
+import { compareAndSetFor, runScript } from '../src/scripts.js';
 import { keySlot } from './support/key-slot.js';
 import { Clients, uniquePrefix } from './support/redis.js';
 
@@ -127,8 +127,8 @@ describe('RedisStore versions: time and ids', () => {
     const { index, records } = versionKeys(prefix, 'resent');
     const args = ['', 'the-write', '{"n":1}', '50', ''];
     const keys = [recordKey(prefix, 'resent'), index, records];
-    expect(await runScript(raw, compareAndSet, keys, args)).toEqual([1]);
-    expect(await runScript(raw, compareAndSet, keys, args)).toEqual([1]);
+    expect(await runScript(raw, compareAndSetFor(keys), keys, args)).toEqual([1]);
+    expect(await runScript(raw, compareAndSetFor(keys), keys, args)).toEqual([1]);
     expect(await raw.zrange(index, 0, -1)).toEqual(['the-write']);
   });
 
