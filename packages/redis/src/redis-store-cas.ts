@@ -1,5 +1,5 @@
 /**
- * The store's one write: the compare-and-set script (scripts.ts) on a record's version, sent
+ * The store's one write: a compare-and-set script (scripts.ts) on a record's version, sent
  * with its keys and arguments, and its reply read: written, or the version moved and the
  * reply carries the record stored now, so the caller re-runs its transform without a read.
  */

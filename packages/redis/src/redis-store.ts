@@ -2,8 +2,8 @@
  * The Store port on Redis: `update` runs the transform on the caller's snapshot (or on a read
  * when it has none) and writes its result with a compare-and-set on the record's version. A
  * moved version is answered with the current record, on which the transform runs again: a
- * holder's write is one EVALSHA, and a conflict costs no read. With `versions` set, the same
- * script keeps the written record as a version when asked.
+ * holder's write is one EVALSHA, and a conflict costs no read. With `versions` set, a write
+ * that asks for it keeps the written record as a version, in its own script.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -169,7 +169,7 @@ export class RedisStore implements Store {
       const keepVersion = options.keepVersion === true;
       const { expected } = options;
       if (expected === undefined) return this.attempts(key, redisKey, transform, keepVersion);
-      const seen: Seen = { record: expected.record, version: expected.version, confirmed: false };
+      const seen: Seen = { record: expected.record, version: expected.version };
       const next = transform(seen.record);
       if (next === undefined || (next === null && seen.record === undefined)) {
         return this.attempts(key, redisKey, transform, keepVersion);
@@ -186,24 +186,23 @@ export class RedisStore implements Store {
   }
 
   /**
-   * `update`'s runs from `after`'s attempt (the first when none): on its record, or on a read
-   * when it has none. A run on the caller's snapshot that writes nothing reads, then runs again.
+   * `update`'s runs from attempt `from.attempt` (the first when none): on `from.seen`, or on a
+   * read when it has none.
    */
   private async attempts(
     key: string,
     redisKey: string,
     transform: StoreTransform,
     keepVersion: boolean,
-    after?: { readonly seen: Seen | undefined; readonly attempt: number },
+    from?: { readonly seen: Seen | undefined; readonly attempt: number },
   ): Promise<StoreSnapshot | undefined> {
-    let seen = after?.seen;
-    for (let attempt = after?.attempt ?? 1; ; ) {
+    let seen = from?.seen;
+    for (let attempt = from?.attempt ?? 1; ; ) {
       seen ??= seenIn(await this.read(redisKey), redisKey);
       const next = transform(seen.record);
+      // Every `seen` here is the store's (a read, or a conflict's reply), never the caller's.
       if (next === undefined || (next === null && seen.record === undefined)) {
-        if (seen.confirmed) return snapshotOfSeen(seen);
-        seen = undefined; // the caller's snapshot: a decision to write nothing needs a read
-        continue;
+        return snapshotOfSeen(seen);
       }
       const version = nextVersionId();
       const outcome = await this.send(key, redisKey, seen, next, version, keepVersion);

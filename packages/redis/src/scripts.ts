@@ -1,6 +1,6 @@
 /**
- * The store's compare-and-set script, which also keeps the written record as a version when
- * asked, and how scripts are called: by SHA; a server that lacks one (first call, restart,
+ * The store's compare-and-set scripts (one that also keeps the written record as a version),
+ * and how scripts are called: by SHA; a server that lacks one (first call, restart,
  * failover, SCRIPT FLUSH) answers NOSCRIPT, and the call is repeated with EVAL, which runs it
  * and caches it on that very node.
  */
@@ -32,7 +32,7 @@ export const WRITTEN = 1;
 export const CONFLICT = 0;
 /** Reply of `compareAndSet`: the key holds a hash that DataDriver did not write. */
 export const FOREIGN = 2;
-/** Reply of `compareAndSet`: a versions key holds a value DataDriver did not write. */
+/** Reply of `compareAndSetKeepingVersion`: a versions key holds a value DataDriver did not write. */
 export const FOREIGN_VERSIONS = 3;
 
 /**
@@ -198,7 +198,11 @@ export function runScriptAs<T>(
     within(deadlineMs, sendPlain(client, name, [first, keys.length, ...keys, ...args]));
   return send('evalsha', script.sha).then(read, (error: unknown) => {
     if (!isNoScript(error)) return failed(error);
-    return send('eval', script.source).then(read, failed);
+    try {
+      return send('eval', script.source).then(read, failed);
+    } catch (retryError) {
+      return failed(retryError);
+    }
   });
 }
 

@@ -53,18 +53,16 @@ export function recordOf(
   return value as StoreRecord;
 }
 
-/** What the next run of a transform sees: a snapshot, and whether the store confirmed it. */
+/** What a run of a transform sees: a record and its version, as the caller or the store gave it. */
 export interface Seen {
   /** The version of `record`; `undefined` with no record. */
   readonly version: string | undefined;
   readonly record: StoreRecord | undefined;
-  /** False for the caller's `expected`: a run that writes nothing on it must read first. */
-  readonly confirmed: boolean;
 }
 
 /** What the store holds, as read or carried back by a failed compare-and-set. */
 export function seenIn(snapshot: Snapshot | undefined, redisKey: string): Seen {
-  return { version: snapshot?.version, record: recordOf(snapshot, redisKey), confirmed: true };
+  return { version: snapshot?.version, record: recordOf(snapshot, redisKey) };
 }
 
 export function snapshotOfSeen({ version, record }: Seen): StoreSnapshot | undefined {
