@@ -102,7 +102,8 @@ export class CompareAndSet {
     reply: unknown,
     replicas: number | undefined,
   ): CasOutcome {
-    const fields: readonly unknown[] = Array.isArray(reply) ? reply : [];
+    // A status alone is a number; only a conflict that carries the record is a table.
+    const fields: readonly unknown[] = Array.isArray(reply) ? reply : [reply];
     const [status, version, json] = fields;
     const wait = this.replicaWait;
     if (status === WRITTEN && wait && (replicas ?? 0) < wait.replicas) {

@@ -127,8 +127,8 @@ describe('RedisStore versions: time and ids', () => {
     const { index, records } = versionKeys(prefix, 'resent');
     const args = ['', 'the-write', '{"n":1}', '50', ''];
     const keys = [recordKey(prefix, 'resent'), index, records];
-    expect(await runScript(raw, compareAndSetFor(keys), keys, args)).toEqual([1]);
-    expect(await runScript(raw, compareAndSetFor(keys), keys, args)).toEqual([1]);
+    expect(await runScript(raw, compareAndSetFor(keys), keys, args)).toBe(1);
+    expect(await runScript(raw, compareAndSetFor(keys), keys, args)).toBe(1);
     expect(await raw.zrange(index, 0, -1)).toEqual(['the-write']);
   });
 
