@@ -7,7 +7,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { DistributiveOmit, LoadEventPayload, ProfileEventPayload } from '../events/events.js';
-import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import { DataDriverError, ErrorCode, rethrow } from '../ports/errors.js';
 import type { Released } from '../registry/released-snapshots.js';
 import type { LoadReservation } from '../registry/reservation.js';
 import {
@@ -19,26 +19,39 @@ import {
   readsPresenceAfterWake,
 } from '../rules/index.js';
 import { Silence } from '../rules/silence.js';
+import { HolderExpiry } from './holder-expiry.js';
 import { JoinDeadline } from './join-deadline.js';
 import { JoinerRequests } from './joiner-requests.js';
 import { boundedAttempt } from './late-lock.js';
 import type { Acquired, Attempt } from './load-attempt.js';
+import { lockedError } from './locked-errors.js';
 
-/** How long after a holder's key expires, as its presence told, the read brought forward runs. */
-const EXPIRY_MARGIN_MS = 10;
+/**
+ * What a load makes of its take, and of its failure. A take at the first attempt (a key free in
+ * the store) runs `taken` in the attempt's own callback: the load's next steps cost no promise.
+ * What `taken` throws rejects as it is; `failed` gets every failure of the acquisition.
+ */
+export interface AcquiredThen<R> {
+  readonly taken: (acquired: Acquired) => R | PromiseLike<R>;
+  readonly failed: (error: unknown) => R | PromiseLike<R>;
+}
 
-/** Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait from `now`). */
-export function acquire(
+/**
+ * Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait from `now`,
+ * this server's clock when not given), resolving with what `then` makes of either.
+ */
+export function acquire<R>(
   context: DriverContext,
   key: string,
   reservation: LoadReservation,
   heldHere: (token: string) => boolean,
   /** The record this server last released, if any: the first write's `expected`, and its JSON. */
-  released?: Released,
-  now = context.scheduler.now(),
-): Promise<Acquired> {
-  const deadline = JoinDeadline.startingAt(context, now);
-  return new Acquisition(context, key, reservation, heldHere, released, deadline).run();
+  released: Released | undefined,
+  now: number | undefined,
+  then: AcquiredThen<R>,
+): Promise<R> {
+  const deadline = JoinDeadline.startingAt(context, now ?? context.scheduler.now());
+  return new Acquisition(context, key, reservation, heldHere, released, deadline).run(then);
 }
 
 class Acquisition {
@@ -56,15 +69,8 @@ class Acquisition {
     | { jobId: string; at: number; answer: PresenceAnswerName; proved: boolean }
     | undefined;
   private failures = 0;
-  /** When the last read found a holder alive and its presence told: whose key, expiring when. */
-  private expiry: { jobId: string; at: number } | undefined;
-  /**
-   * True when this park ends early, as the holder's key expires. A read so brought forward
-   * that still finds the holder alive says its key was set again (a beat), or that the
-   * presence's expiry is wrong: its own expiry is not used, so the next read keeps the park
-   * schedule, and a presence that keeps answering "expiring now" cannot cut every park short.
-   */
-  private broughtForward = false;
+  /** When the holder's key expires, as the last read told (a crash read on time). */
+  private readonly expiry = new HolderExpiry();
 
   constructor(
     private readonly context: DriverContext,
@@ -77,17 +83,21 @@ class Acquisition {
     this.parkMs = context.link.timings.parkMinSeconds * 1000;
   }
 
-  run(): Promise<Acquired> {
+  run<R>({ taken, failed }: AcquiredThen<R>): Promise<R> {
     try {
       this.assertWanted();
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.resolve().then(() => failed(error));
     }
     // The common case, a key free in the store, ends at the first attempt: no wait is set up.
-    return this.attempt((first) =>
-      first.kind === 'taken'
-        ? first.acquired
-        : this.wait(first).finally(() => this.requests?.stop()),
+    return this.attempt(
+      (first) =>
+        first.kind === 'taken'
+          ? taken(first.acquired)
+          : this.wait(first)
+              .finally(() => this.requests?.stop())
+              .then(taken, failed),
+      failed,
     );
   }
 
@@ -99,7 +109,7 @@ class Acquisition {
       found = undefined;
       if (attempt === undefined) {
         this.assertWanted();
-        attempt = await this.attempt((found) => found);
+        attempt = await this.attempt((found) => found, rethrow);
       }
       this.released = undefined; // stale after one attempt, whatever it found
       if (attempt.kind === 'taken') return attempt.acquired;
@@ -142,8 +152,11 @@ class Acquisition {
     }
   }
 
-  /** One attempt, awaited until the hard end at most (then `Data.Timeout`), and `then`. */
-  private attempt<R>(then: (attempt: Attempt) => R | PromiseLike<R>): Promise<R> {
+  /** One attempt, awaited until the hard end at most (then `Data.Timeout`), and `then` or `failed`. */
+  private attempt<R>(
+    then: (attempt: Attempt) => R | PromiseLike<R>,
+    failed: (error: unknown) => R | PromiseLike<R>,
+  ): Promise<R> {
     const { context, key, reservation, heldHere } = this;
     const input = {
       handed: reservation.takeHanded(context.identity.jobId),
@@ -154,7 +167,7 @@ class Acquisition {
       presenceOf: (holder: LockInfo) => this.presenceOf(holder, { failClosed: true }),
       released: this.released,
     };
-    return boundedAttempt(context, this.deadline, reservation, input, then);
+    return boundedAttempt(context, this.deadline, reservation, input, then, failed);
   }
 
   /** How long the next park on the holder's reply lasts (`parkLength`); doubles the park after. */
@@ -168,13 +181,13 @@ class Acquisition {
       lastRead: this.lastReadBefore(attempt, now),
       minSpacingMs: link.timings.parkMinSeconds * 1000,
       untilExpiryMs:
-        this.expiry && attempt.kind === 'locked' && attempt.holder.jobId === this.expiry.jobId
-          ? this.expiry.at - now
+        attempt.kind === 'locked'
+          ? this.expiry.untilExpiryMs(attempt.holder.jobId, now)
           : undefined,
       expiryReadSpacingMs: link.timings.presenceRetrySeconds * 1000,
     };
     const wait = parkLength(facts);
-    this.broughtForward = wait < parkLength({ ...facts, untilExpiryMs: undefined });
+    this.expiry.parked(wait < parkLength({ ...facts, untilExpiryMs: undefined }));
     this.parkMs = Math.min(this.parkMs * 2, link.timings.parkMaxSeconds * 1000);
     return wait;
   }
@@ -249,17 +262,7 @@ class Acquisition {
     if (failClosed && read?.late === true) throw this.lockedError(holder);
     const answer = read === undefined || read.late ? undefined : read.value;
     const alive = answer?.alive;
-    const expiresInMs = answer?.expiresInMs;
-    const trusted = !this.broughtForward;
-    this.broughtForward = false;
-    // Counted from the answer's arrival, not the read's start, and a margin later: the read
-    // at expiry then lands after the key's expiry on the presence's clock, whose whole
-    // milliseconds (Redis keeps a key until its clock is past the expiry) could otherwise
-    // still show the key to a read sent at the instant told.
-    this.expiry =
-      trusted && alive === true && expiresInMs !== undefined
-        ? { jobId: holder.jobId, at: this.context.scheduler.now() + expiresInMs + EXPIRY_MARGIN_MS }
-        : undefined;
+    this.expiry.read(holder.jobId, alive, answer?.expiresInMs, this.context.scheduler.now());
     this.emit({
       type: 'presence.read',
       key: this.key,
@@ -281,12 +284,7 @@ class Acquisition {
   }
 
   private lockedError(holder: LockInfo): DataDriverError {
-    const where = holder.jobId === this.context.identity.jobId ? 'this server' : 'another server';
-    return new DataDriverError(
-      ErrorCode.Locked,
-      `profile is locked by ${where} (key ${this.key}, server ${holder.jobId}, token ${holder.token}, presence ${holder.presence})`,
-      { details: { key: this.key, holder } },
-    );
+    return lockedError(this.key, holder, this.context.identity.jobId);
   }
 
   /** Emits one of this load's events, with its `loadId`. */

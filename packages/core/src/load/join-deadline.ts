@@ -10,7 +10,7 @@
 
 import type { DriverContext } from '../context/context.js';
 import type { HandoffTimings } from '../handoff/timings.js';
-import { DataDriverError, ErrorCode } from '../ports/errors.js';
+import { DataDriverError, ErrorCode, rethrow } from '../ports/errors.js';
 import type { ScheduledTask, Scheduler } from '../ports/scheduler.js';
 import type { TimerQueue } from '../ports/timer-queue.js';
 
@@ -55,14 +55,16 @@ export class JoinDeadline {
   }
 
   /**
-   * A store attempt: what `settle` makes of its result, or of `late` at the hard end. `settle`
-   * runs in the race's own callbacks: an attempt costs no promise more than the race's.
+   * A store attempt: what `settle` makes of its result, or of `late` at the hard end, and what
+   * `failed` makes of its rejection. Both run in the race's own callbacks: an attempt costs no
+   * promise more than the race's, and neither does a caller that goes on from it.
    */
   storeCall<T, R>(
     work: Promise<T>,
     settle: (bounded: Bounded<T>) => R | PromiseLike<R>,
+    failed: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
-    return this.race(work, (late) => this.hardEnds.at(this.hardEnd, late), settle);
+    return this.race(work, (late) => this.hardEnds.at(this.hardEnd, late), settle, failed);
   }
 
   /**
@@ -88,34 +90,36 @@ export class JoinDeadline {
     );
   }
 
-  /** `work`, or `late` from the timer `bound` sets (at the race's end). */
+  /**
+   * `work`, or `late` from the timer `bound` sets (at the race's end); a rejection of `work`
+   * before that goes to `failed` (rejects, without one). What either throws rejects.
+   */
   private race<T, R>(
     work: Promise<T>,
     bound: (late: () => void) => ScheduledTask,
     settle: (bounded: Bounded<T>) => R | PromiseLike<R>,
+    failed?: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
     return new Promise((resolve, reject) => {
-      let settled = false; // `settle` runs once: for the first of the timer and the work
-      const settleWith = (bounded: Bounded<T>) => {
+      let settled = false; // one of `settle` and `failed` runs, once: for the first to come
+      const end = <A>(how: (argument: A) => R | PromiseLike<R>, argument: A) => {
         if (settled) return;
         settled = true;
         try {
-          resolve(settle(bounded));
+          resolve(how(argument));
         } catch (error) {
           reject(error);
         }
       };
-      const timer = bound(() => settleWith({ late: true }));
+      const timer = bound(() => end(settle, { late: true }));
       work.then(
         (value) => {
           timer.cancel();
-          settleWith({ late: false, value });
+          end(settle, { late: false, value });
         },
         (error: unknown) => {
           timer.cancel();
-          if (settled) return;
-          settled = true;
-          reject(error);
+          end(failed ?? rethrow, error);
         },
       );
     });

@@ -18,7 +18,8 @@ import { type Attempt, type AttemptInput, attemptLoad } from './load-attempt.js'
 
 /**
  * One attempt, awaited until the hard end at most (then `Data.Timeout`), resolving with what
- * `then` makes of it (run in the race's own callback: the caller's next step costs no promise).
+ * `then` makes of it, or `failed` of its error (each run in the race's own callback: the
+ * caller's next step costs no promise). What `then` throws rejects as it is.
  */
 export function boundedAttempt<R>(
   context: DriverContext,
@@ -26,18 +27,23 @@ export function boundedAttempt<R>(
   reservation: LoadReservation,
   input: AttemptInput,
   then: (attempt: Attempt) => R | PromiseLike<R>,
+  failed: (error: unknown) => R | PromiseLike<R>,
 ): Promise<R> {
   const attempt = attemptLoad(context, input);
-  return deadline.storeCall(attempt, (bounded) => {
-    if (!bounded.late) {
-      // Its write may have landed and its answer been lost.
-      if (bounded.value.kind === 'failed') reservation.mayHaveLeftLock();
-      return then(bounded.value);
-    }
-    releaseLateLock(context, input.key, reservation.token, input.heldHere, attempt);
-    reservation.mayHaveLeftLock(); // should that release fail, the driver's close tries again
-    throw deadline.storeTimeout(input.key);
-  });
+  return deadline.storeCall(
+    attempt,
+    (bounded) => {
+      if (!bounded.late) {
+        // Its write may have landed and its answer been lost.
+        if (bounded.value.kind === 'failed') reservation.mayHaveLeftLock();
+        return then(bounded.value);
+      }
+      releaseLateLock(context, input.key, reservation.token, input.heldHere, attempt);
+      reservation.mayHaveLeftLock(); // should that release fail, the driver's close tries again
+      return failed(deadline.storeTimeout(input.key));
+    },
+    failed,
+  );
 }
 
 function releaseLateLock(

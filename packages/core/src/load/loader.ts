@@ -5,7 +5,13 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { KickCause } from '../events/events.js';
-import { DataDriverError, describeError, ErrorCode, toDataDriverError } from '../ports/errors.js';
+import {
+  DataDriverError,
+  describeError,
+  ErrorCode,
+  rethrow,
+  toDataDriverError,
+} from '../ports/errors.js';
 import type { SessionRegistry } from '../registry/registry.js';
 import { LoadReservation } from '../registry/reservation.js';
 import { fillDefaults, lacksDefaults, type TakeReason } from '../rules/index.js';
@@ -48,6 +54,15 @@ interface Landed {
   readonly session: ProfileSession;
   readonly reason: TakeReason | 'adopted';
 }
+
+/** What a load makes of its session, and of its failure (`fromStore`). */
+interface LandedThen<R> {
+  readonly landed: (landed: Landed) => R;
+  readonly refused: (error: unknown) => R;
+}
+
+/** The session or the failure as they are, for a caller that goes on from a promise. */
+const AS_IS: LandedThen<Landed> = { landed: (landed) => landed, refused: rethrow };
 
 export class Loader {
   /** This driver's loads so far: each load's `loadId` in the events. */
@@ -107,13 +122,28 @@ export class Loader {
         replace,
         started,
       );
+      const landed = ({ session, reason }: Landed): R => {
+        // The clock is read for the event only when someone hears it (most servers: nobody).
+        if (context.events.listening('load.loaded')) {
+          const waitedMs = context.scheduler.now() - started;
+          context.emit({ type: 'load.loaded', key, loadId, reason, waitedMs });
+        }
+        return as(session);
+      };
+      const refused = (error: unknown): never => {
+        throw failed(error);
+      };
+      if (waiting === undefined && !signal) {
+        // The common case: its last steps run in the store attempt's callback, no promise each.
+        return this.fromStore(key, how, reservation, started, { landed, refused });
+      }
       const work: Promise<Landed> =
         waiting === undefined
-          ? this.fromStore(key, how, reservation, started) // in the same turn: no time has passed
+          ? this.fromStore(key, how, reservation, started, AS_IS) // in the same turn: no time has passed
           : waiting.then((adopted): Landed | Promise<Landed> =>
               adopted
                 ? { session: adopted, reason: 'adopted' as const }
-                : this.fromStore(key, how, reservation),
+                : this.fromStore(key, how, reservation, undefined, AS_IS),
             );
       const loaded = signal
         ? untilAborted(work, signal, key, {
@@ -121,36 +151,26 @@ export class Loader {
             giveBack: ({ session }) => void session.release('aborted').catch(() => undefined),
           })
         : work;
-      return loaded.then(
-        ({ session, reason }) => {
-          // The clock is read for the event only when someone hears it (most servers: nobody).
-          if (context.events.listening('load.loaded')) {
-            const waitedMs = context.scheduler.now() - started;
-            context.emit({ type: 'load.loaded', key, loadId, reason, waitedMs });
-          }
-          return as(session);
-        },
-        (error: unknown) => {
-          throw failed(error);
-        },
-      );
+      return loaded.then(landed, refused);
     } catch (error) {
       return Promise.reject(failed(error));
     }
   }
 
   /**
-   * Loads from the store under `reservation`, which the local wait has already put in place.
-   * Once the load has settled, its reservation ends and the requests that came during it are
-   * answered, in the same turn as a load that lands at once hands its session on.
+   * Loads from the store under `reservation`, which the local wait has already put in place,
+   * resolving with what `then` makes of the session or the failure. Once the load has settled,
+   * its reservation ends and the requests that came during it are answered, in the same turn as
+   * a load that lands at once hands its session on.
    */
-  private fromStore(
+  private fromStore<R>(
     key: string,
     how: LoadHow,
     reservation: LoadReservation,
     /** The clock's reading now, when the caller has it. */
-    now?: number,
-  ): Promise<Landed> {
+    now: number | undefined,
+    { landed, refused }: LandedThen<R>,
+  ): Promise<R> {
     const { context, registry } = this;
     const settle = (): void => {
       registry.settle(key, reservation);
@@ -158,31 +178,31 @@ export class Loader {
         this.holder.receive(key, requester, token, undefined, handTo);
       }
     };
-    let acquiring: Promise<Acquired>;
+    const taken = (acquired: Acquired): R | Promise<R> => {
+      let landing: Landed | Promise<Landed>;
+      try {
+        landing = this.land(key, how, reservation, acquired);
+      } catch (error) {
+        settle();
+        return refused(error);
+      }
+      // A landing in this turn settles now; one still going, once it ends.
+      if (landing instanceof Promise) return landing.finally(settle).then(landed, refused);
+      settle();
+      return landed(landing);
+    };
+    const failed = (error: unknown): R => {
+      settle();
+      return refused(error);
+    };
     try {
       const heldHere = (token: string) => registry.holdsToken(token, key);
       const released = registry.takeReleased(key);
-      acquiring = acquire(context, key, reservation, heldHere, released, now);
+      return acquire(context, key, reservation, heldHere, released, now, { taken, failed });
     } catch (error) {
       settle();
-      return Promise.reject(error);
+      return Promise.resolve().then(() => refused(error));
     }
-    return acquiring.then(
-      (acquired) => {
-        let landing: Landed | Promise<Landed> | undefined;
-        try {
-          landing = this.land(key, how, reservation, acquired);
-          return landing instanceof Promise ? landing.finally(settle) : landing;
-        } finally {
-          // A landing in this turn (or a throw) settles now; one still going, once it ends.
-          if (!(landing instanceof Promise)) settle();
-        }
-      },
-      (error: unknown) => {
-        settle();
-        throw error;
-      },
-    );
   }
 
   /** The session of a take: held here, reported, its messages applied, and a slow take confirmed. */

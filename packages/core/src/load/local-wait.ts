@@ -3,12 +3,11 @@
  * each change in the registry), adopt a retained profile, or reserve the key.
  */
 import type { DriverContext } from '../context/context.js';
-import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { HostPlayer } from '../ports/host.js';
 import type { SessionRegistry } from '../registry/registry.js';
-import type { WaitReason } from '../rules/index.js';
 import { decideSameServer, type SameServerDecision } from '../rules/same-server.js';
 import type { ProfileSession } from '../session/profile-session.js';
+import { lockedHere } from './locked-errors.js';
 
 /** What a load brings to its wait on this server. */
 export interface LocalWaitHow {
@@ -61,7 +60,7 @@ export function waitOnThisServer(
           break; // deactivated: load the record normally
         }
         case 'give-up':
-          throw lockedHere(context, key, decision.reason);
+          throw lockedHere(key, context.identity.jobId, decision.reason);
         case 'replace':
           replace(session!);
           break; // then wait for its leave save
@@ -102,13 +101,4 @@ function decideHere(
       : {}),
     remainingMs,
   });
-}
-
-function lockedHere(context: DriverContext, key: string, reason: WaitReason): DataDriverError {
-  const what = reason.replace('local-', '');
-  return new DataDriverError(
-    ErrorCode.Locked,
-    `profile is locked by this server (key ${key}, server ${context.identity.jobId}, ${what} in progress)`,
-    { details: { key, reason } },
-  );
 }

@@ -132,3 +132,8 @@ export function nameSome(items: readonly string[], max: number): string {
   const named = items.slice(0, max).join(', ');
   return items.length > max ? `${named} and ${items.length - max} more` : named;
 }
+
+/** Throws `error` as it is: the failure handler of a step that passes failures on unchanged. */
+export function rethrow(error: unknown): never {
+  throw error;
+}
