@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { DataDriverError, ErrorCode, type ReleaseReason } from '../src/index.js';
 import { toStoreRecord } from '../src/rules.js';
-import { MemoryHost } from '../src/testing.js';
-import { stored, testBed } from './helpers.js';
+import { MemoryHost, type MemoryPlayer } from '../src/testing.js';
+import { topicOf } from '../src/rules.js';
+import { faultyFleet, stored, testBed } from './helpers.js';
 
 function server(bed = testBed()) {
   const ended: Array<[string, ReleaseReason]> = [];
@@ -122,5 +123,45 @@ describe('an aborted load', () => {
     await bed.clock.advance(1_000);
     expect(ended).toEqual([['p1', 'aborted']]);
     expect(stored(bed.store, 'p1')?.meta.lock).toBeUndefined();
+  });
+});
+
+describe('a release request that came while the load was in flight', () => {
+  it("whose kick throws in the host as the load settles: the load fails with load.failed, as any failure of its landing", async () => {
+    const { clock, bus, server } = faultyFleet();
+    const a = server('A');
+    /** A host whose first kick throws, as a game's own kick code may. */
+    class ThrowingHost extends MemoryHost {
+      thrown = 0;
+      override kick(player: MemoryPlayer, message: string): void {
+        if (this.thrown === 0) {
+          this.thrown += 1;
+          throw new Error('the host could not kick');
+        }
+        super.kick(player, message);
+      }
+    }
+    const host = new ThrowingHost('A');
+    a.driver.attach(host);
+    const take = a.connection.faults.inject({ kind: 'stall', operation: 'update' });
+    host.join('p1');
+    await clock.advance(100);
+    // Anyone's request without a lock token kicks a live player: it waits for the load.
+    await bus.publish(topicOf('A'), { T: 'Q', D: 'PlayerData', K: 'p1', R: 'X1' });
+    await clock.advance(100);
+    take.release();
+    await clock.advance(1_000);
+    expect(host.thrown).toBe(1);
+    const failed = a.events.filter((e) => e.type === 'load.failed');
+    expect(failed).toEqual([
+      expect.objectContaining({
+        key: 'p1',
+        error: expect.objectContaining({
+          code: ErrorCode.BackendFailed,
+          message: 'Data.BackendFailed: load of p1 failed: the host could not kick',
+        }),
+      }),
+    ]);
+    expect(a.events.filter((e) => e.type === 'load.loaded')).toEqual([]);
   });
 });

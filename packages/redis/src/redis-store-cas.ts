@@ -103,16 +103,19 @@ export class CompareAndSet {
     replicas: number | undefined,
   ): CasOutcome {
     // A status alone is a number; only a conflict that carries the record is a table.
-    const fields: readonly unknown[] = Array.isArray(reply) ? reply : [reply];
-    const [status, version, json] = fields;
+    const fields = Array.isArray(reply) ? (reply as readonly unknown[]) : undefined;
+    const status: unknown = fields === undefined ? reply : fields[0];
     const wait = this.replicaWait;
     if (status === WRITTEN && wait && (replicas ?? 0) < wait.replicas) {
       throw underReplicated(redisKey, wait, replicas ?? 0);
     }
     if (status === WRITTEN) return WROTE;
-    if (status === CONFLICT && fields.length === 1) return { written: false, current: undefined };
-    if (status === CONFLICT && typeof version === 'string' && typeof json === 'string') {
-      return { written: false, current: { version, json } };
+    if (status === CONFLICT && fields === undefined) return { written: false, current: undefined };
+    if (status === CONFLICT && fields?.length === 3) {
+      const [, version, json] = fields;
+      if (typeof version === 'string' && typeof json === 'string') {
+        return { written: false, current: { version, json } };
+      }
     }
     if (status === FOREIGN) throw foreign(redisKey, 'a hash without a version and record');
     if (status === FOREIGN_VERSIONS) {

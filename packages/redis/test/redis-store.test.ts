@@ -203,6 +203,31 @@ describe('RedisStore', () => {
     expect(await store.get('reborn')).toEqual({ n: 1 });
   });
 
+  it('answers a status as a number: a conflict with no record stored, a hash it did not write', async () => {
+    const snapshot = await store.update('gone', () => ({ n: 1 }));
+    await raw.del(recordKey(prefix, 'gone'));
+    const key = recordKey(prefix, 'gone');
+    expect(await runScript(raw, compareAndSet, [key], [snapshot!.version, 'y', '{}'])).toBe(0);
+    expect(await raw.exists(key)).toBe(0);
+    await raw.hset(recordKey(prefix, 'theirs'), 'name', 'someone else');
+    const theirs = [recordKey(prefix, 'theirs')];
+    expect(await runScript(raw, compareAndSet, theirs, ['', 'y', '{}'])).toBe(2);
+    expect(await raw.hgetall(theirs[0]!)).toEqual({ name: 'someone else' });
+    // The store reads the conflict's number: the transform runs again on no record, and writes.
+    const seen: Array<StoreRecord | undefined> = [];
+    const written = await store.update(
+      'gone',
+      (current) => {
+        seen.push(current);
+        return { n: 2 };
+      },
+      { expected: snapshot },
+    );
+    expect(seen).toEqual([{ n: 1 }, undefined]);
+    expect(written?.record).toEqual({ n: 2 });
+    expect(await store.get('gone')).toEqual({ n: 2 });
+  });
+
   it("hands the transform the record and resolves with the transform's own record, unparsed", async () => {
     const seen: Array<StoreRecord | undefined> = [];
     const written = { list: [1, 2], nested: { text: 'é' } };

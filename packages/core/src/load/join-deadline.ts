@@ -111,7 +111,14 @@ export class JoinDeadline {
           reject(error);
         }
       };
-      const timer = bound(() => end(settle, { late: true }));
+      let timer: ScheduledTask;
+      try {
+        timer = bound(() => end(settle, { late: true }));
+      } catch (error) {
+        work.catch(() => undefined); // unbounded now: its outcome is no longer read
+        end(failed ?? rethrow, error);
+        return;
+      }
       work.then(
         (value) => {
           timer.cancel();

@@ -38,8 +38,12 @@ export function boundedAttempt<R>(
         if (bounded.value.kind === 'failed') reservation.mayHaveLeftLock();
         return then(bounded.value);
       }
-      releaseLateLock(context, input.key, reservation.token, input.heldHere, attempt);
-      reservation.mayHaveLeftLock(); // should that release fail, the driver's close tries again
+      try {
+        releaseLateLock(context, input.key, reservation.token, input.heldHere, attempt);
+        reservation.mayHaveLeftLock(); // should that release fail, the driver's close tries again
+      } catch (error) {
+        return failed(error);
+      }
       return failed(deadline.storeTimeout(input.key));
     },
     failed,

@@ -5,13 +5,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { KickCause } from '../events/events.js';
-import {
-  DataDriverError,
-  describeError,
-  ErrorCode,
-  rethrow,
-  toDataDriverError,
-} from '../ports/errors.js';
+import { DataDriverError, ErrorCode, rethrow, toDataDriverError } from '../ports/errors.js';
 import type { SessionRegistry } from '../registry/registry.js';
 import { LoadReservation } from '../registry/reservation.js';
 import { fillDefaults, lacksDefaults, type TakeReason } from '../rules/index.js';
@@ -19,12 +13,12 @@ import { checkProfileKey } from '../rules/keys.js';
 import { ProfileSession } from '../session/profile-session.js';
 import { lockLostError } from '../session/session-errors.js';
 import type { SessionHooks } from '../session/session-terms.js';
-import { forgetParticipant } from '../trade/journal.js';
 import { type AbortSignalLike, abortedError, untilAborted } from './abortable.js';
 import { acquire } from './acquisition.js';
 import type { Acquired } from './load-attempt.js';
 import { type LocalWaitHow, waitOnThisServer } from './local-wait.js';
 import { confirmSlowTake, ranSlow } from './slow-take.js';
+import { reportTakeover } from './takeover-report.js';
 
 export interface LoadHow extends LocalWaitHow {
   /** True once the load is no longer wanted (the player left). */
@@ -139,7 +133,7 @@ export class Loader {
       }
       const work: Promise<Landed> =
         waiting === undefined
-          ? this.fromStore(key, how, reservation, started, AS_IS) // in the same turn: no time has passed
+          ? this.fromStore(key, how, reservation, started, AS_IS) // this turn: no time has passed
           : waiting.then((adopted): Landed | Promise<Landed> =>
               adopted
                 ? { session: adopted, reason: 'adopted' as const }
@@ -159,9 +153,10 @@ export class Loader {
 
   /**
    * Loads from the store under `reservation`, which the local wait has already put in place,
-   * resolving with what `then` makes of the session or the failure. Once the load has settled,
-   * its reservation ends and the requests that came during it are answered, in the same turn as
-   * a load that lands at once hands its session on.
+   * resolving with what `landed` makes of the session, or `refused` of any failure (a throw
+   * of `landed` rejects as it is). Once the load has settled, its reservation ends and the
+   * requests that came during it are answered, in the same turn as a load that lands at once
+   * hands its session on.
    */
   private fromStore<R>(
     key: string,
@@ -178,30 +173,40 @@ export class Loader {
         this.holder.receive(key, requester, token, undefined, handTo);
       }
     };
+    /** `settle`, then `next`; a throw of `settle` (a host's kick) fails the load instead. */
+    const settledThen = (next: () => R | Promise<R>): R | Promise<R> => {
+      try {
+        settle();
+      } catch (error) {
+        return refused(error);
+      }
+      return next();
+    };
     const taken = (acquired: Acquired): R | Promise<R> => {
       let landing: Landed | Promise<Landed>;
       try {
         landing = this.land(key, how, reservation, acquired);
       } catch (error) {
-        settle();
-        return refused(error);
+        return settledThen(() => refused(error));
       }
       // A landing in this turn settles now; one still going, once it ends.
       if (landing instanceof Promise) return landing.finally(settle).then(landed, refused);
-      settle();
-      return landed(landing);
+      const session = landing;
+      return settledThen(() => landed(session));
     };
-    const failed = (error: unknown): R => {
-      settle();
-      return refused(error);
-    };
+    const failed = (error: unknown) => settledThen(() => refused(error));
     try {
       const heldHere = (token: string) => registry.holdsToken(token, key);
       const released = registry.takeReleased(key);
       return acquire(context, key, reservation, heldHere, released, now, { taken, failed });
     } catch (error) {
-      settle();
-      return Promise.resolve().then(() => refused(error));
+      let failure = error;
+      try {
+        settle();
+      } catch (settleError) {
+        failure = settleError;
+      }
+      return Promise.resolve().then(() => refused(failure));
     }
   }
 
@@ -242,7 +247,7 @@ export class Loader {
         () => Promise.reject(closed),
       );
     }
-    this.reportTakeover(key, reservation.loadId, acquired);
+    reportTakeover(context, key, reservation.loadId, acquired);
     // Messages sent while it was away apply now, before the game sees the profile (onLoad).
     // Without an `onMessage` a pass does nothing (`SessionIo.pass`): none is made at all.
     if (how.messages !== false && context.messageHandlers.current !== undefined) {
@@ -276,25 +281,5 @@ export class Loader {
       if (!take.held) throw session.lostTo(take.holder);
       return landed();
     });
-  }
-
-  private reportTakeover(key: string, loadId: number, acquired: Acquired): void {
-    if (acquired.from && acquired.reason !== 'own') {
-      const { reason, from } = acquired;
-      this.context.emit({ type: 'lock.taken', key, loadId, reason, from });
-    }
-    if (acquired.recovered) {
-      const { trade } = acquired.recovered;
-      const outcome = acquired.recovered.outcome === 'committed' ? 'committed' : 'aborted';
-      this.context.emit({ type: 'trade.recovered', key, trade, outcome });
-      // This record no longer carries the marker: its journal keeps only what others need.
-      this.context.background.track(
-        forgetParticipant(this.context, trade, key).catch((error) => {
-          this.context.logger.warn(
-            `could not clear ${key} from the journal of trade ${trade}: ${describeError(error)}`,
-          );
-        }),
-      );
-    }
   }
 }
