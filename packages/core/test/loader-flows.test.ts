@@ -6,9 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DataDriverError, ErrorCode, type ReleaseReason } from '../src/index.js';
-import { toStoreRecord } from '../src/rules.js';
+import { topicOf, toStoreRecord } from '../src/rules.js';
 import { MemoryHost, type MemoryPlayer } from '../src/testing.js';
-import { topicOf } from '../src/rules.js';
 import { faultyFleet, stored, testBed } from './helpers.js';
 
 function server(bed = testBed()) {
@@ -127,7 +126,7 @@ describe('an aborted load', () => {
 });
 
 describe('a release request that came while the load was in flight', () => {
-  it("whose kick throws in the host as the load settles: the load fails with load.failed, as any failure of its landing", async () => {
+  it('whose kick throws in the host as the load settles: the load fails with load.failed, as any failure of its landing', async () => {
     const { clock, bus, server } = faultyFleet();
     const a = server('A');
     /** A host whose first kick throws, as a game's own kick code may. */
