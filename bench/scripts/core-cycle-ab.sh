@@ -9,16 +9,9 @@
 set -euo pipefail
 a=$1 b=$2 rounds=${3:-6}
 root=$(git rev-parse --show-toplevel)
-script="$root/bench/scripts/core-only-cycle.mjs"
-tmp=$(mktemp -d)
-cleanup() { for c in "$a" "$b"; do git -C "$root" worktree remove --force "$tmp/$c" 2>/dev/null || true; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-for c in "$a" "$b"; do
-  git -C "$root" worktree add --quiet --detach "$tmp/$c" "$c"
-  (cd "$tmp/$c" && pnpm install --frozen-lockfile --filter @datadriver/core... >/dev/null \
-    && pnpm --filter @datadriver/core build >/dev/null)
-  cp "$script" "$tmp/$c/packages/core/core-only-cycle.mjs"
-done
+# shellcheck source=ab-worktrees.sh
+source "$root/bench/scripts/ab-worktrees.sh"
+ab_build core "$root/bench/scripts/core-only-cycle.mjs" core-only-cycle.mjs
 declare -A all
 for round in $(seq 1 "$rounds"); do
   line="round $round"
@@ -30,5 +23,5 @@ for round in $(seq 1 "$rounds"); do
   echo "$line"
 done
 for c in "$a" "$b"; do
-  echo "$c median $(echo ${all[$c]} | tr ' ' '\n' | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}') µs"
+  echo "$c median $(echo ${all[$c]} | median) µs"
 done

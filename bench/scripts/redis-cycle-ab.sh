@@ -10,24 +10,10 @@
 set -euo pipefail
 a=$1 b=$2 rounds=${3:-6}
 root=$(git rev-parse --show-toplevel)
-script="$root/bench/scripts/redis-only-cycle.mjs"
-tmp=$(mktemp -d)
-port=$((20000 + RANDOM % 20000))
-redis-server --port "$port" --save '' --appendonly no --daemonize no >"$tmp/redis.log" 2>&1 &
-redis=$!
-cleanup() {
-  kill "$redis" 2>/dev/null || true
-  for c in "$a" "$b"; do git -C "$root" worktree remove --force "$tmp/$c" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-for c in "$a" "$b"; do
-  git -C "$root" worktree add --quiet --detach "$tmp/$c" "$c"
-  (cd "$tmp/$c" && pnpm install --frozen-lockfile --filter @datadriver/redis... >/dev/null \
-    && pnpm --filter @datadriver/redis... build >/dev/null)
-  cp "$script" "$tmp/$c/packages/redis/redis-only-cycle.mjs"
-done
-export REDIS_URL="redis://127.0.0.1:$port"
+# shellcheck source=ab-worktrees.sh
+source "$root/bench/scripts/ab-worktrees.sh"
+ab_build redis "$root/bench/scripts/redis-only-cycle.mjs" redis-only-cycle.mjs
+ab_redis
 # redis-server's CPU (user + system seconds) so far, from its own INFO.
 server_cpu() {
   redis-cli -p "$port" info cpu | tr -d '\r' |
@@ -47,7 +33,6 @@ for round in $(seq 1 "$rounds"); do
   done
   echo "$line"
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 for c in "$a" "$b"; do
   echo "$c median $(echo ${rates[$c]} | median) cycles/s, node $(echo ${cpus[$c]} | median) µs per cycle, redis-server $(echo ${servers[$c]} | median) µs per cycle"
 done

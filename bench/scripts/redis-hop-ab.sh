@@ -9,25 +9,10 @@
 set -euo pipefail
 a=$1 b=$2 rounds=${3:-6} hops=${4:-3000}
 root=$(git rev-parse --show-toplevel)
-script="$root/bench/scripts/redis-hop-cost.mjs"
-tmp=$(mktemp -d)
-port=$((20000 + RANDOM % 20000))
-redis-server --port "$port" --save '' --appendonly no --daemonize no >/dev/null 2>&1 &
-redis=$!
-cleanup() {
-  kill "$redis" 2>/dev/null || true
-  for c in "$a" "$b"; do git -C "$root" worktree remove --force "$tmp/$c" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-for c in "$a" "$b"; do
-  git -C "$root" worktree add --quiet --detach "$tmp/$c" "$c"
-  (cd "$tmp/$c" && pnpm install --frozen-lockfile --filter @datadriver/redis... >/dev/null \
-    && pnpm --filter @datadriver/redis... build >/dev/null)
-  cp "$script" "$tmp/$c/packages/redis/redis-hop-cost.tmp.mjs"
-done
-until redis-cli -p "$port" ping >/dev/null 2>&1; do sleep 0.1; done
-export REDIS_URL="redis://127.0.0.1:$port"
+# shellcheck source=ab-worktrees.sh
+source "$root/bench/scripts/ab-worktrees.sh"
+ab_build redis "$root/bench/scripts/redis-hop-cost.mjs" redis-hop-cost.tmp.mjs
+ab_redis
 declare -A medians p90s cpus
 for round in $(seq 1 "$rounds"); do
   line="round $round"
@@ -40,7 +25,6 @@ for round in $(seq 1 "$rounds"); do
   done
   echo "$line"
 done
-middle() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 for c in "$a" "$b"; do
-  echo "$c median $(echo "${medians[$c]}" | middle) ms, p90 $(echo "${p90s[$c]}" | middle) ms, node $(echo "${cpus[$c]}" | middle) µs per hop"
+  echo "$c median $(echo "${medians[$c]}" | median) ms, p90 $(echo "${p90s[$c]}" | median) ms, node $(echo "${cpus[$c]}" | median) µs per hop"
 done

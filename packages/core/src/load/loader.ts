@@ -200,13 +200,7 @@ export class Loader {
       const released = registry.takeReleased(key);
       return acquire(context, key, reservation, heldHere, released, now, { taken, failed });
     } catch (error) {
-      let failure = error;
-      try {
-        settle();
-      } catch (settleError) {
-        failure = settleError;
-      }
-      return Promise.resolve().then(() => refused(failure));
+      return Promise.resolve().then(() => failed(error));
     }
   }
 
