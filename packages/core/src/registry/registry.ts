@@ -7,6 +7,7 @@
 
 import { Signal } from '../events/signal.js';
 import type { HandedRecord } from '../handoff/wire.js';
+import { ChurnMap } from '../ports/churn-map.js';
 import type { Scheduler } from '../ports/scheduler.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import type { ProfileSession } from '../session/profile-session.js';
@@ -37,8 +38,9 @@ export interface LeftLock {
 const MAX_LEFT_LOCKS = 1024;
 
 export class SessionRegistry {
-  readonly #sessions = new Map<string, ProfileSession>();
-  readonly #loads = new Map<string, LoadReservation>();
+  // Sessions and loads come and go by the thousand: a `ChurnMap` keeps none alive once gone.
+  readonly #sessions = new ChurnMap<string, ProfileSession>();
+  readonly #loads = new ChurnMap<string, LoadReservation>();
   readonly #changed = new Signal();
   readonly #released: ReleasedSnapshots;
   /** Each load here that ended without holding a lock it may have left, by its token. */
@@ -82,7 +84,7 @@ export class SessionRegistry {
   }
 
   sessions(): ProfileSession[] {
-    return [...this.#sessions.values()];
+    return this.#sessions.valueList();
   }
 
   /** The snapshot of `key` a session here last released (and its JSON), if fresh: once only. */
@@ -187,6 +189,6 @@ export class SessionRegistry {
   close(): void {
     this.#closed = true;
     this.#released.clear();
-    for (const reservation of this.#loads.values()) reservation.reply.notify();
+    for (const reservation of this.#loads.valueList()) reservation.reply.notify();
   }
 }

@@ -12,6 +12,7 @@
  * none older than `MAX_AGE_MS` (a rejoin comes seconds after the leave). The driver's close
  * forgets them all.
  */
+import { ChurnMap } from '../ports/churn-map.js';
 import type { StoreSnapshot } from '../ports/store.js';
 
 const MAX_ENTRIES = 1024;
@@ -36,8 +37,8 @@ interface Kept extends Released {
 }
 
 export class ReleasedSnapshots {
-  // A Map iterates in insertion order, and `keep` re-inserts: the first entry is the oldest.
-  readonly #kept = new Map<string, Kept>();
+  // In insertion order, as a Map, and `keep` re-inserts: the first entry is the oldest.
+  readonly #kept = new ChurnMap<string, Kept>();
   #chars = 0;
 
   constructor(private readonly now: () => number) {}
@@ -53,9 +54,9 @@ export class ReleasedSnapshots {
       this.#kept.set(key, { snapshot, dataJson, at, chars });
       this.#chars += chars;
     }
-    for (const [oldest, kept] of this.#kept) {
+    for (let oldest = this.#kept.firstKey(); oldest !== undefined; oldest = this.#kept.firstKey()) {
       const over = this.#kept.size > MAX_ENTRIES || this.#chars > MAX_CHARS;
-      if (!over && at - kept.at <= MAX_AGE_MS) break;
+      if (!over && at - (this.#kept.get(oldest) as Kept).at <= MAX_AGE_MS) break;
       this.#forget(oldest);
     }
   }

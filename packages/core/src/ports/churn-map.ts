@@ -1,0 +1,68 @@
+/**
+ * A `Map` for values that come and go all the time and hold much (a session, a load, a released
+ * snapshot): a value deleted from it is cut loose from every table V8 ever kept it in.
+ *
+ * Why: a `Map` whose entries are deleted and added again is rehashed into a new table now and
+ * then, and V8 leaves the old table as it was, its entries pointing to the values they held
+ * and to the next table. A table that reached the old generation is garbage there until the
+ * next full collection, but every young-generation collection (a scavenge) until then treats
+ * what it points to as alive: the next table, and each value it held, with all that value
+ * holds, is copied, then promoted, and its own table keeps the next one alive in turn. On the
+ * memory store, a load + save + release with 200 players in flight promoted 1.9 MB a scavenge
+ * that way (`node --trace-gc-nvp`), and core's CPU per cycle was 15.7 µs where a process that
+ * never promoted the first table (a young generation started large) ran it in 8.8.
+ *
+ * So each value sits in a slot of its own, emptied when it is deleted: an old table keeps only
+ * the empty slot.
+ */
+export class ChurnMap<K, V> {
+  readonly #slots = new Map<K, Slot<V>>();
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  get(key: K): V | undefined {
+    return this.#slots.get(key)?.value;
+  }
+
+  has(key: K): boolean {
+    return this.#slots.has(key);
+  }
+
+  /** Sets `key` to `value`; a key already here keeps its place in the order, as in a `Map`. */
+  set(key: K, value: V): void {
+    const slot = this.#slots.get(key);
+    if (slot === undefined) this.#slots.set(key, { value });
+    else slot.value = value;
+  }
+
+  delete(key: K): boolean {
+    const slot = this.#slots.get(key);
+    if (slot === undefined) return false;
+    slot.value = undefined;
+    return this.#slots.delete(key);
+  }
+
+  clear(): void {
+    for (const slot of this.#slots.values()) slot.value = undefined;
+    this.#slots.clear();
+  }
+
+  /** The first key in insertion order, if any: the oldest entry. */
+  firstKey(): K | undefined {
+    for (const key of this.#slots.keys()) return key;
+    return undefined;
+  }
+
+  /** The values, in insertion order, as a list made now (a caller may delete as it goes). */
+  valueList(): V[] {
+    const values: V[] = [];
+    for (const slot of this.#slots.values()) values.push(slot.value as V);
+    return values;
+  }
+}
+
+interface Slot<V> {
+  value: V | undefined;
+}

@@ -1,0 +1,84 @@
+/**
+ * The registry's map of values that come and go (`ports/churn-map.ts`): a `Map`'s answers,
+ * insertion order included, for every step a session, a load or a released snapshot takes.
+ * What it is for (a deleted value kept by no table of V8's) is measured, not asserted here:
+ * `bench/scripts/core-promotion-ab.sh` prints the bytes each scavenge promoted.
+ */
+import { describe, expect, it } from 'vitest';
+import { ChurnMap } from '../src/ports/churn-map.js';
+
+/** Steps written `+a1` (set a to 1), `-a` (delete a), `!` (clear), separated by spaces. */
+function run(steps: string) {
+  const churn = new ChurnMap<string, number>();
+  const map = new Map<string, number>();
+  const answers: Array<[boolean, boolean]> = [];
+  for (const step of steps.split(' ').filter(Boolean)) {
+    const [op, key, value] = [
+      step[0],
+      step.slice(1).replace(/\d+$/, ''),
+      Number(step.match(/\d+$/)?.[0]),
+    ];
+    if (op === '+') {
+      churn.set(key, value);
+      map.set(key, value);
+    } else if (op === '-') {
+      answers.push([churn.delete(key), map.delete(key)]);
+    } else {
+      churn.clear();
+      map.clear();
+    }
+  }
+  return { churn, map, answers };
+}
+
+describe('a map of values that come and go', () => {
+  const cases: ReadonlyArray<readonly [string, string]> = [
+    ['nothing set', ''],
+    ['one set', '+a1'],
+    ['a set key set again keeps its place', '+a1 +b2 +a3'],
+    ['a deleted key set again goes last', '+a1 +b2 -a +a3'],
+    ['a missing key deleted', '+a1 -z'],
+    ['a key deleted twice', '+a1 -a -a'],
+    ['cleared, then set', '+a1 +b2 ! +c3'],
+    ['keys named __proto__ and constructor', '+__proto__1 +constructor2 -constructor'],
+  ];
+
+  it.each(cases)('answers as a Map does: %s', (_, steps) => {
+    const { churn, map, answers } = run(steps);
+    for (const [fromChurn, fromMap] of answers) expect(fromChurn).toBe(fromMap);
+    expect(churn.size).toBe(map.size);
+    expect(churn.valueList()).toEqual([...map.values()]);
+    expect(churn.firstKey()).toBe(map.keys().next().value);
+    for (const key of ['a', 'b', 'c', 'z', '__proto__', 'constructor']) {
+      expect(churn.has(key)).toBe(map.has(key));
+      expect(churn.get(key)).toBe(map.get(key));
+    }
+  });
+
+  it('gives its values as a list made when asked: deleting while going through it is safe', () => {
+    const churn = new ChurnMap<string, number>();
+    churn.set('a', 1);
+    churn.set('b', 2);
+    churn.set('c', 3);
+    const seen: number[] = [];
+    for (const value of churn.valueList()) {
+      seen.push(value);
+      churn.delete('b');
+      churn.delete('c');
+    }
+    expect(seen).toEqual([1, 2, 3]);
+    expect(churn.valueList()).toEqual([1]);
+  });
+
+  it('keeps the values of thousands of keys set and deleted in turn, and only those', () => {
+    const churn = new ChurnMap<string, number>();
+    for (let round = 0; round < 50; round++) {
+      for (let index = 0; index < 200; index++) churn.set(`k${index}`, round * 1000 + index);
+      for (let index = 0; index < 200; index += 2) churn.delete(`k${index}`);
+    }
+    expect(churn.size).toBe(100);
+    expect(churn.get('k1')).toBe(49_001);
+    expect(churn.get('k0')).toBeUndefined();
+    expect(churn.firstKey()).toBe('k1');
+  });
+});
