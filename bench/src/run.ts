@@ -13,7 +13,8 @@ import {
 } from './backends.js';
 import type { BenchConfig } from './config.js';
 import { describeMachine, type Machine } from './machine.js';
-import { type CoreCycle, measureCoreCycle } from './measure/core-cycle.js';
+import { measureApart } from './measure/apart.js';
+import type { CoreCycle } from './measure/core-cycle.js';
 import { type Crash, measureCrashTakeover } from './measure/crash-takeover.js';
 import type { HandoverResult } from './measure/handover.js';
 import { measureHandoverAndFloors, type TwoProcessFloors } from './measure/handover-floors.js';
@@ -32,7 +33,7 @@ import {
 import { measureRejoin, type RejoinResult } from './measure/rejoin.js';
 import type { Calls } from './measure/round-trips.js';
 import { measureStaleHandover, type StaleHandover } from './measure/stale-handover.js';
-import { measureThroughput, type ThroughputResult } from './measure/throughput.js';
+import type { ThroughputResult } from './measure/throughput.js';
 import { allSettled } from './parallel.js';
 import { measurePeerHandovers, type PeerResult } from './peer/peer-measure.js';
 
@@ -181,15 +182,27 @@ async function throughputs(
 }
 
 async function redisThroughputs(results: RunResults, redisUrl: string, progress: Progress) {
+  // Each in a node process of its own: no heap but the measurement's (measure/apart.ts).
+  const { config } = results;
   progress('throughput against the naive lock');
-  results.throughput = await measureThroughput(redisUrl, results.config);
+  results.throughput = await measureApart<'throughput', ThroughputResult>('throughput', {
+    redisUrl,
+    config,
+    clientOptions: {},
+  });
   progress('throughput again, both with auto-pipelining');
-  results.throughputPipelined = await measureThroughput(redisUrl, results.config, {
-    enableAutoPipelining: true,
+  results.throughputPipelined = await measureApart<'throughput', ThroughputResult>('throughput', {
+    redisUrl,
+    config,
+    clientOptions: { enableAutoPipelining: true },
   });
   progress("core's own CPU per cycle, on the memory store");
-  const { throughputPlayers, coreCycleWindows } = results.config;
-  results.coreCycle = await measureCoreCycle(throughputPlayers, coreCycleWindows, 1);
+  const { throughputPlayers: players, coreCycleWindows: windows } = config;
+  results.coreCycle = await measureApart<'core-cycle', CoreCycle>('core-cycle', {
+    players,
+    windows,
+    windowSeconds: 1,
+  });
 }
 
 /** All-Redis: the message figures (message-gift.ts, message-load-cost.ts, message-popular.ts). */

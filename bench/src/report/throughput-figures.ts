@@ -24,7 +24,7 @@ function coreCycleFigures(results: RunResults): Figure[] {
       label: "DataDriver's own CPU per load + save + release, on the memory store (no I/O)",
       unit: 'µs',
       summary: summarize(core.cpuUsPerCycle),
-      note: `${core.cpuUsPerCycle.length} windows of ${core.windowSeconds} s, ${core.players} players in flight; min is the window least disturbed by other work; up to ${Math.max(...core.cyclesPerSecond).toFixed(0)} cycles/s. \`node bench/dist/core-cycle-main.js\` runs it alone`,
+      note: `${core.cpuUsPerCycle.length} windows of ${core.windowSeconds} s, ${core.players} players in flight; min is the window least disturbed by other work; up to ${Math.max(...core.cyclesPerSecond).toFixed(0)} cycles/s; in a node process of its own (\`node bench/dist/core-cycle-main.js\` runs it alone)`,
       detail: { cpuUsPerCycle: core.cpuUsPerCycle, cyclesPerSecond: core.cyclesPerSecond },
     },
   ];
