@@ -18,7 +18,9 @@ for round in $(seq 1 "$rounds"); do
   for c in "$a" "$b"; do
     out=$(cd "$tmp/$c/packages/core" && node --trace-gc-nvp core-only-cycle.mjs 3)
     us=$(echo "$out" | grep -E '^[0-9.]+$' | tail -1)
-    kb=$(echo "$out" | grep 'gc=s' | grep -o ' promoted=[0-9]*' | cut -d= -f2 |
+    promoted=$(echo "$out" | grep 'gc=s' | grep -o ' promoted=[0-9]*' | cut -d= -f2) ||
+      { echo "$c: no scavenge traced (node --trace-gc-nvp printed none)" >&2; exit 1; }
+    kb=$(echo "$promoted" |
       awk '{ printf "%.0f ", $1 / 1024 }' | median)
     us_all[$c]="${us_all[$c]:-} $us"
     kb_all[$c]="${kb_all[$c]:-} $kb"

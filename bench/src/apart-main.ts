@@ -3,11 +3,11 @@
  * process of its own, its result printed as one line of JSON last (see `measure/apart.ts`).
  */
 
-import type { ApartArguments, ApartName } from './measure/apart.js';
+import type { ApartArguments, ApartName, ApartResults } from './measure/apart.js';
 import { measureCoreCycle } from './measure/core-cycle.js';
 import { measureThroughput } from './measure/throughput.js';
 
-const measurements: { [N in ApartName]: (args: ApartArguments[N]) => Promise<unknown> } = {
+const measurements: { [N in ApartName]: (args: ApartArguments[N]) => Promise<ApartResults[N]> } = {
   'core-cycle': ({ players, windows, windowSeconds }) =>
     measureCoreCycle(players, windows, windowSeconds),
   throughput: ({ redisUrl, config, clientOptions }) =>

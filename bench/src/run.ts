@@ -185,20 +185,20 @@ async function redisThroughputs(results: RunResults, redisUrl: string, progress:
   // Each in a node process of its own: no heap but the measurement's (measure/apart.ts).
   const { config } = results;
   progress('throughput against the naive lock');
-  results.throughput = await measureApart<'throughput', ThroughputResult>('throughput', {
+  results.throughput = await measureApart('throughput', {
     redisUrl,
     config,
     clientOptions: {},
   });
   progress('throughput again, both with auto-pipelining');
-  results.throughputPipelined = await measureApart<'throughput', ThroughputResult>('throughput', {
+  results.throughputPipelined = await measureApart('throughput', {
     redisUrl,
     config,
     clientOptions: { enableAutoPipelining: true },
   });
   progress("core's own CPU per cycle, on the memory store");
   const { throughputPlayers: players, coreCycleWindows: windows } = config;
-  results.coreCycle = await measureApart<'core-cycle', CoreCycle>('core-cycle', {
+  results.coreCycle = await measureApart('core-cycle', {
     players,
     windows,
     windowSeconds: 1,

@@ -12,10 +12,21 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { RedisOptions } from 'ioredis';
 import type { BenchConfig } from '../config.js';
+import type { CoreCycle } from './core-cycle.js';
+import type { ThroughputResult } from './throughput.js';
 
 export interface ApartArguments {
   'core-cycle': { players: number; windows: number; windowSeconds: number };
-  throughput: { redisUrl: string; config: BenchConfig; clientOptions: RedisOptions };
+  // Only what survives JSON: a function or a buffer among client options would not.
+  throughput: {
+    redisUrl: string;
+    config: BenchConfig;
+    clientOptions: Pick<RedisOptions, 'enableAutoPipelining'>;
+  };
+}
+export interface ApartResults {
+  'core-cycle': CoreCycle;
+  throughput: ThroughputResult;
 }
 export type ApartName = keyof ApartArguments;
 
@@ -24,15 +35,21 @@ const APART_MAIN = fileURLToPath(new URL('./apart-main.js', import.meta.url));
 const TIMEOUT_MS = 600_000;
 
 /** Runs measurement `name` with `args` in a fresh node process; its result, as it printed it. */
-export async function measureApart<N extends ApartName, R>(
+export async function measureApart<N extends ApartName>(
   name: N,
   args: ApartArguments[N],
-): Promise<R> {
+): Promise<ApartResults[N]> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [APART_MAIN, name, JSON.stringify(args)],
     { timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
   );
   const last = stdout.trimEnd().split('\n').pop() ?? '';
-  return JSON.parse(last) as R;
+  try {
+    return JSON.parse(last) as ApartResults[N];
+  } catch {
+    throw new Error(
+      `${name}, run apart, did not end with its result as JSON; it printed:\n${stdout}`,
+    );
+  }
 }

@@ -48,7 +48,7 @@ describe('a map of values that come and go', () => {
     for (const [fromChurn, fromMap] of answers) expect(fromChurn).toBe(fromMap);
     expect(churn.size).toBe(map.size);
     expect(churn.valueList()).toEqual([...map.values()]);
-    expect(churn.firstKey()).toBe(map.keys().next().value);
+    expect([...churn.keys()]).toEqual([...map.keys()]);
     for (const key of ['a', 'b', 'c', 'z', '__proto__', 'constructor']) {
       expect(churn.has(key)).toBe(map.has(key));
       expect(churn.get(key)).toBe(map.get(key));
@@ -70,7 +70,19 @@ describe('a map of values that come and go', () => {
     expect(churn.valueList()).toEqual([1]);
   });
 
-  it('keeps the values of thousands of keys set and deleted in turn, and only those', () => {
+  it('gives its keys as it goes: deleting the key just given, the loop goes on to the next', () => {
+    const churn = new ChurnMap<string, number>();
+    for (const [index, key] of ['a', 'b', 'c', 'd'].entries()) churn.set(key, index);
+    const seen: string[] = [];
+    for (const key of churn.keys()) {
+      seen.push(key);
+      if (key !== 'c') churn.delete(key);
+    }
+    expect(seen).toEqual(['a', 'b', 'c', 'd']);
+    expect([...churn.keys()]).toEqual(['c']);
+  });
+
+  it('ends with the surviving keys and their latest values after thousands set and deleted in turn', () => {
     const churn = new ChurnMap<string, number>();
     for (let round = 0; round < 50; round++) {
       for (let index = 0; index < 200; index++) churn.set(`k${index}`, round * 1000 + index);
@@ -79,6 +91,6 @@ describe('a map of values that come and go', () => {
     expect(churn.size).toBe(100);
     expect(churn.get('k1')).toBe(49_001);
     expect(churn.get('k0')).toBeUndefined();
-    expect(churn.firstKey()).toBe('k1');
+    expect(churn.keys().next().value).toBe('k1');
   });
 });

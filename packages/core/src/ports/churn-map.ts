@@ -3,14 +3,14 @@
  * snapshot): a value deleted from it is cut loose from every table V8 ever kept it in.
  *
  * Why: a `Map` whose entries are deleted and added again is rehashed into a new table now and
- * then, and V8 leaves the old table as it was, its entries pointing to the values they held
- * and to the next table. A table that reached the old generation is garbage there until the
- * next full collection, but every young-generation collection (a scavenge) until then treats
- * what it points to as alive: the next table, and each value it held, with all that value
- * holds, is copied, then promoted, and its own table keeps the next one alive in turn. On the
- * memory store, a load + save + release with 200 players in flight promoted 1.9 MB a scavenge
- * that way (`node --trace-gc-nvp`), and core's CPU per cycle was 15.7 µs where a process that
- * never promoted the first table (a young generation started large) ran it in 8.8.
+ * then, and V8 leaves the old table as it was, its entries pointing to the values they held. A
+ * table that reached the old generation is garbage there until the next full collection, but
+ * every young-generation collection (a scavenge) until then treats what it points to as alive:
+ * each value it held, with all that value holds, is copied, then promoted, and stays as garbage
+ * in the old generation too. On the memory store, a load + save + release with 200 players in
+ * flight promoted 1.9 MB a scavenge that way (`node --trace-gc-nvp`), and core's CPU per cycle
+ * was 15.7 µs where a process whose young generation started large (so no table of these reached
+ * the old generation) ran it in 8.8.
  *
  * So each value sits in a slot of its own, emptied when it is deleted: an old table keeps only
  * the empty slot.
@@ -49,10 +49,9 @@ export class ChurnMap<K, V> {
     this.#slots.clear();
   }
 
-  /** The first key in insertion order, if any: the oldest entry. */
-  firstKey(): K | undefined {
-    for (const key of this.#slots.keys()) return key;
-    return undefined;
+  /** The keys in insertion order, read as the loop goes: deleting the key just given is safe. */
+  keys(): IterableIterator<K> {
+    return this.#slots.keys();
   }
 
   /** The values, in insertion order, as a list made now (a caller may delete as it goes). */

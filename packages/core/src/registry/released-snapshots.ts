@@ -54,7 +54,7 @@ export class ReleasedSnapshots {
       this.#kept.set(key, { snapshot, dataJson, at, chars });
       this.#chars += chars;
     }
-    for (let oldest = this.#kept.firstKey(); oldest !== undefined; oldest = this.#kept.firstKey()) {
+    for (const oldest of this.#kept.keys()) {
       const over = this.#kept.size > MAX_ENTRIES || this.#chars > MAX_CHARS;
       if (!over && at - (this.#kept.get(oldest) as Kept).at <= MAX_AGE_MS) break;
       this.#forget(oldest);
