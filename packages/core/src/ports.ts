@@ -43,7 +43,7 @@ export {
   checkVersionRetention,
 } from './ports/store-checks.js';
 export { SystemScheduler } from './ports/system-scheduler.js';
-export { nextVersionId } from './ports/version-ids.js';
+export { nextVersionId } from './ports/unique-ids.js';
 // The key checks every store shares: a key must cross any backend unchanged.
 export {
   checkStoreKey,

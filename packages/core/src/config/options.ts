@@ -173,7 +173,10 @@ export interface DataDriverOptions<T extends object> {
    * `windowSeconds` (default 120); it is `ok` again after a whole window without one.
    */
   readonly health?: { readonly failures?: number; readonly windowSeconds?: number };
-  /** Makes lock tokens and trade ids; random UUIDs by default. */
+  /**
+   * Makes lock tokens and trade ids. By default, ids unique across processes and restarts: a
+   * random prefix drawn once per process, then a counter.
+   */
   readonly createId?: () => string;
   /**
    * Applies messages sent to a profile this server holds (`send`): at load before `onLoad`,

@@ -19,6 +19,7 @@ import type { Scheduler } from '../ports/scheduler.js';
 import type { Store } from '../ports/store.js';
 import { SystemScheduler } from '../ports/system-scheduler.js';
 import { TimerQueue } from '../ports/timer-queue.js';
+import { nextUniqueId } from '../ports/unique-ids.js';
 import { checkCreatedId, type DriverKeys, keysOf } from '../rules/keys.js';
 import { BackgroundWrites } from './background-writes.js';
 import { HealthMonitor } from './health-monitor.js';
@@ -120,9 +121,10 @@ export function createContext<T extends object>(
 
 /**
  * Lock tokens and trade ids: each id of a game's `createId` is checked as it is made (a bad
- * one fails the load or trade that asked, `Data.InvalidConfig`); the default's UUIDs need none.
+ * one fails the load or trade that asked, `Data.InvalidConfig`); the default's need none.
+ * Flat: a token is keyed by, hashed and sent on every write (`flatString`).
  */
 function idMaker(createId: (() => string) | undefined): () => string {
-  if (createId === undefined) return () => flatString(globalThis.crypto.randomUUID());
+  if (createId === undefined) return () => flatString(nextUniqueId());
   return () => checkCreatedId(createId());
 }

@@ -11,7 +11,7 @@ import type {
 } from '../ports/store.js';
 import { checkMaxRecordBytes } from '../ports/store-checks.js';
 import { SystemScheduler } from '../ports/system-scheduler.js';
-import { nextVersionId } from '../ports/version-ids.js';
+import { nextVersionId } from '../ports/unique-ids.js';
 import { checkStoreKey } from '../rules/keys.js';
 import { MemoryVersions } from './memory-versions.js';
 

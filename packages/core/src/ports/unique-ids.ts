@@ -1,0 +1,29 @@
+/**
+ * Ids no other process, and no earlier run of this one, has made: a random prefix drawn once
+ * per process, then a counter. Unique across processes and restarts like a random UUID, without
+ * drawing random bytes for each: the versions a store stamps its writes with
+ * (`StoreSnapshot.version`), and the lock tokens and trade ids a driver makes by default.
+ * `crypto.randomUUID()` and joining its twenty pieces cost a load about 0.2 µs, and half a
+ * kilobyte, more than this (`bench/scripts/core-cycle-ab.sh`).
+ */
+import { randomBytes } from 'node:crypto';
+import { flatString } from './flat-string.js';
+
+/** 72 random bits, then the dot: two processes drawing the same prefix is not a concern. */
+const PROCESS_PREFIX = flatString(`${randomBytes(9).toString('base64url')}.`);
+/** `'0'` repeated 0 to 11 times: a count's padding, with no filler made each time (`padStart`). */
+const ZEROS: readonly string[] = Array.from({ length: 12 }, (_, zeros) => '0'.repeat(zeros));
+let made = 0;
+
+/**
+ * An id nothing anywhere has used: 24 characters of [A-Za-z0-9_.-], always 24, so a record's
+ * size does not depend on how many ids came before.
+ */
+export function nextUniqueId(): string {
+  made += 1;
+  const digits = made.toString(36);
+  return PROCESS_PREFIX + (ZEROS[11 - digits.length] as string) + digits;
+}
+
+/** The version of a store's write (`StoreSnapshot.version`): new with every write. */
+export const nextVersionId: () => string = nextUniqueId;

@@ -1,0 +1,38 @@
+/**
+ * The ids a process makes (`ports/unique-ids.ts`): store versions, and the lock tokens and
+ * trade ids a driver makes without a `createId`. Unique, one width whatever the count, and a
+ * random prefix of this process's own.
+ */
+import { describe, expect, it } from 'vitest';
+import { nextUniqueId, nextVersionId } from '../src/ports/unique-ids.js';
+import { stored, testBed } from './helpers.js';
+
+const ID = /^[A-Za-z0-9_-]{12}\.[0-9a-z]{11}$/;
+
+describe('the ids a process makes', () => {
+  it('are 24 characters of one form, unique and in order across the count’s widths (50,000: one to four digits)', () => {
+    const ids = Array.from({ length: 50_000 }, (_, index) =>
+      index % 2 === 0 ? nextUniqueId() : nextVersionId(),
+    );
+    const bad = ids.filter((id) => !ID.test(id));
+    expect(bad).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(new Set(ids.map((id) => id.slice(0, 13))).size).toBe(1);
+    const unordered = ids.filter((id, index) => index > 0 && !(id > (ids[index - 1] as string)));
+    expect(unordered).toEqual([]);
+  });
+
+  it('are a driver’s lock tokens when it is given no createId: each load’s token its own', async () => {
+    const bed = testBed();
+    const driver = bed.driver('A');
+    const tokens: string[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      const profile = await bed.clock.run(driver.load('p1'));
+      tokens.push(stored(bed.store, 'p1')?.meta.lock?.token as string);
+      await bed.clock.run(profile.release());
+      expect(stored(bed.store, 'p1')?.meta.releasedToken).toBe(tokens[round]);
+    }
+    expect(tokens.filter((token) => !ID.test(token))).toEqual([]);
+    expect(new Set(tokens).size).toBe(3);
+  });
+});
