@@ -69,8 +69,10 @@ class Acquisition {
     | { jobId: string; at: number; answer: PresenceAnswerName; proved: boolean }
     | undefined;
   private failures = 0;
-  /** When the holder's key expires, as the last read told (a crash read on time). */
-  private readonly expiry = new HolderExpiry();
+  /** The key's store key, made once: a fresh string is hashed again by every map it meets. */
+  private readonly storeKey: string;
+  /** When the holder's key expires, as the last read told (a crash read on time): by `expiry`. */
+  private expiryMade: HolderExpiry | undefined;
 
   constructor(
     private readonly context: DriverContext,
@@ -81,6 +83,12 @@ class Acquisition {
     private readonly deadline: JoinDeadline,
   ) {
     this.parkMs = context.link.timings.parkMinSeconds * 1000;
+    this.storeKey = context.keys.store(key);
+  }
+
+  private get expiry(): HolderExpiry {
+    this.expiryMade ??= new HolderExpiry();
+    return this.expiryMade;
   }
 
   run<R>({ taken, failed }: AcquiredThen<R>): Promise<R> {
@@ -161,6 +169,7 @@ class Acquisition {
     const input = {
       handed: reservation.takeHanded(context.identity.jobId),
       key,
+      storeKey: this.storeKey,
       token: reservation.token,
       stealFrom: this.stealFrom,
       heldHere,

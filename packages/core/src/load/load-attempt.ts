@@ -41,6 +41,8 @@ export const MAX_RUNS_PER_ATTEMPT = 8;
 
 export interface Acquired {
   readonly record: ProfileRecord;
+  /** The store key the load wrote: the session's writes use it too. */
+  readonly storeKey: string;
   /** The store's snapshot of the record written: the session's first write needs no read. */
   readonly snapshot: StoreSnapshot | undefined;
   /** `JSON.stringify(record.data)`, when the take wrote it: the session's first snapshot. */
@@ -63,6 +65,8 @@ export type Attempt =
 
 export interface AttemptInput {
   readonly key: string;
+  /** Its store key, made once for the load: every attempt and the session's writes use it. */
+  readonly storeKey: string;
   /** The token this load writes. */
   readonly token: string;
   /** A holder proven stopped by two empty presence reads a beat apart. */
@@ -111,6 +115,7 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
       { store, keys: context.keys },
       {
         key,
+        storeKey: input.storeKey,
         what: 'load',
         decide: (record) => {
           checking = false;
@@ -164,6 +169,7 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
         if (stored === undefined) throw noRecord(key);
         const acquired: Acquired = {
           record: stored,
+          storeKey: input.storeKey,
           snapshot: written.snapshot,
           dataJson: written.wrote ? dataJson : undefined,
           reason: load.reason,

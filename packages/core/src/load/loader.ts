@@ -197,7 +197,7 @@ export class Loader {
     const failed = (error: unknown) => settledThen(() => refused(error));
     try {
       const heldHere = (token: string) => registry.holdsToken(token, key);
-      const released = registry.takeReleased(key);
+      const released = registry.takeReleased(key, now);
       return acquire(context, key, reservation, heldHere, released, now, { taken, failed });
     } catch (error) {
       return Promise.resolve().then(() => failed(error));
@@ -218,6 +218,7 @@ export class Loader {
     // kicked once, as for any failed load. The game never sees a profile already lost.
     const session = new ProfileSession(context, this.hooks, {
       key,
+      storeKey: acquired.storeKey,
       token: reservation.token,
       data: fillDefaults(record.data, context.settings.defaults),
       filledDefaults: lacksDefaults(record.data, context.settings.defaults),

@@ -87,9 +87,12 @@ export class SessionRegistry {
     return this.#sessions.valueList();
   }
 
-  /** The snapshot of `key` a session here last released (and its JSON), if fresh: once only. */
-  takeReleased(key: string): Released | undefined {
-    return this.#released.take(key);
+  /**
+   * The snapshot of `key` a session here last released (and its JSON), if fresh at `now` (the
+   * clock's reading, when the caller has it): once only.
+   */
+  takeReleased(key: string, now?: number): Released | undefined {
+    return this.#released.take(key, now);
   }
 
   /** True when a driver in this process holds, or is loading under, `key`'s lock with `token`. */

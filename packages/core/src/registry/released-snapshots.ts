@@ -61,12 +61,16 @@ export class ReleasedSnapshots {
     }
   }
 
-  /** What is kept for `key`, if still fresh; either way it is not kept any more. */
-  take(key: string): Released | undefined {
+  /**
+   * What is kept for `key`, if still fresh at `now` (the clock's reading, when the caller has
+   * it); either way it is not kept any more.
+   */
+  take(key: string, now?: number): Released | undefined {
     const kept = this.#kept.get(key);
     if (kept === undefined) return undefined;
-    this.#forget(key);
-    return this.now() - kept.at <= MAX_AGE_MS ? kept : undefined;
+    this.#kept.delete(key);
+    this.#chars -= kept.chars;
+    return (now ?? this.now()) - kept.at <= MAX_AGE_MS ? kept : undefined;
   }
 
   /** Forgets every snapshot (the driver closed). */

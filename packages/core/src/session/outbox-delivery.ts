@@ -20,7 +20,9 @@ export function deliverOutbox(
   messages: SessionMessages,
   outbox: readonly OutboxEntry[] | undefined,
 ): void {
-  for (const entry of toDeliver(outbox ?? [])) {
+  // Most writes carry no outbox: no list is made for them.
+  if (outbox === undefined || outbox.length === 0) return;
+  for (const entry of toDeliver(outbox)) {
     if (!messages.startDelivery(entry.id)) continue;
     const delivery = deliverOne(context, from, messages, entry).finally(() =>
       messages.endDelivery(entry.id),

@@ -69,7 +69,8 @@ export class ProfileSession {
     this.messages = new SessionMessages(start.messages, context.scheduler, limits);
     const view = new SessionView(this, hooks, (holder) => this.lostTo(holder));
     this.#view = view;
-    this.#io = new SessionIo(context, view, loadedSnapshot(start));
+    const storeKey = start.storeKey ?? context.keys.store(start.key);
+    this.#io = new SessionIo(context, view, loadedSnapshot(start), storeKey);
     const { autosaves, scheduler, settings } = context;
     this.#autosave = new Autosave(autosaves, scheduler, settings.autosaveMs, () => this.#tick());
     this.profile = new Profile(this);

@@ -19,7 +19,7 @@ import { deliverOutbox } from './outbox-delivery.js';
 import type { HandOver } from './requesters.js';
 import { beforeSave, type HookedSession } from './save-hooks.js';
 import { matchSchema } from './schema-match.js';
-import type { SessionMessages } from './session-messages.js';
+import { NO_IDS, type SessionMessages } from './session-messages.js';
 import {
   eraseWrite,
   markerWrite,
@@ -78,11 +78,13 @@ export class SessionIo {
     private readonly context: DriverContext,
     private readonly owner: SessionIoOwner,
     start: WrittenSnapshot,
+    /** The store key of `owner.key`, made once for all of the session's writes. */
+    storeKey: string,
   ) {
     this.#lastWritten = start;
     this.#durableApplied = owner.messages.current.applied;
     this.#queue = new WriteQueue(() => owner.settled());
-    this.#writer = new SessionWriter(context, owner.key, owner.token, owner);
+    this.#writer = new SessionWriter(context, owner.key, owner.token, owner, storeKey);
     // What the load took is committed: transfers a crash kept from delivery go out now.
     deliverOutbox(context, owner.key, owner.messages, owner.messages.current.outbox);
   }
@@ -219,13 +221,14 @@ export class SessionIo {
       const failed = (error: unknown): never => {
         throw saveFailure(this.context, this.owner.key, reason, error, started);
       };
-      const write = () => {
+      /** `at`: when the write begins, when that is still `started`, read in this turn. */
+      const write = (at?: number) => {
         const terms = { retake: this.retakeUntilSaved, ...writeTerms(this.#lastWritten, json) };
         const save = saveWrite(this.#writer, json, terms);
-        return this.#guarded(save, json, () => this.#saved(reason, started), failed);
+        return this.#guarded(save, json, () => this.#saved(reason, started), failed, at);
       };
       const schema = matchSchema(this.context, this.owner.key, json);
-      return schema ? schema.then(write, failed) : write();
+      return schema ? schema.then(() => write(), failed) : write(started);
     } catch (error) {
       return Promise.reject(saveFailure(this.context, this.owner.key, reason, error, started));
     }
@@ -248,18 +251,19 @@ export class SessionIo {
   }
 
   /**
-   * One write under the lock. `json`, for a save or the release: the snapshot it leaves. Then
-   * `landed` once it landed; a failure goes through `failed` when given. Run in the write's own
-   * callback: a save is the store's promise and the write's, and no more.
+   * One write under the lock, begun `at` (the clock is read when not given). `json`, for a save
+   * or the release: the snapshot it leaves. Then `landed` once it landed; a failure goes through
+   * `failed` when given. Run in the write's own callback: a save is the store's promise and the
+   * write's, and no more.
    */
   #guarded<D extends { readonly kind: string; readonly holder?: LockInfo }, R = void>(
     write: GuardedWrite<D>,
     json?: string,
     landed?: () => R,
     failed?: (error: unknown) => never,
+    at = this.context.scheduler.now(),
   ): Promise<R | undefined> {
     const expected = this.#lastWritten.stored;
-    const at = this.context.scheduler.now();
     return guardedWrite(this.context, write, expected, (result) => {
       this.#writer.drop();
       try {
@@ -285,10 +289,10 @@ export class SessionIo {
     }
     // Committed, whoever wrote it: the ids it records as applied may be trimmed.
     const messages = result.stored?.meta.messages;
-    if (result.stored) this.#durableApplied = messages?.applied ?? [];
+    if (result.stored) this.#durableApplied = messages?.applied ?? NO_IDS;
     if (result.stored && result.decision.kind !== 'lost') {
       const { key } = this.owner;
-      const applied = this.owner.messages.committed(messages?.applied ?? []);
+      const applied = this.owner.messages.committed(messages?.applied ?? NO_IDS);
       if (applied.length > 0) this.context.emit({ type: 'message.applied', key, ids: applied });
       deliverOutbox(this.context, key, this.owner.messages, messages?.outbox);
     }

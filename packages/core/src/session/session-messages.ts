@@ -17,6 +17,9 @@ import {
   settleDelivery,
 } from '../rules/messages/index.js';
 
+/** No message ids: one list for every write of a record that keeps none (most writes). */
+export const NO_IDS: readonly string[] = [];
+
 export class SessionMessages {
   /** What the session's next write records; set by a pass before the write that carries it. */
   current: ProfileMessages;
@@ -91,9 +94,9 @@ export class SessionMessages {
   }
 
   /** A write committed recording `applied`: the ids this session applied that it made durable. */
-  committed(applied: readonly string[]): string[] {
+  committed(applied: readonly string[]): readonly string[] {
     const uncommitted = this.#uncommitted;
-    if (uncommitted === undefined || uncommitted.size === 0) return [];
+    if (uncommitted === undefined || uncommitted.size === 0) return NO_IDS;
     return applied.filter((id) => uncommitted.delete(id));
   }
 

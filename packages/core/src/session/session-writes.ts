@@ -49,17 +49,15 @@ export class SessionWriter {
    * made while it waits for the store goes out with its debit, in a later write.
    */
   #carried: ProfileMessages | undefined;
-  /** The store key of `key`, made once for all of the session's writes. */
-  readonly storeKey: string;
-
   constructor(
     private readonly context: DriverContext,
     readonly key: string,
     readonly token: string,
     private readonly session: WrittenSession,
+    /** The store key of `key`, made once for all of the session's writes (by its load). */
+    readonly storeKey: string,
   ) {
     const { migrations } = context.settings;
-    this.storeKey = context.keys.store(key);
     this.#schema = latestSchema(migrations);
     this.#compatible = oldestCompatible(migrations);
   }

@@ -46,6 +46,7 @@ export class WriteQueue {
 
   /** A write landed: every waiter for the next one resolves. */
   landed(): void {
+    if (this.#waiters.length === 0) return; // most landings: nobody waits, no new list
     for (const waiter of this.#take()) waiter.resolve();
   }
 
