@@ -2,7 +2,11 @@
 // @datadriver/core, so it runs against core as built at any commit (core-cycle-ab.sh copies
 // it into that commit's packages/core, where the package's name resolves to itself). The same
 // cycle as bench/src/measure/core-cycle.ts: 200 players in flight, one change per cycle, one
-// warm-up second, then `windows` windows of one second. Prints the best window's µs.
+// warm-up second, then `windows` windows of one second. Prints the best window's µs; with
+// MEASURE=allocations, the KB allocated per cycle over the windows instead, counting what the
+// collector freed too (V8's sampling heap profiler, one sample per 256 bytes on average, as
+// `cycle-allocations` samples).
+import { Session } from 'node:inspector/promises';
 import { DataDriver, Handoff } from '@datadriver/core';
 import { MemoryHost, MemoryMessenger, MemoryPresence, MemoryStore } from '@datadriver/core/testing';
 
@@ -51,14 +55,33 @@ async function run(tag, seconds) {
   return cycles;
 }
 
+/** The bytes under a sampling profile's `node`, its own and its callees'. */
+const bytesUnder = (node) => node.children.reduce((sum, child) => sum + bytesUnder(child), node.selfSize);
+
 await run('warm', 1);
-const perCycle = [];
-for (let index = 0; index < windows; index++) {
-  const before = process.cpuUsage();
-  const cycles = await run(`w${index}`, 1);
-  const cpu = process.cpuUsage(before);
-  perCycle.push((cpu.user + cpu.system) / cycles);
+if (process.env.MEASURE === 'allocations') {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  let cycles = 0;
+  for (let index = 0; index < windows; index++) cycles += await run(`a${index}`, 1);
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  console.log((bytesUnder(profile.head) / cycles / 1024).toFixed(2));
+} else {
+  const perCycle = [];
+  for (let index = 0; index < windows; index++) {
+    const before = process.cpuUsage();
+    const cycles = await run(`w${index}`, 1);
+    const cpu = process.cpuUsage(before);
+    perCycle.push((cpu.user + cpu.system) / cycles);
+  }
+  console.log(Math.min(...perCycle).toFixed(1));
 }
-console.log(Math.min(...perCycle).toFixed(1));
 await driver.close();
 await handoff.destroy();
