@@ -56,7 +56,8 @@ async function run(tag, seconds) {
 }
 
 /** The bytes under a sampling profile's `node`, its own and its callees'. */
-const bytesUnder = (node) => node.children.reduce((sum, child) => sum + bytesUnder(child), node.selfSize);
+const bytesUnder = (node) =>
+  node.children.reduce((sum, child) => sum + bytesUnder(child), node.selfSize);
 
 await run('warm', 1);
 if (process.env.MEASURE === 'allocations') {

@@ -6,7 +6,7 @@
 // mode: `handed` (handOverLocks, signed), `signed` (signing alone), `plain` (neither), or
 // `by-hand` (no DataDriver: B's read, the request, A's write, the reply, B's read). Each hop
 // follows an idle 2 ms, as a player's rejoin follows a quiet server. Prints the median and p90
-// of a hop (ms) and node's CPU per hop (µs, user + system) after 200 unrecorded ones.
+// of a hop (ms) and node's CPU per hop (µs, user + system) after 200 unrecorded ones (WARM_UP).
 import { DataDriver, Handoff } from '@datadriver/core';
 import { MemoryHost } from '@datadriver/core/testing';
 import {
@@ -19,7 +19,9 @@ import { Redis } from 'ioredis';
 
 const mode = process.argv[2] ?? 'handed';
 const hops = Number(process.argv[3] ?? 3000);
-const WARM_UP = 200;
+// WARM_UP=5000: more unrecorded hops first (a server's hop code reaches V8's optimizing tier
+// only after a thousand hops or so).
+const WARM_UP = Number(process.env.WARM_UP ?? 200);
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const tag = `hop-cost-${process.pid}`;

@@ -5,12 +5,13 @@
  * bench/results/raw/only unless `--out` says otherwise: a partial run never replaces the full
  * results. `--stack dynamodb-redis` (a list, like `--only`) runs the hand-over part on those
  * stacks only (see COMBO_IDS), and the throughput part on the stores it names (all-redis:
- * Redis's, all-postgres: PostgreSQL's), into bench/results/raw/only likewise.
+ * Redis's, all-postgres: PostgreSQL's), into bench/results/raw/only likewise. `--warm-up 100`
+ * sets the unrecorded hops before the recorded hand-overs (`warmUpHops`).
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMBO_IDS, type ComboId } from './backends.js';
-import { FULL, QUICK } from './config.js';
+import { type BenchConfig, FULL, QUICK } from './config.js';
 import { writeResults } from './report/write-results.js';
 import { PARTS, type Part, runBench } from './run.js';
 
@@ -48,8 +49,19 @@ function stacksOf(list: string | undefined): ReadonlySet<ComboId> | undefined {
   return new Set(names as ComboId[]);
 }
 
+/** `config` with `warmUpHops` unrecorded hops when `--warm-up` says how many. */
+function withWarmUp(config: BenchConfig, hops: string | undefined): BenchConfig {
+  if (hops === undefined) return config;
+  const warmUpHops = Number(hops);
+  if (!Number.isSafeInteger(warmUpHops) || warmUpHops < 0) {
+    process.stderr.write(`--warm-up takes a whole number of hops; got ${hops}\n`);
+    process.exit(2);
+  }
+  return { ...config, warmUpHops };
+}
+
 const argv = process.argv.slice(2);
-const config = argv.includes('--quick') ? QUICK : FULL;
+const config = withWarmUp(argv.includes('--quick') ? QUICK : FULL, option(argv, '--warm-up'));
 const only = option(argv, '--only');
 const parts = partsOf(only);
 const stacks = stacksOf(option(argv, '--stack'));

@@ -69,7 +69,7 @@ async function interleave(
   counter: CallCounter,
   config: BenchConfig,
 ): Promise<{ floors: TwoProcessFloors; calls: Calls }> {
-  for (let n = 0; n < config.warmUp; n++) await hops.hop(false);
+  for (let n = 0; n < config.warmUpHops; n++) await hops.hop(false);
   for (let n = 0; n < config.warmUp; n++) await limit.sample();
   const floors: TwoProcessFloors = {
     gapMatched: [],
