@@ -3,8 +3,9 @@
  * per process, then a counter. Unique across processes and restarts like a random UUID, without
  * drawing random bytes for each: the versions a store stamps its writes with
  * (`StoreSnapshot.version`), and the lock tokens and trade ids a driver makes by default.
- * `crypto.randomUUID()` and joining its twenty pieces cost a load about 0.2 µs, and half a
- * kilobyte, more than this (`bench/scripts/core-cycle-ab.sh`).
+ * Lock tokens from `crypto.randomUUID()` cost a load + save + release 0.9 µs and 0.96 KB more
+ * on the memory store (`bench/scripts/core-cycle-ab.sh d237778 f835ac9`, and with
+ * `MEASURE=allocations`).
  */
 import { randomBytes } from 'node:crypto';
 import { flatString } from './flat-string.js';

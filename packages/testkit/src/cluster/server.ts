@@ -39,7 +39,10 @@ export interface ServerOptions {
    * presence keep the backend's own clock, as real ones do.
    */
   readonly clockSkewSeconds?: number;
-  /** Makes the driver's lock tokens and trade ids (random UUIDs by default): replays read the same. */
+  /**
+   * Makes the driver's lock tokens and trade ids (the process's unique ids by default): replays
+   * read the same.
+   */
   readonly createId?: () => string;
   /** The driver's `onMessage`: applies messages sent to the profiles it holds. */
   readonly onMessage?: MessageHandler<PlayerData>;
