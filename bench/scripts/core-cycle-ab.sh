@@ -19,9 +19,9 @@ declare -A all
 for round in $(seq 1 "$rounds"); do
   line="round $round"
   for c in "$a" "$b"; do
-    us=$(cd "$tmp/$c/packages/core" && node core-only-cycle.mjs 3)
-    all[$c]="${all[$c]:-} $us"
-    line="$line  $c $us $unit"
+    value=$(cd "$tmp/$c/packages/core" && node core-only-cycle.mjs 3)
+    all[$c]="${all[$c]:-} $value"
+    line="$line  $c $value $unit"
   done
   echo "$line"
 done

@@ -22,6 +22,9 @@ const hops = Number(process.argv[3] ?? 3000);
 // WARM_UP=5000: more unrecorded hops first (a server's hop code reaches V8's optimizing tier
 // only after a thousand hops or so).
 const WARM_UP = Number(process.env.WARM_UP ?? 200);
+if (!Number.isSafeInteger(WARM_UP) || WARM_UP < 0) {
+  throw new Error(`WARM_UP takes a whole number of hops; got ${process.env.WARM_UP}`);
+}
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const tag = `hop-cost-${process.pid}`;

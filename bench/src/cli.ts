@@ -6,7 +6,8 @@
  * results. `--stack dynamodb-redis` (a list, like `--only`) runs the hand-over part on those
  * stacks only (see COMBO_IDS), and the throughput part on the stores it names (all-redis:
  * Redis's, all-postgres: PostgreSQL's), into bench/results/raw/only likewise. `--warm-up 100`
- * sets the unrecorded hops before the recorded hand-overs (`warmUpHops`).
+ * sets the unrecorded hops before the recorded hand-overs (`warmUpHops`), into
+ * bench/results/raw/only likewise.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,13 +62,15 @@ function withWarmUp(config: BenchConfig, hops: string | undefined): BenchConfig 
 }
 
 const argv = process.argv.slice(2);
-const config = withWarmUp(argv.includes('--quick') ? QUICK : FULL, option(argv, '--warm-up'));
+const warmUpHops = option(argv, '--warm-up');
+const config = withWarmUp(argv.includes('--quick') ? QUICK : FULL, warmUpHops);
 const only = option(argv, '--only');
 const parts = partsOf(only);
 const stacks = stacksOf(option(argv, '--stack'));
-// A quick or partial run never replaces the full results: it goes to results/raw/ (git-ignored).
+// A quick, partial or re-warmed run never replaces the full results: it goes to results/raw/
+// (git-ignored).
 const defaultOut =
-  only !== undefined || stacks !== undefined
+  only !== undefined || stacks !== undefined || warmUpHops !== undefined
     ? join(RESULTS, 'raw', 'only')
     : config.mode === 'quick'
       ? join(RESULTS, 'raw', 'quick')

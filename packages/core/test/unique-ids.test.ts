@@ -1,21 +1,31 @@
 /**
  * The ids a process makes (`ports/unique-ids.ts`): store versions, and the lock tokens and
- * trade ids a driver makes without a `createId`. Unique, one width whatever the count, and a
- * random prefix of this process's own.
+ * trade ids a driver makes without a `createId`. Each count's id is one width, whatever its
+ * digits; the ids a process makes are unique and in order.
  */
 import { describe, expect, it } from 'vitest';
-import { nextUniqueId, nextVersionId } from '../src/ports/unique-ids.js';
+import { nextUniqueId, nextVersionId, uniqueId } from '../src/ports/unique-ids.js';
 import { stored, testBed } from './helpers.js';
 
 const ID = /^[A-Za-z0-9_-]{12}\.[0-9a-z]{11}$/;
 
 describe('the ids a process makes', () => {
-  it('are 24 characters of one form, unique and in order across the count’s widths (50,000: one to four digits)', () => {
+  it.each([
+    [1, 'p.00000000001'],
+    [35, 'p.0000000000z'],
+    [36, 'p.00000000010'],
+    [1_295, 'p.000000000zz'],
+    [1_296, 'p.00000000100'],
+    [Number.MAX_SAFE_INTEGER, 'p.2gosa7pa2gv'],
+  ])('count %d is %s: its base-36 digits padded to 11', (count, id) => {
+    expect(uniqueId('p.', count)).toBe(id);
+  });
+
+  it('are 24 characters of one form, unique and in order (50,000, versions and ids alike)', () => {
     const ids = Array.from({ length: 50_000 }, (_, index) =>
       index % 2 === 0 ? nextUniqueId() : nextVersionId(),
     );
-    const bad = ids.filter((id) => !ID.test(id));
-    expect(bad).toEqual([]);
+    expect(ids.filter((id) => !ID.test(id))).toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
     expect(new Set(ids.map((id) => id.slice(0, 13))).size).toBe(1);
     const unordered = ids.filter((id, index) => index > 0 && !(id > (ids[index - 1] as string)));

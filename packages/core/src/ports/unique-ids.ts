@@ -22,8 +22,16 @@ let made = 0;
  */
 export function nextUniqueId(): string {
   made += 1;
-  const digits = made.toString(36);
-  return PROCESS_PREFIX + (ZEROS[11 - digits.length] as string) + digits;
+  return uniqueId(PROCESS_PREFIX, made);
+}
+
+/**
+ * The id of `count` after `prefix`: the count in base 36, padded to 11 digits (a safe integer,
+ * 2^53 - 1 at most, has 11).
+ */
+export function uniqueId(prefix: string, count: number): string {
+  const digits = count.toString(36);
+  return prefix + (ZEROS[11 - digits.length] as string) + digits;
 }
 
 /** The version of a store's write (`StoreSnapshot.version`): new with every write. */

@@ -68,7 +68,7 @@ export class ReleasedSnapshots {
   take(key: string, now?: number): Released | undefined {
     const kept = this.#kept.get(key);
     if (kept === undefined) return undefined;
-    this.#kept.delete(key);
+    this.#kept.delete(key); // `#forget`, with the entry in hand: one lookup fewer on every load
     this.#chars -= kept.chars;
     return (now ?? this.now()) - kept.at <= MAX_AGE_MS ? kept : undefined;
   }

@@ -69,8 +69,7 @@ export class ProfileSession {
     this.messages = new SessionMessages(start.messages, context.scheduler, limits);
     const view = new SessionView(this, hooks, (holder) => this.lostTo(holder));
     this.#view = view;
-    const storeKey = start.storeKey ?? context.keys.store(start.key);
-    this.#io = new SessionIo(context, view, loadedSnapshot(start), storeKey);
+    this.#io = new SessionIo(context, view, loadedSnapshot(start), start.storeKey);
     const { autosaves, scheduler, settings } = context;
     this.#autosave = new Autosave(autosaves, scheduler, settings.autosaveMs, () => this.#tick());
     this.profile = new Profile(this);

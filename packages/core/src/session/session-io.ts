@@ -221,7 +221,10 @@ export class SessionIo {
       const failed = (error: unknown): never => {
         throw saveFailure(this.context, this.owner.key, reason, error, started);
       };
-      /** `at`: when the write begins, when that is still `started`, read in this turn. */
+      /**
+       * `at`: `started`, when the write runs in this turn (read before the hook, so at or before
+       * the lock time the write stores).
+       */
       const write = (at?: number) => {
         const terms = { retake: this.retakeUntilSaved, ...writeTerms(this.#lastWritten, json) };
         const save = saveWrite(this.#writer, json, terms);

@@ -8,8 +8,8 @@ import type { ProfileMessages } from '../rules/messages/index.js';
 /** What a session starts from: the record its load took. */
 export interface SessionStart {
   readonly key: string;
-  /** Its store key, as the load made it (made again when not given). */
-  readonly storeKey?: string;
+  /** Its store key, made once by its load for the load's writes and the session's. */
+  readonly storeKey: string;
   readonly token: string;
   readonly data: JsonObject;
   readonly userIds?: readonly string[];
