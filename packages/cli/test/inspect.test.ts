@@ -73,9 +73,12 @@ describe('inspect, a profile held by a live server', () => {
   it('prints the same for people, one row each', async () => {
     const run = await cli([...base(), 'inspect', 'PlayerData', 'u1']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(
-      /lock +server game-a, token [\w-]+, last write [\d.]+ m?s ago, presence flag yes/,
+    const token = server.driver.profile('u1')!.lockToken;
+    const row = run.stdout.split('\n').find((line) => line.trimStart().startsWith('lock '));
+    expect(row).toMatch(
+      /^ +lock +server game-a, token \S+, last write [\d.]+ m?s ago, presence flag yes$/,
     );
+    expect(row).toContain(`token ${token}, `);
     expect(run.stdout).toMatch(/holder +alive \(last beat [\d.]+ m?s ago\)/);
     expect(run.stdout).toMatch(/user ids +steam:7656/);
     expect(run.stdout).toMatch(/a load now +locked: locked by server game-a/);
