@@ -5,8 +5,14 @@
 //   node redis-hop-cost.mjs <mode> [hops]
 // mode: `handed` (handOverLocks, signed), `signed` (signing alone), `plain` (neither), or
 // `by-hand` (no DataDriver: B's read, the request, A's write, the reply, B's read). Each hop
-// follows an idle 2 ms, as a player's rejoin follows a quiet server. Prints the median and p90
-// of a hop (ms) and node's CPU per hop (µs, user + system) after 200 unrecorded ones (WARM_UP).
+// follows an idle 2 ms (IDLE_MS), as a player's rejoin follows a quiet server. Prints the
+// median and p90 of a hop (ms) and node's CPU per hop (µs, user + system) after 200
+// unrecorded ones (WARM_UP).
+// STEPS=1 also prints where a recorded hop's time goes: the median µs from each step to the
+// next, the steps being both servers' events for the player and each Redis command's send,
+// its return from ioredis's sendCommand and its reply, and each message's arrival at a
+// subscriber (ioredis's `message` event). The marks cost a little time of their own; the
+// hops they time are the same code.
 import { DataDriver, Handoff } from '@datadriver/core';
 import { MemoryHost } from '@datadriver/core/testing';
 import {
@@ -25,6 +31,7 @@ const WARM_UP = Number(process.env.WARM_UP ?? 200);
 if (!Number.isSafeInteger(WARM_UP) || WARM_UP < 0) {
   throw new Error(`WARM_UP takes a whole number of hops; got ${process.env.WARM_UP}`);
 }
+const STEPS = process.env.STEPS === '1';
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const tag = `hop-cost-${process.pid}`;
@@ -35,7 +42,35 @@ const limits = {
   publishPerPlayerPerMinute: 240_000,
   receivePerMinute: 600_000,
 };
-const idle = () => new Promise((resolve) => setTimeout(resolve, 2));
+// IDLE_MS=0: hops back to back, as the bench's in-process profile runs them.
+const IDLE_MS = Number(process.env.IDLE_MS ?? 2);
+if (!Number.isFinite(IDLE_MS) || IDLE_MS < 0) {
+  throw new Error(`IDLE_MS takes a number of ms of 0 or more; got ${process.env.IDLE_MS}`);
+}
+const idle = () =>
+  IDLE_MS === 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+
+/** With STEPS=1: this hop's marks in order (`[step, ms]`), and every recorded hop's. */
+const marks = [];
+const recordedMarks = [];
+const mark = STEPS ? (step) => marks.push([step, performance.now()]) : () => undefined;
+if (STEPS) {
+  const { sendCommand, emit } = Redis.prototype;
+  Redis.prototype.sendCommand = function (command, ...rest) {
+    mark(`${command.name} sent`);
+    const sent = sendCommand.call(this, command, ...rest);
+    mark(`${command.name} written`);
+    command.promise.then(
+      () => mark(`${command.name} replied`),
+      () => undefined,
+    );
+    return sent;
+  };
+  Redis.prototype.emit = function (event, ...rest) {
+    if (event === 'message' || event === 'smessage') mark('message arrived');
+    return emit.call(this, event, ...rest);
+  };
+}
 
 function server(name) {
   const jobId = `${tag}-${name}`;
@@ -58,6 +93,7 @@ function server(name) {
     ...(mode === 'handed' ? { handOverLocks: true } : {}),
   });
   driver.attach(host);
+  if (STEPS) driver.on((event) => event.key === key && mark(`${name}: ${event.type}`));
   const close = async () => {
     await driver.close();
     await handoff.destroy();
@@ -122,9 +158,12 @@ async function measure(hop) {
   let before;
   for (let index = 0; index < WARM_UP + hops; index++) {
     if (index === WARM_UP) before = process.cpuUsage();
+    marks.length = 0;
     const started = performance.now();
+    mark('hop started');
     await hop(index);
     if (index >= WARM_UP) samples.push(performance.now() - started);
+    if (index >= WARM_UP && STEPS) recordedMarks.push(marks.splice(0));
     await idle();
   }
   const cpu = process.cpuUsage(before);
@@ -136,8 +175,31 @@ async function measure(hop) {
   };
 }
 
+/** Each step's median µs since the step before it, over the hops whose steps came in that order. */
+function stepMedians() {
+  const orders = new Map();
+  for (const hop of recordedMarks) {
+    const order = hop.map(([step]) => step).join('|');
+    orders.set(order, [...(orders.get(order) ?? []), hop]);
+  }
+  const [, usual] = [...orders].sort((x, y) => y[1].length - x[1].length)[0];
+  const lines = [
+    `steps of the ${usual.length} of ${recordedMarks.length} hops whose steps came in this order (median µs since the step before):`,
+  ];
+  let total = 0;
+  for (let index = 1; index < usual[0].length; index++) {
+    const gaps = usual.map((hop) => hop[index][1] - hop[index - 1][1]).sort((x, y) => x - y);
+    const median = gaps[gaps.length >> 1] * 1000;
+    total += median;
+    lines.push(`  ${usual[0][index][0].padEnd(40)} ${median.toFixed(0).padStart(5)}`);
+  }
+  lines.push(`  ${'sum of the medians'.padEnd(40)} ${total.toFixed(0).padStart(5)}`);
+  return lines.join('\n');
+}
+
 const result = mode === 'by-hand' ? await byHand() : await driverHops();
 const reasons = result.reasons ? ` ${JSON.stringify(result.reasons)}` : '';
+if (STEPS) console.error(stepMedians());
 console.log(
   `${mode} ${result.median.toFixed(3)} ${result.p90.toFixed(3)} ${result.cpuUs.toFixed(0)}${reasons}`,
 );
