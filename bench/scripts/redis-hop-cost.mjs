@@ -180,7 +180,9 @@ function stepMedians() {
   const orders = new Map();
   for (const hop of recordedMarks) {
     const order = hop.map(([step]) => step).join('|');
-    orders.set(order, [...(orders.get(order) ?? []), hop]);
+    const alike = orders.get(order);
+    if (alike) alike.push(hop);
+    else orders.set(order, [hop]);
   }
   const [, usual] = [...orders].sort((x, y) => y[1].length - x[1].length)[0];
   const lines = [
