@@ -121,6 +121,49 @@ describe('findJsonProblem', () => {
     expect(findJsonProblem({ a: shared, b: [shared] }, 'data')).toBeUndefined();
   });
 
+  it("a walk that threw (a proxy's trap) leaves no ancestor for the next walk to trip on", () => {
+    let throws = true;
+    const trap = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          if (!throws) return Object.prototype;
+          throws = false;
+          throw new Error('trap');
+        },
+      },
+    );
+    const root = { inner: { k: trap } };
+    expect(() => findJsonProblem(root, 'data')).toThrow('trap');
+    // Left over from the walk that threw, `root` would read as its own ancestor here.
+    expect(findJsonProblem(root, 'data')).toBeUndefined();
+  });
+
+  it("a walk inside a walk (a proxy's trap) keeps both walks' ancestors apart", () => {
+    const nested: Array<ReturnType<typeof findJsonProblem>> = [];
+    const looped: Record<string, unknown> = { n: 1 };
+    looped.self = looped;
+    const walker = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          nested.push(findJsonProblem(looped, 'inner'), findJsonProblem({ n: 1 }, 'clean'));
+          return Object.prototype;
+        },
+      },
+    );
+    const outer: Record<string, unknown> = { walker };
+    outer.back = outer;
+    expect(findJsonProblem(outer, 'data')).toEqual({
+      path: 'data.back',
+      problem: 'is circular (it contains itself)',
+    });
+    expect(nested).toEqual([
+      { path: 'inner.self', problem: 'is circular (it contains itself)' },
+      undefined,
+    ]);
+  });
+
   it('nesting is cut at the depth given: at it, not one level before', () => {
     expect(findJsonProblem({ a: { b: 1 } }, 'data', 2)).toBeUndefined();
     expect(findJsonProblem({ a: [[1]] }, 'data', 2)).toEqual({

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { StoreSnapshot } from '../src/ports.js';
 import type { ProfileRecord } from '../src/rules/index.js';
 import type { Written } from '../src/session/guarded-write.js';
-import { afterWrite, type WrittenSnapshot, writeTerms } from '../src/session/written-snapshot.js';
+import { ReleaseWrite, SaveWrite, SessionWriter } from '../src/session/session-writes.js';
+import { afterWrite, type WrittenSnapshot } from '../src/session/written-snapshot.js';
 
 const parsedBefore = { coins: 1 };
 const before: WrittenSnapshot = {
@@ -80,11 +81,41 @@ describe('afterWrite', () => {
   });
 });
 
-describe('writeTerms', () => {
-  it('keeps a version for changed data, and shares the parsed data of the same JSON', () => {
-    expect(writeTerms(before, '{"coins":2}')).toEqual({ keepVersion: true, parsed: undefined });
-    expect(writeTerms(before, '{"coins":1}').parsed).toBe(parsedBefore);
-    expect(writeTerms(before, '{"coins":1}').keepVersion).toBe(false);
-    expect(writeTerms({ ...before, parsed: undefined }, '{"coins":1}').parsed).toBeUndefined();
+describe("a save's and a release's terms after the last write", () => {
+  const context = {
+    settings: { migrations: [], handOverLocks: false },
+    identity: { jobId: 'A' },
+    scheduler: { now: () => 5_000 },
+    link: { beatsPresence: false },
+  } as unknown as ConstructorParameters<typeof SessionWriter>[0];
+  const session = {
+    userIds: [],
+    messages: { current: { inbox: [], applied: [], outbox: [] } },
+    handOver: () => undefined,
+  } as unknown as ConstructorParameters<typeof SessionWriter>[3];
+  const writer = new SessionWriter(context, 'p1', 'tA', session, 'PlayerData/p1');
+  const lock = { jobId: 'A', token: 'tA', time: 1_000, presence: false };
+  const stored: ProfileRecord = { data: parsedBefore, meta: { version: 3, lock } };
+  const writes = [
+    ['save', (json: string, last: WrittenSnapshot) => new SaveWrite(writer, json, last, false)],
+    ['release', (json: string, last: WrittenSnapshot) => new ReleaseWrite(writer, json, last)],
+  ] as const;
+
+  it.each(writes)('a %s of changed data keeps a version and parses its JSON', (_, make) => {
+    const write = make('{"coins":2}', before);
+    expect(write.keepVersion).toBe(true);
+    const next = write.next(stored, write.decide(stored) as never);
+    expect(next?.data).toEqual({ coins: 2 });
+  });
+
+  it.each(writes)('a %s of the same JSON shares the data the last write parsed', (_, make) => {
+    const write = make('{"coins":1}', before);
+    expect(write.keepVersion).toBe(false);
+    const next = write.next(stored, write.decide(stored) as never);
+    expect(next?.data).toBe(parsedBefore);
+    const unparsed = make('{"coins":1}', { ...before, parsed: undefined });
+    const again = unparsed.next(stored, unparsed.decide(stored) as never);
+    expect(again?.data).toEqual(parsedBefore);
+    expect(again?.data).not.toBe(parsedBefore);
   });
 });

@@ -14,6 +14,7 @@ import {
   decideLoad,
   fillDefaults,
   handedTakeWrites,
+  type LoadContext,
   type LockInfo,
   latestSchema,
   lockedRecord,
@@ -48,8 +49,8 @@ export interface Acquired {
   /** `JSON.stringify(record.data)`, when the take wrote it: the session's first snapshot. */
   readonly dataJson?: string | undefined;
   readonly reason: TakeReason;
-  readonly from?: LockInfo;
-  readonly recovered?: RecoveredTrade;
+  readonly from?: LockInfo | undefined;
+  readonly recovered?: RecoveredTrade | undefined;
   /**
    * When the take was decided, on this server's clock: the time its lock carries, or, for a
    * lock handed over (stamped by the holder's clock), when this load read it, or, taken from
@@ -175,8 +176,8 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
           reason: load.reason,
           // Taken on the reply's record with no store call: no later than the first ask.
           takenAt: handed && written.snapshot === handed.snapshot ? handed.since : decidedAt,
-          ...(load.from ? { from: load.from } : {}),
-          ...(recovered ? { recovered } : {}),
+          from: load.from,
+          recovered,
         };
         return { kind: 'taken', acquired };
       },
@@ -209,7 +210,7 @@ function loadContext(
   input: AttemptInput,
   presence: PresenceAnswer | undefined,
   now: number,
-) {
+): LoadContext {
   return {
     jobId: context.identity.jobId,
     token: input.token,
@@ -218,8 +219,8 @@ function loadContext(
     lockSkewSeconds: context.settings.lockSkewSeconds,
     handoff: context.link.beatsPresence,
     heldHere: input.heldHere,
-    ...(input.stealFrom === undefined ? {} : { stealFrom: input.stealFrom }),
-    ...(presence === undefined ? {} : { holderPresence: presence }),
+    stealFrom: input.stealFrom,
+    holderPresence: presence,
   };
 }
 

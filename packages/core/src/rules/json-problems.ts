@@ -19,13 +19,28 @@ export interface JsonProblem {
   readonly problem: string;
 }
 
+/** The list of ancestors the next walk uses, unless a walk is using it (see `findJsonProblem`). */
+let spareAncestors: object[] | undefined = [];
+
 /** The first value under `value` that would not survive JSON unchanged, or `undefined`. */
 export function findJsonProblem(
   value: unknown,
   root: string,
   maxDepth = MAX_DATA_DEPTH,
 ): JsonProblem | undefined {
-  const found = problemIn(value, 0, maxDepth, []);
+  // The walk's ancestors (for cycles) in a list kept between walks: a new list's first push
+  // made a backing store of 17 slots, on every save. A walk inside a walk (a proxy's trap that
+  // saves) finds it taken and makes its own.
+  const ancestors = spareAncestors ?? [];
+  spareAncestors = undefined;
+  let found: Found | undefined;
+  try {
+    found = problemIn(value, 0, maxDepth, ancestors);
+  } finally {
+    // A walk that threw (a proxy's trap) left its path: emptied by pops, which keep the store.
+    while (ancestors.length > 0) ancestors.pop();
+    spareAncestors = ancestors;
+  }
   if (found === undefined) return undefined;
   let path = root;
   for (let index = found.keys.length - 1; index >= 0; index -= 1) {

@@ -25,9 +25,9 @@ export interface LoadContext extends LockTimes, OwnLocks {
   /** True when this server beats presence: its locks carry the flag, and it reads others'. */
   readonly handoff: boolean;
   /** A holder proven stopped by two empty presence reads a beat apart. */
-  readonly stealFrom?: string;
+  readonly stealFrom?: string | undefined;
   /** The holder's presence, read after a `read-presence` decision. */
-  readonly holderPresence?: PresenceAnswer;
+  readonly holderPresence?: PresenceAnswer | undefined;
 }
 
 export type TakeReason =

@@ -23,9 +23,9 @@ import { NO_IDS, type SessionMessages } from './session-messages.js';
 import {
   eraseWrite,
   markerWrite,
-  releaseWrite,
+  ReleaseWrite,
+  SaveWrite,
   SessionWriter,
-  saveWrite,
 } from './session-writes.js';
 import { WriteQueue } from './write-queue.js';
 import { reportReleased, reportSaved, saveFailure } from './write-reports.js';
@@ -34,7 +34,6 @@ import {
   autosaveWritesAfter,
   committedMeta,
   type WrittenSnapshot,
-  writeTerms,
 } from './written-snapshot.js';
 
 export type { WrittenSnapshot } from './written-snapshot.js';
@@ -171,7 +170,7 @@ export class SessionIo {
       beforeSave(this.context, this.owner, 'release'); // a failure is reported; it goes on
       const json = this.#take();
       const write = () => {
-        const release = releaseWrite(this.#writer, json, writeTerms(this.#lastWritten, json));
+        const release = new ReleaseWrite(this.#writer, json, this.#lastWritten);
         return this.#guarded(release, json, () =>
           reportReleased(this.context, this.owner, this.#lastWritten),
         );
@@ -226,8 +225,7 @@ export class SessionIo {
        * the lock time the write stores).
        */
       const write = (at?: number) => {
-        const terms = { retake: this.retakeUntilSaved, ...writeTerms(this.#lastWritten, json) };
-        const save = saveWrite(this.#writer, json, terms);
+        const save = new SaveWrite(this.#writer, json, this.#lastWritten, this.retakeUntilSaved);
         return this.#guarded(save, json, () => this.#saved(reason, started), failed, at);
       };
       const schema = matchSchema(this.context, this.owner.key, json);

@@ -18,6 +18,7 @@ import {
   type MetaExtras,
   markedRecord,
   oldestCompatible,
+  type ProfileRecord,
   type ReleaseDecision,
   releasedRecord,
   type SaveDecision,
@@ -114,66 +115,94 @@ export class SessionWriter {
 const dataOf = (json: string) => JSON.parse(json) as JsonObject;
 
 /**
- * A save of `json`; `retake`: an adoption may relock a record its own release left. `parsed`:
- * `JSON.parse(json)` when the caller has it (the record its last write stored): records are
- * never changed, so two may share it.
+ * What a write of the data reads of the session's last one (its `WrittenSnapshot`): its JSON,
+ * and that JSON parsed when that write stored it.
  */
-export function saveWrite(
-  session: SessionWriter,
-  json: string,
-  options: {
-    readonly retake: boolean;
-    readonly keepVersion: boolean;
-    readonly parsed?: JsonObject | undefined;
-  },
-): GuardedWrite<SaveDecision> {
-  return {
-    key: session.key,
-    storeKey: session.storeKey,
-    what: 'save',
-    keepVersion: options.keepVersion,
-    decide: (record) => decideSave(record, session.token, { retake: options.retake }),
-    next: (record, decision) =>
-      decision.kind === 'lost'
-        ? undefined
-        : withDataJson(
-            lockedRecord(
-              record,
-              options.parsed ?? dataOf(json),
-              session.writer(),
-              session.extras(),
-            ),
-            json,
-          ),
-  };
+interface LastWrite {
+  readonly json: string;
+  readonly parsed?: JsonObject | undefined;
 }
 
-/** The leave save: `json` with the lock cleared (`parsed`, as for `saveWrite`). */
-export function releaseWrite(
-  session: SessionWriter,
-  json: string,
-  options: { readonly keepVersion: boolean; readonly parsed?: JsonObject | undefined },
-): GuardedWrite<ReleaseDecision> {
-  const { keepVersion, parsed } = options;
-  return {
-    key: session.key,
-    storeKey: session.storeKey,
-    what: 'release',
-    keepVersion,
-    decide: (record) => decideRelease(record, session.token),
-    next: (record, decision) => {
-      if (decision.kind !== 'write') return undefined;
-      const handed = session.handedLock();
-      const data = parsed ?? dataOf(json);
-      const extras = session.extras();
-      return withDataJson(
-        handed === undefined
-          ? releasedRecord(record, data, session.token, extras)
-          : handedRecord(record, data, session.token, handed, extras),
-        json,
-      );
-    },
-  };
+/**
+ * A save or the release of `json`, after the session's write `last`: it keeps a version when
+ * the data changed, and shares the data `last` parsed when it did not (records are never
+ * changed once written, so two may share it). A class, not closures: one object a write.
+ */
+abstract class DataWrite<D> implements GuardedWrite<D> {
+  readonly key: string;
+  readonly storeKey: string;
+  readonly keepVersion: boolean;
+  /** `JSON.parse(json)`, when the session's last write stored it already. */
+  readonly #parsed: JsonObject | undefined;
+  abstract readonly what: string;
+
+  constructor(
+    protected readonly session: SessionWriter,
+    protected readonly json: string,
+    last: LastWrite,
+  ) {
+    this.key = session.key;
+    this.storeKey = session.storeKey;
+    const same = json === last.json;
+    this.keepVersion = !same;
+    this.#parsed = same ? last.parsed : undefined;
+  }
+
+  /** The data the record holds: `json` parsed, once a run writes it. */
+  protected data(): JsonObject {
+    return this.#parsed ?? dataOf(this.json);
+  }
+
+  abstract decide(record: ProfileRecord | undefined): D;
+  abstract next(record: ProfileRecord | undefined, decision: D): ProfileRecord | undefined;
+}
+
+/** A save of `json`; `retake`: an adoption may relock a record its own release left. */
+export class SaveWrite extends DataWrite<SaveDecision> {
+  readonly what = 'save';
+
+  constructor(
+    session: SessionWriter,
+    json: string,
+    last: LastWrite,
+    private readonly retake: boolean,
+  ) {
+    super(session, json, last);
+  }
+
+  decide(record: ProfileRecord | undefined): SaveDecision {
+    return decideSave(record, this.session.token, { retake: this.retake });
+  }
+
+  next(record: ProfileRecord | undefined, decision: SaveDecision): ProfileRecord | undefined {
+    if (decision.kind === 'lost') return undefined;
+    const { session } = this;
+    const locked = lockedRecord(record, this.data(), session.writer(), session.extras());
+    return withDataJson(locked, this.json);
+  }
+}
+
+/** The leave save: `json` with the lock cleared, or handed to the server that asked for it. */
+export class ReleaseWrite extends DataWrite<ReleaseDecision> {
+  readonly what = 'release';
+
+  decide(record: ProfileRecord | undefined): ReleaseDecision {
+    return decideRelease(record, this.session.token);
+  }
+
+  next(record: ProfileRecord | undefined, decision: ReleaseDecision): ProfileRecord | undefined {
+    if (decision.kind !== 'write') return undefined;
+    const { session } = this;
+    const handed = session.handedLock();
+    const data = this.data();
+    const extras = session.extras();
+    return withDataJson(
+      handed === undefined
+        ? releasedRecord(record, data, session.token, extras)
+        : handedRecord(record, data, session.token, handed, extras),
+      this.json,
+    );
+  }
 }
 
 /** An erasure: the record deleted under the lock. */

@@ -70,16 +70,6 @@ export function autosaveWritesAfter(
   });
 }
 
-/** What a write of `json` after `written` does: keep a version when the data changed, or share
- * the data `written` parsed when it did not (records are never changed once written). */
-export function writeTerms(
-  written: WrittenSnapshot,
-  json: string,
-): { readonly keepVersion: boolean; readonly parsed: JsonObject | undefined } {
-  const same = json === written.json;
-  return { keepVersion: !same, parsed: same ? written.parsed : undefined };
-}
-
 /**
  * The session's last write after a write's `result` (begun `at`; `json`, for a save or the
  * release): unknown after a failure (it may have committed), the store's record after a lost
