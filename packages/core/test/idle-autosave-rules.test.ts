@@ -171,6 +171,13 @@ describe('lacksDefaults', () => {
     ['one missing', { coins: 1 }, { coins: 0, level: 1 }, true],
     ['a missing __proto__ default', { coins: 1 }, JSON.parse('{"__proto__":1}'), true],
     ['a present __proto__', JSON.parse('{"__proto__":2}'), JSON.parse('{"__proto__":1}'), false],
+    ['an inherited field is no default', { coins: 1 }, Object.create({ level: 1 }), false],
+    [
+      'defaults with no prototype',
+      { coins: 1 },
+      Object.assign(Object.create(null), { a: 1 }),
+      true,
+    ],
   ])('%s: %s', (_title, data, defaults, lacks) => {
     expect(lacksDefaults(data as never, defaults as never)).toBe(lacks);
   });

@@ -139,6 +139,16 @@ describe('record writes', () => {
     expect(filled).toEqual({ coins: 5, gems: 0, bag: { a: 1 } });
   });
 
+  it('defaults are their own fields: an inherited one is not filled, a __proto__ one is, as data', () => {
+    const inherited = Object.assign(Object.create({ level: 1 }), { gems: 0 });
+    expect(fillDefaults({ coins: 5 }, inherited)).toStrictEqual({ coins: 5, gems: 0 });
+    const proto = JSON.parse('{"__proto__":{"x":1},"gems":0}');
+    const filled = fillDefaults({ coins: 5 }, proto);
+    expect(Object.getPrototypeOf(filled)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(filled, '__proto__')?.value).toEqual({ x: 1 });
+    expect(Object.keys(filled)).toEqual(['coins', '__proto__', 'gems']);
+  });
+
   it('refuses a stored value that is not a DataDriver record', () => {
     expect(() => parseRecord('k', { coins: 5 })).toThrow(DataDriverError);
     expect(() => parseRecord('k', { data: {}, meta: { version: 1, lock: { jobId: 1 } } })).toThrow(

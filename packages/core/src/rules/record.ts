@@ -163,15 +163,22 @@ export function toStoreRecord(record: ProfileRecord): StoreRecord {
  */
 export function fillDefaults(data: JsonObject, defaults: JsonObject): JsonObject {
   const filled: JsonObject = { ...data };
-  for (const [key, value] of Object.entries(defaults)) {
-    if (!Object.hasOwn(filled, key)) defineOwn(filled, key, jsonClone(value));
+  // `for...in` walks V8's cached keys; `Object.entries` made a list of pairs on every load.
+  // Only own keys: an enumerable field someone put on `Object.prototype` is no default.
+  for (const key in defaults) {
+    if (Object.hasOwn(defaults, key) && !Object.hasOwn(filled, key)) {
+      defineOwn(filled, key, jsonClone(defaults[key]));
+    }
   }
   return filled;
 }
 
 /** True when `fillDefaults` would add a key to `data`: the session's data is not the stored one. */
 export function lacksDefaults(data: JsonObject, defaults: JsonObject): boolean {
-  return Object.keys(defaults).some((key) => !Object.hasOwn(data, key));
+  for (const key in defaults) {
+    if (Object.hasOwn(defaults, key) && !Object.hasOwn(data, key)) return true;
+  }
+  return false;
 }
 
 /** Sets `object[key]` as an own data property, even for `__proto__`. */

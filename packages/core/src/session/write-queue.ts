@@ -5,7 +5,8 @@ const IDLE: Promise<void> = Promise.resolve();
 export class WriteQueue {
   #tail: Promise<void> = IDLE;
   #inFlight = 0;
-  #waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  /** Made by the first wait: most sessions' writes are never waited for. */
+  #waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> | undefined;
 
   /** `settled` runs after each write, landed or failed. */
   constructor(private readonly settled: () => void) {}
@@ -40,14 +41,16 @@ export class WriteQueue {
   /** Resolves when `landed` is next called, rejects if `abandon` is called first. */
   nextLanding(): Promise<void> {
     return new Promise((resolve, reject) => {
+      this.#waiters ??= [];
       this.#waiters.push({ resolve, reject });
     });
   }
 
   /** A write landed: every waiter for the next one resolves. */
   landed(): void {
-    if (this.#waiters.length === 0) return; // most landings: nobody waits, no new list
-    for (const waiter of this.#take()) waiter.resolve();
+    const waiters = this.#take();
+    if (waiters === undefined) return; // most landings: nobody waits
+    for (const waiter of waiters) waiter.resolve();
   }
 
   /**
@@ -56,14 +59,14 @@ export class WriteQueue {
    */
   abandon(reason: () => Error): void {
     const waiters = this.#take();
-    if (waiters.length === 0) return;
+    if (waiters === undefined) return;
     const error = reason();
     for (const waiter of waiters) waiter.reject(error);
   }
 
   #take() {
     const waiters = this.#waiters;
-    this.#waiters = [];
+    this.#waiters = undefined;
     return waiters;
   }
 }
