@@ -9,6 +9,7 @@
  *   node dist/profiling/cycle-allocations.js [--seconds 2]   (REDIS_URL, or its own)
  *   node dist/profiling/cycle-allocations.js --postgres [--seconds 2]   (DATABASE_URL, or its own)
  *   node dist/profiling/cycle-allocations.js --memory [--seconds 2]   (core's memory store: core's own)
+ *   node dist/profiling/cycle-allocations.js --memory --record-kb 16   (each profile 16 KB of JSON)
  */
 import { createHook } from 'node:async_hooks';
 import { Session } from 'node:inspector/promises';
@@ -64,7 +65,9 @@ try {
     console.log(`${kb(bytes).padStart(9)}  ${place}`);
   }
   console.log('the functions that allocate most, per cycle:');
-  for (const [name, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
+  for (const [name, bytes] of [...byFunction]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, numberOption('top', 12))) {
     console.log(`${kb(bytes).padStart(9)}  ${name}`);
   }
   let promises = 0;

@@ -40,11 +40,28 @@ export function openProfiledCycle(redisOptions: RedisOptions = {}): Promise<Prof
 export function profiledMemoryCycle(): ProfiledCycle {
   const driver = new DataDriver<Coins>({
     name: 'PlayerData',
-    defaults: { coins: 0 },
+    defaults: { coins: 0, ...inventoryOf(numberOption('record-kb', 0)) },
     store: new MemoryStore(),
     logger: quietLogger,
   });
   return { cycle: dataDriverCycle(driver), close: () => driver.close().then(() => undefined) };
+}
+
+/**
+ * `--record-kb 16` (memory store only): each profile also holds an inventory of about that many
+ * KB of JSON, items of 47 bytes as `scripts/core-only-cycle.mjs`'s `RECORD_KB` makes them, so the
+ * cycle's JSON work is a real game's. Its defaults: a profile's first load in a window writes it.
+ */
+function inventoryOf(recordKb: number): { inventory?: Array<Record<string, string | number>> } {
+  if (!(recordKb > 0)) return {};
+  const items = Math.round((recordKb * 1024) / 47);
+  return {
+    inventory: Array.from({ length: items }, (_, index) => ({
+      id: `item-${String(index).padStart(6, '0')}`,
+      kind: 'sword',
+      level: index % 50,
+    })),
+  };
 }
 
 /**
