@@ -93,6 +93,19 @@ describe('SessionRegistry', () => {
     expect(registry.closed).toBe(true);
   });
 
+  it("a reply that comes before its load parks wakes the park at once, and nobody's request is none", async () => {
+    const clock = new VirtualClock();
+    const start = clock.now();
+    const load = reservation('t1');
+    expect(load.takeRequesters()).toEqual([]);
+    expect(load.replied(undefined)).toBe(false); // the load's signal, made by this first reply
+    expect(await load.reply.wait(clock, 10_000)).toBe(true);
+    expect(clock.now()).toBe(start);
+    load.requesters.note('B', 't1', undefined, 5);
+    expect(load.takeRequesters()).toEqual([['B', { token: 't1', handTo: undefined, at: 5 }]]);
+    expect(load.takeRequesters()).toEqual([]);
+  });
+
   it('a cancelled load reads as cancelled', () => {
     let wanted = true;
     const load = new LoadReservation('t1', 1, () => wanted);

@@ -169,7 +169,7 @@ export class Loader {
     const { context, registry } = this;
     const settle = (): void => {
       registry.settle(key, reservation);
-      for (const [requester, { token, handTo }] of reservation.requesters.take()) {
+      for (const [requester, { token, handTo }] of reservation.takeRequesters()) {
         this.holder.receive(key, requester, token, undefined, handTo);
       }
     };

@@ -86,19 +86,14 @@ function decideHere(
   const session = registry.session(key);
   return decideSameServer({
     loading: registry.reservation(key) !== undefined,
-    ...(session
-      ? {
-          session: {
-            state: session.state,
-            writing: session.writing,
-            traded: session.trade !== undefined,
-            otherPlayer:
-              how.player !== undefined &&
-              session.player !== undefined &&
-              session.player !== how.player,
-          },
-        }
-      : {}),
+    // `undefined` rather than a spread of `{}`: that made an object on every load.
+    session: session && {
+      state: session.state,
+      writing: session.writing,
+      traded: session.trade !== undefined,
+      otherPlayer:
+        how.player !== undefined && session.player !== undefined && session.player !== how.player,
+    },
     remainingMs,
   });
 }

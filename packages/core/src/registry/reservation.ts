@@ -10,12 +10,14 @@ export interface HandedTake {
   readonly since: number;
 }
 
+/** The requesters of a load nobody asked: empty, and never noted into. */
+const NOBODY = new Requesters();
+
 /** A load in flight on this server: the key is reserved for it until it settles. */
 export class LoadReservation {
-  /** Woken by the holder's reply, and by a cancel (the player left, the driver closed). */
-  readonly reply = new Signal();
-  /** Requests that named this load's lock while it was in flight: answered when it settles. */
-  readonly requesters = new Requesters();
+  // Made at their first use: most loads find their key free, and nobody replies or asks.
+  #reply: Signal | undefined;
+  #requesters: Requesters | undefined;
   /**
    * True once this load may leave a lock of its own in the store without holding it: it asked
    * to be handed the lock (a release may write it after the load ended), or an attempt failed
@@ -34,6 +36,23 @@ export class LoadReservation {
     readonly loadId: number,
     private readonly wanted: () => boolean,
   ) {}
+
+  /** Woken by the holder's reply, and by a cancel (the player left, the driver closed). */
+  get reply(): Signal {
+    this.#reply ??= new Signal();
+    return this.#reply;
+  }
+
+  /** Requests that named this load's lock while it was in flight: answered when it settles. */
+  get requesters(): Requesters {
+    this.#requesters ??= new Requesters();
+    return this.#requesters;
+  }
+
+  /** The requests that came while the load was in flight, taken (see `Requesters.take`). */
+  takeRequesters(): ReturnType<Requesters['take']> {
+    return (this.#requesters ?? NOBODY).take();
+  }
 
   get mayLeaveLock(): boolean {
     return this.#mayLeaveLock;

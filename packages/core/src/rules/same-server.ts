@@ -15,15 +15,17 @@ export interface SameServerFacts {
   /** A load of the key is in flight here. */
   readonly loading: boolean;
   /** The key's session here, if any. */
-  readonly session?: {
-    readonly state: SessionState;
-    /** A write of it is queued or running. */
-    readonly writing: boolean;
-    /** A trade holds it. */
-    readonly traded: boolean;
-    /** It is loaded for another player of the host than the one this load is for. */
-    readonly otherPlayer: boolean;
-  };
+  readonly session?:
+    | {
+        readonly state: SessionState;
+        /** A write of it is queued or running. */
+        readonly writing: boolean;
+        /** A trade holds it. */
+        readonly traded: boolean;
+        /** It is loaded for another player of the host than the one this load is for. */
+        readonly otherPlayer: boolean;
+      }
+    | undefined;
   /** What is left of this load's same-server wait. */
   readonly remainingMs: number;
 }

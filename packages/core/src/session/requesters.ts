@@ -20,6 +20,9 @@ export interface HandOver {
   readonly token: string;
 }
 
+/** What `take` returns when nobody asked: one list for every key. */
+const NO_REQUESTERS: ReadonlyArray<readonly [string, Asked]> = [];
+
 export class Requesters {
   /** Made on the first request: most keys are never asked for. */
   #servers: Map<string, Asked> | undefined;
@@ -63,8 +66,8 @@ export class Requesters {
   }
 
   /** Every requester with what it asked, forgetting them all. */
-  take(): Array<[requester: string, asked: Asked]> {
-    if (this.#servers === undefined) return [];
+  take(): ReadonlyArray<readonly [requester: string, asked: Asked]> {
+    if (this.#servers === undefined || this.#servers.size === 0) return NO_REQUESTERS;
     const all = [...this.#servers];
     this.#servers.clear();
     return all;
