@@ -31,6 +31,9 @@ import { erase, listVersions, restoreAt, restoreTime } from './history.js';
 import { type SendOptions, type SendResult, send } from './send.js';
 import { type ProfileView, viewProfile } from './view.js';
 
+/** A direct load is wanted until its caller's signal aborts (`LoadHow.cancelled`). */
+const NEVER_CANCELLED = (): boolean => false;
+
 export type { CloseResult, DriverHealth, ProfileView };
 
 export interface LoadOptions {
@@ -256,7 +259,7 @@ export class DataDriver<T extends object> {
         ? (this.#context.settings.localHandoffMs ?? 0)
         : checkSeconds('handoffSeconds', handoffSeconds) * 1000;
     if (signal !== undefined) checkSignal(signal);
-    return { localWaitMs, cancelled: () => false, messages, ...(signal ? { signal } : {}) };
+    return { localWaitMs, cancelled: NEVER_CANCELLED, messages, signal };
   }
 
   /** The session behind `profile`, which must be one this driver holds. */

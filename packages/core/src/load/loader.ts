@@ -26,7 +26,7 @@ export interface LoadHow extends LocalWaitHow {
   /** False: no message pass at this load (a restore's, whose write would undo its effect). */
   readonly messages?: boolean;
   /** The caller's abort (`load(key, { signal })`): `Data.Aborted` at once, no lock left taken. */
-  readonly signal?: AbortSignalLike;
+  readonly signal?: AbortSignalLike | undefined;
 }
 
 /** What a load asks of this server's holder side (`holder/`), handed in at assembly. */
