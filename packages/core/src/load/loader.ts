@@ -83,7 +83,10 @@ export class Loader {
     const started = context.scheduler.now();
     this.#loads += 1;
     const loadId = this.#loads;
-    context.emit({ type: 'load.started', key, loadId, session: how.player !== undefined });
+    // The event is made only when someone hears it (most servers: nobody).
+    if (context.events.listening('load.started')) {
+      context.emit({ type: 'load.started', key, loadId, session: how.player !== undefined });
+    }
     const failed = (error: unknown): DataDriverError => {
       const failure = toDataDriverError(error, ErrorCode.BackendFailed, `load of ${key} failed`);
       const waitedMs = context.scheduler.now() - started;

@@ -156,8 +156,9 @@ export class ProfileSession {
    */
   beginLeave(): void {
     const wasActive = this.active;
-    if (this.#move('leave') && wasActive)
+    if (this.#move('leave') && wasActive && this.context.events.listening('profile.releasing')) {
       this.context.emit({ type: 'profile.releasing', key: this.key });
+    }
   }
 
   /** Its player was kicked: requests wait for the leave from now on. */

@@ -48,13 +48,15 @@ export function reportReleased(
   session: HookedSession,
   written: WrittenSnapshot,
 ): void {
-  const { key } = session;
-  const handedTo = committedMeta(written)?.lock?.jobId;
-  context.emit(
-    handedTo === undefined
-      ? { type: 'profile.released', key }
-      : { type: 'profile.released', key, handedTo },
-  );
+  if (context.events.listening('profile.released')) {
+    const { key } = session;
+    const handedTo = committedMeta(written)?.lock?.jobId;
+    context.emit(
+      handedTo === undefined
+        ? { type: 'profile.released', key }
+        : { type: 'profile.released', key, handedTo },
+    );
+  }
   reportAfterSave(context, session, 'release', written);
 }
 
