@@ -106,6 +106,15 @@ describe('SessionRegistry', () => {
     expect(load.takeRequesters()).toEqual([]);
   });
 
+  it("a load's requesters are full at 16 servers: a 17th is refused, one that asked already is not", () => {
+    const load = reservation('t1');
+    expect(load.requestersFull('S0')).toBe(false);
+    for (let server = 0; server < 16; server += 1)
+      load.requesters.note(`S${server}`, 't1', undefined, 0);
+    expect(load.requestersFull('S16')).toBe(true);
+    expect(load.requestersFull('S3')).toBe(false);
+  });
+
   it('a cancelled load reads as cancelled', () => {
     let wanted = true;
     const load = new LoadReservation('t1', 1, () => wanted);

@@ -33,7 +33,11 @@ export class HealthMonitor {
     return this.#health;
   }
 
-  /** Every profile event of the driver passes here; only store failures count. */
+  /**
+   * Every profile event of the driver that is made passes here; only store failures count.
+   * Events of success are made only when someone listens (`load.started`, `load.loaded`,
+   * `profile.saved`, `profile.releasing`, `profile.released`): reading one here would need them made always.
+   */
   observe(event: ProfileEventPayload): void {
     switch (event.type) {
       case 'load.retrying':

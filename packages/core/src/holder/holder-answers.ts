@@ -39,7 +39,7 @@ export class HolderAnswers {
     const action = decideRequest({
       token,
       ...(reservation
-        ? { load: { token: reservation.token, full: reservation.requesters.full(requester) } }
+        ? { load: { token: reservation.token, full: reservation.requestersFull(requester) } }
         : {}),
       ...(session
         ? {

@@ -49,6 +49,11 @@ export class LoadReservation {
     return this.#requesters;
   }
 
+  /** True when `requester` is new and the load's requesters are full (`Requesters.full`). */
+  requestersFull(requester: string): boolean {
+    return this.#requesters?.full(requester) ?? false;
+  }
+
   /** The requests that came while the load was in flight, taken (see `Requesters.take`). */
   takeRequesters(): ReturnType<Requesters['take']> {
     return (this.#requesters ?? NOBODY).take();

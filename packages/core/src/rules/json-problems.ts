@@ -19,7 +19,11 @@ export interface JsonProblem {
   readonly problem: string;
 }
 
-/** The list of ancestors the next walk uses, unless a walk is using it (see `findJsonProblem`). */
+/**
+ * The list of ancestors the next walk uses, unless a walk is using it (see `findJsonProblem`).
+ * Shared by every driver of the process: safe because a walk runs to its end in one go (it
+ * awaits nothing); a walk that awaited would have to make its own.
+ */
 let spareAncestors: object[] | undefined = [];
 
 /** The first value under `value` that would not survive JSON unchanged, or `undefined`. */
