@@ -36,7 +36,8 @@ export class HealthMonitor {
   /**
    * Every profile event of the driver that is made passes here; only store failures count.
    * Events of success are made only when someone listens (`load.started`, `load.loaded`,
-   * `profile.saved`, `profile.releasing`, `profile.released`): reading one here would need them made always.
+   * `profile.saved`, `profile.releasing`, `profile.released`): reading one here would need
+   * them made always.
    */
   observe(event: ProfileEventPayload): void {
     switch (event.type) {

@@ -10,8 +10,28 @@
 import type { DriverContext } from '../context/context.js';
 import { appendToInbox } from '../context/inbox-io.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
-import { deliveryOf, type OutboxEntry, toDeliver } from '../rules/messages/index.js';
-import type { SessionMessages } from './session-messages.js';
+import {
+  deliveryOf,
+  type OutboxEntry,
+  type ProfileMessages,
+  toDeliver,
+} from '../rules/messages/index.js';
+import { NO_IDS, type SessionMessages } from './session-messages.js';
+
+/**
+ * A write of `from`'s session committed, recording `committed` (its record's messages): the ids
+ * it records as applied are reported once (`message.applied`), and its outbox is delivered.
+ */
+export function afterCommit(
+  context: DriverContext,
+  from: string,
+  messages: SessionMessages,
+  committed: ProfileMessages | undefined,
+): void {
+  const applied = messages.committed(committed?.applied ?? NO_IDS);
+  if (applied.length > 0) context.emit({ type: 'message.applied', key: from, ids: applied });
+  deliverOutbox(context, from, messages, committed?.outbox);
+}
 
 /** Starts delivering the entries of `outbox` (as committed) not yet delivered nor in flight. */
 export function deliverOutbox(

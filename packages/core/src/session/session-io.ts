@@ -10,16 +10,14 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { SaveReason } from '../events/events.js';
-import type { DataDriverError } from '../ports/errors.js';
-import type { JsonObject } from '../ports/json.js';
 import { type LockInfo, serializeData } from '../rules/index.js';
 import { type GuardedWrite, guardedWrite, type Written } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
-import { deliverOutbox } from './outbox-delivery.js';
-import type { HandOver } from './requesters.js';
-import { beforeSave, type HookedSession } from './save-hooks.js';
+import { afterCommit, deliverOutbox } from './outbox-delivery.js';
+import { beforeSave } from './save-hooks.js';
 import { matchSchema } from './schema-match.js';
-import { NO_IDS, type SessionMessages } from './session-messages.js';
+import { NO_IDS } from './session-messages.js';
+import type { SessionIoOwner } from './session-terms.js';
 import {
   eraseWrite,
   markerWrite,
@@ -37,22 +35,6 @@ import {
 } from './written-snapshot.js';
 
 export type { WrittenSnapshot } from './written-snapshot.js';
-
-/** What the writes need from their session. */
-export interface SessionIoOwner extends HookedSession {
-  readonly key: string;
-  readonly token: string;
-  readonly data: JsonObject;
-  readonly userIds: readonly string[];
-  /** What the record keeps of its messages (`current`): every write carries it. */
-  readonly messages: SessionMessages;
-  /** The requester its release hands the lock to, if one asked since `since` (`Requesters.handOver`). */
-  handOver(since: number): HandOver | undefined;
-  /** A write settled: same-server waits re-check. */
-  settled(): void;
-  /** A write found the lock taken by `holder`: the session is lost. */
-  lost(holder: LockInfo | undefined): DataDriverError;
-}
 
 /** What a save that writes nothing resolves with: one promise for all of them. */
 const NOTHING_WRITTEN: Promise<void> = Promise.resolve();
@@ -292,10 +274,7 @@ export class SessionIo {
     const messages = result.stored?.meta.messages;
     if (result.stored) this.#durableApplied = messages?.applied ?? NO_IDS;
     if (result.stored && result.decision.kind !== 'lost') {
-      const { key } = this.owner;
-      const applied = this.owner.messages.committed(messages?.applied ?? NO_IDS);
-      if (applied.length > 0) this.context.emit({ type: 'message.applied', key, ids: applied });
-      deliverOutbox(this.context, key, this.owner.messages, messages?.outbox);
+      afterCommit(this.context, this.owner.key, this.owner.messages, messages);
     }
     // After a lost lock, what the store holds now (the other server's record): the next start.
     this.#lastWritten = written;

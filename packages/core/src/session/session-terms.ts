@@ -1,9 +1,14 @@
-/** What a session starts from, what holds it, and what it tells the driver. */
+/** What a session starts from, what holds it, what it tells the driver, and what its writes need of it. */
 
+import type { DataDriverError } from '../ports/errors.js';
 import type { HostPlayer } from '../ports/host.js';
 import type { JsonObject } from '../ports/json.js';
 import type { StoreSnapshot } from '../ports/store.js';
+import type { LockInfo } from '../rules/index.js';
 import type { ProfileMessages } from '../rules/messages/index.js';
+import type { HandOver } from './requesters.js';
+import type { HookedSession } from './save-hooks.js';
+import type { SessionMessages } from './session-messages.js';
 
 /** What a session starts from: the record its load took. */
 export interface SessionStart {
@@ -43,4 +48,20 @@ export interface SessionHooks<S> {
   deactivated(session: S, released: StoreSnapshot | undefined): void;
   /** A write found the lock taken while the player played: end their session there. */
   lockLost(session: S): void;
+}
+
+/** What the writes need from their session. */
+export interface SessionIoOwner extends HookedSession {
+  readonly key: string;
+  readonly token: string;
+  readonly data: JsonObject;
+  readonly userIds: readonly string[];
+  /** What the record keeps of its messages (`current`): every write carries it. */
+  readonly messages: SessionMessages;
+  /** The requester its release hands the lock to, if one asked since `since` (`Requesters.handOver`). */
+  handOver(since: number): HandOver | undefined;
+  /** A write settled: same-server waits re-check. */
+  settled(): void;
+  /** A write found the lock taken by `holder`: the session is lost. */
+  lost(holder: LockInfo | undefined): DataDriverError;
 }

@@ -3,8 +3,8 @@ import type { DataDriverError } from '../ports/errors.js';
 import type { JsonObject } from '../ports/json.js';
 import type { LockInfo } from '../rules/index.js';
 import type { HandOver } from './requesters.js';
-import type { SessionIoOwner } from './session-io.js';
 import type { SessionMessages } from './session-messages.js';
+import type { SessionIoOwner } from './session-terms.js';
 
 /** What the view reads of its session (`ProfileSession`). */
 export interface ViewedSession {
