@@ -24,7 +24,30 @@ describe('TimeLedger', () => {
     ).rejects.toThrow('down');
     expect(ledger.during({ from: 1_000, to: 1_015 })).toEqual([
       { kind: 'store', server: 'A', from: 1_000, to: 1_012, what: 'update k', ...order(1, 2) },
-      { kind: 'presence', server: 'B', from: 1_012, to: 1_015, what: 'get A', ...order(3, 4) },
+      {
+        kind: 'presence',
+        server: 'B',
+        from: 1_012,
+        to: 1_015,
+        what: 'get A',
+        ...order(3, 4),
+        failed: 'down',
+      },
+    ]);
+  });
+
+  it("keeps a failed call's error code and message", async () => {
+    const { ledger } = ledgerAt();
+    const throttled = Object.assign(new Error('rate exceeded'), { code: 'Throttling' });
+    await expect(
+      ledger.timed('presence', 'B', 'get A', async () => Promise.reject(throttled)),
+    ).rejects.toBe(throttled);
+    await expect(
+      ledger.timed('store', 'B', 'get k', async () => Promise.reject('gone')),
+    ).rejects.toBe('gone');
+    expect(ledger.during({ from: 999, to: 1_000 }).map((entry) => entry.failed)).toEqual([
+      'Throttling: rate exceeded',
+      'gone',
     ]);
   });
 

@@ -16,9 +16,15 @@ const SCALE = 0.07;
 
 /**
  * B's attempts: a first store call of 26 ms, then a timer of each delay and a call of 2 ms
- * after it; the last timer fires at `lastFiresAt`.
+ * after it; the last timer, armed `lastArmLag` ms after the call before it settled (a busy
+ * loop), fires at `lastFiresAt`.
  */
-async function failedJoin(firstCallAt: number, delays: number[], lastFiresAt: number) {
+async function failedJoin(
+  firstCallAt: number,
+  delays: number[],
+  lastFiresAt: number,
+  lastArmLag = 0,
+) {
   const clock = { now: 0 };
   const ledger = new TimeLedger(() => clock.now);
   const call = async (from: number, ms = 2) => {
@@ -30,7 +36,13 @@ async function failedJoin(firstCallAt: number, delays: number[], lastFiresAt: nu
   let at = firstCallAt;
   await call(at, 26);
   at += 26;
-  for (const delay of [...delays, lastFiresAt - at - delays.reduce((a, b) => a + b + 2, 0)]) {
+  for (const [index, planned] of [
+    ...delays,
+    lastFiresAt - at - delays.reduce((a, b) => a + b + 2, 0),
+  ].entries()) {
+    const lag = index === delays.length ? lastArmLag : 0;
+    at += lag;
+    const delay = planned - lag;
     clock.now = at + delay;
     ledger.fired('B', at, at + delay, `timer of ${delay} ms`);
     at += delay;
@@ -58,6 +70,22 @@ describe('expectParks', () => {
     // load's start at 0. The last park ends at -4 + 1,050 = 1,046.
     const { cluster, end } = await failedJoin(-4, full, 1046);
     expect(() => expectParks(cluster, { from: 0, to: end + 4, server: 'B' }, 15_000)).not.toThrow();
+  });
+
+  it('accepts a last park due after the deadline by the time the loop took to arm it (CI trace, DynamoDB)', async () => {
+    // Core read its clock as the call before the park settled and cut the park to the
+    // deadline, 1,050; the loop armed it 3 ms later, so it was due at 1,053.
+    const { cluster, end } = await failedJoin(0, full, 1053, 3);
+    expect(() => expectParks(cluster, { from: 0, to: end, server: 'B' }, 15_000)).not.toThrow();
+  });
+
+  it('fails a last park due after the deadline by more than the loop took to arm it', async () => {
+    const { cluster, end } = await failedJoin(0, full, 1053, 0);
+    expect(() => expectParks(cluster, { from: 0, to: end, server: 'B' }, 15_000)).toThrow();
+    const late = await failedJoin(0, full, 1056, 3);
+    expect(() =>
+      expectParks(late.cluster, { from: 0, to: late.end, server: 'B' }, 15_000),
+    ).toThrow();
   });
 
   it('fails a last park cut short of the deadline', async () => {

@@ -46,6 +46,8 @@ export interface LedgerEntry {
    */
   readonly startOrder?: number;
   readonly endOrder?: number;
+  /** A call that rejected: its error's code (where it has one) and message, for a failure's report. */
+  readonly failed?: string;
 }
 
 /** A stretch of cluster time (ms): a wait from its start to its end. */
@@ -79,6 +81,13 @@ interface Flight {
   landed: boolean;
 }
 
+/** `error`'s code (a DataDriver or SDK error's, where it has one) and message. */
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+}
+
 export class TimeLedger {
   private readonly entries: LedgerEntry[] = [];
   /** Calls started and not settled yet: each runs until now, as far as a span can tell. */
@@ -102,11 +111,16 @@ export class TimeLedger {
   async timed<T>(kind: LedgerKind, server: string, what: string, call: () => Promise<T>) {
     const started = { kind, server, from: this.now(), what, startOrder: this.mark() };
     this.running.add(started);
+    let failed: string | undefined;
     try {
       return await call();
+    } catch (error) {
+      failed = describeFailure(error);
+      throw error;
     } finally {
       this.running.delete(started);
-      this.entries.push({ ...started, to: this.now(), endOrder: this.mark() });
+      const ended = { ...started, to: this.now(), endOrder: this.mark() };
+      this.entries.push(failed === undefined ? ended : { ...ended, failed });
     }
   }
 

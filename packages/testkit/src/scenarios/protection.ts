@@ -23,6 +23,14 @@ function beatsOf(cluster: Cluster, label: string): string {
     .join(', ');
 }
 
+/** A server's presence reads that failed, as `time what: error`, for a failure message. */
+function failedReadsOf(cluster: Cluster, label: string): string {
+  const failed = cluster.ledger
+    .during({ from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY })
+    .filter((entry) => entry.kind === 'presence' && entry.server === label && entry.failed);
+  return failed.map((entry) => `${entry.from} ${entry.what}: ${entry.failed}`).join('; ') || 'none';
+}
+
 /** The rules' default wait (15 s), whatever the presence: these scenarios time its fail-closed end. */
 const FAILS_CLOSED = { lockWaitSeconds: 15 } as const;
 
@@ -62,7 +70,7 @@ export const protectionScenarios: Scenario[] = [
       );
       expect(
         notAlive.map((e) => e.type === 'presence.read' && `${e.answer} at ${e.time}`),
-        `B's presence reads of A before the deadline (${deadline}) say alive; A beat at ${beatsOf(cluster, 'A')}`,
+        `B's presence reads of A before the deadline (${deadline}) say alive; A beat at ${beatsOf(cluster, 'A')}; B's failed reads: ${failedReadsOf(cluster, 'B')}`,
       ).toEqual([]);
       expect(cluster.events.some((e) => e.type === 'lock.taken')).toBe(false);
       // Each attempt: load (100), presence (10), load again with the answer (100).
