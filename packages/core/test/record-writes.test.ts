@@ -269,6 +269,17 @@ describe("a written record's JSON", () => {
     expect(written(made)).toBe(JSON.stringify(made));
   });
 
+  it("names each writer's job id when servers' writes alternate (the lock's text is reused per job id)", () => {
+    const writers = ['server-a', 'server-b', 'server-a', 'b"quoted\\', 'server-b'].map(
+      (jobId, index) => ({ ...writer, jobId, token: `t${index}` }),
+    );
+    for (const each of writers) {
+      const record = lockedRecord(undefined, { coins: 1 }, each);
+      expect(JSON.parse(written(record)).meta.lock.jobId).toBe(each.jobId);
+      expect(written(record)).toBe(JSON.stringify(record));
+    }
+  });
+
   it('of a meta of numbers, strings and a lock is made without stringifying the meta', () => {
     const record = lockedRecord(undefined, { coins: 1 }, writer, { schema: 2 });
     const stringify = vi.spyOn(JSON, 'stringify');

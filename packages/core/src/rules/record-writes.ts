@@ -95,13 +95,31 @@ function withPlainJson(meta: RecordMeta): RecordMeta {
   if (lock !== undefined) {
     const { jobId, token, time, presence } = lock;
     const timeJson = Number.isFinite(time) ? `${time}` : 'null';
-    json += `,"lock":{"jobId":${jsonString(jobId)},"token":${jsonString(token)},"time":${timeJson},"presence":${presence}}`;
+    json += `${lockHead(jobId)}${jsonString(token)},"time":${timeJson}${presence ? PRESENCE_TRUE : PRESENCE_FALSE}`;
   }
   const { releasedToken, schema, compatible } = meta;
   if (releasedToken !== undefined) json += `,"releasedToken":${jsonString(releasedToken)}`;
   if (schema !== undefined) json += `,"schema":${schema}`;
   if (compatible !== undefined) json += `,"compatible":${compatible}`;
   return withMetaJson(meta, `${json}}`);
+}
+
+const PRESENCE_TRUE = ',"presence":true}';
+const PRESENCE_FALSE = ',"presence":false}';
+
+/**
+ * A lock's JSON up to its token, for the last `jobId` asked: a server writes every lock under
+ * its one job id, so each write reuses the text rather than making it again.
+ */
+let lastJobId: string | undefined;
+let lastLockHead = '';
+
+function lockHead(jobId: string): string {
+  if (jobId !== lastJobId) {
+    lastLockHead = `,"lock":{"jobId":${jsonString(jobId)},"token":`;
+    lastJobId = jobId;
+  }
+  return lastLockHead;
 }
 
 /** The fields of meta this version writes: any other is a newer writer's, and kept. */
