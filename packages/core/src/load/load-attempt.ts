@@ -5,7 +5,6 @@
  */
 import type { DriverContext } from '../context/context.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
-import { type JsonObject, jsonClone } from '../ports/json.js';
 import { withDataJson } from '../ports/record-json.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import type { Released } from '../registry/released-snapshots.js';
@@ -14,24 +13,19 @@ import {
   decideLoad,
   fillDefaults,
   handedTakeWrites,
-  type LoadContext,
+  type LoadDecision,
   type LockInfo,
-  latestSchema,
-  lockedRecord,
   markerGate,
-  migrateData,
-  oldestCompatible,
   type PresenceAnswer,
   type ProfileRecord,
-  serializeData,
-  settledData,
   type TakeReason,
   type TradeMarker,
 } from '../rules/index.js';
-import { guardedWrite } from '../session/guarded-write.js';
+import { type GuardedWrite, guardedWrite, type Written } from '../session/guarded-write.js';
 import { type RecoveredTrade, recoverTrade } from '../trade/journal.js';
 import { HandedStore } from './handed-store.js';
 import { LoadCheck } from './load-check.js';
+import { loadContext, takenJson, takenRecord } from './taken-record.js';
 
 /**
  * Store updates one attempt may run: a presence read and a trade recovery each re-run it once,
@@ -90,168 +84,151 @@ export interface AttemptInput {
   readonly handed?: HandedTake | undefined;
 }
 
+/** The load rules' decision on a record, and the trade marker it carries. */
+interface LoadRunDecision {
+  readonly load: LoadDecision;
+  readonly marker: TradeMarker | undefined;
+}
+
 /**
  * One atomic update running the load rules; presence and trade recovery re-run it. A promise
  * chain, not an async function: a run is the store's promise and the write's.
  */
 export function attemptLoad(context: DriverContext, input: AttemptInput): Promise<Attempt> {
-  const { key } = input;
-  let presence: PresenceAnswer | undefined;
-  let recovered: RecoveredTrade | undefined;
-  const { schema } = context.settings;
-  const check = schema === undefined ? undefined : new LoadCheck(schema, key);
-  let checking = false;
-  /** When the transform's run decided: its lock, if it takes one, is stamped the same. */
-  let decidedAt = 0;
-  /** The JSON of the data the transform's run wrote, if it wrote (`takenJson`). */
-  let dataJson: string | undefined;
-  const runFrom = (run: number): Promise<Attempt> => {
-    if (run > MAX_RUNS_PER_ATTEMPT) return Promise.reject(unsettled(key));
-    const settledTrade = recovered?.trade;
-    const again = () => runFrom(run + 1);
-    const first = run === 1;
-    const handed = first ? input.handed : undefined;
-    const store = handed ? new HandedStore(context.store, handed.snapshot) : context.store;
-    return guardedWrite(
-      { store, keys: context.keys },
-      {
-        key,
-        storeKey: input.storeKey,
-        what: 'load',
-        decide: (record) => {
-          checking = false;
-          dataJson = undefined;
-          decidedAt = context.scheduler.now();
-          return {
-            load: decideLoad(record, loadContext(context, input, presence, decidedAt)),
-            marker: record?.meta.trade,
-          };
-        },
-        next: (record, { load, marker }) => {
-          if (load.kind !== 'take') return undefined;
-          if (markerGate(marker, settledTrade) === 'settle-first') return undefined;
-          const taken = takenRecord(context, input, record, marker, recovered, decidedAt);
-          checking =
-            check !== undefined &&
-            !check.passes(fillDefaults(taken.data, context.settings.defaults));
-          if (checking) return undefined;
-          // A lock handed over is taken with this read alone, unless the take changes more.
-          const handed = load.reason === 'handed' && record !== undefined;
-          if (handed && !handedTakeWrites(record, taken)) return undefined;
-          dataJson = takenJson(input, record, taken);
-          return withDataJson(taken, dataJson);
-        },
-      },
-      first ? input.released?.snapshot : undefined,
-      (written): Attempt | Promise<Attempt> => {
-        if (!written.ok) {
-          if (written.final) throw written.error;
-          return { kind: 'failed', error: written.error };
-        }
-        if (checking && check) return check.settle().then(again);
-        const { load, marker } = written.decision;
-        if (load.kind === 'locked') return { kind: 'locked', holder: load.holder };
-        if (load.kind === 'read-presence') {
-          return input.presenceOf(load.holder).then((answer) => {
-            presence = answer;
-            return again();
-          });
-        }
-        if (marker && markerGate(marker, settledTrade) === 'settle-first') {
-          // The journal's key is this driver's, never the one the record names.
-          const journalKey = context.keys.journal(marker.id);
-          const now = context.scheduler.now();
-          return recoverTrade(context.store, journalKey, marker, now).then((trade) => {
-            recovered = trade;
-            return again();
-          });
-        }
-        const { stored } = written;
-        if (stored === undefined) throw noRecord(key);
-        const acquired: Acquired = {
-          record: stored,
-          storeKey: input.storeKey,
-          snapshot: written.snapshot,
-          dataJson: written.wrote ? dataJson : undefined,
-          reason: load.reason,
-          // Taken on the reply's record with no store call: no later than the first ask.
-          takenAt: handed && written.snapshot === handed.snapshot ? handed.since : decidedAt,
-          from: load.from,
-          recovered,
-        };
-        return { kind: 'taken', acquired };
-      },
-    );
-  };
-  return runFrom(1);
+  return new LoadAttempt(context, input).run(1);
 }
 
 /**
- * The JSON of the data a take writes: the release's, for the record this server released when
- * the take keeps its data (it was parsed from that JSON), else made once here. The record's
- * JSON is made from it, and the session's first snapshot reuses it.
+ * An attempt's runs, as the write each run makes (its `decide` and `next`) and what each run's
+ * outcome leads to. A class, not closures: one object an attempt. Its runs come one after
+ * another, so each run's facts are fields, set as it starts.
  */
-function takenJson(
-  input: AttemptInput,
-  record: ProfileRecord | undefined,
-  taken: ProfileRecord,
-): string {
-  // The snapshot's own record: the transform skips parsing it (`guardedWrite`).
-  const released = input.released;
-  const kept = record !== undefined && (record as unknown) === released?.snapshot.record;
-  if (kept && taken.data === record.data && released?.dataJson !== undefined) {
-    return released.dataJson;
+class LoadAttempt implements GuardedWrite<LoadRunDecision> {
+  readonly key: string;
+  readonly storeKey: string;
+  readonly what = 'load';
+  /** The holder's presence, once a run asked for it. */
+  #presence: PresenceAnswer | undefined;
+  /** The trade a run's recovery read, once one asked for it. */
+  #recovered: RecoveredTrade | undefined;
+  readonly #check: LoadCheck | undefined;
+  /** True when the run's take waits for an asynchronous schema's verdict. */
+  #checking = false;
+  /** When the transform's run decided: its lock, if it takes one, is stamped the same. */
+  #decidedAt = 0;
+  /** The JSON of the data the transform's run wrote, if it wrote (`takenJson`). */
+  #dataJson: string | undefined;
+  #run = 0;
+  /** The run's settled trade (the recovery's, from the run before it). */
+  #settledTrade: RecoveredTrade['trade'] | undefined;
+  /** The run's handed record: the first run's only. */
+  #handed: HandedTake | undefined;
+
+  constructor(
+    private readonly context: DriverContext,
+    private readonly input: AttemptInput,
+  ) {
+    this.key = input.key;
+    this.storeKey = input.storeKey;
+    const { schema } = context.settings;
+    this.#check = schema === undefined ? undefined : new LoadCheck(schema, input.key);
   }
-  return JSON.stringify(taken.data);
-}
 
-function loadContext(
-  context: DriverContext,
-  input: AttemptInput,
-  presence: PresenceAnswer | undefined,
-  now: number,
-): LoadContext {
-  return {
-    jobId: context.identity.jobId,
-    token: input.token,
-    now,
-    lockTtlSeconds: context.settings.lockTtlSeconds,
-    lockSkewSeconds: context.settings.lockSkewSeconds,
-    handoff: context.link.beatsPresence,
-    heldHere: input.heldHere,
-    stealFrom: input.stealFrom,
-    holderPresence: presence,
-  };
-}
+  run(run: number): Promise<Attempt> {
+    if (run > MAX_RUNS_PER_ATTEMPT) return Promise.reject(unsettled(this.key));
+    const { context, input } = this;
+    this.#run = run;
+    this.#settledTrade = this.#recovered?.trade;
+    const first = run === 1;
+    const handed = first ? input.handed : undefined;
+    this.#handed = handed;
+    const store = handed ? new HandedStore(context.store, handed.snapshot) : context.store;
+    return guardedWrite(
+      { store, keys: context.keys },
+      this,
+      first ? input.released?.snapshot : undefined,
+      this.#settle,
+    );
+  }
 
-/** The record a take writes: the trade settled, the data migrated, this server's lock. */
-function takenRecord(
-  context: DriverContext,
-  input: AttemptInput,
-  record: ProfileRecord | undefined,
-  marker: TradeMarker | undefined,
-  recovered: RecoveredTrade | undefined,
-  now: number,
-): ProfileRecord {
-  const { defaults, migrations } = context.settings;
-  const writer = {
-    jobId: context.identity.jobId,
-    token: input.token,
-    now,
-    presence: context.link.beatsPresence,
+  /** The next run, with what this one learned. */
+  #again(): Promise<Attempt> {
+    return this.run(this.#run + 1);
+  }
+
+  decide(record: ProfileRecord | undefined): LoadRunDecision {
+    this.#checking = false;
+    this.#dataJson = undefined;
+    const now = this.context.scheduler.now();
+    this.#decidedAt = now;
+    return {
+      load: decideLoad(record, loadContext(this.context, this.input, this.#presence, now)),
+      marker: record?.meta.trade,
+    };
+  }
+
+  next(
+    record: ProfileRecord | undefined,
+    { load, marker }: LoadRunDecision,
+  ): ProfileRecord | undefined {
+    if (load.kind !== 'take') return undefined;
+    if (markerGate(marker, this.#settledTrade) === 'settle-first') return undefined;
+    const { context, input } = this;
+    const taken = takenRecord(context, input, record, marker, this.#recovered, this.#decidedAt);
+    const check = this.#check;
+    this.#checking =
+      check !== undefined && !check.passes(fillDefaults(taken.data, context.settings.defaults));
+    if (this.#checking) return undefined;
+    // A lock handed over is taken with this read alone, unless the take changes more.
+    const handed = load.reason === 'handed' && record !== undefined;
+    if (handed && !handedTakeWrites(record, taken)) return undefined;
+    const dataJson = takenJson(input, record, taken);
+    this.#dataJson = dataJson;
+    return withDataJson(taken, dataJson);
+  }
+
+  /** What a run's outcome leads to: a take, a lock found, a failure, or another run. */
+  readonly #settle = (written: Written<LoadRunDecision>): Attempt | Promise<Attempt> => {
+    if (!written.ok) {
+      if (written.final) throw written.error;
+      return { kind: 'failed', error: written.error };
+    }
+    const check = this.#check;
+    if (this.#checking && check) return check.settle().then(() => this.#again());
+    const { context, input } = this;
+    const { load, marker } = written.decision;
+    if (load.kind === 'locked') return { kind: 'locked', holder: load.holder };
+    if (load.kind === 'read-presence') {
+      return input.presenceOf(load.holder).then((answer) => {
+        this.#presence = answer;
+        return this.#again();
+      });
+    }
+    if (marker && markerGate(marker, this.#settledTrade) === 'settle-first') {
+      // The journal's key is this driver's, never the one the record names.
+      const journalKey = context.keys.journal(marker.id);
+      const now = context.scheduler.now();
+      return recoverTrade(context.store, journalKey, marker, now).then((trade) => {
+        this.#recovered = trade;
+        return this.#again();
+      });
+    }
+    const { stored } = written;
+    if (stored === undefined) throw noRecord(this.key);
+    const handed = this.#handed;
+    const acquired: Acquired = {
+      record: stored,
+      storeKey: input.storeKey,
+      snapshot: written.snapshot,
+      dataJson: written.wrote ? this.#dataJson : undefined,
+      reason: load.reason,
+      // Taken on the reply's record with no store call: no later than the first ask.
+      takenAt: handed && written.snapshot === handed.snapshot ? handed.since : this.#decidedAt,
+      from: load.from,
+      recovered: this.#recovered,
+    };
+    return { kind: 'taken', acquired };
   };
-  const schema = { schema: latestSchema(migrations), compatible: oldestCompatible(migrations) };
-  // A copy: the session's data shares the taken record's nested objects, and the defaults
-  // are every new profile's (one player's pushed item must not be the next one's).
-  if (record === undefined) return lockedRecord(undefined, jsonClone(defaults), writer, schema);
-  const { key } = input;
-  const settled = marker ? settledData(record, key, marker, recovered?.journal) : record.data;
-  const { meta } = record;
-  const migrated = migrateData(key, settled, meta.schema ?? 0, migrations, meta.compatible);
-  // What a migration returns is written now: it must survive JSON like any save.
-  const data =
-    migrated === settled ? settled : (JSON.parse(serializeData(key, migrated)) as JsonObject);
-  return lockedRecord(record, data, writer, schema);
 }
 
 function unsettled(key: string): DataDriverError {
