@@ -15,7 +15,7 @@ import { checkKickMessage, type RequestReason } from '../handoff/wire.js';
 import { attachHost } from '../holder/attach.js';
 import type { AttachOptions } from '../holder/player-sessions.js';
 import { checkSignal } from '../load/abortable.js';
-import type { LoadHow } from '../load/loader.js';
+import type { LoadHow } from '../load/load-steps.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Host, HostPlayer } from '../ports/host.js';
 import type { JsonObject } from '../ports/json.js';

@@ -6,7 +6,7 @@
 import type { MessageTarget, ProfileMessage } from '../config/options.js';
 import type { DriverContext } from '../context/context.js';
 import type { HostSlot } from '../context/host-slot.js';
-import type { LoadHow } from '../load/loader.js';
+import type { LoadHow } from '../load/load-steps.js';
 import { DataDriverError, describeError, ErrorCode } from '../ports/errors.js';
 import type { HostPlayer } from '../ports/host.js';
 import type { SessionRegistry } from '../registry/registry.js';

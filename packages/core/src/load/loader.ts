@@ -4,68 +4,42 @@
  * of it is reported (`load.started`, `load.waiting`, `load.loaded` or `load.failed`).
  */
 import type { DriverContext } from '../context/context.js';
-import type { KickCause } from '../events/events.js';
-import { DataDriverError, ErrorCode, rethrow, toDataDriverError } from '../ports/errors.js';
+import { DataDriverError, ErrorCode, rethrow } from '../ports/errors.js';
 import type { SessionRegistry } from '../registry/registry.js';
 import { LoadReservation } from '../registry/reservation.js';
-import { fillDefaults, lacksDefaults, type TakeReason } from '../rules/index.js';
+import { fillDefaults, lacksDefaults } from '../rules/index.js';
 import { checkProfileKey } from '../rules/keys.js';
 import { ProfileSession } from '../session/profile-session.js';
 import { lockLostError } from '../session/session-errors.js';
 import type { SessionHooks } from '../session/session-terms.js';
-import { type AbortSignalLike, abortedError, untilAborted } from './abortable.js';
+import { abortedError, untilAborted } from './abortable.js';
 import { acquire } from './acquisition.js';
 import type { Acquired } from './load-attempt.js';
-import { type LocalWaitHow, waitOnThisServer } from './local-wait.js';
+import {
+  type HolderHooks,
+  type Landed,
+  type LandedThen,
+  type LoaderSide,
+  type LoadHow,
+  LoadRun,
+  StoreLanding,
+} from './load-steps.js';
+import { waitOnThisServer } from './local-wait.js';
 import { confirmSlowTake, ranSlow } from './slow-take.js';
 import { reportTakeover } from './takeover-report.js';
-
-export interface LoadHow extends LocalWaitHow {
-  /** True once the load is no longer wanted (the player left). */
-  readonly cancelled: () => boolean;
-  /** False: no message pass at this load (a restore's, whose write would undo its effect). */
-  readonly messages?: boolean;
-  /** The caller's abort (`load(key, { signal })`): `Data.Aborted` at once, no lock left taken. */
-  readonly signal?: AbortSignalLike | undefined;
-}
-
-/** What a load asks of this server's holder side (`holder/`), handed in at assembly. */
-export interface HolderHooks {
-  /** Ends a player's session here (an older connection of the player who loads again). */
-  kick(session: ProfileSession, message: string, cause: KickCause): void;
-  /** Answers a release request that came while the load was in flight (`handTo`: see `Asked`). */
-  receive(
-    key: string,
-    requester: string,
-    token: string | undefined,
-    reason: undefined,
-    handTo: string | undefined,
-  ): void;
-}
-
-/** A load's session, and how it came: taken from the store, or a retained profile adopted. */
-interface Landed {
-  readonly session: ProfileSession;
-  readonly reason: TakeReason | 'adopted';
-}
-
-/** What a load makes of its session, and of its failure (`fromStore`). */
-interface LandedThen<R> {
-  readonly landed: (landed: Landed) => R;
-  readonly refused: (error: unknown) => R;
-}
 
 /** The session or the failure as they are, for a caller that goes on from a promise. */
 const AS_IS: LandedThen<Landed> = { landed: (landed) => landed, refused: rethrow };
 
-export class Loader {
+export class Loader implements LoaderSide {
   /** This driver's loads so far: each load's `loadId` in the events. */
   #loads = 0;
 
   constructor(
-    private readonly context: DriverContext,
-    private readonly registry: SessionRegistry,
-    private readonly holder: HolderHooks,
+    /** Read by each load's own steps (`LoadRun`, `StoreLanding`) too. */
+    readonly context: DriverContext,
+    readonly registry: SessionRegistry,
+    readonly holder: HolderHooks,
     private readonly hooks: SessionHooks<ProfileSession>,
   ) {}
 
@@ -87,12 +61,7 @@ export class Loader {
     if (context.events.listening('load.started')) {
       context.emit({ type: 'load.started', key, loadId, session: how.player !== undefined });
     }
-    const failed = (error: unknown): DataDriverError => {
-      const failure = toDataDriverError(error, ErrorCode.BackendFailed, `load of ${key} failed`);
-      const waitedMs = context.scheduler.now() - started;
-      context.emit({ type: 'load.failed', key, loadId, waitedMs, error: failure });
-      return failure;
-    };
+    const run = new LoadRun(this, key, how, loadId, started, as);
     try {
       // Reported as load.failed like any refusal: a host waiting on a player's load hears.
       if (registry.closed) throw new DataDriverError(ErrorCode.Closed, `${context.name} is closed`);
@@ -101,38 +70,12 @@ export class Loader {
       checkProfileKey(key); // inside: a refused key is reported as load.failed, like any other
       const { signal } = how;
       if (signal?.aborted) throw abortedError(key, signal); // before any store call
-      const reservation = new LoadReservation(
-        context.createId(),
-        loadId,
-        () => !how.cancelled() && !registry.closed && signal?.aborted !== true,
-      );
-      const reserve = () => registry.reserve(key, reservation);
-      const replace = (older: ProfileSession) =>
-        this.holder.kick(older, context.settings.kickMessages.rejoined, 'rejoined');
-      const waiting = waitOnThisServer(
-        context,
-        registry,
-        key,
-        how,
-        loadId,
-        reserve,
-        replace,
-        started,
-      );
-      const landed = ({ session, reason }: Landed): R => {
-        // The clock is read for the event only when someone hears it (most servers: nobody).
-        if (context.events.listening('load.loaded')) {
-          const waitedMs = context.scheduler.now() - started;
-          context.emit({ type: 'load.loaded', key, loadId, reason, waitedMs });
-        }
-        return as(session);
-      };
-      const refused = (error: unknown): never => {
-        throw failed(error);
-      };
+      const reservation = new LoadReservation(context.createId(), loadId, run.wanted);
+      run.reservation = reservation;
+      const waiting = waitOnThisServer(context, registry, key, how, loadId, run, started);
       if (waiting === undefined && !signal) {
         // The common case: its last steps run in the store attempt's callback, no promise each.
-        return this.fromStore(key, how, reservation, started, { landed, refused });
+        return this.fromStore(key, how, reservation, started, run);
       }
       const work: Promise<Landed> =
         waiting === undefined
@@ -148,18 +91,21 @@ export class Loader {
             giveBack: ({ session }) => void session.release('aborted').catch(() => undefined),
           })
         : work;
-      return loaded.then(landed, refused);
+      return loaded.then(
+        (landed) => run.landed(landed),
+        (error: unknown) => run.refused(error),
+      );
     } catch (error) {
-      return Promise.reject(failed(error));
+      return Promise.reject(run.failure(error));
     }
   }
 
   /**
    * Loads from the store under `reservation`, which the local wait has already put in place,
-   * resolving with what `landed` makes of the session, or `refused` of any failure (a throw
-   * of `landed` rejects as it is). Once the load has settled, its reservation ends and the
-   * requests that came during it are answered, in the same turn as a load that lands at once
-   * hands its session on.
+   * resolving with what `then.landed` makes of the session, or `then.refused` of any failure
+   * (a throw of `landed` rejects as it is). Once the load has settled, its reservation ends and
+   * the requests that came during it are answered, in the same turn as a load that lands at
+   * once hands its session on.
    */
   private fromStore<R>(
     key: string,
@@ -167,48 +113,27 @@ export class Loader {
     reservation: LoadReservation,
     /** The clock's reading now, when the caller has it. */
     now: number | undefined,
-    { landed, refused }: LandedThen<R>,
+    then: LandedThen<R>,
   ): Promise<R> {
-    const { context, registry } = this;
-    const settle = (): void => {
-      registry.settle(key, reservation);
-      for (const [requester, { token, handTo }] of reservation.takeRequesters()) {
-        this.holder.receive(key, requester, token, undefined, handTo);
-      }
-    };
-    /** `settle`, then `next`; a throw of `settle` (a host's kick) fails the load instead. */
-    const settledThen = (next: () => R | Promise<R>): R | Promise<R> => {
-      try {
-        settle();
-      } catch (error) {
-        return refused(error);
-      }
-      return next();
-    };
-    const taken = (acquired: Acquired): R | Promise<R> => {
-      let landing: Landed | Promise<Landed>;
-      try {
-        landing = this.land(key, how, reservation, acquired);
-      } catch (error) {
-        return settledThen(() => refused(error));
-      }
-      // A landing in this turn settles now; one still going, once it ends.
-      if (landing instanceof Promise) return landing.finally(settle).then(landed, refused);
-      const session = landing;
-      return settledThen(() => landed(session));
-    };
-    const failed = (error: unknown) => settledThen(() => refused(error));
+    const landing = new StoreLanding(this, key, how, reservation, then);
     try {
-      const heldHere = (token: string) => registry.holdsToken(token, key);
-      const released = registry.takeReleased(key, now);
-      return acquire(context, key, reservation, heldHere, released, now, { taken, failed });
+      const released = this.registry.takeReleased(key, now);
+      return acquire(this.context, key, reservation, landing.heldHere, released, now, landing);
     } catch (error) {
-      return Promise.resolve().then(() => failed(error));
+      return Promise.resolve().then(() => landing.failed(error));
+    }
+  }
+
+  /** Ends `reservation` and answers the requests that came during it. */
+  settle(key: string, reservation: LoadReservation): void {
+    this.registry.settle(key, reservation);
+    for (const [requester, { token, handTo }] of reservation.takeRequesters()) {
+      this.holder.receive(key, requester, token, undefined, handTo);
     }
   }
 
   /** The session of a take: held here, reported, its messages applied, and a slow take confirmed. */
-  private land(
+  land(
     key: string,
     how: LoadHow,
     reservation: LoadReservation,

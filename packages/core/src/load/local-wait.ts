@@ -17,6 +17,14 @@ export interface LocalWaitHow {
   readonly player?: HostPlayer;
 }
 
+/** What the wait does for its load: reserve the key, or end an older connection's session. */
+export interface LocalWaitSteps {
+  /** The key is free here: the load holds it from now on. */
+  reserve(): void;
+  /** Ends an older connection's session of the same player (the newer one wins). */
+  replace(session: ProfileSession): void;
+}
+
 /**
  * `undefined` when the key was free here: reserved at once, in this turn, and the load goes to
  * the store (the common case, which makes no promise). Otherwise the wait: it resolves the
@@ -29,16 +37,14 @@ export function waitOnThisServer(
   key: string,
   how: LocalWaitHow,
   loadId: number,
-  reserve: () => void,
-  /** Ends an older connection's session of the same player (the newer one wins). */
-  replace: (session: ProfileSession) => void,
+  load: LocalWaitSteps,
   /** When the load started: the wait's deadline runs from it. */
   started: number,
 ): Promise<ProfileSession | undefined> | undefined {
   const deadline = started + how.localWaitMs;
   const first = decideHere(registry, key, how, how.localWaitMs); // no time has passed
   if (first.kind === 'reserve') {
-    reserve();
+    load.reserve();
     return undefined;
   }
   // The wait, made only when the key is not free here.
@@ -50,7 +56,7 @@ export function waitOnThisServer(
       const session = registry.session(key);
       switch (decision.kind) {
         case 'reserve':
-          reserve();
+          load.reserve();
           return undefined;
         case 'adopt': {
           const adopted = session!;
@@ -62,7 +68,7 @@ export function waitOnThisServer(
         case 'give-up':
           throw lockedHere(key, context.identity.jobId, decision.reason);
         case 'replace':
-          replace(session!);
+          load.replace(session!);
           break; // then wait for its leave save
         case 'wait':
           if (!reported) {
