@@ -151,15 +151,18 @@ export class SessionIo {
     return this.#queue.run(() => {
       beforeSave(this.context, this.owner, 'release'); // a failure is reported; it goes on
       const json = this.#take();
-      const write = () => {
-        const release = new ReleaseWrite(this.#writer, json, this.#lastWritten);
-        return this.#guarded(release, json, () =>
-          reportReleased(this.context, this.owner, this.#lastWritten),
-        );
-      };
       // A synchronous schema (or none) costs the write no turn.
       const schema = matchSchema(this.context, this.owner.key, json);
-      return schema ? schema.then(write) : write();
+      return schema ? schema.then(() => this.#release(json)) : this.#release(json);
+    });
+  }
+
+  #release(json: string): Promise<void> {
+    const release = new ReleaseWrite(this.#writer, json, this.#lastWritten);
+    const at = this.context.scheduler.now();
+    return guardedWrite(this.context, release, this.#lastWritten.stored, (result) => {
+      this.#landed(result, at, json);
+      reportReleased(this.context, this.owner, this.#lastWritten);
     });
   }
 
@@ -199,22 +202,34 @@ export class SessionIo {
         this.#idle();
         return NOTHING_WRITTEN;
       }
-      const failed = (error: unknown): never => {
-        throw saveFailure(this.context, this.owner.key, reason, error, started);
-      };
-      /**
-       * `at`: `started`, when the write runs in this turn (read before the hook, so at or before
-       * the lock time the write stores).
-       */
-      const write = (at?: number) => {
-        const save = new SaveWrite(this.#writer, json, this.#lastWritten, this.retakeUntilSaved);
-        return this.#guarded(save, json, () => this.#saved(reason, started), failed, at);
-      };
       const schema = matchSchema(this.context, this.owner.key, json);
-      return schema ? schema.then(() => write(), failed) : write(started);
+      if (schema === undefined) return this.#writeSave(reason, json, started, started);
+      return schema.then(
+        () => this.#writeSave(reason, json, started, this.context.scheduler.now()),
+        (error: unknown) => {
+          throw saveFailure(this.context, this.owner.key, reason, error, started);
+        },
+      );
     } catch (error) {
       return Promise.reject(saveFailure(this.context, this.owner.key, reason, error, started));
     }
+  }
+
+  /**
+   * The save's write of `json`, begun `at`: `started` when it runs in the save's own turn (read
+   * before the hook, so at or before the lock time the write stores). Its one callback lands it
+   * and reports it: a save makes no other closure.
+   */
+  #writeSave(reason: SaveReason, json: string, started: number, at: number): Promise<void> {
+    const save = new SaveWrite(this.#writer, json, this.#lastWritten, this.retakeUntilSaved);
+    return guardedWrite(this.context, save, this.#lastWritten.stored, (result) => {
+      try {
+        this.#landed(result, at, json);
+      } catch (error) {
+        throw saveFailure(this.context, this.owner.key, reason, error, started);
+      }
+      this.#saved(reason, started);
+    });
   }
 
   #saved(reason: SaveReason, started: number): void {
@@ -233,38 +248,27 @@ export class SessionIo {
     deliverOutbox(this.context, this.owner.key, this.owner.messages, committed?.messages?.outbox);
   }
 
-  /**
-   * One write under the lock, begun `at` (the clock is read when not given). `json`, for a save
-   * or the release: the snapshot it leaves. Then `landed` once it landed; a failure goes through
-   * `failed` when given. Run in the write's own callback: a save is the store's promise and the
-   * write's, and no more.
-   */
-  #guarded<D extends { readonly kind: string; readonly holder?: LockInfo }, R = void>(
+  /** An erasure or a trade marker: one write under the lock, begun now. */
+  #guarded<D extends { readonly kind: string; readonly holder?: LockInfo }>(
     write: GuardedWrite<D>,
-    json?: string,
-    landed?: () => R,
-    failed?: (error: unknown) => never,
-    at = this.context.scheduler.now(),
-  ): Promise<R | undefined> {
-    const expected = this.#lastWritten.stored;
-    return guardedWrite(this.context, write, expected, (result) => {
-      this.#writer.drop();
-      try {
-        this.#landed(result, at, json);
-      } catch (error) {
-        if (failed) failed(error);
-        throw error;
-      }
-      return landed?.();
-    });
+  ): Promise<void> {
+    const at = this.context.scheduler.now();
+    return guardedWrite(this.context, write, this.#lastWritten.stored, (result) =>
+      this.#landed(result, at, undefined),
+    );
   }
 
-  /** What a write's result leaves: the next write's start, or the error it rejects with. */
+  /**
+   * What a write's result leaves: the next write's start, or the error it rejects with. Run in
+   * the write's own callback: a save is the store's promise and the write's, and no more.
+   * `json`, for a save or the release: the snapshot it leaves.
+   */
   #landed<D extends { readonly kind: string; readonly holder?: LockInfo }>(
     result: Written<D>,
     at: number,
     json: string | undefined,
   ): void {
+    this.#writer.drop();
     const written = afterWrite(this.#lastWritten, result, at, json);
     if (!result.ok) {
       this.#lastWritten = written;
