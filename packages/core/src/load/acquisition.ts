@@ -9,7 +9,7 @@ import type { DriverContext } from '../context/context.js';
 import type { DistributiveOmit, LoadEventPayload, ProfileEventPayload } from '../events/events.js';
 import { DataDriverError, ErrorCode, rethrow } from '../ports/errors.js';
 import type { Released } from '../registry/released-snapshots.js';
-import type { LoadReservation } from '../registry/reservation.js';
+import type { HandedTake, LoadReservation } from '../registry/reservation.js';
 import {
   type LockInfo,
   type ParkFacts,
@@ -23,7 +23,7 @@ import { HolderExpiry } from './holder-expiry.js';
 import { JoinDeadline } from './join-deadline.js';
 import { JoinerRequests } from './joiner-requests.js';
 import { boundedAttempt } from './late-lock.js';
-import type { Acquired, Attempt } from './load-attempt.js';
+import type { Acquired, Attempt, AttemptInput } from './load-attempt.js';
 import { lockedError } from './locked-errors.js';
 
 /**
@@ -54,11 +54,18 @@ export function acquire<R>(
   return new Acquisition(context, key, reservation, heldHere, released, deadline).run(then);
 }
 
-class Acquisition {
+/**
+ * One load's acquisition, and the input of each of its attempts (`AttemptInput`): an attempt
+ * reads this object's facts as they are when it starts, and they change only between attempts.
+ */
+class Acquisition implements AttemptInput {
+  /** A holder proven stopped by two empty presence reads a beat apart. */
+  stealFrom: string | undefined;
+  /** The record the holder's signed reply handed over, taken for the attempt under way. */
+  handed: HandedTake | undefined;
   /** Made once the wait first finds a lock: a key free in the store needs none of these. */
   private silence: Silence | undefined;
   private parkMs: number;
-  private stealFrom: string | undefined;
   private requests: JoinerRequests | undefined;
   /** The lock a reply last woke this wait for (its token). */
   private repliedFor: string | undefined;
@@ -70,16 +77,17 @@ class Acquisition {
     | undefined;
   private failures = 0;
   /** The key's store key, made once: a fresh string is hashed again by every map it meets. */
-  private readonly storeKey: string;
+  readonly storeKey: string;
   /** When the holder's key expires, as the last read told (a crash read on time): by `expiry`. */
   private expiryMade: HolderExpiry | undefined;
 
   constructor(
     private readonly context: DriverContext,
-    private readonly key: string,
+    readonly key: string,
     private readonly reservation: LoadReservation,
-    private readonly heldHere: (token: string) => boolean,
-    private released: Released | undefined,
+    readonly heldHere: (token: string) => boolean,
+    /** The record this server last released: the first attempt's `expected`; stale after it. */
+    public released: Released | undefined,
     private readonly deadline: JoinDeadline,
   ) {
     this.parkMs = context.link.timings.parkMinSeconds * 1000;
@@ -165,18 +173,19 @@ class Acquisition {
     then: (attempt: Attempt) => R | PromiseLike<R>,
     failed: (error: unknown) => R | PromiseLike<R>,
   ): Promise<R> {
-    const { context, key, reservation, heldHere } = this;
-    const input = {
-      handed: reservation.takeHanded(context.identity.jobId),
-      key,
-      storeKey: this.storeKey,
-      token: reservation.token,
-      stealFrom: this.stealFrom,
-      heldHere,
-      presenceOf: (holder: LockInfo) => this.presenceOf(holder, { failClosed: true }),
-      released: this.released,
-    };
-    return boundedAttempt(context, this.deadline, reservation, input, then, failed);
+    const { context, reservation } = this;
+    this.handed = reservation.takeHanded(context.identity.jobId);
+    return boundedAttempt(context, this.deadline, reservation, this, then, failed);
+  }
+
+  /** The token this load writes. */
+  get token(): string {
+    return this.reservation.token;
+  }
+
+  /** An attempt's read of a stale flagged lock's holder: a read late at the deadline fails closed. */
+  presenceOf(holder: LockInfo): Promise<PresenceAnswer> {
+    return this.holderPresence(holder, { failClosed: true });
   }
 
   /** How long the next park on the holder's reply lasts (`parkLength`); doubles the park after. */
@@ -239,10 +248,10 @@ class Acquisition {
     const { scheduler } = this.context;
     const before = this.lastRead;
     const at = scheduler.now();
-    let answer = await this.presenceOf(holder);
+    let answer = await this.holderPresence(holder);
     const outage = before?.jobId === holder.jobId && before.answer === 'unknown';
     if (answer.alive === undefined && !outage && !this.deadline.passed) {
-      answer = await this.presenceOf(holder);
+      answer = await this.holderPresence(holder);
     }
     this.silence ??= new Silence(this.context.link.timings.beatSeconds * 1000);
     const proved = this.silence.record(holder.jobId, answer.alive, scheduler.now());
@@ -260,7 +269,7 @@ class Acquisition {
    * after a wake; for a stale lock's decision (`failClosed`) it ends the join locked instead,
    * since an unknown answer would free the lock of a holder whose read was only slow.
    */
-  private async presenceOf(
+  private async holderPresence(
     holder: LockInfo,
     { failClosed = false }: { failClosed?: boolean } = {},
   ): Promise<PresenceAnswer> {
