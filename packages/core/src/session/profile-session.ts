@@ -67,7 +67,7 @@ export class ProfileSession {
     this.#player = start.player;
     const limits = limitsFor(context.store.maxRecordBytes);
     this.messages = new SessionMessages(start.messages, context.scheduler, limits);
-    const view = new SessionView(this, hooks, (holder) => this.lostTo(holder));
+    const view = new SessionView(this, hooks);
     this.#view = view;
     this.#io = new SessionIo(context, view, loadedSnapshot(start), start.storeKey);
     const { autosaves, scheduler, settings } = context;
@@ -118,13 +118,9 @@ export class ProfileSession {
   /** Saves the data under this session's lock; waits for a trade holding it to be decided. */
   save(reason: SaveReason = 'manual'): Promise<void> {
     if (!this.active) return Promise.reject(inactiveError(this.key));
-    return this.#afterTrade(() => this.#io.save(reason));
-  }
-
-  /** `write` once a trade holding this session is decided (never rejected); with none, at once. */
-  #afterTrade(write: () => Promise<void>): Promise<void> {
     const trade = this.#trade;
-    return trade ? trade.decided.then(write) : write();
+    // After a trade holding it is decided (never rejected); with none, at once, no closure made.
+    return trade ? trade.decided.then(() => this.#io.save(reason)) : this.#io.save(reason);
   }
 
   /**
@@ -218,13 +214,16 @@ export class ProfileSession {
    */
   async erase(): Promise<void> {
     this.#assertActive();
-    await this.#afterTrade(() => this.#io.erase());
+    const trade = this.#trade;
+    await (trade ? trade.decided.then(() => this.#io.erase()) : this.#io.erase());
     this.#deactivate('erased');
   }
 
   /** A promise chain, not an async function: a release is one promise fewer. */
   #release(): Promise<void> {
-    return this.#afterTrade(() => this.#io.release()).then(
+    const trade = this.#trade;
+    const released = trade ? trade.decided.then(() => this.#io.release()) : this.#io.release();
+    return released.then(
       () => {
         this.#deactivate('released');
         this.#releasing = undefined;

@@ -17,6 +17,8 @@ export interface ViewedSession {
   readonly profile: HookTarget<object>;
   /** The servers waiting for its key. */
   readonly requesters: { handOver(lockToken: string, since: number): HandOver | undefined };
+  /** A write found the lock taken by `holder`: the session is lost. */
+  lostTo(holder: LockInfo | undefined): DataDriverError;
 }
 
 /**
@@ -27,8 +29,11 @@ export class SessionView implements SessionIoOwner {
   constructor(
     private readonly session: ViewedSession,
     private readonly hooks: { changed(): void },
-    readonly lost: (holder: LockInfo | undefined) => DataDriverError,
   ) {}
+
+  lost(holder: LockInfo | undefined): DataDriverError {
+    return this.session.lostTo(holder);
+  }
 
   get key(): string {
     return this.session.key;
