@@ -1,0 +1,61 @@
+// What the JSON check's per-key test costs on a real game's record: reading each key's
+// property descriptor (what `rules/json-problems.ts` does, one small object per key) against
+// tests that allocate nothing (`propertyIsEnumerable`, `__lookupGetter__`, `__lookupSetter__`).
+// The data is `core-only-cycle.mjs`'s 16 KB inventory (349 items of three fields); each walk
+// lists every object's keys and tests each key, as the check does. Prints µs per walk (wall
+// time, so the collector's share of the descriptors counts).
+//   node bench/scripts/json-check-accessors.mjs [walks]
+const walks = Number(process.argv[2] ?? 20_000);
+const item = (index) => ({
+  id: `item-${String(index).padStart(6, '0')}`,
+  kind: 'sword',
+  level: index % 50,
+});
+const data = { coins: 0, inventory: Array.from({ length: 349 }, (_, index) => item(index)) };
+const { propertyIsEnumerable, __lookupGetter__, __lookupSetter__ } = Object.prototype;
+
+/** 1: a getter or setter; 2: a field JSON would not list; 0: plain fields only. */
+function byDescriptor(object) {
+  const keys = Object.getOwnPropertyNames(object);
+  for (let index = 0; index < keys.length; index += 1) {
+    const descriptor = Object.getOwnPropertyDescriptor(object, keys[index]);
+    if (descriptor && !('value' in descriptor)) return 1;
+    if (descriptor && !descriptor.enumerable) return 2;
+  }
+  return 0;
+}
+
+function byLookups(object) {
+  const keys = Object.getOwnPropertyNames(object);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index];
+    if (!propertyIsEnumerable.call(object, key)) return 2;
+    if (__lookupGetter__.call(object, key) !== undefined) return 1;
+    if (__lookupSetter__.call(object, key) !== undefined) return 1;
+  }
+  return 0;
+}
+
+function walk(test) {
+  let found = test(data);
+  for (const entry of data.inventory) found += test(entry);
+  return found;
+}
+
+function measure(name, test) {
+  for (let round = 0; round < walks / 10; round += 1) walk(test); // warm up
+  let found = 0;
+  const start = process.hrtime.bigint();
+  for (let round = 0; round < walks; round += 1) found += walk(test);
+  const micros = Number(process.hrtime.bigint() - start) / 1e3 / walks;
+  if (found !== 0) throw new Error(`${name} found a problem in plain data`);
+  return micros;
+}
+
+for (const [name, test] of [
+  ['descriptor per key', byDescriptor],
+  ['lookups, no allocation', byLookups],
+]) {
+  const micros = measure(name, test);
+  console.log(`${name.padEnd(24)} ${micros.toFixed(1)} µs a walk`);
+}
