@@ -12,7 +12,11 @@ const item = (index) => ({
   level: index % 50,
 });
 const data = { coins: 0, inventory: Array.from({ length: 349 }, (_, index) => item(index)) };
-const { propertyIsEnumerable, __lookupGetter__, __lookupSetter__ } = Object.prototype;
+const {
+  propertyIsEnumerable: isEnumerable,
+  __lookupGetter__: lookupGetter,
+  __lookupSetter__: lookupSetter,
+} = Object.prototype;
 
 /** 1: a getter or setter; 2: a field JSON would not list; 0: plain fields only. */
 function byDescriptor(object) {
@@ -29,9 +33,9 @@ function byLookups(object) {
   const keys = Object.getOwnPropertyNames(object);
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index];
-    if (!propertyIsEnumerable.call(object, key)) return 2;
-    if (__lookupGetter__.call(object, key) !== undefined) return 1;
-    if (__lookupSetter__.call(object, key) !== undefined) return 1;
+    if (!isEnumerable.call(object, key)) return 2;
+    if (lookupGetter.call(object, key) !== undefined) return 1;
+    if (lookupSetter.call(object, key) !== undefined) return 1;
   }
   return 0;
 }
