@@ -4,8 +4,12 @@
 // The data is `core-only-cycle.mjs`'s 16 KB inventory (349 items of three fields); each walk
 // lists every object's keys and tests each key, as the check does. Prints µs per walk (wall
 // time, so the collector's share of the descriptors counts).
-//   node bench/scripts/json-check-accessors.mjs [walks]
-const walks = Number(process.argv[2] ?? 20_000);
+//   node bench/scripts/json-check-accessors.mjs [rounds]   (each test in its own process, alternating)
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const [which, walksArg] = process.argv.slice(2);
+const walks = Number(walksArg ?? 20_000);
 const item = (index) => ({
   id: `item-${String(index).padStart(6, '0')}`,
   kind: 'sword',
@@ -56,10 +60,19 @@ function measure(name, test) {
   return micros;
 }
 
-for (const [name, test] of [
-  ['descriptor per key', byDescriptor],
-  ['lookups, no allocation', byLookups],
-]) {
-  const micros = measure(name, test);
-  console.log(`${name.padEnd(24)} ${micros.toFixed(1)} µs a walk`);
+const TESTS = { descriptor: byDescriptor, lookups: byLookups };
+
+if (which in TESTS) {
+  console.log(measure(which, TESTS[which]).toFixed(1));
+} else {
+  // Each test in a process of its own, alternating, so neither times the other's garbage.
+  const rounds = Number(which ?? 3);
+  for (let round = 1; round <= rounds; round += 1) {
+    const line = Object.keys(TESTS).map((name) => {
+      const script = fileURLToPath(import.meta.url);
+      const micros = execFileSync(process.execPath, [script, name], { encoding: 'utf8' }).trim();
+      return `${name} ${micros} µs a walk`;
+    });
+    console.log(`round ${round}  ${line.join('  ')}`);
+  }
 }

@@ -45,9 +45,19 @@ describe('TimeLedger', () => {
     await expect(
       ledger.timed('store', 'B', 'get k', async () => Promise.reject('gone')),
     ).rejects.toBe('gone');
+    // The AWS SDK names its errors (no `code`); gRPC's codes are numbers.
+    const aws = Object.assign(new Error('slow down'), { name: 'ThrottlingException' });
+    const grpc = Object.assign(new Error('unavailable'), { code: 14 });
+    for (const error of [aws, grpc]) {
+      await expect(
+        ledger.timed('presence', 'B', 'get A', () => Promise.reject(error)),
+      ).rejects.toBe(error);
+    }
     expect(ledger.during({ from: 999, to: 1_000 }).map((entry) => entry.failed)).toEqual([
       'Throttling: rate exceeded',
       'gone',
+      'ThrottlingException: slow down',
+      '14: unavailable',
     ]);
   });
 

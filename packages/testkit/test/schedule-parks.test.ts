@@ -24,6 +24,7 @@ async function failedJoin(
   delays: number[],
   lastFiresAt: number,
   lastArmLag = 0,
+  exact = false,
 ) {
   const clock = { now: 0 };
   const ledger = new TimeLedger(() => clock.now);
@@ -51,7 +52,7 @@ async function failedJoin(
   }
   const cluster = {
     backend: { scale: SCALE },
-    time: { exact: false },
+    time: { exact },
     events: [],
     ledger,
     pathOf: (wait: Wait) => criticalPath(ledger, wait),
@@ -77,6 +78,19 @@ describe('expectParks', () => {
     // deadline, 1,050; the loop armed it 3 ms later, so it was due at 1,053.
     const { cluster, end } = await failedJoin(0, full, 1053, 3);
     expect(() => expectParks(cluster, { from: 0, to: end, server: 'B' }, 15_000)).not.toThrow();
+  });
+
+  it('allows no arming lag on the virtual clock: a last park due after the deadline fails there', async () => {
+    // Scale 0.07 with exact time: each full park is exactly its length, and a park cut to the
+    // deadline is due at exactly 1,050, however long the ledger says the arming took.
+    const late = await failedJoin(0, full, 1053, 3, true);
+    expect(() =>
+      expectParks(late.cluster, { from: 0, to: late.end, server: 'B' }, 15_000),
+    ).toThrow();
+    const onTime = await failedJoin(0, full, 1050, 3, true);
+    expect(() =>
+      expectParks(onTime.cluster, { from: 0, to: onTime.end, server: 'B' }, 15_000),
+    ).not.toThrow();
   });
 
   it('fails a last park due after the deadline by more than the loop took to arm it', async () => {

@@ -7,7 +7,6 @@ import type { DriverContext } from '../context/context.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import { withDataJson } from '../ports/record-json.js';
 import type { StoreSnapshot } from '../ports/store.js';
-import type { Released } from '../registry/released-snapshots.js';
 import type { HandedTake } from '../registry/reservation.js';
 import {
   decideLoad,
@@ -25,7 +24,7 @@ import { type GuardedWrite, guardedWrite, type Written } from '../session/guarde
 import { type RecoveredTrade, recoverTrade } from '../trade/journal.js';
 import { HandedStore } from './handed-store.js';
 import { LoadCheck } from './load-check.js';
-import { loadContext, takenJson, takenRecord } from './taken-record.js';
+import { loadContext, type TakeInput, takenJson, takenRecord } from './taken-record.js';
 
 /**
  * Store updates one attempt may run: a presence read and a trade recovery each re-run it once,
@@ -58,23 +57,11 @@ export type Attempt =
   | { readonly kind: 'locked'; readonly holder: LockInfo }
   | { readonly kind: 'failed'; readonly error: DataDriverError };
 
-export interface AttemptInput {
-  readonly key: string;
+export interface AttemptInput extends TakeInput {
   /** Its store key, made once for the load: every attempt and the session's writes use it. */
   readonly storeKey: string;
-  /** The token this load writes. */
-  readonly token: string;
-  /** A holder proven stopped by two empty presence reads a beat apart. */
-  readonly stealFrom: string | undefined;
-  /** True when a profile on this server still holds a lock with that token. */
-  heldHere(token: string): boolean;
   /** The holder's presence, read when a stale flagged lock asks for it. */
   presenceOf(holder: LockInfo): Promise<PresenceAnswer>;
-  /**
-   * The record as this server last released it, and its data's JSON: the first run's
-   * `expected`, so no read, and a take that keeps the data reuses the JSON.
-   */
-  readonly released?: Released | undefined;
   /**
    * The record the holder's signed reply handed to this load (`handedSnapshot`): the first run
    * decides on it, and reads nothing when the lock is this load's already (`HandedStore`).

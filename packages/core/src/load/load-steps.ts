@@ -44,7 +44,10 @@ export interface Landed {
   readonly reason: TakeReason | 'adopted';
 }
 
-/** What a load makes of its session, and of its failure (`fromStore`). */
+/**
+ * What a load makes of its session, and of its failure (`fromStore`). Called as methods
+ * (`then.landed(...)`): a `LoadRun`'s are on its prototype, so never take them off it unbound.
+ */
 export interface LandedThen<R> {
   landed(landed: Landed): R;
   refused(error: unknown): R;

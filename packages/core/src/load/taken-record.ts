@@ -22,9 +22,16 @@ import type { RecoveredTrade } from '../trade/journal.js';
 /** What a take reads of its load: the key, its token, and the lock rules' facts. */
 export interface TakeInput {
   readonly key: string;
+  /** The token this load writes. */
   readonly token: string;
+  /** A holder proven stopped by two empty presence reads a beat apart. */
   readonly stealFrom: string | undefined;
+  /** True when a profile on this server still holds a lock with that token. */
   heldHere(token: string): boolean;
+  /**
+   * The record as this server last released it, and its data's JSON: the first run's
+   * `expected`, so no read, and a take that keeps the data reuses the JSON.
+   */
   readonly released?: Released | undefined;
 }
 

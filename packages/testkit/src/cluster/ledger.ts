@@ -81,11 +81,15 @@ interface Flight {
   landed: boolean;
 }
 
-/** `error`'s code (a DataDriver or SDK error's, where it has one) and message. */
+/**
+ * `error`'s code and message: a DataDriver or Node error's `code`, a gRPC error's numeric one
+ * (Pub/Sub), or the AWS SDK's, which is its `name` (DynamoDB's `ThrottlingException`).
+ */
 function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+  const code: unknown = (error as { code?: unknown }).code;
+  if (typeof code === 'string' || typeof code === 'number') return `${code}: ${error.message}`;
+  return error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message;
 }
 
 export class TimeLedger {

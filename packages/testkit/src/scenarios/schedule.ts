@@ -52,9 +52,11 @@ export function expectParks(cluster: Cluster, wait: Wait, deadlineMs: number): v
   // before the park was armed; the ledger stamps the arming. On a busy loop those are
   // milliseconds apart (CI: the call settled at 1491, the 9 ms park was armed at 1494 and due
   // at 1503 for a deadline at 1500), and the cut park is due that much after the deadline.
-  // The virtual clock arms it the instant the call settles: no lag, still exact.
+  // The virtual clock arms it the instant the call settles: no lag allowed there, still exact.
   const beforeLast = path.steps[path.steps.indexOf(parks.at(-1)!) - 1]?.entry.to;
-  const armLag = Math.max(0, (last.armedAt ?? last.from) - (beforeLast ?? last.from));
+  const armLag = cluster.time.exact
+    ? 0
+    : Math.max(0, (last.armedAt ?? last.from) - (beforeLast ?? last.from));
   if (last.from >= earliest - 2 * tick && last.from <= latest + 2 * tick + armLag) {
     expect(lastDelay, explained).toBeLessThanOrEqual(park + tick);
   } else {
