@@ -2,16 +2,13 @@ import { Signal } from '../events/signal.js';
 import type { HandedRecord } from '../handoff/wire.js';
 import type { StoreSnapshot } from '../ports/store.js';
 import { handedSnapshot } from '../rules/index.js';
-import { Requesters } from '../session/requesters.js';
+import { NO_REQUESTERS, Requesters } from '../session/requesters.js';
 
 /** A record a holder's reply handed to a load, and when that load first asked for it. */
 export interface HandedTake {
   readonly snapshot: StoreSnapshot;
   readonly since: number;
 }
-
-/** The requesters of a load nobody asked: empty, and never noted into. */
-const NOBODY = new Requesters();
 
 /** A load in flight on this server: the key is reserved for it until it settles. */
 export class LoadReservation {
@@ -56,7 +53,7 @@ export class LoadReservation {
 
   /** The requests that came while the load was in flight, taken (see `Requesters.take`). */
   takeRequesters(): ReturnType<Requesters['take']> {
-    return (this.#requesters ?? NOBODY).take();
+    return this.#requesters?.take() ?? NO_REQUESTERS;
   }
 
   get mayLeaveLock(): boolean {

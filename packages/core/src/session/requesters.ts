@@ -21,7 +21,7 @@ export interface HandOver {
 }
 
 /** What `take` returns when nobody asked: one list for every key. */
-const NO_REQUESTERS: ReadonlyArray<readonly [string, Asked]> = Object.freeze([]);
+export const NO_REQUESTERS: ReadonlyArray<readonly [string, Asked]> = Object.freeze([]);
 
 export class Requesters {
   /** Made on the first request: most keys are never asked for. */
