@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { StoreSnapshot } from '../src/ports.js';
 import type { ProfileRecord } from '../src/rules/index.js';
 import type { Written } from '../src/session/guarded-write.js';
-import { ReleaseWrite, SaveWrite, SessionWriter } from '../src/session/session-writes.js';
+import {
+  ReleaseWrite,
+  SaveWrite,
+  SessionWriter,
+  type WriteLanding,
+} from '../src/session/session-writes.js';
 import { afterWrite, type WrittenSnapshot } from '../src/session/written-snapshot.js';
 
 const parsedBefore = { coins: 1 };
@@ -96,9 +101,18 @@ describe("a save's and a release's terms after the last write", () => {
   const writer = new SessionWriter(context, 'p1', 'tA', session, 'PlayerData/p1');
   const lock = { jobId: 'A', token: 'tA', time: 1_000, presence: false };
   const stored: ProfileRecord = { data: parsedBefore, meta: { version: 3, lock } };
+  // Nothing lands here: these tests call the writes' rules alone.
+  const landing = {} as WriteLanding;
   const writes = [
-    ['save', (json: string, last: WrittenSnapshot) => new SaveWrite(writer, json, last, false)],
-    ['release', (json: string, last: WrittenSnapshot) => new ReleaseWrite(writer, json, last)],
+    [
+      'save',
+      (json: string, last: WrittenSnapshot) =>
+        new SaveWrite(landing, writer, json, last, 5_000, 'manual', 5_000, false),
+    ],
+    [
+      'release',
+      (json: string, last: WrittenSnapshot) => new ReleaseWrite(landing, writer, json, last, 5_000),
+    ],
   ] as const;
 
   it.each(writes)('a %s of changed data keeps a version and parses its JSON', (_, make) => {

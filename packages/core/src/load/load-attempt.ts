@@ -20,7 +20,7 @@ import {
   type TakeReason,
   type TradeMarker,
 } from '../rules/index.js';
-import { type GuardedWrite, guardedWrite, type Written } from '../session/guarded-write.js';
+import { GuardedUpdate, type Written } from '../session/guarded-write.js';
 import { type RecoveredTrade, recoverTrade } from '../trade/journal.js';
 import { HandedStore } from './handed-store.js';
 import { LoadCheck } from './load-check.js';
@@ -90,10 +90,11 @@ export function attemptLoad(context: DriverContext, input: AttemptInput): Promis
  * outcome leads to. A class, not closures: one object an attempt. Its runs come one after
  * another, so each run's facts are fields, set as it starts.
  */
-class LoadAttempt implements GuardedWrite<LoadRunDecision> {
+class LoadAttempt extends GuardedUpdate<LoadRunDecision, Attempt> {
   readonly key: string;
   readonly storeKey: string;
   readonly what = 'load';
+  readonly keepVersion = undefined;
   /** The holder's presence, once a run asked for it. */
   #presence: PresenceAnswer | undefined;
   /** The trade a run's recovery read, once one asked for it. */
@@ -115,6 +116,7 @@ class LoadAttempt implements GuardedWrite<LoadRunDecision> {
     private readonly context: DriverContext,
     private readonly input: AttemptInput,
   ) {
+    super();
     this.key = input.key;
     this.storeKey = input.storeKey;
     const { schema } = context.settings;
@@ -129,13 +131,10 @@ class LoadAttempt implements GuardedWrite<LoadRunDecision> {
     const first = run === 1;
     const handed = first ? input.handed : undefined;
     this.#handed = handed;
-    const store = handed ? new HandedStore(context.store, handed.snapshot) : context.store;
-    return guardedWrite(
-      { store, keys: context.keys },
-      this,
-      first ? input.released?.snapshot : undefined,
-      this.#settle,
-    );
+    const expected = first ? input.released?.snapshot : undefined;
+    if (handed === undefined) return this.update(context, expected);
+    const store = new HandedStore(context.store, handed.snapshot);
+    return this.update({ store, keys: context.keys }, expected);
   }
 
   /** The next run, with what this one learned. */
@@ -175,7 +174,7 @@ class LoadAttempt implements GuardedWrite<LoadRunDecision> {
   }
 
   /** What a run's outcome leads to: a take, a lock found, a failure, or another run. */
-  readonly #settle = (written: Written<LoadRunDecision>): Attempt | Promise<Attempt> => {
+  protected settled(written: Written<LoadRunDecision>): Attempt | Promise<Attempt> {
     if (!written.ok) {
       if (written.final) throw written.error;
       return { kind: 'failed', error: written.error };
@@ -215,7 +214,7 @@ class LoadAttempt implements GuardedWrite<LoadRunDecision> {
       recovered: this.#recovered,
     };
     return { kind: 'taken', acquired };
-  };
+  }
 }
 
 function unsettled(key: string): DataDriverError {

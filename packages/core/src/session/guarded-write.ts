@@ -65,9 +65,141 @@ export type Written<D> =
     };
 
 /**
+ * One guarded write as an object: the write's own rule (`decide`, `next`), what its outcome
+ * leads to (`settled`), and its transform's last run. A save, the release and a load's attempt
+ * are each one of these: their transform and the store's two callbacks are the only closures a
+ * write makes (a function would make a scope, a run object and the caller's callback besides).
+ * A write's runs come one after another: each `update` starts when the one before settled.
+ */
+export abstract class GuardedUpdate<D, R> implements GuardedWrite<D> {
+  abstract readonly key: string;
+  abstract readonly storeKey?: string | undefined;
+  abstract readonly what: string;
+  abstract readonly keepVersion?: boolean | undefined;
+  abstract decide(record: ProfileRecord | undefined): D;
+  abstract next(record: ProfileRecord | undefined, decision: D): ProfileRecord | null | undefined;
+  /**
+   * What the outcome leads to, run in the write's own callback: a caller that goes on from it
+   * costs no promise of its own. What it throws rejects the update; nothing else does.
+   */
+  protected abstract settled(written: Written<D>): R | PromiseLike<R>;
+
+  /** The update under way: the snapshot it was given, and its store's size limit. */
+  #expected: StoreSnapshot | undefined;
+  #maxRecordBytes: number | undefined;
+  /** The transform's last run: what it saw, decided and returned (`#ran` once it decided). */
+  #ran = false;
+  #decision: D | undefined;
+  #current: StoreRecord | undefined;
+  #record: ProfileRecord | undefined;
+  #next: ProfileRecord | null | undefined;
+  /** What the transform threw, if it refused. */
+  #refusal: unknown;
+
+  /**
+   * The write, resolving with what `settled` makes of its outcome. `expected`: the snapshot of
+   * this record the caller last saw (the store's `expected`).
+   */
+  update(
+    context: Pick<DriverContext, 'store' | 'keys'>,
+    expected: StoreSnapshot | undefined,
+  ): Promise<R> {
+    const { store } = context;
+    this.#expected = expected;
+    this.#maxRecordBytes = store.maxRecordBytes;
+    this.#ran = false;
+    this.#refusal = undefined;
+    // Not an async function: one promise per write (the store's, and this `then`), not three.
+    let pending: Promise<StoreSnapshot | undefined>;
+    try {
+      const storeKey = this.storeKey ?? context.keys.store(this.key);
+      pending = Promise.resolve(
+        store.update(storeKey, this.#transform, updateOptions(this.keepVersion, expected)),
+      );
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    return pending.then(this.#stored, this.#failedWith);
+  }
+
+  readonly #transform = (current: StoreRecord | undefined) => {
+    const { key } = this;
+    try {
+      const record =
+        current !== undefined && current === this.#expected?.record
+          ? (current as unknown as ProfileRecord)
+          : parseRecord(key, current);
+      const decision = this.decide(record);
+      this.#ran = true;
+      this.#decision = decision;
+      this.#current = current;
+      this.#record = record;
+      this.#next = undefined;
+      const next = this.next(record, decision);
+      this.#next = next;
+      if (next === null || next === undefined) return next;
+      return checkRecordSize(key, toStoreRecord(checkWritable(key, next)), this.#maxRecordBytes);
+    } catch (error) {
+      this.#refusal = error;
+      throw error;
+    }
+  };
+
+  readonly #stored = (snapshot: StoreSnapshot | undefined) => this.settled(this.#outcome(snapshot));
+
+  readonly #failedWith = (error: unknown) => this.settled(this.#failure(error));
+
+  /** What the store's answer says of the write, given the transform's last run. */
+  #outcome(snapshot: StoreSnapshot | undefined): Written<D> {
+    const { key, what } = this;
+    if (!this.#ran) {
+      const error = toDataDriverError(
+        'the store resolved without running the transform',
+        ErrorCode.BackendFailed,
+        `${what} of ${key} failed`,
+      );
+      return { ok: false, error, final: true };
+    }
+    try {
+      const stored = this.#storedAfter(snapshot);
+      const wrote = stored !== undefined && stored === this.#next;
+      return { ok: true, decision: this.#decision as D, stored, snapshot, wrote };
+    } catch (error) {
+      return this.#failure(error);
+    }
+  }
+
+  /**
+   * The record stored after the last run: the one it wrote, or the one it saw and left, both
+   * checked already; only a record the store resolved with otherwise is parsed.
+   */
+  #storedAfter(snapshot: StoreSnapshot | undefined): ProfileRecord | undefined {
+    const next = this.#next;
+    if (next === null) return undefined;
+    if (next !== undefined && snapshot !== undefined) return next;
+    if (snapshot?.record === this.#current) return this.#record;
+    return parseRecord(this.key, snapshot?.record);
+  }
+
+  #failure(error: unknown): Written<D> {
+    const { key, what } = this;
+    const refusal = this.#refusal;
+    const byTransform = refusal !== undefined && error === refusal;
+    const failure = byTransform
+      ? toDataDriverError(
+          error,
+          ErrorCode.InvalidRecord,
+          `the record of ${key} cannot be ${what === 'load' ? 'loaded' : 'written'}`,
+        )
+      : toDataDriverError(error, ErrorCode.BackendFailed, `${what} of ${key} failed`);
+    return { ok: false, error: failure, final: endsRetries(failure, byTransform) };
+  }
+}
+
+/**
  * The write, resolving with what `settle` makes of its outcome (the outcome itself without
- * one). `settle` runs in the write's own callback: a caller that goes on from the outcome
- * costs no promise of its own. What it throws rejects; nothing else does.
+ * one): for the writes made rarely (an erasure, a trade marker, an orphaned lock's release),
+ * given as plain objects.
  */
 export function guardedWrite<D>(
   context: Pick<DriverContext, 'store' | 'keys'>,
@@ -87,110 +219,40 @@ export function guardedWrite<D, R>(
   expected?: StoreSnapshot,
   settle: (written: Written<D>) => R | PromiseLike<R> = (written) => written as R,
 ): Promise<R> {
-  const { key } = write;
-  let made: Run<D> | undefined;
-  let refusal: unknown;
-  const transform = (current: StoreRecord | undefined) => {
-    try {
-      const record =
-        current !== undefined && current === expected?.record
-          ? (current as unknown as ProfileRecord)
-          : parseRecord(key, current);
-      const decision = write.decide(record);
-      made = { decision, current, record, next: undefined };
-      const next = write.next(record, decision);
-      made.next = next;
-      if (next === null || next === undefined) return next;
-      return checkRecordSize(
-        key,
-        toStoreRecord(checkWritable(key, next)),
-        context.store.maxRecordBytes,
-      );
-    } catch (error) {
-      refusal = error;
-      throw error;
-    }
-  };
-  const failed = (error: unknown): Written<D> => {
-    const byTransform = refusal !== undefined && error === refusal;
-    const failure = byTransform
-      ? toDataDriverError(
-          error,
-          ErrorCode.InvalidRecord,
-          `the record of ${key} cannot be ${write.what === 'load' ? 'loaded' : 'written'}`,
-        )
-      : toDataDriverError(error, ErrorCode.BackendFailed, `${write.what} of ${key} failed`);
-    return { ok: false, error: failure, final: endsRetries(failure, byTransform) };
-  };
-  // Not an async function: one promise per write (the store's, and this `then`), not three.
-  let pending: Promise<StoreSnapshot | undefined>;
-  try {
-    const storeKey = write.storeKey ?? context.keys.store(key);
-    pending = Promise.resolve(
-      context.store.update(storeKey, transform, updateOptions(write, expected)),
-    );
-  } catch (error) {
-    pending = Promise.reject(error);
-  }
-  return pending.then(
-    (snapshot) => settle(outcome(key, write.what, made, snapshot, failed)),
-    (error: unknown) => settle(failed(error)),
-  );
+  return new PlainUpdate(write, settle).update(context, expected);
 }
 
-/** What the store's answer says of the write, given the transform's last run (`made`). */
-function outcome<D>(
-  key: string,
-  what: string,
-  made: Run<D> | undefined,
-  snapshot: StoreSnapshot | undefined,
-  failed: (error: unknown) => Written<D>,
-): Written<D> {
-  if (made === undefined) {
-    const error = toDataDriverError(
-      'the store resolved without running the transform',
-      ErrorCode.BackendFailed,
-      `${what} of ${key} failed`,
-    );
-    return { ok: false, error, final: true };
+/** A `GuardedWrite` given as a plain object, and the callback its outcome goes to. */
+class PlainUpdate<D, R> extends GuardedUpdate<D, R> {
+  readonly key: string;
+  readonly storeKey: string | undefined;
+  readonly what: string;
+  readonly keepVersion: boolean | undefined;
+  constructor(
+    private readonly write: GuardedWrite<D>,
+    private readonly settle: (written: Written<D>) => R | PromiseLike<R>,
+  ) {
+    super();
+    this.key = write.key;
+    this.storeKey = write.storeKey;
+    this.what = write.what;
+    this.keepVersion = write.keepVersion;
   }
-  try {
-    const stored = storedAfter(key, made, snapshot);
-    const wrote = stored !== undefined && stored === made.next;
-    return { ok: true, decision: made.decision, stored, snapshot, wrote };
-  } catch (error) {
-    return failed(error);
+  decide(record: ProfileRecord | undefined): D {
+    return this.write.decide(record);
   }
-}
-
-/** One run of a write's transform: what it saw, and what it returned. */
-interface Run<D> {
-  readonly decision: D;
-  readonly current: StoreRecord | undefined;
-  readonly record: ProfileRecord | undefined;
-  next: ProfileRecord | null | undefined;
+  next(record: ProfileRecord | undefined, decision: D): ProfileRecord | null | undefined {
+    return this.write.next(record, decision);
+  }
+  protected settled(written: Written<D>): R | PromiseLike<R> {
+    return this.settle(written);
+  }
 }
 
 function updateOptions(
-  write: GuardedWrite<unknown>,
+  keepVersion: boolean | undefined,
   expected: StoreSnapshot | undefined,
 ): UpdateOptions | undefined {
-  const { keepVersion } = write;
   if (keepVersion === undefined) return expected === undefined ? undefined : { expected };
   return expected === undefined ? { keepVersion } : { keepVersion, expected };
-}
-
-/**
- * The record stored after the last run: the one it wrote, or the one it saw and left, both
- * checked already; only a record the store resolved with otherwise is parsed.
- */
-function storedAfter(
-  key: string,
-  run: Run<unknown>,
-  snapshot: StoreSnapshot | undefined,
-): ProfileRecord | undefined {
-  if (run.next === null) return undefined;
-  if (run.next !== undefined && snapshot !== undefined) return run.next;
-  if (snapshot?.record === run.current) return run.record;
-  return parseRecord(key, snapshot?.record);
 }

@@ -10,7 +10,12 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { SaveReason } from '../events/events.js';
-import { type LockInfo, serializeData } from '../rules/index.js';
+import {
+  type LockInfo,
+  type ReleaseDecision,
+  type SaveDecision,
+  serializeData,
+} from '../rules/index.js';
 import { type GuardedWrite, guardedWrite, type Written } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { afterCommit, deliverOutbox } from './outbox-delivery.js';
@@ -24,6 +29,7 @@ import {
   ReleaseWrite,
   SaveWrite,
   SessionWriter,
+  type WriteLanding,
 } from './session-writes.js';
 import { WriteQueue } from './write-queue.js';
 import { reportReleased, reportSaved, saveFailure } from './write-reports.js';
@@ -39,7 +45,7 @@ export type { WrittenSnapshot } from './written-snapshot.js';
 /** What a save that writes nothing resolves with: one promise for all of them. */
 const NOTHING_WRITTEN: Promise<void> = Promise.resolve();
 
-export class SessionIo {
+export class SessionIo implements WriteLanding {
   /**
    * Set by adoption until a save lands: the leave save may have committed with its response
    * lost, so a save may retake a record whose last write is this session's own release.
@@ -158,12 +164,15 @@ export class SessionIo {
   }
 
   #release(json: string): Promise<void> {
-    const release = new ReleaseWrite(this.#writer, json, this.#lastWritten);
     const at = this.context.scheduler.now();
-    return guardedWrite(this.context, release, this.#lastWritten.stored, (result) => {
-      this.#landed(result, at, json);
-      reportReleased(this.context, this.owner, this.#lastWritten);
-    });
+    const release = new ReleaseWrite(this, this.#writer, json, this.#lastWritten, at);
+    return release.update(this.context, this.#lastWritten.stored);
+  }
+
+  /** The release's write landed (its own callback): the session leaves what it wrote. */
+  releaseLanded(release: ReleaseWrite, result: Written<ReleaseDecision>): void {
+    this.#landed(result, release.at, release.json);
+    reportReleased(this.context, this.owner, this.#lastWritten);
   }
 
   /** The record deleted under the lock. */
@@ -217,19 +226,24 @@ export class SessionIo {
 
   /**
    * The save's write of `json`, begun `at`: `started` when it runs in the save's own turn (read
-   * before the hook, so at or before the lock time the write stores). Its one callback lands it
-   * and reports it: a save makes no other closure.
+   * before the hook, so at or before the lock time the write stores). The write is its own
+   * update, whose callback lands it here (`saveLanded`): a save makes no closure of its own.
    */
   #writeSave(reason: SaveReason, json: string, started: number, at: number): Promise<void> {
-    const save = new SaveWrite(this.#writer, json, this.#lastWritten, this.retakeUntilSaved);
-    return guardedWrite(this.context, save, this.#lastWritten.stored, (result) => {
-      try {
-        this.#landed(result, at, json);
-      } catch (error) {
-        throw saveFailure(this.context, this.owner.key, reason, error, started);
-      }
-      this.#saved(reason, started);
-    });
+    const last = this.#lastWritten;
+    const retake = this.retakeUntilSaved;
+    const save = new SaveWrite(this, this.#writer, json, last, at, reason, started, retake);
+    return save.update(this.context, last.stored);
+  }
+
+  /** A save's write landed (its own callback): it lands it and reports it. */
+  saveLanded(save: SaveWrite, result: Written<SaveDecision>): void {
+    try {
+      this.#landed(result, save.at, save.json);
+    } catch (error) {
+      throw saveFailure(this.context, this.owner.key, save.reason, error, save.started);
+    }
+    this.#saved(save.reason, save.started);
   }
 
   #saved(reason: SaveReason, started: number): void {

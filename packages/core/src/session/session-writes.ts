@@ -4,6 +4,7 @@
  * update.
  */
 import type { DriverContext } from '../context/context.js';
+import type { SaveReason } from '../events/events.js';
 import type { JsonObject } from '../ports/json.js';
 import { withDataJson } from '../ports/record-json.js';
 import {
@@ -25,7 +26,7 @@ import {
   type TradeMarker,
 } from '../rules/index.js';
 import type { ProfileMessages } from '../rules/messages/index.js';
-import type { GuardedWrite } from './guarded-write.js';
+import { GuardedUpdate, type GuardedWrite, type Written } from './guarded-write.js';
 import type { HandOver } from './requesters.js';
 
 /** What a session's writes read of it: the user ids and messages every write records. */
@@ -124,23 +125,37 @@ interface LastWrite {
 }
 
 /**
- * A save or the release of `json`, after the session's write `last`: it keeps a version when
- * the data changed, and shares the data `last` parsed when it did not (records are never
- * changed once written, so two may share it). A class, not closures: one object a write.
+ * Where a session's save and its release land, in their write's own callback: the session's
+ * writes (`session-io.ts`), which go on from the outcome and report it.
  */
-abstract class DataWrite<D> implements GuardedWrite<D> {
+export interface WriteLanding {
+  saveLanded(save: SaveWrite, written: Written<SaveDecision>): void;
+  releaseLanded(release: ReleaseWrite, written: Written<ReleaseDecision>): void;
+}
+
+/**
+ * A save or the release of `json`, begun `at`, after the session's write `last`: it keeps a
+ * version when the data changed, and shares the data `last` parsed when it did not (records are
+ * never changed once written, so two may share it). A class, not closures: one object a write,
+ * which is its own guarded update.
+ */
+abstract class DataWrite<D> extends GuardedUpdate<D, void> {
   readonly key: string;
   readonly storeKey: string;
   readonly keepVersion: boolean;
   /** `JSON.parse(json)`, when the session's last write stored it already. */
   readonly #parsed: JsonObject | undefined;
-  abstract readonly what: string;
 
   constructor(
+    protected readonly landing: WriteLanding,
     protected readonly session: SessionWriter,
-    protected readonly json: string,
+    /** The data written, as JSON: the snapshot the write leaves. */
+    readonly json: string,
     last: LastWrite,
+    /** When the write began, on this server's clock: the time its lock is at least as new as. */
+    readonly at: number,
   ) {
+    super();
     this.key = session.key;
     this.storeKey = session.storeKey;
     const same = json === last.json;
@@ -152,22 +167,26 @@ abstract class DataWrite<D> implements GuardedWrite<D> {
   protected data(): JsonObject {
     return this.#parsed ?? dataOf(this.json);
   }
-
-  abstract decide(record: ProfileRecord | undefined): D;
-  abstract next(record: ProfileRecord | undefined, decision: D): ProfileRecord | undefined;
 }
 
-/** A save of `json`; `retake`: an adoption may relock a record its own release left. */
+/**
+ * A save of `json`, asked for `reason` at `started`; `retake`: an adoption may relock a record
+ * its own release left.
+ */
 export class SaveWrite extends DataWrite<SaveDecision> {
   readonly what = 'save';
 
   constructor(
+    landing: WriteLanding,
     session: SessionWriter,
     json: string,
     last: LastWrite,
+    at: number,
+    readonly reason: SaveReason,
+    readonly started: number,
     private readonly retake: boolean,
   ) {
-    super(session, json, last);
+    super(landing, session, json, last, at);
   }
 
   decide(record: ProfileRecord | undefined): SaveDecision {
@@ -179,6 +198,10 @@ export class SaveWrite extends DataWrite<SaveDecision> {
     const { session } = this;
     const locked = lockedRecord(record, this.data(), session.writer(), session.extras());
     return withDataJson(locked, this.json);
+  }
+
+  protected settled(written: Written<SaveDecision>): void {
+    this.landing.saveLanded(this, written);
   }
 }
 
@@ -202,6 +225,10 @@ export class ReleaseWrite extends DataWrite<ReleaseDecision> {
         : handedRecord(record, data, session.token, handed, extras),
       this.json,
     );
+  }
+
+  protected settled(written: Written<ReleaseDecision>): void {
+    this.landing.releaseLanded(this, written);
   }
 }
 
