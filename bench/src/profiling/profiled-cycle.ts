@@ -110,7 +110,10 @@ export function numberOption(name: string, fallback: number): number {
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
 }
 
-/** Where a profile's frame counts: the socket write, the collector, ioredis, core, the adapter. */
+/**
+ * Where a profile's frame counts: the socket write, the collector, ioredis, core, core's memory
+ * backends, the adapter.
+ */
 export function placeOf(callFrame: {
   readonly functionName: string;
   readonly url: string;
@@ -120,6 +123,8 @@ export function placeOf(callFrame: {
   if (functionName === '(garbage collector)') return 'garbage collection';
   if (functionName === '(idle)') return 'idle';
   if (url.includes('/ioredis/') || url.includes('/redis-parser/')) return 'ioredis';
+  // The memory store is core's too, but a backend: `--memory` shows the store's share apart.
+  if (url.includes('/packages/core/dist/testing')) return "core's memory backends (testing)";
   if (url.includes('/packages/core/')) return 'DataDriver core';
   if (url.includes('/packages/redis/')) return 'DataDriver Redis adapter';
   if (/\/node_modules\/(pg|pg-[a-z]+|pgpass|postgres-[a-z]+)\//.test(url)) return 'pg';

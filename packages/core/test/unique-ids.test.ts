@@ -32,6 +32,13 @@ describe('the ids a process makes', () => {
     expect(unordered).toEqual([]);
   });
 
+  it('count one by one, across the 36s where an id’s head is made again', () => {
+    const counts = Array.from({ length: 200 }, () => Number.parseInt(nextUniqueId().slice(13), 36));
+    const steps = counts.slice(1).map((count, index) => count - (counts[index] as number));
+    expect(steps).toEqual(Array.from({ length: 199 }, () => 1));
+    expect(counts.some((count) => count % 36 === 0)).toBe(true);
+  });
+
   it('are a driver’s lock tokens when it is given no createId: each load’s token its own', async () => {
     const bed = testBed();
     const driver = bed.driver('A');

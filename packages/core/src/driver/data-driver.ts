@@ -50,6 +50,8 @@ export interface LoadOptions {
 export class DataDriver<T extends object> {
   readonly #context: DriverContext;
   readonly #parts: DriverParts;
+  /** The terms of a load given no options (`#how`). */
+  #plainHow: LoadHow | undefined;
 
   /** With a `schema`, the data type is the schema's output, and `defaults` must match it. */
   constructor(options: SchemaDriverOptions<T>);
@@ -101,7 +103,7 @@ export class DataDriver<T extends object> {
    * up to `lockWaitSeconds` for another server's lock; rejects with `Data.Locked` after that,
    * leaving the record untouched.
    */
-  load(key: string, options: LoadOptions = {}): Promise<Profile<T>> {
+  load(key: string, options?: LoadOptions): Promise<Profile<T>> {
     // Not an async function: one promise fewer on every load. A refused option still rejects.
     try {
       const loading = this.#parts.loader.loadAs(key, this.#how(options, true), profileOf);
@@ -253,7 +255,13 @@ export class DataDriver<T extends object> {
   }
 
   /** A load's terms from `load`'s options; `messages`: false for a support load (no pass). */
-  #how({ handoffSeconds, signal }: LoadOptions, messages: boolean): LoadHow {
+  #how(options: LoadOptions | undefined, messages: boolean): LoadHow {
+    // A load with no options (most): its terms are the settings', made once per driver.
+    if (options === undefined && messages) {
+      this.#plainHow ??= this.#how({}, true);
+      return this.#plainHow;
+    }
+    const { handoffSeconds, signal }: LoadOptions = options === undefined ? {} : options;
     const localWaitMs =
       handoffSeconds === undefined
         ? (this.#context.settings.localHandoffMs ?? 0)

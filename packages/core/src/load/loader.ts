@@ -150,7 +150,7 @@ export class Loader implements LoaderSide {
       token: reservation.token,
       data: fillDefaults(record.data, context.settings.defaults),
       filledDefaults: lacksDefaults(record.data, context.settings.defaults),
-      userIds: record.meta.userIds ?? [],
+      userIds: record.meta.userIds,
       messages: record.meta.messages,
       player: how.player,
       version: record.meta.version,
@@ -195,14 +195,16 @@ export class Loader implements LoaderSide {
   ): Landed | Promise<Landed> {
     const { key } = session;
     if (!session.active) throw passFailure ?? lockLostError(key, undefined);
-    const landed = (): Landed => {
-      session.landed();
-      return { session, reason: acquired.reason };
-    };
-    if (!ranSlow(this.context, acquired.takenAt)) return landed();
+    if (!ranSlow(this.context, acquired.takenAt)) return handedOn(session, acquired);
     return confirmSlowTake(this.context, key, reservation.token).then((take) => {
       if (!take.held) throw session.lostTo(take.holder);
-      return landed();
+      return handedOn(session, acquired);
     });
   }
+}
+
+/** The session handed to the game: a lost lock now kicks its player (`ProfileSession.landed`). */
+function handedOn(session: ProfileSession, acquired: Acquired): Landed {
+  session.landed();
+  return { session, reason: acquired.reason };
 }
