@@ -140,8 +140,6 @@ export interface WriteLanding {
  * which is its own guarded update.
  */
 abstract class DataWrite<D> extends GuardedUpdate<D, void> {
-  readonly key: string;
-  readonly storeKey: string;
   readonly keepVersion: boolean;
   /** `JSON.parse(json)`, when the session's last write stored it already. */
   readonly #parsed: JsonObject | undefined;
@@ -156,11 +154,18 @@ abstract class DataWrite<D> extends GuardedUpdate<D, void> {
     readonly at: number,
   ) {
     super();
-    this.key = session.key;
-    this.storeKey = session.storeKey;
     const same = json === last.json;
     this.keepVersion = !same;
     this.#parsed = same ? last.parsed : undefined;
+  }
+
+  // Read from the session, not kept: a field is a word of every write.
+  get key(): string {
+    return this.session.key;
+  }
+
+  get storeKey(): string {
+    return this.session.storeKey;
   }
 
   /** The data the record holds: `json` parsed, once a run writes it. */
@@ -174,7 +179,9 @@ abstract class DataWrite<D> extends GuardedUpdate<D, void> {
  * its own release left.
  */
 export class SaveWrite extends DataWrite<SaveDecision> {
-  readonly what = 'save';
+  get what(): string {
+    return 'save';
+  }
 
   constructor(
     landing: WriteLanding,
@@ -207,7 +214,9 @@ export class SaveWrite extends DataWrite<SaveDecision> {
 
 /** The leave save: `json` with the lock cleared, or handed to the server that asked for it. */
 export class ReleaseWrite extends DataWrite<ReleaseDecision> {
-  readonly what = 'release';
+  get what(): string {
+    return 'release';
+  }
 
   decide(record: ProfileRecord | undefined): ReleaseDecision {
     return decideRelease(record, this.session.token);
