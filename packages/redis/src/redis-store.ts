@@ -158,7 +158,7 @@ export class RedisStore implements Store {
   update(
     key: string,
     transform: StoreTransform,
-    options: UpdateOptions = {},
+    options?: UpdateOptions,
   ): Promise<StoreSnapshot | undefined> {
     // The first run on `expected` is a promise chain, not an async function: a holder's write
     // that meets no conflict (nearly every write) is one compare-and-set and one promise. A
@@ -166,16 +166,16 @@ export class RedisStore implements Store {
     try {
       checkStoreKey(key);
       const redisKey = this.keyOf(key);
-      const keepVersion = options.keepVersion === true;
-      const { expected } = options;
+      const keepVersion = options?.keepVersion === true;
+      const expected = options?.expected;
       if (expected === undefined) return this.attempts(key, redisKey, transform, keepVersion);
-      const seen: Seen = { record: expected.record, version: expected.version };
-      const next = transform(seen.record);
-      if (next === undefined || (next === null && seen.record === undefined)) {
+      const next = transform(expected.record);
+      if (next === undefined || (next === null && expected.record === undefined)) {
         return this.attempts(key, redisKey, transform, keepVersion);
       }
       const version = nextVersionId();
-      return this.send(key, redisKey, seen, next, version, keepVersion).then((outcome) => {
+      // The snapshot is what this run saw: it is only read.
+      return this.send(key, redisKey, expected, next, version, keepVersion).then((outcome) => {
         if (outcome.written) return next === null ? undefined : { record: next, version };
         const again = this.conflicted(redisKey, outcome, 1);
         return this.attempts(key, redisKey, transform, keepVersion, again);

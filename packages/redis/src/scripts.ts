@@ -183,6 +183,13 @@ export function runScript(
   return runScriptAs(client, script, { keys, args, deadlineMs }, replyItself, rethrow);
 }
 
+/** A script's keys and arguments, and the deadline of each call of it (see `deadlineOf`). */
+interface ScriptCall {
+  readonly keys: readonly string[];
+  readonly args: readonly string[];
+  readonly deadlineMs: number | undefined;
+}
+
 /**
  * `runScript`, its reply read by `read` and its failure turned by `failed` in the same step:
  * one promise a call, where a `runScript(...).then(read, failed)` made two. This runs for every
@@ -191,26 +198,29 @@ export function runScript(
 export function runScriptAs<T>(
   client: RedisClient,
   script: LuaScript,
-  call: {
-    readonly keys: readonly string[];
-    readonly args: readonly string[];
-    readonly deadlineMs: number | undefined;
-  },
+  call: ScriptCall,
   read: (reply: unknown) => T,
   failed: (error: unknown) => never,
 ): Promise<T> {
   coalesceTick(client);
-  const { keys, args, deadlineMs } = call;
-  const send = (name: string, first: string) =>
-    within(deadlineMs, sendPlain(client, name, [first, keys.length, ...keys, ...args]));
-  return send('evalsha', script.sha).then(read, (error: unknown) => {
+  return sendScript(client, 'evalsha', script.sha, call).then(read, (error: unknown) => {
     if (!isNoScript(error)) return failed(error);
     try {
-      return send('eval', script.source).then(read, failed);
+      return sendScript(client, 'eval', script.source, call).then(read, failed);
     } catch (retryError) {
       return failed(retryError);
     }
   });
+}
+
+/** One call of a script, by `evalsha` (`first`: its SHA) or `eval` (its source). */
+function sendScript(
+  client: RedisClient,
+  name: 'evalsha' | 'eval',
+  first: string,
+  { keys, args, deadlineMs }: ScriptCall,
+): Promise<unknown> {
+  return within(deadlineMs, sendPlain(client, name, [first, keys.length, ...keys, ...args]));
 }
 
 function replyItself(reply: unknown): unknown {
