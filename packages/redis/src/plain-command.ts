@@ -12,10 +12,14 @@ import type { RedisClient } from './client.js';
 export function sendPlain(
   client: RedisClient,
   name: string,
-  /** Made for this command: it becomes the command's own (see `flatAlready`). */
   args: Array<string | number>,
 ): Promise<unknown> {
-  const command = new Command(name, flatAlready(args), commandOptionsOf(client));
+  const { keyPrefix, showFriendlyErrorStack } = client.options;
+  // The friendly stack starts here, as a command method's does: made for each command.
+  const options = showFriendlyErrorStack
+    ? { keyPrefix, replyEncoding: 'utf8' as const, errorStack: new Error() }
+    : commandOptionsOf(client, keyPrefix);
+  const command = new Command(name, flatAlready(args), options);
   client.sendCommand(command);
   return command.promise;
 }
@@ -23,15 +27,12 @@ export function sendPlain(
 type CommandOptions = ConstructorParameters<typeof Command>[2];
 
 /**
- * Each client's command options, made once while its key prefix stays the same: a command
- * reads them as it is made and keeps none. With the friendly error stack on, each command's
- * own, as the client's command methods make it.
+ * Each client's command options with no friendly error stack, made once while its key prefix
+ * stays the same: a command reads them as it is made and neither keeps nor changes them.
  */
 const optionsByClient = new WeakMap<RedisClient, CommandOptions & { keyPrefix?: string }>();
 
-function commandOptionsOf(client: RedisClient): CommandOptions {
-  const { keyPrefix, showFriendlyErrorStack } = client.options;
-  if (showFriendlyErrorStack) return { keyPrefix, replyEncoding: 'utf8', errorStack: new Error() };
+function commandOptionsOf(client: RedisClient, keyPrefix: string | undefined): CommandOptions {
   const known = optionsByClient.get(client);
   if (known !== undefined && known.keyPrefix === keyPrefix) return known;
   const options = { keyPrefix, replyEncoding: 'utf8' as const, errorStack: undefined };
@@ -40,18 +41,17 @@ function commandOptionsOf(client: RedisClient): CommandOptions {
 }
 
 /**
- * `args`, which are flat, told so: a `Command` takes its arguments by their `flat()`, and V8's
+ * `args`, which are flat, told so: a `Command` copies its arguments with their `flat()`, and V8's
  * `Array.prototype.flat` took 540 ns for six strings (a copy by `slice`, 7 ns): a tenth of the
- * store's node CPU per load + save + release. The array's own `flat` returns the array itself:
- * every caller makes it for the one command, which reads its arguments by index only (as ioredis
- * reads every command's) and is the only one to change them (a key prefix, a number made a
- * string).
+ * store's node CPU per load + save + release. The array's own `flat` copies it by `slice`; the
+ * command reads its arguments by index only, as ioredis reads every command's. (Not the array
+ * itself: a reply error shows the command's arguments, which should not carry this `flat`.)
  */
 function flatAlready(args: Array<string | number>): Array<string | number> {
-  (args as unknown as { flat: typeof itself }).flat = itself;
+  (args as unknown as { flat: typeof copyOf }).flat = copyOf;
   return args;
 }
 
-function itself(this: Array<string | number>): unknown[] {
-  return this;
+function copyOf(this: Array<string | number>): unknown[] {
+  return this.slice();
 }

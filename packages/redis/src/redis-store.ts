@@ -166,8 +166,9 @@ export class RedisStore implements Store {
     try {
       checkStoreKey(key);
       const redisKey = this.keyOf(key);
-      const keepVersion = options?.keepVersion === true;
-      const expected = options?.expected;
+      // Read as `options.x` when given, so a hostile `null` still fails as it always did.
+      const keepVersion = options !== undefined && options.keepVersion === true;
+      const expected = options === undefined ? undefined : options.expected;
       if (expected === undefined) return this.attempts(key, redisKey, transform, keepVersion);
       const next = transform(expected.record);
       if (next === undefined || (next === null && expected.record === undefined)) {

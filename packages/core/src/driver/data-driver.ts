@@ -14,7 +14,6 @@ import type { Handoff } from '../handoff/handoff.js';
 import { checkKickMessage, type RequestReason } from '../handoff/wire.js';
 import { attachHost } from '../holder/attach.js';
 import type { AttachOptions } from '../holder/player-sessions.js';
-import { checkSignal } from '../load/abortable.js';
 import type { LoadHow } from '../load/load-steps.js';
 import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { Host, HostPlayer } from '../ports/host.js';
@@ -28,11 +27,9 @@ import { trade } from '../trade/trade.js';
 import { assemble, type DriverParts } from './assemble.js';
 import { type CloseResult, closeDriver } from './close.js';
 import { erase, listVersions, restoreAt, restoreTime } from './history.js';
+import { checkSeconds, loadTerms } from './load-terms.js';
 import { type SendOptions, type SendResult, send } from './send.js';
 import { type ProfileView, viewProfile } from './view.js';
-
-/** A direct load is wanted until its caller's signal aborts (`LoadHow.cancelled`). */
-const NEVER_CANCELLED = (): boolean => false;
 
 export type { CloseResult, DriverHealth, ProfileView };
 
@@ -256,18 +253,14 @@ export class DataDriver<T extends object> {
 
   /** A load's terms from `load`'s options; `messages`: false for a support load (no pass). */
   #how(options: LoadOptions | undefined, messages: boolean): LoadHow {
+    const { localHandoffMs } = this.#context.settings;
     // A load with no options (most): its terms are the settings', made once per driver.
     if (options === undefined && messages) {
-      this.#plainHow ??= this.#how({}, true);
+      this.#plainHow ??= loadTerms(localHandoffMs, undefined, undefined, true);
       return this.#plainHow;
     }
     const { handoffSeconds, signal }: LoadOptions = options === undefined ? {} : options;
-    const localWaitMs =
-      handoffSeconds === undefined
-        ? (this.#context.settings.localHandoffMs ?? 0)
-        : checkSeconds('handoffSeconds', handoffSeconds) * 1000;
-    if (signal !== undefined) checkSignal(signal);
-    return { localWaitMs, cancelled: NEVER_CANCELLED, messages, signal };
+    return loadTerms(localHandoffMs, handoffSeconds, signal, messages);
   }
 
   /** The session behind `profile`, which must be one this driver holds. */
@@ -287,16 +280,6 @@ export class DataDriver<T extends object> {
       throw new DataDriverError(ErrorCode.Closed, `${this.name} is closed`);
     }
   }
-}
-
-function checkSeconds(name: string, value: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new DataDriverError(
-      ErrorCode.InvalidArgument,
-      `${name} must be a non-negative number of seconds`,
-    );
-  }
-  return value;
 }
 
 /** What `load` resolves with: the session's profile, the game's side of it. */

@@ -45,7 +45,7 @@ export function takenJson(
   record: ProfileRecord | undefined,
   taken: ProfileRecord,
 ): string {
-  // The snapshot's own record: the transform skips parsing it (`guardedWrite`).
+  // The snapshot's own record: the transform skips parsing it (`GuardedUpdate`).
   const released = input.released;
   const kept = record !== undefined && (record as unknown) === released?.snapshot.record;
   if (kept && taken.data === record.data && released?.dataJson !== undefined) {

@@ -20,7 +20,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import { type DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
-import type { StoreRecord, StoreSnapshot, UpdateOptions } from '../ports/store.js';
+import type { Store, StoreRecord, StoreSnapshot, UpdateOptions } from '../ports/store.js';
 import {
   checkRecordSize,
   checkWritable,
@@ -84,9 +84,9 @@ export abstract class GuardedUpdate<D, R> implements GuardedWrite<D> {
    */
   protected abstract settled(written: Written<D>): R | PromiseLike<R>;
 
-  /** The update under way: the snapshot it was given, and its store's size limit. */
+  /** The update under way: the snapshot it was given, and its store (for its size limit). */
   #expected: StoreSnapshot | undefined;
-  #maxRecordBytes: number | undefined;
+  #store: Pick<Store, 'maxRecordBytes'> | undefined;
   /** The transform's last run: what it saw, decided and returned (`#ran` once it decided). */
   #ran = false;
   #decision: D | undefined;
@@ -106,7 +106,7 @@ export abstract class GuardedUpdate<D, R> implements GuardedWrite<D> {
   ): Promise<R> {
     const { store } = context;
     this.#expected = expected;
-    this.#maxRecordBytes = store.maxRecordBytes;
+    this.#store = store;
     this.#ran = false;
     this.#refusal = undefined;
     // Not an async function: one promise per write (the store's, and this `then`), not three.
@@ -138,7 +138,8 @@ export abstract class GuardedUpdate<D, R> implements GuardedWrite<D> {
       const next = this.next(record, decision);
       this.#next = next;
       if (next === null || next === undefined) return next;
-      return checkRecordSize(key, toStoreRecord(checkWritable(key, next)), this.#maxRecordBytes);
+      const maxRecordBytes = this.#store?.maxRecordBytes;
+      return checkRecordSize(key, toStoreRecord(checkWritable(key, next)), maxRecordBytes);
     } catch (error) {
       this.#refusal = error;
       throw error;

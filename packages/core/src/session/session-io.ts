@@ -238,15 +238,12 @@ export class SessionIo implements WriteLanding {
 
   /** A save's write landed (its own callback): it lands it and reports it. */
   saveLanded(save: SaveWrite, result: Written<SaveDecision>): void {
+    const { reason, started } = save;
     try {
       this.#landed(result, save.at, save.json);
     } catch (error) {
-      throw saveFailure(this.context, this.owner.key, save.reason, error, save.started);
+      throw saveFailure(this.context, this.owner.key, reason, error, started);
     }
-    this.#saved(save.reason, save.started);
-  }
-
-  #saved(reason: SaveReason, started: number): void {
     this.retakeUntilSaved = false;
     reportSaved(this.context, this.owner, reason, this.#lastWritten, started);
   }

@@ -17,7 +17,7 @@ export interface SessionStart {
   readonly storeKey: string;
   readonly token: string;
   readonly data: JsonObject;
-  readonly userIds?: readonly string[] | undefined;
+  readonly userIds?: readonly string[];
   /** What the record keeps of its messages (`meta.messages`). */
   readonly messages?: ProfileMessages | undefined;
   readonly player?: HostPlayer | undefined;

@@ -1,7 +1,8 @@
 /**
- * The writes a session makes under its lock, each as a `GuardedWrite`: its lock rule and the
- * record it writes. The session runs them (`profile-session.ts`); `guarded-write.ts` runs the
- * update.
+ * The writes a session makes under its lock: its lock rule and the record it writes. A save and
+ * the release are each their own update (`GuardedUpdate`, `guarded-write.ts`), landing in the
+ * session's writes (`WriteLanding`, `session-io.ts`); an erasure and a trade marker are plain
+ * `GuardedWrite`s, run by `guardedWrite`.
  */
 import type { DriverContext } from '../context/context.js';
 import type { SaveReason } from '../events/events.js';

@@ -1,15 +1,9 @@
-/** No user ids: one frozen list for every profile that has none (most). */
-const NONE: readonly string[] = Object.freeze([]);
-
-/**
- * The user ids a profile's record belongs to (for erasure requests): written with every save.
- * The list is replaced, never changed in place, so a profile with none shares one empty list.
- */
+/** The user ids a profile's record belongs to (for erasure requests): written with every save. */
 export class UserIds {
-  #ids: readonly string[];
+  #ids: string[];
 
-  constructor(start: readonly string[] | undefined) {
-    this.#ids = start === undefined || start.length === 0 ? NONE : [...start];
+  constructor(start: readonly string[] = []) {
+    this.#ids = [...start];
   }
 
   get list(): readonly string[] {
@@ -17,7 +11,7 @@ export class UserIds {
   }
 
   add(id: string): void {
-    if (!this.#ids.includes(id)) this.#ids = [...this.#ids, id];
+    if (!this.#ids.includes(id)) this.#ids.push(id);
   }
 
   remove(id: string): void {
