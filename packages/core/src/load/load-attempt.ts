@@ -94,7 +94,6 @@ class LoadAttempt extends GuardedUpdate<LoadRunDecision, Attempt> {
   readonly key: string;
   readonly storeKey: string;
   readonly what = 'load';
-  readonly keepVersion = undefined;
   /** The holder's presence, once a run asked for it. */
   #presence: PresenceAnswer | undefined;
   /** The trade a run's recovery read, once one asked for it. */

@@ -13,7 +13,7 @@
  * retry (the transform is pure: it would refuse again); a failure of the store is
  * `Data.BackendFailed` ("save of p1 failed: ...") unless the store gave a typed error.
  *
- * One event policy, applied by the callers: the helper reports nothing. A session's write that
+ * One event policy, applied by the callers: the update reports nothing. A session's write that
  * finds the lock taken loses the session (`lock.lost`), whatever the write; a failed save
  * reports `profile.save-failed` and a failed release `profile.release-failed`; a failed erase
  * or trade marker rejects the operation that asked for it.
@@ -75,7 +75,8 @@ export abstract class GuardedUpdate<D, R> implements GuardedWrite<D> {
   abstract readonly key: string;
   abstract readonly storeKey?: string | undefined;
   abstract readonly what: string;
-  abstract readonly keepVersion?: boolean | undefined;
+  /** Also keep the written record as a version; none unless a write says so (a load's never). */
+  declare readonly keepVersion?: boolean | undefined;
   abstract decide(record: ProfileRecord | undefined): D;
   abstract next(record: ProfileRecord | undefined, decision: D): ProfileRecord | null | undefined;
   /**
@@ -228,7 +229,7 @@ class PlainUpdate<D, R> extends GuardedUpdate<D, R> {
   readonly key: string;
   readonly storeKey: string | undefined;
   readonly what: string;
-  readonly keepVersion: boolean | undefined;
+  override readonly keepVersion: boolean | undefined;
   constructor(
     private readonly write: GuardedWrite<D>,
     private readonly settle: (written: Written<D>) => R | PromiseLike<R>,

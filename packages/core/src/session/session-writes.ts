@@ -141,7 +141,7 @@ export interface WriteLanding {
  * which is its own guarded update.
  */
 abstract class DataWrite<D> extends GuardedUpdate<D, void> {
-  readonly keepVersion: boolean;
+  override readonly keepVersion: boolean;
   /** `JSON.parse(json)`, when the session's last write stored it already. */
   readonly #parsed: JsonObject | undefined;
 
