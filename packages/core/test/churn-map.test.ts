@@ -7,11 +7,16 @@
 import { describe, expect, it } from 'vitest';
 import { ChurnMap } from '../src/ports/churn-map.js';
 
-/** Steps written `+a1` (set a to 1), `-a` (delete a), `!` (clear), separated by spaces. */
+/**
+ * Steps written `+a1` (set a to 1), `-a` (delete a), `!` (clear), and the one-lookup steps:
+ * `&a1` (add: set a to 1 unless a is here), `=a1` (replace: set a to 1 as the last key), `<a`
+ * (take a), `~a1` (delete a only while it is 1); separated by spaces. Each runs on a `Map` as
+ * the steps it stands for, and the answers of both are kept.
+ */
 function run(steps: string) {
   const churn = new ChurnMap<string, number>();
   const map = new Map<string, number>();
-  const answers: Array<[boolean, boolean]> = [];
+  const answers: Array<[unknown, unknown]> = [];
   for (const step of steps.split(' ').filter(Boolean)) {
     const [op, key, value] = [
       step[0],
@@ -23,6 +28,23 @@ function run(steps: string) {
       map.set(key, value);
     } else if (op === '-') {
       answers.push([churn.delete(key), map.delete(key)]);
+    } else if (op === '&') {
+      const absent = !map.has(key);
+      if (absent) map.set(key, value);
+      answers.push([churn.add(key, value), absent]);
+    } else if (op === '=') {
+      const old = map.get(key);
+      map.delete(key);
+      map.set(key, value);
+      answers.push([churn.replace(key, value), old]);
+    } else if (op === '<') {
+      const old = map.get(key);
+      map.delete(key);
+      answers.push([churn.take(key), old]);
+    } else if (op === '~') {
+      const set = map.get(key) === value;
+      if (set) map.delete(key);
+      answers.push([churn.deleteIfIs(key, value), set]);
     } else {
       churn.clear();
       map.clear();
@@ -41,6 +63,18 @@ describe('a map of values that come and go', () => {
     ['a key deleted twice', '+a1 -a -a'],
     ['cleared, then set', '+a1 +b2 ! +c3'],
     ['keys named __proto__ and constructor', '+__proto__1 +constructor2 -constructor'],
+    ['added when missing', '+a1 &b2'],
+    ['not added over a key here, which keeps its value and place', '+a1 +b2 &a3'],
+    ['added again once deleted, going last', '+a1 +b2 -a &a3'],
+    ['replaced, going last with the new value', '+a1 +b2 +c3 =a4'],
+    ['replacing a missing key sets it', '+a1 =b2'],
+    ['taken: its value given, the key gone', '+a1 +b2 <a'],
+    ['taking a missing key', '+a1 <z'],
+    ['taken, then set again, going last', '+a1 +b2 <a +a3'],
+    ['deleted while set to the value given', '+a1 +b2 ~a1'],
+    ['kept when set to another value', '+a1 +b2 ~a2'],
+    ['deleting a missing key only if set', '+a1 ~z1'],
+    ['__proto__ added, replaced and taken', '&__proto__1 =__proto__2 <__proto__'],
   ];
 
   it.each(cases)('answers as a Map does: %s', (_, steps) => {

@@ -37,9 +37,56 @@ export class ChurnMap<K, V> {
     else slot.value = value;
   }
 
+  /**
+   * Sets `key` to `value` only when `key` is not here: false, changing nothing, when it is.
+   * One lookup fewer than `has`, then `set`.
+   */
+  add(key: K, value: V): boolean {
+    if (this.#slots.get(key) !== undefined) return false;
+    this.#slots.set(key, { value });
+    return true;
+  }
+
+  /**
+   * Sets `key` to `value` as the last in the order (a key already here moves there), and gives
+   * the value it replaced. One lookup fewer than `take`, then `set`.
+   */
+  replace(key: K, value: V): V | undefined {
+    const slot = this.#slots.get(key);
+    let replaced: V | undefined;
+    if (slot !== undefined) {
+      replaced = slot.value;
+      slot.value = undefined;
+      this.#slots.delete(key);
+    }
+    this.#slots.set(key, { value });
+    return replaced;
+  }
+
   delete(key: K): boolean {
     const slot = this.#slots.get(key);
     if (slot === undefined) return false;
+    slot.value = undefined;
+    return this.#slots.delete(key);
+  }
+
+  /**
+   * Deletes `key` and gives the value it had (`undefined`: not here). One lookup fewer than
+   * `get`, then `delete`.
+   */
+  take(key: K): V | undefined {
+    const slot = this.#slots.get(key);
+    if (slot === undefined) return undefined;
+    const { value } = slot;
+    slot.value = undefined;
+    this.#slots.delete(key);
+    return value;
+  }
+
+  /** Deletes `key` only while it is set to `value` (compared with `===`); true when it did. */
+  deleteIfIs(key: K, value: V): boolean {
+    const slot = this.#slots.get(key);
+    if (slot === undefined || slot.value !== value) return false;
     slot.value = undefined;
     return this.#slots.delete(key);
   }

@@ -105,8 +105,7 @@ export class SessionRegistry {
    * started meanwhile sees this one and waits for it, rather than racing it to the store.
    */
   reserve(key: string, reservation: LoadReservation): void {
-    if (this.#loads.has(key)) throw new Error(`${key} is already reserved by a load`);
-    this.#loads.set(key, reservation);
+    if (!this.#loads.add(key, reservation)) throw new Error(`${key} is already reserved by a load`);
     TOKENS_HERE.set(reservation.token, key);
   }
 
@@ -118,7 +117,7 @@ export class SessionRegistry {
 
   /** The load under `reservation` settled (loaded or not): the key is no longer reserved. */
   settle(key: string, reservation: LoadReservation): void {
-    if (this.#loads.get(key) === reservation) this.#loads.delete(key);
+    this.#loads.deleteIfIs(key, reservation);
     if (this.#sessions.get(key)?.token !== reservation.token) {
       TOKENS_HERE.delete(reservation.token);
       if (reservation.mayLeaveLock) this.#noteLeftLock(key, reservation);
@@ -155,7 +154,7 @@ export class SessionRegistry {
    * release leaves its snapshot for the key's next load here, anything else forgets the key's.
    */
   forget(session: ProfileSession, released?: StoreSnapshot): void {
-    if (this.#sessions.get(session.key) === session) this.#sessions.delete(session.key);
+    this.#sessions.deleteIfIs(session.key, session);
     // Nothing is kept once the driver closed: no load will use it.
     const kept = this.#closed ? undefined : released;
     // The data's JSON goes with it only when the release's own write stored that JSON.

@@ -48,12 +48,13 @@ export class ReleasedSnapshots {
    * `key` this server last released, or forgets `key`.
    */
   keep(key: string, snapshot: StoreSnapshot | undefined, chars = 0, dataJson?: string): void {
-    this.#forget(key);
     const at = this.now();
-    if (snapshot !== undefined && chars <= MAX_CHARS) {
-      this.#kept.set(key, { snapshot, dataJson, at, chars });
-      this.#chars += chars;
-    }
+    const kept = snapshot !== undefined && chars <= MAX_CHARS;
+    // The key's old entry goes in the lookup that sets the new one, last in the order: the newest.
+    const old = kept
+      ? this.#kept.replace(key, { snapshot, dataJson, at, chars })
+      : this.#kept.take(key);
+    this.#chars += (kept ? chars : 0) - (old?.chars ?? 0);
     for (const oldest of this.#kept.keys()) {
       const over = this.#kept.size > MAX_ENTRIES || this.#chars > MAX_CHARS;
       if (!over && at - (this.#kept.get(oldest) as Kept).at <= MAX_AGE_MS) break;
@@ -66,9 +67,8 @@ export class ReleasedSnapshots {
    * it); either way it is not kept any more.
    */
   take(key: string, now?: number): Released | undefined {
-    const kept = this.#kept.get(key);
+    const kept = this.#kept.take(key);
     if (kept === undefined) return undefined;
-    this.#kept.delete(key); // `#forget`, with the entry in hand: one lookup fewer on every load
     this.#chars -= kept.chars;
     return (now ?? this.now()) - kept.at <= MAX_AGE_MS ? kept : undefined;
   }
@@ -80,10 +80,8 @@ export class ReleasedSnapshots {
   }
 
   #forget(key: string): void {
-    const kept = this.#kept.get(key);
-    if (kept === undefined) return;
-    this.#kept.delete(key);
-    this.#chars -= kept.chars;
+    const kept = this.#kept.take(key);
+    if (kept !== undefined) this.#chars -= kept.chars;
   }
 
   /** How many snapshots are kept (for tests). */
