@@ -26,16 +26,26 @@ interface SamplingNode {
   readonly children: readonly SamplingNode[];
 }
 
-/** Bytes by place and by function (`name file:line`) under `node`. */
-function tally(node: SamplingNode, byPlace: Map<string, number>, byFunction: Map<string, number>) {
+/**
+ * Bytes by place and by function (`name file:line`) under `node`. A frame with no script (a
+ * builtin such as `Map.prototype.set` or `Object.getOwnPropertyDescriptor`) allocates for the
+ * code that called it: its bytes count in its caller's place (`callerPlace`).
+ */
+function tally(
+  node: SamplingNode,
+  byPlace: Map<string, number>,
+  byFunction: Map<string, number>,
+  callerPlace?: string,
+) {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const builtin = url === '' && !functionName.startsWith('(');
+  const place = builtin && callerPlace !== undefined ? callerPlace : placeOf(node.callFrame);
   if (node.selfSize > 0) {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const place = placeOf(node.callFrame);
     byPlace.set(place, (byPlace.get(place) ?? 0) + node.selfSize);
     const name = `${functionName || '(anonymous)'} ${url.split('/').slice(-3).join('/')}:${lineNumber}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
   }
-  for (const child of node.children) tally(child, byPlace, byFunction);
+  for (const child of node.children) tally(child, byPlace, byFunction, place);
 }
 
 const seconds = numberOption('seconds', 2);
