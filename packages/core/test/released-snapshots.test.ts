@@ -83,6 +83,21 @@ describe('ReleasedSnapshots, its memory', () => {
     expect(kept.take('p4')?.snapshot.version).toBe('v4');
   });
 
+  it('counts a key kept again once, as its newest, and puts it last: the oldest of the others goes first', () => {
+    const kept = new ReleasedSnapshots(() => 0);
+    const { maxChars } = RELEASED_SNAPSHOT_LIMITS;
+    kept.keep('p1', snapshot('v1'), maxChars / 2);
+    kept.keep('p2', snapshot('v2'), maxChars / 4);
+    kept.keep('p1', snapshot('v3'), maxChars / 2); // half the limit in all for p1, not a whole
+    kept.keep('p3', snapshot('v4'), maxChars / 4); // exactly at the limit: nothing dropped
+    expect(kept.size).toBe(3);
+    kept.keep('p4', snapshot('v5'), 1); // over it: p2 goes, the oldest now that p1 came again
+    expect(kept.take('p2')).toBeUndefined();
+    expect(kept.take('p1')?.snapshot.version).toBe('v3');
+    expect(kept.take('p3')?.snapshot.version).toBe('v4');
+    expect(kept.take('p4')?.snapshot.version).toBe('v5');
+  });
+
   it('keeps a release that comes after its driver closed not at all, and forgets those kept before', () => {
     const registry = new SessionRegistry(() => 0);
     const session = (key: string) =>
