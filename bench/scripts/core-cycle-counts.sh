@@ -6,6 +6,8 @@
 # within about 1 %. The instructions are the difference of a run of 12,000 cycles and one of
 # 2,000, over 10,000, so start-up and warm-up cancel out. A clock read is counted apart: on
 # some machines (this sandbox: about 60 ns) it is a system call, which callgrind does not see.
+# Core's Map operations per cycle are counted too (`core-fixed-cycles.mjs 5000 --maps` lists
+# them by caller).
 #   bench/scripts/core-cycle-counts.sh <commit> [<commit>...]     (needs valgrind)
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
@@ -24,6 +26,6 @@ for c in "$@"; do
   cp "$script" "$tmp/$c/packages/core/core-fixed-cycles.mjs"
   cd "$tmp/$c/packages/core"
   short=$(instructions 2000) long=$(instructions 12000)
-  echo "$c: $(( (long - short) / 10000 )) instructions per cycle, $(node core-fixed-cycles.mjs 5000 --clock) clock reads per cycle"
+  echo "$c: $(( (long - short) / 10000 )) instructions per cycle, $(node core-fixed-cycles.mjs 5000 --clock) clock reads per cycle, $(node core-fixed-cycles.mjs 5000 --maps | tail -1)"
   cd "$root"
 done

@@ -14,7 +14,7 @@
 import { createHook } from 'node:async_hooks';
 import { Session } from 'node:inspector/promises';
 import { runPlayers } from '../measure/throughput.js';
-import { numberOption, openProfiledCycle, PLAYERS, placeOf } from './profiled-cycle.js';
+import { numberOption, openProfiledCycle, PLAYERS, placeOf, REST } from './profiled-cycle.js';
 
 interface SamplingNode {
   readonly callFrame: {
@@ -27,9 +27,10 @@ interface SamplingNode {
 }
 
 /**
- * Bytes by place and by function (`name file:line`) under `node`. A frame with no script (a
- * builtin such as `Map.prototype.set` or `Object.getOwnPropertyDescriptor`) allocates for the
- * code that called it: its bytes count in its caller's place (`callerPlace`).
+ * Bytes by place and by function (`name file:line`) under `node`. A frame with no script that
+ * `placeOf` names no place of its own (a builtin such as `Map.prototype.set` or
+ * `Object.getOwnPropertyDescriptor`; not the socket writes, nor a `(...)` frame of V8's)
+ * allocates for the code that called it: its bytes count in its caller's place (`callerPlace`).
  */
 function tally(
   node: SamplingNode,
@@ -38,8 +39,9 @@ function tally(
   callerPlace?: string,
 ) {
   const { functionName, url, lineNumber } = node.callFrame;
-  const builtin = url === '' && !functionName.startsWith('(');
-  const place = builtin && callerPlace !== undefined ? callerPlace : placeOf(node.callFrame);
+  const own = placeOf(node.callFrame);
+  const builtin = url === '' && !functionName.startsWith('(') && own === REST;
+  const place = builtin && callerPlace !== undefined ? callerPlace : own;
   if (node.selfSize > 0) {
     byPlace.set(place, (byPlace.get(place) ?? 0) + node.selfSize);
     const name = `${functionName || '(anonymous)'} ${url.split('/').slice(-3).join('/')}:${lineNumber}`;

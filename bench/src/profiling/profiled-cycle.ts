@@ -110,6 +110,9 @@ export function numberOption(name: string, fallback: number): number {
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
 }
 
+/** Where `placeOf` puts what belongs to no place it names. */
+export const REST = 'the rest (Node, microtasks, the bench loop)';
+
 /**
  * Where a profile's frame counts: the socket write, the collector, ioredis, core, core's memory
  * backends, the adapter.
@@ -129,5 +132,5 @@ export function placeOf(callFrame: {
   if (url.includes('/packages/redis/')) return 'DataDriver Redis adapter';
   if (/\/node_modules\/(pg|pg-[a-z]+|pgpass|postgres-[a-z]+)\//.test(url)) return 'pg';
   if (url.includes('/packages/postgres/')) return 'DataDriver PostgreSQL adapter';
-  return 'the rest (Node, microtasks, the bench loop)';
+  return REST;
 }

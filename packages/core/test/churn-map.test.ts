@@ -42,7 +42,7 @@ function run(steps: string) {
       map.delete(key);
       answers.push([churn.take(key), old]);
     } else if (op === '~') {
-      const set = map.get(key) === value;
+      const set = map.has(key) && map.get(key) === value;
       if (set) map.delete(key);
       answers.push([churn.deleteIfIs(key, value), set]);
     } else {

@@ -98,6 +98,21 @@ describe('ReleasedSnapshots, its memory', () => {
     expect(kept.take('p4')?.snapshot.version).toBe('v5');
   });
 
+  it('frees the data of a key kept again with no snapshot, or with one over the char limit', () => {
+    const { maxChars } = RELEASED_SNAPSHOT_LIMITS;
+    for (const [again, chars] of [
+      [undefined, 0],
+      [snapshot('v2'), maxChars + 1],
+    ] as const) {
+      const kept = new ReleasedSnapshots(() => 0);
+      kept.keep('p1', snapshot('v1'), maxChars / 2);
+      kept.keep('p1', again, chars);
+      kept.keep('p2', snapshot('v3'), maxChars); // fits only once p1's half is freed
+      expect(kept.take('p1')).toBeUndefined();
+      expect(kept.take('p2')?.snapshot.version).toBe('v3');
+    }
+  });
+
   it('keeps a release that comes after its driver closed not at all, and forgets those kept before', () => {
     const registry = new SessionRegistry(() => 0);
     const session = (key: string) =>

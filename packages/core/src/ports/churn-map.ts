@@ -53,12 +53,7 @@ export class ChurnMap<K, V> {
    */
   replace(key: K, value: V): V | undefined {
     const slot = this.#slots.get(key);
-    let replaced: V | undefined;
-    if (slot !== undefined) {
-      replaced = slot.value;
-      slot.value = undefined;
-      this.#slots.delete(key);
-    }
+    const replaced = slot === undefined ? undefined : this.#cut(key, slot);
     this.#slots.set(key, { value });
     return replaced;
   }
@@ -66,29 +61,33 @@ export class ChurnMap<K, V> {
   delete(key: K): boolean {
     const slot = this.#slots.get(key);
     if (slot === undefined) return false;
-    slot.value = undefined;
-    return this.#slots.delete(key);
+    this.#cut(key, slot);
+    return true;
   }
 
   /**
-   * Deletes `key` and gives the value it had (`undefined`: not here). One lookup fewer than
-   * `get`, then `delete`.
+   * Deletes `key` and gives the value it had (`undefined` when it was not here, or held
+   * `undefined`). One lookup fewer than `get`, then `delete`.
    */
   take(key: K): V | undefined {
     const slot = this.#slots.get(key);
-    if (slot === undefined) return undefined;
-    const { value } = slot;
-    slot.value = undefined;
-    this.#slots.delete(key);
-    return value;
+    return slot === undefined ? undefined : this.#cut(key, slot);
   }
 
   /** Deletes `key` only while it is set to `value` (compared with `===`); true when it did. */
   deleteIfIs(key: K, value: V): boolean {
     const slot = this.#slots.get(key);
     if (slot === undefined || slot.value !== value) return false;
+    this.#cut(key, slot);
+    return true;
+  }
+
+  /** `key`'s `slot` emptied, then `key` deleted: every way out of the map goes through here. */
+  #cut(key: K, slot: Slot<V>): V | undefined {
+    const { value } = slot;
     slot.value = undefined;
-    return this.#slots.delete(key);
+    this.#slots.delete(key);
+    return value;
   }
 
   clear(): void {

@@ -49,12 +49,13 @@ export class ReleasedSnapshots {
    */
   keep(key: string, snapshot: StoreSnapshot | undefined, chars = 0, dataJson?: string): void {
     const at = this.now();
-    const kept = snapshot !== undefined && chars <= MAX_CHARS;
-    // The key's old entry goes in the lookup that sets the new one, last in the order: the newest.
-    const old = kept
-      ? this.#kept.replace(key, { snapshot, dataJson, at, chars })
-      : this.#kept.take(key);
-    this.#chars += (kept ? chars : 0) - (old?.chars ?? 0);
+    if (snapshot === undefined || chars > MAX_CHARS) {
+      this.#forget(key);
+    } else {
+      // The key's old entry goes in the lookup that sets the new one, last in the order: the newest.
+      const old = this.#kept.replace(key, { snapshot, dataJson, at, chars });
+      this.#chars += chars - (old?.chars ?? 0);
+    }
     for (const oldest of this.#kept.keys()) {
       const over = this.#kept.size > MAX_ENTRIES || this.#chars > MAX_CHARS;
       if (!over && at - (this.#kept.get(oldest) as Kept).at <= MAX_AGE_MS) break;
@@ -67,9 +68,8 @@ export class ReleasedSnapshots {
    * it); either way it is not kept any more.
    */
   take(key: string, now?: number): Released | undefined {
-    const kept = this.#kept.take(key);
+    const kept = this.#forget(key);
     if (kept === undefined) return undefined;
-    this.#chars -= kept.chars;
     return (now ?? this.now()) - kept.at <= MAX_AGE_MS ? kept : undefined;
   }
 
@@ -79,9 +79,11 @@ export class ReleasedSnapshots {
     this.#chars = 0;
   }
 
-  #forget(key: string): void {
+  /** Forgets `key`, and gives what was kept for it, if anything. */
+  #forget(key: string): Kept | undefined {
     const kept = this.#kept.take(key);
     if (kept !== undefined) this.#chars -= kept.chars;
+    return kept;
   }
 
   /** How many snapshots are kept (for tests). */
