@@ -26,28 +26,35 @@ interface SamplingNode {
   readonly children: readonly SamplingNode[];
 }
 
+/** Bytes by place, the part of them builtins made, and bytes by function (`name file:line`). */
+interface Tally {
+  readonly byPlace: Map<string, number>;
+  readonly builtinsByPlace: Map<string, number>;
+  readonly byFunction: Map<string, number>;
+}
+
+const add = (map: Map<string, number>, key: string, bytes: number) =>
+  map.set(key, (map.get(key) ?? 0) + bytes);
+
 /**
- * Bytes by place and by function (`name file:line`) under `node`. A frame with no script that
- * `placeOf` names no place of its own (a builtin such as `Map.prototype.set` or
- * `Object.getOwnPropertyDescriptor`; not the socket writes, nor a `(...)` frame of V8's)
- * allocates for the code that called it: its bytes count in its caller's place (`callerPlace`).
+ * What `node` and its callees allocated. A frame with no script that `placeOf` names no place of
+ * its own (a builtin such as `Map.prototype.set` or `Object.getOwnPropertyDescriptor`; not the
+ * socket writes, nor a `(...)` frame of V8's) allocates for the code that called it: its bytes
+ * count in its caller's place (`callerPlace`), and in that place's builtins.
  */
-function tally(
-  node: SamplingNode,
-  byPlace: Map<string, number>,
-  byFunction: Map<string, number>,
-  callerPlace?: string,
-) {
+function tally(node: SamplingNode, into: Tally, callerPlace?: string) {
   const { functionName, url, lineNumber } = node.callFrame;
   const own = placeOf(node.callFrame);
-  const builtin = url === '' && !functionName.startsWith('(') && own === REST;
-  const place = builtin && callerPlace !== undefined ? callerPlace : own;
+  const builtin =
+    url === '' && !functionName.startsWith('(') && own === REST && callerPlace !== undefined;
+  const place = builtin ? callerPlace : own;
   if (node.selfSize > 0) {
-    byPlace.set(place, (byPlace.get(place) ?? 0) + node.selfSize);
+    add(into.byPlace, place, node.selfSize);
+    if (builtin) add(into.builtinsByPlace, place, node.selfSize);
     const name = `${functionName || '(anonymous)'} ${url.split('/').slice(-3).join('/')}:${lineNumber}`;
-    byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
+    add(into.byFunction, name, node.selfSize);
   }
-  for (const child of node.children) tally(child, byPlace, byFunction, place);
+  for (const child of node.children) tally(child, into, place);
 }
 
 const seconds = numberOption('seconds', 2);
@@ -67,14 +74,16 @@ try {
     profile: { head: SamplingNode };
   };
   session.disconnect();
-  const byPlace = new Map<string, number>();
-  const byFunction = new Map<string, number>();
-  tally(profile.head, byPlace, byFunction);
+  const into: Tally = { byPlace: new Map(), builtinsByPlace: new Map(), byFunction: new Map() };
+  tally(profile.head, into);
+  const { byPlace, builtinsByPlace, byFunction } = into;
   const total = [...byPlace.values()].reduce((sum, bytes) => sum + bytes, 0);
   const kb = (bytes: number) => `${(bytes / cycles / 1024).toFixed(1)} KB`;
   console.log(`${kb(total)} allocated per cycle (${cycles} cycles, ${PLAYERS} players in flight)`);
   for (const [place, bytes] of [...byPlace].sort((a, b) => b[1] - a[1])) {
-    console.log(`${kb(bytes).padStart(9)}  ${place}`);
+    const builtins = kb(builtinsByPlace.get(place) ?? 0);
+    const of = builtins === kb(0) ? '' : ` (${builtins} of it by builtins it called)`;
+    console.log(`${kb(bytes).padStart(9)}  ${place}${of}`);
   }
   console.log('the functions that allocate most, per cycle:');
   for (const [name, bytes] of [...byFunction]
