@@ -52,7 +52,7 @@ export class ReleasedSnapshots {
     if (snapshot === undefined || chars > MAX_CHARS) {
       this.#forget(key);
     } else {
-      // The key's old entry goes in the lookup that sets the new one, last in the order: the newest.
+      // The key's old entry goes in the lookup that sets the new one, last: the newest.
       const old = this.#kept.replace(key, { snapshot, dataJson, at, chars });
       this.#chars += chars - (old?.chars ?? 0);
     }
