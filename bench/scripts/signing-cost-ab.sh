@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# What signing costs the all-Redis live hand-over: `pnpm bench -- --only handover --stack
+# all-redis` in alternating rounds, as built (HMAC-SHA256 for each message's `S` and `SH`), and
+# with the HMAC stood in by a string both servers compute alike (the fields' JSON is still made,
+# so only the HMAC itself is left out). The stand-in is a measuring device, never a build: it
+# is made on a copy of core's built bundle in a temporary worktree of HEAD, in which both sides
+# run, and both game servers load that worktree's core.
+#   bench/scripts/signing-cost-ab.sh [rounds, default 4] [warm-up hops, default 2000]
+# Prints each run (hop median, the spaced two-process floor, their ratio, and the hop's steps
+# from the servers' events in ms), then each side's medians of the rounds.
+set -euo pipefail
+rounds=${1:-4} warmup=${2:-2000}
+root=$(git rev-parse --show-toplevel)
+tmp=$(mktemp -d)
+cleanup() {
+  git -C "$root" worktree remove --force "$tmp/tree" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+git -C "$root" worktree add --quiet --detach "$tmp/tree" HEAD
+cd "$tmp/tree"
+pnpm install --frozen-lockfile --filter '@datadriver/bench...' >/dev/null
+pnpm --filter '@datadriver/bench...' build >/dev/null
+
+bundle=packages/core/dist/index.js
+hmac='return createHmac("sha256", this.key).update(JSON.stringify(fields)).digest("base64url");'
+stand_in='return "s" + JSON.stringify(fields).length;'
+found=$(grep -cF "$hmac" "$bundle" || true)
+if [ "$found" != 3 ]; then
+  echo "expected the Signer's 3 HMAC calls in $bundle, found $found: update this script" >&2
+  exit 1
+fi
+cp "$bundle" "$tmp/hmac.js"
+awk -v from="$hmac" -v to="$stand_in" '{ i = index($0, from); if (i) $0 = substr($0, 1, i - 1) to substr($0, i + length(from)); print }' \
+  "$tmp/hmac.js" >"$tmp/stand-in.js"
+
+median() {
+  tr ' ' '\n' | grep -v '^$' | sort -g |
+    awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+declare -A hops floors ratios
+for round in $(seq 1 "$rounds"); do
+  for side in hmac stand-in; do
+    cp "$tmp/$side.js" "$bundle"
+    node bench/dist/cli.js --only handover --stack all-redis --warm-up "$warmup" \
+      --out "$tmp/out" >"$tmp/run.log" 2>&1 || { cat "$tmp/run.log" >&2; exit 1; }
+    read -r hop floor ratio steps < <(node -e '
+      const { figures } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+      const by = (id) => figures.find((f) => f.id === id);
+      const hop = by("handover.all-redis");
+      const floor = by("limit.all-redis.two-process").summary.median;
+      const steps = Object.values(hop.detail.phasesMedianMs).map((ms) => ms.toFixed(3));
+      const median = hop.summary.median;
+      console.log(median.toFixed(3), floor.toFixed(3), (median / floor).toFixed(2), steps.join(" "));
+    ' "$tmp/out/results.json")
+    hops[$side]="${hops[$side]:-} $hop"
+    floors[$side]="${floors[$side]:-} $floor"
+    ratios[$side]="${ratios[$side]:-} $ratio"
+    echo "round $round  $side: hop $hop ms, floor $floor ms, ratio $ratio; steps $steps"
+  done
+done
+for side in hmac stand-in; do
+  echo "$side: hop $(echo "${hops[$side]}" | median) ms, floor $(echo "${floors[$side]}" | median) ms, ratio $(echo "${ratios[$side]}" | median) (medians of $rounds rounds)"
+done
