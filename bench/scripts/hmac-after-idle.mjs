@@ -1,8 +1,9 @@
 // What one HMAC-SHA256 of a handoff message's fields costs a process that has just woken, as a
 // game server wakes for each step of a hand-over: the first and the second call after an idle
 // gap, against the same calls back to back, and JSON.stringify of the same fields for scale.
-// The Signer (packages/core/src/handoff/signing.ts) makes two per message on each side: `S`
-// and `SH`, eight a handed hop. Beside it, the same HMAC from SHA-256 states keyed once and
+// The Signer (packages/core/src/handoff/signing.ts) makes two for each message of a handed hop
+// on each side, `S` and `SH` (a message with no hand-over part carries `S` alone): eight a
+// handed hop. Beside it, the same HMAC from SHA-256 states keyed once and
 // copied per call (`Hash.copy()`, RFC 2104's inner and outer hashes), checked equal to it.
 //   node bench/scripts/hmac-after-idle.mjs [idle ms, default 10] [samples, default 300]
 // Prints each operation's median µs: first after idle, second after idle, and warm.

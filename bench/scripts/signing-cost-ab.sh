@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # What signing costs the all-Redis live hand-over: `pnpm bench -- --only handover --stack
 # all-redis` in alternating rounds, as built (HMAC-SHA256 for each message's `S` and `SH`), and
-# with the HMAC stood in by a string both servers compute alike (the fields' JSON is still made,
-# so only the HMAC itself is left out). The stand-in is a measuring device, never a build: it
-# is made on a copy of core's built bundle in a temporary worktree of HEAD, in which both sides
-# run, and both game servers load that worktree's core.
+# with the HMAC stood in by a string both servers compute alike, as long as a signature (the
+# fields' JSON is still made, and the messages keep their size, so only the HMAC itself is left
+# out). The stand-in is a measuring device, never a build: it is made on a copy of core's built
+# bundle in a temporary worktree of HEAD, in which both sides run, and both game servers load
+# that worktree's core. Odd rounds run as built first, even rounds the stand-in first; each run
+# must hand every recorded hop over (its loads took the lock the holder's release wrote).
 #   bench/scripts/signing-cost-ab.sh [rounds, default 4] [warm-up hops, default 2000]
 # Prints each run (hop median, the spaced two-process floor, their ratio, and the hop's steps
 # from the servers' events in ms), then each side's medians of the rounds.
@@ -24,7 +26,8 @@ pnpm --filter '@datadriver/bench...' build >/dev/null
 
 bundle=packages/core/dist/index.js
 hmac='return createHmac("sha256", this.key).update(JSON.stringify(fields)).digest("base64url");'
-stand_in='return "s" + JSON.stringify(fields).length;'
+# 43 characters, as an HMAC-SHA256 in base64url.
+stand_in='return ("s" + JSON.stringify(fields).length).padEnd(43, "x");'
 found=$(grep -cF "$hmac" "$bundle" || true)
 if [ "$found" != 3 ]; then
   echo "expected the Signer's 3 HMAC calls in $bundle, found $found: update this script" >&2
@@ -33,6 +36,11 @@ fi
 cp "$bundle" "$tmp/hmac.js"
 awk -v from="$hmac" -v to="$stand_in" '{ i = index($0, from); if (i) $0 = substr($0, 1, i - 1) to substr($0, i + length(from)); print }' \
   "$tmp/hmac.js" >"$tmp/stand-in.js"
+if [ "$(grep -cF "$stand_in" "$tmp/stand-in.js" || true)" != 3 ] ||
+  grep -qF "$hmac" "$tmp/stand-in.js"; then
+  echo "the stand-in did not replace the Signer's 3 HMAC calls: update this script" >&2
+  exit 1
+fi
 
 median() {
   tr ' ' '\n' | grep -v '^$' | sort -g |
@@ -40,19 +48,25 @@ median() {
 }
 declare -A hops floors ratios
 for round in $(seq 1 "$rounds"); do
-  for side in hmac stand-in; do
+  order="hmac stand-in"
+  if [ $((round % 2)) = 0 ]; then order="stand-in hmac"; fi
+  for side in $order; do
     cp "$tmp/$side.js" "$bundle"
     node bench/dist/cli.js --only handover --stack all-redis --warm-up "$warmup" \
       --out "$tmp/out" >"$tmp/run.log" 2>&1 || { cat "$tmp/run.log" >&2; exit 1; }
-    read -r hop floor ratio steps < <(node -e '
+    figures=$(node -e '
       const { figures } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
       const by = (id) => figures.find((f) => f.id === id);
       const hop = by("handover.all-redis");
+      if (!/ (\d+) of \1 loads took the lock the holder.s release wrote/.test(hop.note)) {
+        throw new Error(`not every hop was handed over: ${hop.note}`);
+      }
       const floor = by("limit.all-redis.two-process").summary.median;
       const steps = Object.values(hop.detail.phasesMedianMs).map((ms) => ms.toFixed(3));
       const median = hop.summary.median;
       console.log(median.toFixed(3), floor.toFixed(3), (median / floor).toFixed(2), steps.join(" "));
     ' "$tmp/out/results.json")
+    read -r hop floor ratio steps <<<"$figures"
     hops[$side]="${hops[$side]:-} $hop"
     floors[$side]="${floors[$side]:-} $floor"
     ratios[$side]="${ratios[$side]:-} $ratio"
