@@ -246,7 +246,13 @@ export const crossServerScenarios: Scenario[] = [
       expect(sent[0]!.time).toBeLessThan(releasedAt);
       expect(sent.length).toBeGreaterThanOrEqual(2);
       expect(cluster.events.indexOf(heard[0]!)).toBeGreaterThan(cluster.events.indexOf(sent[1]!));
-      expect(heard[0]!.time).toBeGreaterThanOrEqual(subscribedAt!.time);
+      // Nor before the held subscribe was let go. On the virtual clock the subscription's event
+      // comes first; on a real backend an adapter may take messages for a channel before its
+      // subscribe's promise settles (the Redis messenger adds its handler first), so a message
+      // in the same read as the answer can be reported a millisecond before the subscription.
+      expect(heard[0]!.time).toBeGreaterThanOrEqual(
+        cluster.time.exact ? subscribedAt!.time : releasedAt,
+      );
       if (cluster.time.exact) {
         // On the virtual clock the first repeat, at 4 s, is the one A hears, and the last.
         expect(requestsSent(cluster, 'B')).toBe(2);
