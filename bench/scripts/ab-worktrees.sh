@@ -34,7 +34,5 @@ ab_redis() {
   export REDIS_URL="redis://127.0.0.1:$port"
 }
 
-median() {
-  tr ' ' '\n' | grep -v '^$' | sort -g |
-    awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
+# shellcheck source=median.sh
+source "$root/bench/scripts/median.sh"

@@ -42,10 +42,8 @@ if [ "$(grep -cF "$stand_in" "$tmp/stand-in.js" || true)" != 3 ] ||
   exit 1
 fi
 
-median() {
-  tr ' ' '\n' | grep -v '^$' | sort -g |
-    awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
+# shellcheck source=median.sh
+source "$root/bench/scripts/median.sh"
 declare -A hops floors ratios
 for round in $(seq 1 "$rounds"); do
   order="hmac stand-in"

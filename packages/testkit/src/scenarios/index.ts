@@ -2,6 +2,7 @@ import { crashScenarios } from './crash.js';
 
 export { crashTtl } from './crash.js';
 
+import { busDownScenarios } from './bus-down.js';
 import { crossServerScenarios } from './cross-server.js';
 import { messageScenarios } from './messages.js';
 import { protectionScenarios } from './protection.js';
@@ -16,6 +17,7 @@ import { supportScenarios } from './support.js';
 export const handoffScenarios: readonly Scenario[] = [
   ...sameServerScenarios,
   ...crossServerScenarios,
+  ...busDownScenarios,
   ...crashScenarios,
   ...protectionScenarios,
   ...messageScenarios,

@@ -3,12 +3,18 @@ import { expect } from 'vitest';
 import type { Cluster } from '../cluster/cluster.js';
 import type { Wait } from '../cluster/critical-path.js';
 import type { Span } from '../cluster/ledger.js';
+import type { TestServer } from '../cluster/server.js';
 import { describeSlack, traceOf } from './wait-report.js';
 
 /** One multi-server case, written once against the ports and run on every backend. */
 export interface Scenario {
   readonly name: string;
   run(cluster: Cluster): Promise<void>;
+}
+
+/** The messages of the kicks `server`'s host made, in order. */
+export function kicksOf(server: TestServer): string[] {
+  return server.host.kicks.map((kick) => kick.message);
 }
 
 export type LoadOutcome =
