@@ -161,10 +161,14 @@ describe('a queue of timers on a clock that steps', () => {
     const queue = new TimerQueue(scheduler, 'background');
     const ticks: Array<[string, number]> = [];
     const start = clock.now();
-    const a = new Autosave(queue, scheduler, 30_000, () => ticks.push(['a', clock.now() - start]));
+    const a = new Autosave(queue, scheduler, 30_000, {
+      autosaveDue: () => ticks.push(['a', clock.now() - start]),
+    });
     a.start();
     await clock.advance(10_000);
-    const b = new Autosave(queue, scheduler, 30_000, () => ticks.push(['b', clock.now() - start]));
+    const b = new Autosave(queue, scheduler, 30_000, {
+      autosaveDue: () => ticks.push(['b', clock.now() - start]),
+    });
     b.start();
     await clock.advance(10_000); // a due at 30 s, b at 40 s (wall and virtual alike)
     step(25_000); // the wall clock jumps: both fall due at a's wake

@@ -4,7 +4,7 @@ import { WriteQueue } from '../src/session/write-queue.js';
 
 describe('WriteQueue.abandon', () => {
   it('makes no error when nobody waits for a landing (a release with no waiter builds none)', () => {
-    const queue = new WriteQueue(() => undefined);
+    const queue = new WriteQueue({ settled: () => undefined });
     let made = 0;
     queue.abandon(() => {
       made += 1;
@@ -14,7 +14,7 @@ describe('WriteQueue.abandon', () => {
   });
 
   it('rejects every waiter with the one error it makes', async () => {
-    const queue = new WriteQueue(() => undefined);
+    const queue = new WriteQueue({ settled: () => undefined });
     const waits = [queue.nextLanding(), queue.nextLanding()];
     let made = 0;
     const error = new Error('inactive');
@@ -29,7 +29,7 @@ describe('WriteQueue.abandon', () => {
 
 describe('WriteQueue.run', () => {
   it('runs writes one after another, in the order asked, each after the caller returns', async () => {
-    const queue = new WriteQueue(() => undefined);
+    const queue = new WriteQueue({ settled: () => undefined });
     const log: string[] = [];
     const gates: Array<() => void> = [];
     const write = (name: string) => () => {
@@ -51,8 +51,10 @@ describe('WriteQueue.run', () => {
 
   it('counts a write out before its caller resumes, and goes on past a failed or throwing write', async () => {
     let settled = 0;
-    const queue = new WriteQueue(() => {
-      settled += 1;
+    const queue = new WriteQueue({
+      settled: () => {
+        settled += 1;
+      },
     });
     const failure = new Error('store down');
     const seen: Array<[string, number, boolean]> = [];
@@ -78,7 +80,7 @@ describe('WriteQueue.run', () => {
   });
 
   it("runs a queued write in its caller's async context, not the context of the write before it", async () => {
-    const queue = new WriteQueue(() => undefined);
+    const queue = new WriteQueue({ settled: () => undefined });
     const storage = new AsyncLocalStorage<string>();
     const seen: Array<string | undefined> = [];
     const write = () => {

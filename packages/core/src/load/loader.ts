@@ -150,7 +150,7 @@ export class Loader implements LoaderSide {
       token: reservation.token,
       data: fillDefaults(record.data, context.settings.defaults),
       filledDefaults: lacksDefaults(record.data, context.settings.defaults),
-      userIds: record.meta.userIds ?? [],
+      userIds: record.meta.userIds,
       messages: record.meta.messages,
       player: how.player,
       version: record.meta.version,

@@ -16,7 +16,8 @@ export class Autosave {
     private readonly timers: TimerQueue,
     private readonly scheduler: Scheduler,
     private readonly periodMs: number,
-    private readonly tick: () => void,
+    /** Whose tick it is (an object, not a closure: one object fewer a session). */
+    private readonly owner: { autosaveDue(): void },
   ) {}
 
   start(): void {
@@ -37,6 +38,6 @@ export class Autosave {
   // Armed again before the tick runs, as a repeat is: a stop() from inside the tick disarms it.
   readonly #run = (): void => {
     this.#arm(nextAutosaveDue(this.#due, this.scheduler.now(), repeatIntervalMs(this.periodMs)));
-    this.tick();
+    this.owner.autosaveDue();
   };
 }

@@ -71,7 +71,7 @@ export class ProfileSession {
     this.#view = view;
     this.#io = new SessionIo(context, view, loadedSnapshot(start), start.storeKey);
     const { autosaves, scheduler, settings } = context;
-    this.#autosave = new Autosave(autosaves, scheduler, settings.autosaveMs, () => this.#tick());
+    this.#autosave = new Autosave(autosaves, scheduler, settings.autosaveMs, this);
     this.profile = new Profile(this);
     this.#autosave.start();
   }
@@ -219,24 +219,28 @@ export class ProfileSession {
     this.#deactivate('erased');
   }
 
-  /** A promise chain, not an async function: a release is one promise fewer. */
+  /**
+   * The release save, whose outcome the writes report in their own callback (`left`,
+   * `leaveFailed`): a release makes no promise of its own.
+   */
   #release(): Promise<void> {
     const trade = this.#trade;
-    const released = trade ? trade.decided.then(() => this.#io.release()) : this.#io.release();
-    return released.then(
-      () => {
-        this.#deactivate('released');
-        this.#releasing = undefined;
-      },
-      (error: unknown) => {
-        if (this.#move('leave-failed')) {
-          const failure = error as DataDriverError;
-          this.context.emit({ type: 'profile.release-failed', key: this.key, error: failure });
-        }
-        this.#releasing = undefined;
-        throw error;
-      },
-    );
+    return trade ? trade.decided.then(() => this.#io.release()) : this.#io.release();
+  }
+
+  /** The release save landed: the session ends. */
+  left(): void {
+    this.#deactivate('released');
+    this.#releasing = undefined;
+  }
+
+  /** The release failed with `error` (its promise rejects with it): the profile is retained. */
+  leaveFailed(error: unknown): void {
+    if (this.#move('leave-failed')) {
+      const failure = error as DataDriverError;
+      this.context.emit({ type: 'profile.release-failed', key: this.key, error: failure });
+    }
+    this.#releasing = undefined;
   }
 
   /** Its load handed it to the game: a lost lock from now on kicks its player. */
@@ -273,7 +277,8 @@ export class ProfileSession {
     return true;
   }
 
-  #tick(): void {
+  /** Its autosave fell due (`Autosave`): a save, or a retained release's retry. */
+  autosaveDue(): void {
     if (this.#io.busy || this.#trade) return;
     if (this.active) {
       this.#io.autosave(this, () => this.#mayPass()).catch(() => undefined); // profile.save-failed

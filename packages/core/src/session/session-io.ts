@@ -70,7 +70,7 @@ export class SessionIo implements WriteLanding {
   ) {
     this.#lastWritten = start;
     this.#durableApplied = owner.messages.current.applied;
-    this.#queue = new WriteQueue(() => owner.settled());
+    this.#queue = new WriteQueue(owner);
     this.#writer = new SessionWriter(context, owner.key, owner.token, owner, storeKey);
     // What the load took is committed: transfers a crash kept from delivery go out now.
     deliverOutbox(context, owner.key, owner.messages, owner.messages.current.outbox);
@@ -152,14 +152,25 @@ export class SessionIo implements WriteLanding {
     return save;
   }
 
-  /** The leave save: the data written with the lock cleared. */
+  /**
+   * The leave save: the data written with the lock cleared. Its outcome goes to the owner
+   * (`left`, `leaveFailed`) before its promise settles, from whichever step ends it.
+   */
   release(): Promise<void> {
     return this.#queue.run(() => {
-      beforeSave(this.context, this.owner, 'release'); // a failure is reported; it goes on
-      const json = this.#take();
-      // A synchronous schema (or none) costs the write no turn.
-      const schema = matchSchema(this.context, this.owner.key, json);
-      return schema ? schema.then(() => this.#release(json)) : this.#release(json);
+      try {
+        beforeSave(this.context, this.owner, 'release'); // a failure is reported; it goes on
+        const json = this.#take();
+        // A synchronous schema (or none) costs the write no turn.
+        const schema = matchSchema(this.context, this.owner.key, json);
+        if (schema === undefined) return this.#release(json);
+        return schema.then(
+          () => this.#release(json),
+          (error: unknown) => this.#leaveFailed(error),
+        );
+      } catch (error) {
+        return this.#leaveFailed(error);
+      }
     });
   }
 
@@ -171,8 +182,19 @@ export class SessionIo implements WriteLanding {
 
   /** The release's write landed (its own callback): the session leaves what it wrote. */
   releaseLanded(release: ReleaseWrite, result: Written<ReleaseDecision>): void {
-    this.#landed(result, release.at, release.json);
-    reportReleased(this.context, this.owner, this.#lastWritten);
+    try {
+      this.#landed(result, release.at, release.json);
+      reportReleased(this.context, this.owner, this.#lastWritten);
+    } catch (error) {
+      this.#leaveFailed(error);
+    }
+    this.owner.left();
+  }
+
+  /** The release failed: the owner hears it, and the release rejects with `error`. */
+  #leaveFailed(error: unknown): never {
+    this.owner.leaveFailed(error);
+    throw error;
   }
 
   /** The record deleted under the lock. */

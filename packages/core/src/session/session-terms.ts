@@ -62,6 +62,10 @@ export interface SessionIoOwner extends HookedSession {
   handOver(since: number): HandOver | undefined;
   /** A write settled: same-server waits re-check. */
   settled(): void;
+  /** The release save landed: the session ends (before the release's promise resolves). */
+  left(): void;
+  /** The release failed with `error`, which its promise rejects with. */
+  leaveFailed(error: unknown): void;
   /** A write found the lock taken by `holder`: the session is lost. */
   lost(holder: LockInfo | undefined): DataDriverError;
 }

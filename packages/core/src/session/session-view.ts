@@ -19,6 +19,8 @@ export interface ViewedSession {
   readonly requesters: { handOver(lockToken: string, since: number): HandOver | undefined };
   /** A write found the lock taken by `holder`: the session is lost. */
   lostTo(holder: LockInfo | undefined): DataDriverError;
+  left(): void;
+  leaveFailed(error: unknown): void;
 }
 
 /**
@@ -66,5 +68,13 @@ export class SessionView implements SessionIoOwner {
 
   settled(): void {
     this.hooks.changed();
+  }
+
+  left(): void {
+    this.session.left();
+  }
+
+  leaveFailed(error: unknown): void {
+    this.session.leaveFailed(error);
   }
 }

@@ -8,8 +8,8 @@ export class WriteQueue {
   /** Made by the first wait: most sessions' writes are never waited for. */
   #waiters: Array<{ resolve: () => void; reject: (error: Error) => void }> | undefined;
 
-  /** `settled` runs after each write, landed or failed. */
-  constructor(private readonly settled: () => void) {}
+  /** `owner.settled` runs after each write, landed or failed (an object, not a closure). */
+  constructor(private readonly owner: { settled(): void }) {}
 
   /** True while a write is queued or running. */
   get busy(): boolean {
@@ -35,7 +35,7 @@ export class WriteQueue {
 
   readonly #done = (): void => {
     this.#inFlight -= 1;
-    this.settled();
+    this.owner.settled();
   };
 
   /** Resolves when `landed` is next called, rejects if `abandon` is called first. */
