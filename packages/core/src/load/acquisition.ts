@@ -14,7 +14,7 @@ import { type LockInfo, type ParkFacts, type PresenceAnswer, parkLength } from '
 import { HolderReads } from './holder-reads.js';
 import { JoinDeadline } from './join-deadline.js';
 import { JoinerRequests } from './joiner-requests.js';
-import { boundedAttempt } from './late-lock.js';
+import { type AttemptThen, boundedAttempt } from './late-lock.js';
 import type { Acquired, Attempt, AttemptInput } from './load-attempt.js';
 import { lockedError } from './locked-errors.js';
 
@@ -24,9 +24,12 @@ import { lockedError } from './locked-errors.js';
  * What `taken` throws rejects as it is; `failed` gets every failure of the acquisition.
  */
 export interface AcquiredThen<R> {
-  readonly taken: (acquired: Acquired) => R | PromiseLike<R>;
-  readonly failed: (error: unknown) => R | PromiseLike<R>;
+  taken(acquired: Acquired): R | PromiseLike<R>;
+  failed(error: unknown): R | PromiseLike<R>;
 }
+
+/** A waiting load's attempts: the attempt itself, or its failure thrown. */
+const AS_FOUND: AttemptThen<Attempt> = { attempted: (attempt) => attempt, failed: rethrow };
 
 /**
  * Takes the lock of `key` for `reservation`, or fails (`Data.Locked` past the wait from `now`,
@@ -43,14 +46,14 @@ export function acquire<R>(
   then: AcquiredThen<R>,
 ): Promise<R> {
   const deadline = JoinDeadline.startingAt(context, now ?? context.scheduler.now());
-  return new Acquisition(context, key, reservation, heldHere, released, deadline).run(then);
+  return new Acquisition(context, key, reservation, heldHere, released, deadline, then).run();
 }
 
 /**
  * One load's acquisition, and the input of each of its attempts (`AttemptInput`): an attempt
  * reads this object's facts as they are when it starts, and they change only between attempts.
  */
-class Acquisition implements AttemptInput {
+class Acquisition<R> implements AttemptInput, AttemptThen<R> {
   /** A holder proven stopped by two empty presence reads a beat apart. */
   stealFrom: string | undefined;
   /** The record the holder's signed reply handed over, taken for the attempt under way. */
@@ -72,6 +75,8 @@ class Acquisition implements AttemptInput {
     /** The record this server last released: the first attempt's `expected`; stale after it. */
     public released: Released | undefined,
     readonly deadline: JoinDeadline,
+    /** What the load makes of its take, or of its failure. */
+    private readonly then: AcquiredThen<R>,
   ) {
     this.parkMs = context.link.timings.parkMinSeconds * 1000;
     this.storeKey = context.keys.store(key);
@@ -82,22 +87,31 @@ class Acquisition implements AttemptInput {
     return this.readsMade;
   }
 
-  run<R>({ taken, failed }: AcquiredThen<R>): Promise<R> {
+  run(): Promise<R> {
     try {
       this.assertWanted();
     } catch (error) {
-      return Promise.resolve().then(() => failed(error));
+      return Promise.resolve().then(() => this.then.failed(error));
     }
     // The common case, a key free in the store, ends at the first attempt: no wait is set up.
-    return this.attempt(
-      (first) =>
-        first.kind === 'taken'
-          ? taken(first.acquired)
-          : this.wait(first)
-              .finally(() => this.requests?.stop())
-              .then(taken, failed),
-      failed,
-    );
+    return this.attempt(this);
+  }
+
+  /** The first attempt's outcome: its take, or the wait that follows it. */
+  attempted(first: Attempt): R | PromiseLike<R> {
+    const { then } = this;
+    if (first.kind === 'taken') return then.taken(first.acquired);
+    return this.wait(first)
+      .finally(() => this.requests?.stop())
+      .then(
+        (acquired) => then.taken(acquired),
+        (error: unknown) => then.failed(error),
+      );
+  }
+
+  /** The first attempt's failure. */
+  failed(error: unknown): R | PromiseLike<R> {
+    return this.then.failed(error);
   }
 
   private async wait(first: Attempt): Promise<Acquired> {
@@ -108,7 +122,7 @@ class Acquisition implements AttemptInput {
       found = undefined;
       if (attempt === undefined) {
         this.assertWanted();
-        attempt = await this.attempt((found) => found, rethrow);
+        attempt = await this.attempt(AS_FOUND);
       }
       this.released = undefined; // stale after one attempt, whatever it found
       if (attempt.kind === 'taken') return attempt.acquired;
@@ -152,14 +166,11 @@ class Acquisition implements AttemptInput {
     }
   }
 
-  /** One attempt, awaited until the hard end at most (then `Data.Timeout`), and `then` or `failed`. */
-  private attempt<R>(
-    then: (attempt: Attempt) => R | PromiseLike<R>,
-    failed: (error: unknown) => R | PromiseLike<R>,
-  ): Promise<R> {
+  /** One attempt, awaited until the hard end at most (then `Data.Timeout`), and `then`'s step. */
+  private attempt<T>(then: AttemptThen<T>): Promise<T> {
     const { context, reservation } = this;
     this.handed = reservation.takeHanded(context.identity.jobId);
-    return boundedAttempt(context, this.deadline, reservation, this, then, failed);
+    return boundedAttempt(context, this.deadline, reservation, this, then);
   }
 
   /** The token this load writes. */

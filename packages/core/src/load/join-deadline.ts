@@ -10,12 +10,12 @@
 
 import type { DriverContext } from '../context/context.js';
 import type { HandoffTimings } from '../handoff/timings.js';
-import { DataDriverError, ErrorCode, rethrow } from '../ports/errors.js';
+import { DataDriverError, ErrorCode } from '../ports/errors.js';
 import type { ScheduledTask, Scheduler } from '../ports/scheduler.js';
 import type { TimerQueue } from '../ports/timer-queue.js';
+import { type Bounded, BoundedCall } from './bounded-call.js';
 
-/** What a bounded call resolved with, or `late` when its bound came first. */
-export type Bounded<T> = { readonly late: false; readonly value: T } | { readonly late: true };
+export type { Bounded } from './bounded-call.js';
 
 export class JoinDeadline {
   /** When `lockWaitSeconds` runs out: no wait lasts past it. */
@@ -55,16 +55,11 @@ export class JoinDeadline {
   }
 
   /**
-   * A store attempt: what `settle` makes of its result, or of `late` at the hard end, and what
-   * `failed` makes of its rejection. Both run in the race's own callbacks: an attempt costs no
-   * promise more than the race's, and neither does a caller that goes on from it.
+   * The timer of a store attempt's hard end (`BoundedCall.arm`), on the driver's queue of them:
+   * `late` runs at the hard end unless the timer is cancelled.
    */
-  storeCall<T, R>(
-    work: Promise<T>,
-    settle: (bounded: Bounded<T>) => R | PromiseLike<R>,
-    failed: (error: unknown) => R | PromiseLike<R>,
-  ): Promise<R> {
-    return this.race(work, (late) => this.hardEnds.at(this.hardEnd, late), settle, failed);
+  armHardEnd(late: () => void): ScheduledTask {
+    return this.hardEnds.at(this.hardEnd, late);
   }
 
   /**
@@ -74,11 +69,7 @@ export class JoinDeadline {
   presenceCall<T>(work: Promise<T>): Promise<Bounded<T>> {
     const now = this.scheduler.now();
     const end = now < this.at ? this.at : this.hardEnd;
-    return this.race(
-      work,
-      (late) => this.scheduler.schedule(end - now, late),
-      (bounded) => bounded,
-    );
+    return new PresenceCall<T>(this.scheduler, end - now).run(work);
   }
 
   /** The error of a store attempt that outlasted the hard end. */
@@ -89,46 +80,30 @@ export class JoinDeadline {
       { details: { key } },
     );
   }
+}
 
-  /**
-   * `work`, or `late` from the timer `bound` sets (at the race's end); a rejection of `work`
-   * before that goes to `failed` (rejects, without one). What either throws rejects.
-   */
-  private race<T, R>(
-    work: Promise<T>,
-    bound: (late: () => void) => ScheduledTask,
-    settle: (bounded: Bounded<T>) => R | PromiseLike<R>,
-    failed?: (error: unknown) => R | PromiseLike<R>,
-  ): Promise<R> {
-    return new Promise((resolve, reject) => {
-      let settled = false; // one of `settle` and `failed` runs, once: for the first to come
-      const end = <A>(how: (argument: A) => R | PromiseLike<R>, argument: A) => {
-        if (settled) return;
-        settled = true;
-        try {
-          resolve(how(argument));
-        } catch (error) {
-          reject(error);
-        }
-      };
-      let timer: ScheduledTask;
-      try {
-        timer = bound(() => end(settle, { late: true }));
-      } catch (error) {
-        work.catch(() => undefined); // unbounded now: its outcome is no longer read
-        end(failed ?? rethrow, error);
-        return;
-      }
-      work.then(
-        (value) => {
-          timer.cancel();
-          end(settle, { late: false, value });
-        },
-        (error: unknown) => {
-          timer.cancel();
-          end(failed ?? rethrow, error);
-        },
-      );
-    });
+/** A presence read raced against its bound, `delayMs` from now: a rejection rejects. */
+class PresenceCall<T> extends BoundedCall<T, Bounded<T>> {
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly delayMs: number,
+  ) {
+    super();
+  }
+
+  run(work: Promise<T>): Promise<Bounded<T>> {
+    return this.race(work);
+  }
+
+  protected arm(late: () => void): ScheduledTask {
+    return this.scheduler.schedule(this.delayMs, late);
+  }
+
+  protected settle(bounded: Bounded<T>): Bounded<T> {
+    return bounded;
+  }
+
+  protected failed(error: unknown): never {
+    throw error;
   }
 }

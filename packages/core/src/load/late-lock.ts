@@ -11,43 +11,77 @@
  */
 import type { DriverContext } from '../context/context.js';
 import { describeError } from '../ports/errors.js';
+import type { ScheduledTask } from '../ports/scheduler.js';
 import type { LoadReservation } from '../registry/reservation.js';
 import { releaseOrphanedLock } from '../session/orphan-release.js';
+import { type Bounded, BoundedCall } from './bounded-call.js';
 import type { JoinDeadline } from './join-deadline.js';
 import { type Attempt, type AttemptInput, attemptLoad } from './load-attempt.js';
 
+/** What a load makes of an attempt, and of its failure: methods, called on their object. */
+export interface AttemptThen<R> {
+  attempted(attempt: Attempt): R | PromiseLike<R>;
+  failed(error: unknown): R | PromiseLike<R>;
+}
+
 /**
  * One attempt, awaited until the hard end at most (then `Data.Timeout`), resolving with what
- * `then` makes of it, or `failed` of its error (each run in the race's own callback: the
- * caller's next step costs no promise). What `then` throws rejects as it is.
+ * `then.attempted` makes of it, or `then.failed` of its error (each run in the race's own
+ * callback: the caller's next step costs no promise). What they throw rejects as it is.
  */
 export function boundedAttempt<R>(
   context: DriverContext,
   deadline: JoinDeadline,
   reservation: LoadReservation,
   input: AttemptInput,
-  then: (attempt: Attempt) => R | PromiseLike<R>,
-  failed: (error: unknown) => R | PromiseLike<R>,
+  then: AttemptThen<R>,
 ): Promise<R> {
-  const attempt = attemptLoad(context, input);
-  return deadline.storeCall(
-    attempt,
-    (bounded) => {
-      if (!bounded.late) {
-        // Its write may have landed and its answer been lost.
-        if (bounded.value.kind === 'failed') reservation.mayHaveLeftLock();
-        return then(bounded.value);
-      }
-      try {
-        releaseLateLock(context, input.key, reservation.token, input.heldHere, attempt);
-        reservation.mayHaveLeftLock(); // should that release fail, the driver's close tries again
-      } catch (error) {
-        return failed(error);
-      }
-      return failed(deadline.storeTimeout(input.key));
-    },
-    failed,
-  );
+  return new StoreAttempt(context, deadline, reservation, input, then).start();
+}
+
+class StoreAttempt<R> extends BoundedCall<Attempt, R> {
+  /** The attempt under way: a late one's lock is released once it settles. */
+  readonly #attempt: Promise<Attempt>;
+
+  constructor(
+    private readonly context: DriverContext,
+    private readonly deadline: JoinDeadline,
+    private readonly reservation: LoadReservation,
+    private readonly input: AttemptInput,
+    private readonly then: AttemptThen<R>,
+  ) {
+    super();
+    this.#attempt = attemptLoad(context, input);
+  }
+
+  start(): Promise<R> {
+    return this.race(this.#attempt);
+  }
+
+  protected arm(late: () => void): ScheduledTask {
+    return this.deadline.armHardEnd(late);
+  }
+
+  protected settle(bounded: Bounded<Attempt>): R | PromiseLike<R> {
+    const { reservation, then } = this;
+    if (!bounded.late) {
+      // Its write may have landed and its answer been lost.
+      if (bounded.value.kind === 'failed') reservation.mayHaveLeftLock();
+      return then.attempted(bounded.value);
+    }
+    const { context, input } = this;
+    try {
+      releaseLateLock(context, input.key, reservation.token, input.heldHere, this.#attempt);
+      reservation.mayHaveLeftLock(); // should that release fail, the driver's close tries again
+    } catch (error) {
+      return then.failed(error);
+    }
+    return then.failed(this.deadline.storeTimeout(input.key));
+  }
+
+  protected failed(error: unknown): R | PromiseLike<R> {
+    return this.then.failed(error);
+  }
 }
 
 function releaseLateLock(

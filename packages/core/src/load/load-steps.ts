@@ -129,7 +129,8 @@ export class LoadRun<R> implements LandedThen<R>, LocalWaitSteps {
 /**
  * What a load from the store does once its lock is taken or its attempt failed: the session
  * landed, the reservation settled and its requests answered, then `then`. One object a load
- * from the store, not closures; its callbacks are fields, as the attempt calls them unbound.
+ * from the store, not closures: its steps are methods, and only `heldHere`, which the lock
+ * rules call unbound, is a field.
  */
 export class StoreLanding<R> implements AcquiredThen<R> {
   constructor(
@@ -143,13 +144,13 @@ export class StoreLanding<R> implements AcquiredThen<R> {
   /** True when a profile here still holds a lock with `token`. */
   readonly heldHere = (token: string): boolean => this.loader.registry.holdsToken(token, this.key);
 
-  readonly taken = (acquired: Acquired): R | Promise<R> => {
+  taken(acquired: Acquired): R | Promise<R> {
     const { loader, key, reservation, then } = this;
     let landing: Landed | Promise<Landed>;
     try {
       landing = loader.land(key, this.how, reservation, acquired);
     } catch (error) {
-      return this.#settledThen(() => then.refused(error));
+      return this.failed(error);
     }
     // A landing in this turn settles now; one still going, once it ends.
     if (landing instanceof Promise) {
@@ -160,20 +161,20 @@ export class StoreLanding<R> implements AcquiredThen<R> {
           (error: unknown) => then.refused(error),
         );
     }
-    const session = landing;
-    return this.#settledThen(() => then.landed(session));
-  };
+    try {
+      loader.settle(key, reservation);
+    } catch (error) {
+      return then.refused(error); // a throw of the settle (a host's kick) fails the load
+    }
+    return then.landed(landing);
+  }
 
-  readonly failed = (error: unknown): R | Promise<R> =>
-    this.#settledThen(() => this.then.refused(error));
-
-  /** The reservation settled, then `next`; a throw of the settle (a host's kick) fails the load. */
-  #settledThen(next: () => R | Promise<R>): R | Promise<R> {
+  failed(error: unknown): R | Promise<R> {
     try {
       this.loader.settle(this.key, this.reservation);
-    } catch (error) {
-      return this.then.refused(error);
+    } catch (settleError) {
+      return this.then.refused(settleError);
     }
-    return next();
+    return this.then.refused(error);
   }
 }
