@@ -76,7 +76,7 @@ export abstract class GuardedUpdate<D, R> implements GuardedWrite<D> {
   abstract readonly storeKey?: string | undefined;
   abstract readonly what: string;
   /** Also keep the written record as a version; none unless a write says so (a load's never). */
-  declare readonly keepVersion?: boolean | undefined;
+  declare keepVersion?: boolean | undefined;
   abstract decide(record: ProfileRecord | undefined): D;
   abstract next(record: ProfileRecord | undefined, decision: D): ProfileRecord | null | undefined;
   /**

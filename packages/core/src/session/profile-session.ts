@@ -234,13 +234,14 @@ export class ProfileSession {
     this.#releasing = undefined;
   }
 
-  /** The release failed with `error` (its promise rejects with it): the profile is retained. */
-  leaveFailed(error: unknown): void {
+  /** The release failed with `error`, returned for it to reject with: the profile is retained. */
+  leaveFailed(error: unknown): unknown {
     if (this.#move('leave-failed')) {
       const failure = error as DataDriverError;
       this.context.emit({ type: 'profile.release-failed', key: this.key, error: failure });
     }
     this.#releasing = undefined;
+    return error;
   }
 
   /** Its load handed it to the game: a lost lock from now on kicks its player. */

@@ -23,6 +23,7 @@ import { beforeSave } from './save-hooks.js';
 import { matchSchema } from './schema-match.js';
 import { NO_IDS } from './session-messages.js';
 import type { SessionIoOwner } from './session-terms.js';
+import { SessionUpdate } from './session-update.js';
 import {
   eraseWrite,
   markerWrite,
@@ -39,8 +40,6 @@ import {
   committedMeta,
   type WrittenSnapshot,
 } from './written-snapshot.js';
-
-export type { WrittenSnapshot } from './written-snapshot.js';
 
 /** What a save that writes nothing resolves with: one promise for all of them. */
 const NOTHING_WRITTEN: Promise<void> = Promise.resolve();
@@ -60,6 +59,8 @@ export class SessionIo implements WriteLanding {
   #durableApplied: readonly string[];
   readonly #queue: WriteQueue;
   readonly #writer: SessionWriter;
+  /** Runs the saves and the release, one after another. */
+  readonly #update: SessionUpdate;
 
   constructor(
     private readonly context: DriverContext,
@@ -72,6 +73,7 @@ export class SessionIo implements WriteLanding {
     this.#durableApplied = owner.messages.current.applied;
     this.#queue = new WriteQueue(owner);
     this.#writer = new SessionWriter(context, owner.key, owner.token, owner, storeKey);
+    this.#update = new SessionUpdate(this.#writer);
     // What the load took is committed: transfers a crash kept from delivery go out now.
     deliverOutbox(context, owner.key, owner.messages, owner.messages.current.outbox);
   }
@@ -103,7 +105,6 @@ export class SessionIo implements WriteLanding {
 
   /** What a message pass uses of the writes: made at the first pass (most sessions have none). */
   #passIoMade: PassIo | undefined;
-
   #passIo(): PassIo {
     this.#passIoMade ??= {
       save: (reason) => this.#save(reason, reason === 'autosave'),
@@ -116,20 +117,8 @@ export class SessionIo implements WriteLanding {
   get busy(): boolean {
     return this.#queue.busy;
   }
-
   get lastWritten(): WrittenSnapshot {
     return this.#lastWritten;
-  }
-
-  /**
-   * The data's JSON for a write (or `Data.InvalidData` naming the first value JSON would
-   * change: the check every write of the data passes first), and what it records of messages,
-   * taken at one instant.
-   */
-  #take(): string {
-    const json = serializeData(this.owner.key, this.owner.data);
-    this.#writer.carry();
-    return json;
   }
 
   /**
@@ -160,16 +149,18 @@ export class SessionIo implements WriteLanding {
     return this.#queue.run(() => {
       try {
         beforeSave(this.context, this.owner, 'release'); // a failure is reported; it goes on
-        const json = this.#take();
+        const json = this.#writer.take(this.owner.data);
         // A synchronous schema (or none) costs the write no turn.
         const schema = matchSchema(this.context, this.owner.key, json);
         if (schema === undefined) return this.#release(json);
         return schema.then(
           () => this.#release(json),
-          (error: unknown) => this.#leaveFailed(error),
+          (error: unknown) => {
+            throw this.owner.leaveFailed(error);
+          },
         );
       } catch (error) {
-        return this.#leaveFailed(error);
+        throw this.owner.leaveFailed(error);
       }
     });
   }
@@ -177,7 +168,7 @@ export class SessionIo implements WriteLanding {
   #release(json: string): Promise<void> {
     const at = this.context.scheduler.now();
     const release = new ReleaseWrite(this, this.#writer, json, this.#lastWritten, at);
-    return release.update(this.context, this.#lastWritten.stored);
+    return this.#update.run(this.context, release, this.#lastWritten.stored);
   }
 
   /** The release's write landed (its own callback): the session leaves what it wrote. */
@@ -186,15 +177,9 @@ export class SessionIo implements WriteLanding {
       this.#landed(result, release.at, release.json);
       reportReleased(this.context, this.owner, this.#lastWritten);
     } catch (error) {
-      this.#leaveFailed(error);
+      throw this.owner.leaveFailed(error);
     }
     this.owner.left();
-  }
-
-  /** The release failed: the owner hears it, and the release rejects with `error`. */
-  #leaveFailed(error: unknown): never {
-    this.owner.leaveFailed(error);
-    throw error;
   }
 
   /** The record deleted under the lock. */
@@ -204,7 +189,9 @@ export class SessionIo implements WriteLanding {
 
   /** A trade's marker, with the data as it is now (what an abort leaves this participant). */
   mark(marker: { readonly id: string; readonly journal: string }): Promise<void> {
-    return this.#queue.run(() => this.#guarded(markerWrite(this.#writer, this.#take(), marker)));
+    return this.#queue.run(() =>
+      this.#guarded(markerWrite(this.#writer, this.#writer.take(this.owner.data), marker)),
+    );
   }
 
   /** Resolves when the next save or release lands; rejects if `abandon` comes first. */
@@ -226,11 +213,15 @@ export class SessionIo implements WriteLanding {
     try {
       const refused = beforeSave(this.context, this.owner, reason);
       if (refused) throw refused;
-      const json = this.#take();
+      const json = this.#writer.take(this.owner.data);
       // After the hook, so what it changes counts; before the schema, which `json` passed.
       const { lockTtlSeconds } = this.context.settings;
       if (mayIdle && !autosaveWritesAfter(this.#lastWritten, json, this.#writer, lockTtlSeconds)) {
-        this.#idle();
+        // It still does what its write would have set off: transfers whose delivery failed go
+        // again after each write; the committed outbox is the one it would have written.
+        this.#writer.drop();
+        const { outbox } = committedMeta(this.#lastWritten)?.messages ?? {};
+        deliverOutbox(this.context, this.owner.key, this.owner.messages, outbox);
         return NOTHING_WRITTEN;
       }
       const schema = matchSchema(this.context, this.owner.key, json);
@@ -247,15 +238,14 @@ export class SessionIo implements WriteLanding {
   }
 
   /**
-   * The save's write of `json`, begun `at`: `started` when it runs in the save's own turn (read
-   * before the hook, so at or before the lock time the write stores). The write is its own
-   * update, whose callback lands it here (`saveLanded`): a save makes no closure of its own.
+   * The save's write of `json`, begun `at`: `started` in the save's own turn (read before the
+   * hook, so at or before the lock time it stores). It lands here (`saveLanded`), no closure.
    */
   #writeSave(reason: SaveReason, json: string, started: number, at: number): Promise<void> {
     const last = this.#lastWritten;
     const retake = this.retakeUntilSaved;
     const save = new SaveWrite(this, this.#writer, json, last, at, reason, started, retake);
-    return save.update(this.context, last.stored);
+    return this.#update.run(this.context, save, last.stored);
   }
 
   /** A save's write landed (its own callback): it lands it and reports it. */
@@ -268,17 +258,6 @@ export class SessionIo implements WriteLanding {
     }
     this.retakeUntilSaved = false;
     reportSaved(this.context, this.owner, reason, this.#lastWritten, started);
-  }
-
-  /**
-   * An autosave that writes nothing still does what its write would have set off: transfers
-   * whose delivery failed are delivered again after each write, and the committed outbox is the
-   * one this autosave would have written.
-   */
-  #idle(): void {
-    this.#writer.drop();
-    const committed = committedMeta(this.#lastWritten);
-    deliverOutbox(this.context, this.owner.key, this.owner.messages, committed?.messages?.outbox);
   }
 
   /** An erasure or a trade marker: one write under the lock, begun now. */

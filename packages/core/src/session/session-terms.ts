@@ -64,8 +64,8 @@ export interface SessionIoOwner extends HookedSession {
   settled(): void;
   /** The release save landed: the session ends (before the release's promise resolves). */
   left(): void;
-  /** The release failed with `error`, which its promise rejects with. */
-  leaveFailed(error: unknown): void;
+  /** The release failed with `error`: returns it, for the release to reject with. */
+  leaveFailed(error: unknown): unknown;
   /** A write found the lock taken by `holder`: the session is lost. */
   lost(holder: LockInfo | undefined): DataDriverError;
 }

@@ -20,7 +20,7 @@ export interface ViewedSession {
   /** A write found the lock taken by `holder`: the session is lost. */
   lostTo(holder: LockInfo | undefined): DataDriverError;
   left(): void;
-  leaveFailed(error: unknown): void;
+  leaveFailed(error: unknown): unknown;
 }
 
 /**
@@ -74,7 +74,7 @@ export class SessionView implements SessionIoOwner {
     this.session.left();
   }
 
-  leaveFailed(error: unknown): void {
-    this.session.leaveFailed(error);
+  leaveFailed(error: unknown): unknown {
+    return this.session.leaveFailed(error);
   }
 }

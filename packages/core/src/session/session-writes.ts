@@ -1,7 +1,7 @@
 /**
  * The writes a session makes under its lock: its lock rule and the record it writes. A save and
- * the release are each their own update (`GuardedUpdate`, `guarded-write.ts`), landing in the
- * session's writes (`WriteLanding`, `session-io.ts`); an erasure and a trade marker are plain
+ * the release run through the session's one update (`SessionUpdate`), landing in the session's
+ * writes (`WriteLanding`, `session-io.ts`); an erasure and a trade marker are plain
  * `GuardedWrite`s, run by `guardedWrite`.
  */
 import type { DriverContext } from '../context/context.js';
@@ -24,10 +24,11 @@ import {
   type ReleaseDecision,
   releasedRecord,
   type SaveDecision,
+  serializeData,
   type TradeMarker,
 } from '../rules/index.js';
 import type { ProfileMessages } from '../rules/messages/index.js';
-import { GuardedUpdate, type GuardedWrite, type Written } from './guarded-write.js';
+import type { GuardedWrite, Written } from './guarded-write.js';
 import type { HandOver } from './requesters.js';
 
 /** What a session's writes read of it: the user ids and messages every write records. */
@@ -48,7 +49,7 @@ export class SessionWriter {
   readonly #schema: number;
   readonly #compatible: number;
   /**
-   * What the write under way records of messages, taken with its data (`carry`): a transfer
+   * What the write under way records of messages, taken with its data (`take`): a transfer
    * made while it waits for the store goes out with its debit, in a later write.
    */
   #carried: ProfileMessages | undefined;
@@ -103,9 +104,15 @@ export class SessionWriter {
     return { jobId: handOver.jobId, token: handOver.token, time: now, presence: true };
   }
 
-  /** The data is taken for a write: that write records the messages as they are now. */
-  carry(): void {
+  /**
+   * The JSON of `data` for a write (or `Data.InvalidData` naming the first value JSON would
+   * change: the check every write of the data passes first); the write records the messages
+   * as they are now, taken at the same instant.
+   */
+  take(data: JsonObject): string {
+    const json = serializeData(this.key, data);
     this.#carried = this.session.messages.current;
+    return json;
   }
 
   /** The write ended: the next one records the messages as they are then. */
@@ -138,10 +145,10 @@ export interface WriteLanding {
  * A save or the release of `json`, begun `at`, after the session's write `last`: it keeps a
  * version when the data changed, and shares the data `last` parsed when it did not (records are
  * never changed once written, so two may share it). A class, not closures: one object a write,
- * which is its own guarded update.
+ * run by the session's update (`SessionUpdate`), which it lands in (`settled`).
  */
-abstract class DataWrite<D> extends GuardedUpdate<D, void> {
-  override readonly keepVersion: boolean;
+export abstract class DataWrite<D> implements GuardedWrite<D> {
+  readonly keepVersion: boolean;
   /** `JSON.parse(json)`, when the session's last write stored it already. */
   readonly #parsed: JsonObject | undefined;
 
@@ -154,7 +161,6 @@ abstract class DataWrite<D> extends GuardedUpdate<D, void> {
     /** When the write began, on this server's clock: the time its lock is at least as new as. */
     readonly at: number,
   ) {
-    super();
     const same = json === last.json;
     this.keepVersion = !same;
     this.#parsed = same ? last.parsed : undefined;
@@ -168,6 +174,12 @@ abstract class DataWrite<D> extends GuardedUpdate<D, void> {
   get storeKey(): string {
     return this.session.storeKey;
   }
+
+  abstract readonly what: string;
+  abstract decide(record: ProfileRecord | undefined): D;
+  abstract next(record: ProfileRecord | undefined, decision: D): ProfileRecord | undefined;
+  /** The write's outcome, in its update's own callback: what it throws rejects the write. */
+  abstract settled(written: Written<D>): void;
 
   /** The data the record holds: `json` parsed, once a run writes it. */
   protected data(): JsonObject {
@@ -208,7 +220,7 @@ export class SaveWrite extends DataWrite<SaveDecision> {
     return withDataJson(locked, this.json);
   }
 
-  protected settled(written: Written<SaveDecision>): void {
+  settled(written: Written<SaveDecision>): void {
     this.landing.saveLanded(this, written);
   }
 }
@@ -237,7 +249,7 @@ export class ReleaseWrite extends DataWrite<ReleaseDecision> {
     );
   }
 
-  protected settled(written: Written<ReleaseDecision>): void {
+  settled(written: Written<ReleaseDecision>): void {
     this.landing.releaseLanded(this, written);
   }
 }
