@@ -15,8 +15,6 @@ import type { ScheduledTask, Scheduler } from '../ports/scheduler.js';
 import type { TimerQueue } from '../ports/timer-queue.js';
 import { type Bounded, BoundedCall } from './bounded-call.js';
 
-export type { Bounded } from './bounded-call.js';
-
 export class JoinDeadline {
   /** When `lockWaitSeconds` runs out: no wait lasts past it. */
   readonly at: number;

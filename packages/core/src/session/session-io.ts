@@ -220,7 +220,7 @@ export class SessionIo implements WriteLanding {
         // It still does what its write would have set off: transfers whose delivery failed go
         // again after each write; the committed outbox is the one it would have written.
         this.#writer.drop();
-        const { outbox } = committedMeta(this.#lastWritten)?.messages ?? {};
+        const outbox = committedMeta(this.#lastWritten)?.messages?.outbox;
         deliverOutbox(this.context, this.owner.key, this.owner.messages, outbox);
         return NOTHING_WRITTEN;
       }
