@@ -14,7 +14,8 @@
  * only when `SH` is valid. A reply's handed record (`H`, `V`, `J`) is signed the same way, and
  * names the one load it is for: replayed, it reaches no other load.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { KeyedHmacs } from './keyed-hmacs.js';
 import {
   type HandedRecord,
   type HandoffMessage,
@@ -35,6 +36,7 @@ export type SignatureCheck = 'valid' | 'unsigned' | 'invalid';
 
 export class Signer {
   private readonly key: Uint8Array;
+  private readonly hmacs: KeyedHmacs;
   readonly acceptUnsigned: boolean;
   /**
    * Each message's `S`, computed once: a hand-over token's `SH` covers it, so signing a request
@@ -48,6 +50,7 @@ export class Signer {
       throw new RangeError('signing.key must be a string or bytes of at least 16 bytes');
     }
     this.key = key;
+    this.hmacs = new KeyedHmacs(key);
     this.acceptUnsigned = signing.acceptUnsigned === true;
   }
 
@@ -93,13 +96,13 @@ export class Signer {
   private handedSignatureOf(reply: HandoffReply, handed: HandedRecord): string {
     // The reply's own signature, the load's token, the version and the record, in this order.
     const fields = ['HR', this.signatureOf(reply), handed.token, handed.version, handed.json];
-    return createHmac('sha256', this.key).update(JSON.stringify(fields)).digest('base64url');
+    return this.hmacs.take().update(JSON.stringify(fields)).digest('base64url');
   }
 
   private handToSignatureOf(request: HandoffRequest, handTo: string): string {
     // The request's own signature and the token: `H` cannot be moved onto another request.
     const fields = ['H', this.signatureOf(request), handTo];
-    return createHmac('sha256', this.key).update(JSON.stringify(fields)).digest('base64url');
+    return this.hmacs.take().update(JSON.stringify(fields)).digest('base64url');
   }
 
   private signatureOf(message: HandoffMessage): string {
@@ -126,7 +129,7 @@ export class Signer {
           ]
         : // A reply and a nudge: their type, driver and key.
           [message.T, message.D, message.K];
-    return createHmac('sha256', this.key).update(JSON.stringify(fields)).digest('base64url');
+    return this.hmacs.take().update(JSON.stringify(fields)).digest('base64url');
   }
 }
 

@@ -10,12 +10,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { SaveReason } from '../events/events.js';
-import {
-  type LockInfo,
-  type ReleaseDecision,
-  type SaveDecision,
-  serializeData,
-} from '../rules/index.js';
+import type { LockInfo, ReleaseDecision, SaveDecision } from '../rules/index.js';
 import { type GuardedWrite, guardedWrite, type Written } from './guarded-write.js';
 import { messagePass, type PassIo, type PassOwner, type PassReason } from './message-pass.js';
 import { afterCommit, deliverOutbox } from './outbox-delivery.js';

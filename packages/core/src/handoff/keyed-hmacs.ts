@@ -1,0 +1,47 @@
+/**
+ * HMAC-SHA256s keyed ahead of the message that uses them. A hand-over's messages are signed
+ * and checked by processes that have just woken (a holder idle since its player joined, a
+ * joiner back from a store read), and on a woken process most of an HMAC's cost is keying it:
+ * after 10 ms of idle, `createHmac` alone took 35 to 43 µs of the 57 a whole HMAC took here,
+ * where the update and digest of an HMAC keyed before the idle took 22
+ * (`bench/scripts/hmac-after-idle.mjs`). So a signer keeps a few keyed and makes the next ones
+ * after the turn that used them, once its message is on its way. The signatures are the same:
+ * only when the key is set up changes.
+ */
+import { createHmac, type Hmac } from 'node:crypto';
+
+/** A message's signature and its hand-over signature: the most one message needs at once. */
+const READY = 2;
+
+export class KeyedHmacs {
+  readonly #ready: Hmac[] = [];
+  #refillQueued = false;
+
+  constructor(private readonly key: Uint8Array) {
+    this.#refill();
+  }
+
+  /** How many are keyed and waiting. */
+  get ready(): number {
+    return this.#ready.length;
+  }
+
+  /** A fresh HMAC-SHA256 under the key: one keyed ahead, or a new one when none is left. */
+  take(): Hmac {
+    const hmac = this.#ready.pop() ?? createHmac('sha256', this.key);
+    if (!this.#refillQueued) {
+      this.#refillQueued = true;
+      // After this turn's callbacks: the message being signed or checked goes first. Unref'd:
+      // keying ahead never keeps a process alive.
+      setImmediate(() => {
+        this.#refillQueued = false;
+        this.#refill();
+      }).unref();
+    }
+    return hmac;
+  }
+
+  #refill(): void {
+    while (this.#ready.length < READY) this.#ready.push(createHmac('sha256', this.key));
+  }
+}
