@@ -35,6 +35,13 @@ const ENDS: Partial<Record<DataDriverEvent['type'], readonly DataDriverEvent['ty
   'profile.releasing': ['profile.released', 'profile.release-failed', 'lock.lost'],
 };
 
+/** `ENDS` the other way round: for each ending type, the types it ends. */
+const STARTS = new Map<DataDriverEvent['type'], readonly DataDriverEvent['type'][]>();
+for (const [start, ends] of Object.entries(ENDS)) {
+  const type = start as DataDriverEvent['type'];
+  for (const end of ends ?? []) STARTS.set(end, [...(STARTS.get(end) ?? []), type]);
+}
+
 /** What the stream writes to: an HTTP response, in the server. */
 export interface Watcher {
   write(chunk: string): unknown;
@@ -57,6 +64,8 @@ export class EventStream {
   /** Stay quiet until then: a requester is still finishing its load. */
   private quietUntil = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires, on `now`: a later due time waits for it and re-arms then. */
+  private timerAt = 0;
   /** When the kept events are due, on `now`. */
   private dueAt = 0;
   private readonly now: () => number;
@@ -84,25 +93,33 @@ export class EventStream {
     this.track(event, now);
     if (this.kept.length === 0) this.firstKeptAt = now;
     this.kept.push(event);
-    clearTimeout(this.timer);
     const latest = this.firstKeptAt + MAX_DELAY_MS - now;
     const quiet = Math.max(QUIET_MS, this.quietUntil - now);
     const wait = this.inFlight.size === 0 ? Math.min(quiet, latest) : latest;
     this.dueAt = now + wait;
-    this.schedule(wait);
+    // A timer already armed to fire no later stays: when it fires it waits out the rest. Armed
+    // for QUIET_MS at most, the first event's timer is early enough for the rest of a
+    // hand-over's, which then cost no timer on the path the next server waits on.
+    if (this.timer === undefined || this.dueAt < this.timerAt) {
+      this.schedule(now, Math.min(wait, QUIET_MS));
+    }
   }
 
   /**
    * Node's timers count whole milliseconds from the loop's last tick, so one can fire up to a
    * millisecond before its delay has passed: wait out what is left before shipping.
    */
-  private schedule(wait: number): void {
+  private schedule(now: number, wait: number): void {
+    clearTimeout(this.timer);
+    this.timerAt = now + wait;
     this.timer = setTimeout(() => this.due(), Math.max(0, wait));
   }
 
   private due(): void {
-    const left = this.dueAt - this.now();
-    if (left > 0) this.schedule(Math.ceil(left));
+    this.timer = undefined;
+    const now = this.now();
+    const left = this.dueAt - now;
+    if (left > 0) this.schedule(now, Math.ceil(left));
     else this.flush();
   }
 
@@ -122,8 +139,7 @@ export class EventStream {
   private track(event: DataDriverEvent, now: number): void {
     if (!('key' in event)) return;
     if (ENDS[event.type]) this.inFlight.set(`${event.type} ${event.key}`, now);
-    for (const [start, ends] of Object.entries(ENDS)) {
-      if (!ends?.includes(event.type)) continue;
+    for (const start of STARTS.get(event.type) ?? []) {
       const since = this.inFlight.get(`${start} ${event.key}`);
       this.inFlight.delete(`${start} ${event.key}`);
       if (start === 'handoff.request.received' && since !== undefined) {

@@ -148,6 +148,31 @@ describe("a game server's event stream", () => {
     expect(watcher.events()).toEqual(['load.started', 'load.loaded']);
   });
 
+  it("arms one timer for a hand-over's events, however many there are, and still ships them once quiet", () => {
+    const stream = new EventStream({ batched: true });
+    const watcher = new RecordingWatcher();
+    stream.add(watcher);
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      for (const type of [
+        'load.started',
+        'load.waiting',
+        'handoff.request.sent',
+        'handoff.reply.received',
+        'load.loaded',
+      ] as const) {
+        stream.push(event(type));
+      }
+      expect(timers).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(QUIET_MS - 1);
+      expect(watcher.writes).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+      expect(watcher.events()).toHaveLength(5);
+    } finally {
+      timers.mockRestore();
+    }
+  });
+
   it('keeps nothing while nobody watches', () => {
     const stream = new EventStream({ batched: true });
     stream.push(event('load.started'));
