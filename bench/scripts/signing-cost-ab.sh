@@ -25,7 +25,7 @@ pnpm install --frozen-lockfile --filter '@datadriver/bench...' >/dev/null
 pnpm --filter '@datadriver/bench...' build >/dev/null
 
 bundle=packages/core/dist/index.js
-hmac='return createHmac("sha256", this.key).update(JSON.stringify(fields)).digest("base64url");'
+hmac='return this.hmacs.take().update(JSON.stringify(fields)).digest("base64url");'
 # 43 characters, as an HMAC-SHA256 in base64url.
 stand_in='return ("s" + JSON.stringify(fields).length).padEnd(43, "x");'
 found=$(grep -cF "$hmac" "$bundle" || true)
@@ -52,18 +52,7 @@ for round in $(seq 1 "$rounds"); do
     cp "$tmp/$side.js" "$bundle"
     node bench/dist/cli.js --only handover --stack all-redis --warm-up "$warmup" \
       --out "$tmp/out" >"$tmp/run.log" 2>&1 || { cat "$tmp/run.log" >&2; exit 1; }
-    figures=$(node -e '
-      const { figures } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-      const by = (id) => figures.find((f) => f.id === id);
-      const hop = by("handover.all-redis");
-      if (!/ (\d+) of \1 loads took the lock the holder.s release wrote/.test(hop.note)) {
-        throw new Error(`not every hop was handed over: ${hop.note}`);
-      }
-      const floor = by("limit.all-redis.two-process").summary.median;
-      const steps = Object.values(hop.detail.phasesMedianMs).map((ms) => ms.toFixed(3));
-      const median = hop.summary.median;
-      console.log(median.toFixed(3), floor.toFixed(3), (median / floor).toFixed(2), steps.join(" "));
-    ' "$tmp/out/results.json")
+    figures=$(node "$root/bench/scripts/handover-figures.mjs" "$tmp/out/results.json")
     read -r hop floor ratio steps <<<"$figures"
     hops[$side]="${hops[$side]:-} $hop"
     floors[$side]="${floors[$side]:-} $floor"

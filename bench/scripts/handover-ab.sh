@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The all-Redis live hand-over at two commits: `pnpm bench -- --only handover --stack
+# all-redis` in alternating rounds, each commit's bench, core and example game server built in
+# a temporary worktree (a machine whose CPU is shared moves every figure; alternating keeps both
+# sides under the same weather). Odd rounds run A first, even rounds B first; each run must hand
+# every recorded hop over.
+#   bench/scripts/handover-ab.sh <commit A> <commit B> [rounds, default 6] [warm-up hops, 2000]
+# Prints each run (hop median, the spaced two-process floor, their ratio, and the hop's steps
+# from the servers' events in ms), then each side's medians of the rounds.
+set -euo pipefail
+a=$1 b=$2 rounds=${3:-6} warmup=${4:-2000}
+root=$(git rev-parse --show-toplevel)
+# shellcheck source=ab-worktrees.sh
+source "$root/bench/scripts/ab-worktrees.sh"
+for c in "$a" "$b"; do
+  git -C "$root" worktree add --quiet --detach "$tmp/$c" "$c"
+  (cd "$tmp/$c" && pnpm install --frozen-lockfile --filter '@datadriver/bench...' >/dev/null &&
+    pnpm --filter '@datadriver/bench...' build >/dev/null)
+done
+declare -A hops floors ratios
+for round in $(seq 1 "$rounds"); do
+  order="$a $b"
+  if [ $((round % 2)) = 0 ]; then order="$b $a"; fi
+  for c in $order; do
+    (cd "$tmp/$c" && node bench/dist/cli.js --only handover --stack all-redis --warm-up "$warmup" \
+      --out "$tmp/out" >"$tmp/run.log" 2>&1) || { cat "$tmp/run.log" >&2; exit 1; }
+    read -r hop floor ratio steps < <(node "$root/bench/scripts/handover-figures.mjs" "$tmp/out/results.json")
+    hops[$c]="${hops[$c]:-} $hop"
+    floors[$c]="${floors[$c]:-} $floor"
+    ratios[$c]="${ratios[$c]:-} $ratio"
+    echo "round $round  $c: hop $hop ms, floor $floor ms, ratio $ratio; steps $steps"
+  done
+done
+for c in "$a" "$b"; do
+  echo "$c: hop $(echo "${hops[$c]}" | median) ms, floor $(echo "${floors[$c]}" | median) ms, ratio $(echo "${ratios[$c]}" | median) (medians of $rounds rounds)"
+done
