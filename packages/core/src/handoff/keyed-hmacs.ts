@@ -2,11 +2,10 @@
  * HMAC-SHA256s keyed ahead of the message that uses them. A hand-over's messages are signed
  * and checked by processes that have just woken (a holder idle since its player joined, a
  * joiner back from a store read), and on a woken process most of an HMAC's cost is keying it:
- * after 10 ms of idle, `createHmac` alone took 35 to 43 µs of the 57 a whole HMAC took here,
- * where the update and digest of an HMAC keyed before the idle took 22
- * (`bench/scripts/hmac-after-idle.mjs`). So a signer keeps a few keyed and makes the next ones
- * after the turn that used them, once its message is on its way. The signatures are the same:
- * only when the key is set up changes.
+ * right after 10 ms of idle a whole HMAC took 42 µs here, and the update and digest of one
+ * keyed before the idle 23 to 25 (`bench/scripts/hmac-after-idle.mjs`). So a signer keeps a
+ * few keyed and makes the next ones after the turn that used them, once its message is on its
+ * way. The signatures are the same: only when the key is set up changes.
  */
 import { createHmac, type Hmac } from 'node:crypto';
 
