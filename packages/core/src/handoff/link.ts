@@ -42,6 +42,8 @@ export class HandoffLink {
   readonly #replies = new FailureStreak();
   #attached = false;
   #warnedUnattached = false;
+  /** Signs nudges sent with no handoff (a webhook process); made at the first such nudge. */
+  #nudgeSigner: Signer | undefined;
 
   constructor(
     private readonly client: HandoffClient,
@@ -163,7 +165,8 @@ export class HandoffLink {
     if (this.#handoff) return this.#handoff.nudge(name, key, holder);
     if (!messenger) return;
     const message = nudgeMessage(name, key);
-    const signed = handoffSigning ? new Signer(handoffSigning).sign(message) : message;
+    if (handoffSigning) this.#nudgeSigner ??= new Signer(handoffSigning);
+    const signed = this.#nudgeSigner ? this.#nudgeSigner.sign(message) : message;
     await messenger.publish(topicOf(holder), signed);
   }
 

@@ -49,8 +49,10 @@ export class Signer {
     if (!(key instanceof Uint8Array) || key.byteLength < 16) {
       throw new RangeError('signing.key must be a string or bytes of at least 16 bytes');
     }
-    this.key = key;
-    this.hmacs = new KeyedHmacs(key);
+    // A copy: every HMAC of this signer, keyed ahead or at its use, is under the key as given,
+    // whatever the caller does with its bytes after.
+    this.key = Buffer.from(key);
+    this.hmacs = new KeyedHmacs(this.key);
     this.acceptUnsigned = signing.acceptUnsigned === true;
   }
 
