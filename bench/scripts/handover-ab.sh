@@ -12,19 +12,17 @@ a=$1 b=$2 rounds=${3:-6} warmup=${4:-2000}
 root=$(git rev-parse --show-toplevel)
 # shellcheck source=ab-worktrees.sh
 source "$root/bench/scripts/ab-worktrees.sh"
-for c in "$a" "$b"; do
-  git -C "$root" worktree add --quiet --detach "$tmp/$c" "$c"
-  (cd "$tmp/$c" && pnpm install --frozen-lockfile --filter '@datadriver/bench...' >/dev/null &&
-    pnpm --filter '@datadriver/bench...' build >/dev/null)
-done
+ab_build bench
 declare -A hops floors ratios
 for round in $(seq 1 "$rounds"); do
   order="$a $b"
   if [ $((round % 2)) = 0 ]; then order="$b $a"; fi
   for c in $order; do
-    (cd "$tmp/$c" && node bench/dist/cli.js --only handover --stack all-redis --warm-up "$warmup" \
-      --out "$tmp/out" >"$tmp/run.log" 2>&1) || { cat "$tmp/run.log" >&2; exit 1; }
-    read -r hop floor ratio steps < <(node "$root/bench/scripts/handover-figures.mjs" "$tmp/out/results.json")
+    (cd "$tmp/$c" && node bench/dist/cli.js --only handover --stack all-redis \
+      --warm-up "$warmup" --out "$tmp/out" >"$tmp/run.log" 2>&1) ||
+      { cat "$tmp/run.log" >&2; exit 1; }
+    figures=$(node "$root/bench/scripts/handover-figures.mjs" "$tmp/out/results.json")
+    read -r hop floor ratio steps <<<"$figures"
     hops[$c]="${hops[$c]:-} $hop"
     floors[$c]="${floors[$c]:-} $floor"
     ratios[$c]="${ratios[$c]:-} $ratio"
@@ -32,5 +30,7 @@ for round in $(seq 1 "$rounds"); do
   done
 done
 for c in "$a" "$b"; do
-  echo "$c: hop $(echo "${hops[$c]}" | median) ms, floor $(echo "${floors[$c]}" | median) ms, ratio $(echo "${ratios[$c]}" | median) (medians of $rounds rounds)"
+  echo "$c: hop $(echo "${hops[$c]}" | median) ms," \
+    "floor $(echo "${floors[$c]}" | median) ms," \
+    "ratio $(echo "${ratios[$c]}" | median) (medians of $rounds rounds)"
 done

@@ -173,6 +173,21 @@ describe("a game server's event stream", () => {
     }
   });
 
+  it('ships a hand-over whose events are spread over time QUIET_MS after its last one', () => {
+    const stream = new EventStream({ batched: true });
+    const watcher = new RecordingWatcher();
+    stream.add(watcher);
+    stream.push(event('load.started'));
+    vi.advanceTimersByTime(2);
+    stream.push(event('handoff.request.sent'));
+    vi.advanceTimersByTime(3);
+    stream.push(event('load.loaded')); // at 5 ms: the load ends, so due at 15
+    vi.advanceTimersByTime(QUIET_MS - 1);
+    expect(watcher.writes).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(watcher.events()).toEqual(['load.started', 'handoff.request.sent', 'load.loaded']);
+  });
+
   it('keeps nothing while nobody watches', () => {
     const stream = new EventStream({ batched: true });
     stream.push(event('load.started'));
