@@ -13,24 +13,11 @@ root=$(git rev-parse --show-toplevel)
 # shellcheck source=ab-worktrees.sh
 source "$root/bench/scripts/ab-worktrees.sh"
 ab_build bench
-declare -A hops floors ratios
+# shellcheck source=handover-rounds.sh
+source "$root/bench/scripts/handover-rounds.sh"
 for round in $(seq 1 "$rounds"); do
   order="$a $b"
   if [ $((round % 2)) = 0 ]; then order="$b $a"; fi
-  for c in $order; do
-    (cd "$tmp/$c" && node bench/dist/cli.js --only handover --stack all-redis \
-      --warm-up "$warmup" --out "$tmp/out" >"$tmp/run.log" 2>&1) ||
-      { cat "$tmp/run.log" >&2; exit 1; }
-    figures=$(node "$root/bench/scripts/handover-figures.mjs" "$tmp/out/results.json")
-    read -r hop floor ratio steps <<<"$figures"
-    hops[$c]="${hops[$c]:-} $hop"
-    floors[$c]="${floors[$c]:-} $floor"
-    ratios[$c]="${ratios[$c]:-} $ratio"
-    echo "round $round  $c: hop $hop ms, floor $floor ms, ratio $ratio; steps $steps"
-  done
+  for c in $order; do handover_run "$c" "$round" "$tmp/$c"; done
 done
-for c in "$a" "$b"; do
-  echo "$c: hop $(echo "${hops[$c]}" | median) ms," \
-    "floor $(echo "${floors[$c]}" | median) ms," \
-    "ratio $(echo "${ratios[$c]}" | median) (medians of $rounds rounds)"
-done
+handover_medians "$a" "$b"

@@ -2,7 +2,7 @@
 // median, the spaced two-process floor's median (ms), their ratio, and the hop's steps from the
 // servers' events (medians, ms, in the order the hop takes them). Fails unless every recorded
 // hop was handed over (its load took the lock the holder's release wrote for it). Used by
-// signing-cost-ab.sh and handover-ab.sh.
+// handover-rounds.sh (handover-ab.sh, signing-cost-ab.sh).
 //   node bench/scripts/handover-figures.mjs <results.json>
 import { readFileSync } from 'node:fs';
 

@@ -29,37 +29,27 @@ hmac='return this.hmacs.take().update(JSON.stringify(fields)).digest("base64url"
 # 43 characters, as an HMAC-SHA256 in base64url.
 stand_in='return ("s" + JSON.stringify(fields).length).padEnd(43, "x");'
 found=$(grep -cF "$hmac" "$bundle" || true)
-if [ "$found" != 3 ]; then
-  echo "expected the Signer's 3 HMAC calls in $bundle, found $found: update this script" >&2
+if [ "$found" != 1 ]; then
+  echo "expected the Signer's one HMAC call in $bundle, found $found: update this script" >&2
   exit 1
 fi
 cp "$bundle" "$tmp/hmac.js"
 awk -v from="$hmac" -v to="$stand_in" '{ i = index($0, from); if (i) $0 = substr($0, 1, i - 1) to substr($0, i + length(from)); print }' \
   "$tmp/hmac.js" >"$tmp/stand-in.js"
-if [ "$(grep -cF "$stand_in" "$tmp/stand-in.js" || true)" != 3 ] ||
+if [ "$(grep -cF "$stand_in" "$tmp/stand-in.js" || true)" != 1 ] ||
   grep -qF "$hmac" "$tmp/stand-in.js"; then
-  echo "the stand-in did not replace the Signer's 3 HMAC calls: update this script" >&2
+  echo "the stand-in did not replace the Signer's HMAC call: update this script" >&2
   exit 1
 fi
 
-# shellcheck source=median.sh
-source "$root/bench/scripts/median.sh"
-declare -A hops floors ratios
+# shellcheck source=handover-rounds.sh
+source "$root/bench/scripts/handover-rounds.sh"
 for round in $(seq 1 "$rounds"); do
   order="hmac stand-in"
   if [ $((round % 2)) = 0 ]; then order="stand-in hmac"; fi
   for side in $order; do
     cp "$tmp/$side.js" "$bundle"
-    node bench/dist/cli.js --only handover --stack all-redis --warm-up "$warmup" \
-      --out "$tmp/out" >"$tmp/run.log" 2>&1 || { cat "$tmp/run.log" >&2; exit 1; }
-    figures=$(node "$root/bench/scripts/handover-figures.mjs" "$tmp/out/results.json")
-    read -r hop floor ratio steps <<<"$figures"
-    hops[$side]="${hops[$side]:-} $hop"
-    floors[$side]="${floors[$side]:-} $floor"
-    ratios[$side]="${ratios[$side]:-} $ratio"
-    echo "round $round  $side: hop $hop ms, floor $floor ms, ratio $ratio; steps $steps"
+    handover_run "$side" "$round" "$tmp/tree"
   done
 done
-for side in hmac stand-in; do
-  echo "$side: hop $(echo "${hops[$side]}" | median) ms, floor $(echo "${floors[$side]}" | median) ms, ratio $(echo "${ratios[$side]}" | median) (medians of $rounds rounds)"
-done
+handover_medians hmac stand-in

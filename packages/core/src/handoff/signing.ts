@@ -98,13 +98,13 @@ export class Signer {
   private handedSignatureOf(reply: HandoffReply, handed: HandedRecord): string {
     // The reply's own signature, the load's token, the version and the record, in this order.
     const fields = ['HR', this.signatureOf(reply), handed.token, handed.version, handed.json];
-    return this.hmacs.take().update(JSON.stringify(fields)).digest('base64url');
+    return this.hmacOf(fields);
   }
 
   private handToSignatureOf(request: HandoffRequest, handTo: string): string {
     // The request's own signature and the token: `H` cannot be moved onto another request.
     const fields = ['H', this.signatureOf(request), handTo];
-    return this.hmacs.take().update(JSON.stringify(fields)).digest('base64url');
+    return this.hmacOf(fields);
   }
 
   private signatureOf(message: HandoffMessage): string {
@@ -131,6 +131,11 @@ export class Signer {
           ]
         : // A reply and a nudge: their type, driver and key.
           [message.T, message.D, message.K];
+    return this.hmacOf(fields);
+  }
+
+  /** HMAC-SHA256 of the fields' JSON, base64url: every signature of the wire. */
+  private hmacOf(fields: readonly unknown[]): string {
     return this.hmacs.take().update(JSON.stringify(fields)).digest('base64url');
   }
 }
