@@ -6,6 +6,7 @@
  */
 
 import { retryOnce } from '../events/signal.js';
+import { copyWith } from '../ports/copy-with.js';
 import { DataDriverError, ErrorCode, toDataDriverError } from '../ports/errors.js';
 import { MAX_MESSAGE_BYTES, type Messenger } from '../ports/messenger.js';
 import type { Scheduler } from '../ports/scheduler.js';
@@ -76,7 +77,7 @@ export class HandoffMessages {
       messenger,
       jobId,
       request,
-      handing ? { ...request, H: handTo } : undefined,
+      handing ? copyWith(request, { H: handTo }) : undefined,
     );
   }
 

@@ -15,6 +15,7 @@
  * names the one load it is for: replayed, it reaches no other load.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { copyWith } from '../ports/copy-with.js';
 import { KeyedHmacs } from './keyed-hmacs.js';
 import {
   type HandedRecord,
@@ -68,8 +69,8 @@ export class Signer {
   sign<M extends HandoffMessage>(message: M): M & { readonly S: string } {
     const S = this.signatureOf(message);
     const SH = this.handOverSignatureOf(message);
-    if (SH === undefined) return { ...message, S };
-    return { ...message, S, SH } as M & { readonly S: string; readonly SH: string };
+    if (SH === undefined) return copyWith(message, { S }) as M & { readonly S: string };
+    return copyWith(message, { S, SH }) as M & { readonly S: string; readonly SH: string };
   }
 
   /** Whether `signature` (the raw message's `S`) signs `message`. */

@@ -7,6 +7,7 @@
  */
 import type { DriverContext } from '../context/context.js';
 import type { DistributiveOmit, LoadEventPayload, ProfileEventPayload } from '../events/events.js';
+import { copyWith } from '../ports/copy-with.js';
 import { DataDriverError, ErrorCode, rethrow } from '../ports/errors.js';
 import type { Released } from '../registry/released-snapshots.js';
 import type { HandedTake, LoadReservation } from '../registry/reservation.js';
@@ -223,6 +224,6 @@ class Acquisition<R> implements AttemptInput, AttemptThen<R> {
 
   /** Emits one of this load's events, with its `loadId`. */
   emit(event: DistributiveOmit<LoadEventPayload, 'loadId'>): void {
-    this.context.emit({ ...event, loadId: this.reservation.loadId } as ProfileEventPayload);
+    this.context.emit(copyWith(event, { loadId: this.reservation.loadId }) as ProfileEventPayload);
   }
 }
