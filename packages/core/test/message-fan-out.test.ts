@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_MESSAGE_BYTES, MessageFanOut, parseMessage } from '../src/ports.js';
 import { recordingLogger } from './helpers.js';
 
@@ -41,6 +41,28 @@ describe('MessageFanOut', () => {
     messages.deliver('c', '{"n":2}');
     expect(got).toEqual([{ n: 1 }, { n: 1 }]);
     expect(got[0]).not.toBe(got[1]);
+  });
+
+  it('parses a payload once for one handler, and once more for each further one', () => {
+    const { messages } = fanOut();
+    const got: unknown[] = [];
+    messages.add('a', (message) => void got.push(message));
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      messages.deliver('a', '{"n":1}');
+      expect(parse).toHaveBeenCalledTimes(1);
+      messages.add('a', (message) => void got.push(message));
+      messages.add('a', () => {
+        throw new Error('game code broke');
+      });
+      messages.add('a', (message) => void got.push(message));
+      messages.deliver('a', '{"n":2}');
+      expect(parse).toHaveBeenCalledTimes(5);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(got).toEqual([{ n: 1 }, { n: 2 }, { n: 2 }, { n: 2 }]);
+    expect(new Set(got.slice(1)).size).toBe(3);
   });
 
   it('drops a payload that is not a JSON object with a debug line, calling no handler', () => {

@@ -64,16 +64,20 @@ export class MessageFanOut {
   deliver(channel: string, payload: string): void {
     const handlers = this.#handlers.get(channel);
     if (!handlers) return;
-    if (parseMessage(payload) === undefined) {
+    // The check's parse is the first handler's copy: a message is parsed once for one handler.
+    let unused = parseMessage(payload);
+    if (unused === undefined) {
       this.options.logger.debug(`ignored a message on ${channel} that is not a JSON object`, {
         payload: payload.slice(0, 200),
       });
       return;
     }
     for (const handler of handlers) {
+      // Each handler gets its own copy, as from separate deliveries.
+      const message = unused ?? parseMessage(payload);
+      unused = undefined;
       try {
-        // Each handler gets its own copy, as from separate deliveries.
-        handler(parseMessage(payload));
+        handler(message);
       } catch (error) {
         this.options.logger.error(`a message handler of ${channel} threw: ${describeError(error)}`);
       }
