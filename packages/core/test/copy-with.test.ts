@@ -4,7 +4,7 @@
  * (a copy that gains keys without V8's slow path) is measured, not asserted here:
  * `bench/scripts/spread-cost.mjs` prints both ways' cost.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { copyWith } from '../src/ports/copy-with.js';
 
 const tag = Symbol('tag');
@@ -46,5 +46,23 @@ describe('copyWith', () => {
     const copy = copyWith(new Base(), { b: 2 });
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(copy).toEqual({ a: 1, b: 2 });
+  });
+
+  it('keeps each member of a union its own keys, as a spread does', () => {
+    type Event = { type: 'a'; a: number } | { type: 'b'; b: string; id: string };
+    const events: Event[] = [
+      { type: 'a', a: 1 },
+      { type: 'b', b: 'x', id: 'old' },
+    ];
+    const copies = events.map((event) => copyWith(event, { id: 7 }));
+    expect(copies).toEqual([
+      { type: 'a', a: 1, id: 7 },
+      { type: 'b', b: 'x', id: 7 },
+    ]);
+    const copy = copies[1];
+    if (copy?.type === 'b') {
+      expectTypeOf(copy.b).toEqualTypeOf<string>();
+      expectTypeOf(copy.id).toEqualTypeOf<number>();
+    } else throw new Error('the second copy is the b');
   });
 });

@@ -224,6 +224,6 @@ class Acquisition<R> implements AttemptInput, AttemptThen<R> {
 
   /** Emits one of this load's events, with its `loadId`. */
   emit(event: DistributiveOmit<LoadEventPayload, 'loadId'>): void {
-    this.context.emit(copyWith(event, { loadId: this.reservation.loadId }) as ProfileEventPayload);
+    this.context.emit(copyWith(event, { loadId: this.reservation.loadId }));
   }
 }

@@ -9,6 +9,7 @@
  * run that writes (a migration) goes to the store with the snapshot as `expected`, which
  * checks its version; a run that throws on it goes to the store as if there were no reply.
  */
+import { copyWith } from '../ports/copy-with.js';
 import type {
   Store,
   StoreRecord,
@@ -41,7 +42,7 @@ export class HandedStore implements Store {
       return this.store.update(key, transform, options);
     }
     if (next === undefined) return Promise.resolve(snapshot);
-    return this.store.update(key, transform, { ...options, expected: snapshot });
+    return this.store.update(key, transform, copyWith(options ?? {}, { expected: snapshot }));
   }
 
   get(key: string): Promise<StoreRecord | undefined> {
