@@ -6,7 +6,7 @@
  * `lockWaitSeconds` runs out.
  */
 import type { DriverContext } from '../context/context.js';
-import type { DistributiveOmit, LoadEventPayload, ProfileEventPayload } from '../events/events.js';
+import type { DistributiveOmit, LoadEventPayload } from '../events/events.js';
 import { copyWith } from '../ports/copy-with.js';
 import { DataDriverError, ErrorCode, rethrow } from '../ports/errors.js';
 import type { Released } from '../registry/released-snapshots.js';
