@@ -43,9 +43,8 @@ for (const gap of [0, 1, 5, 15]) {
     second.push(t2 - t1);
     warm.push((t3 - t2) / 10);
   }
-  const us = (values) => (median(values) * 1000).toFixed(1);
-  console.log(
-    `gap ${String(gap).padStart(2)} ms: first ${us(first)} µs, second ${us(second)} µs, warm ${us(warm)} µs`,
-  );
+  const us = (values) => `${(median(values) * 1000).toFixed(1)} µs`;
+  const label = `gap ${String(gap).padStart(2)} ms`;
+  console.log(`${label}: first ${us(first)}, second ${us(second)}, warm ${us(warm)}`);
 }
 if (sink === 0) console.log('(unreachable: keeps the work from being optimized away)');

@@ -14,8 +14,9 @@
  * naive lock this is the floor of the design, not of DataDriver's code.
  *
  * Its commands leave as the Redis store's do: those of one tick in one socket write (the store
- * corks its connection for the tick, `coalesce.ts` in @datadriver/redis), so the floor differs
- * from DataDriver by DataDriver's code alone. The naive lock is written as a user would write
+ * corks its connection for the tick, `coalesce.ts` in @datadriver/redis), but the first of a
+ * tick on a connection that awaits no reply, which leaves at once; so the floor differs from
+ * DataDriver by DataDriver's code alone. The naive lock is written as a user would write
  * it, on a plain client: one socket write per command.
  */
 import type { Redis } from 'ioredis';
@@ -98,16 +99,27 @@ export async function sameCommandsCycle(
   };
 }
 
-/** This tick's writes on `client`'s socket sent together on the next tick. */
+/**
+ * This tick's writes on `client`'s socket sent together on the next tick, but for the first of
+ * a tick on a connection that awaits no reply, which leaves at once (as the store's do).
+ */
 function corkForTick(client: Redis): void {
   const { stream } = client;
-  if (corkedSockets.has(stream)) return;
-  corkedSockets.add(stream);
+  const tick = socketTicks.get(stream);
+  if (tick === 'corked') return;
+  if (tick === undefined) {
+    process.nextTick(() => {
+      const ended = socketTicks.get(stream);
+      socketTicks.delete(stream);
+      if (ended === 'corked') stream.uncork();
+    });
+    if (client.commandQueue.length === 0) {
+      socketTicks.set(stream, 'sent');
+      return;
+    }
+  }
+  socketTicks.set(stream, 'corked');
   stream.cork();
-  process.nextTick(() => {
-    corkedSockets.delete(stream);
-    stream.uncork();
-  });
 }
 
-const corkedSockets = new WeakSet<Redis['stream']>();
+const socketTicks = new WeakMap<Redis['stream'], 'sent' | 'corked'>();

@@ -15,8 +15,9 @@
  * its release) leaves at once, and only its tick's next commands are corked. Corked, it would
  * wait for the rest of the turn that sent it: after a player's join, the WebSocket upgrade's
  * remainder; after a release request, the kick's, all of it slow on a process just woken from
- * idle. A connection that awaits replies still corks its first command: its replies'
- * continuations are coming. `bench/scripts/redis-cycle-ab.sh` and `handover-ab.sh` measured it.
+ * idle. A connection that still awaits a reply corks a tick's first command too: that reply's
+ * continuations are coming. One whose every reply has just arrived sends its first at once and
+ * the rest in one `writev`. `bench/scripts/redis-cycle-ab.sh` and `handover-ab.sh` measured it.
  */
 import type { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './client.js';
@@ -36,6 +37,8 @@ const socketTicks = new WeakMap<Socket, 'sent' | 'corked'>();
 export function coalesceTick(client: RedisClient): void {
   if (!client.isCluster) {
     const redis = client as Redis;
+    // ioredis's commands written and awaiting a reply (typed, but marked internal): the
+    // socket-writes tests pin down what this reads.
     corkForTick(redis.stream, redis.commandQueue.length === 0);
     return;
   }
