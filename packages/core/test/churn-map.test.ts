@@ -4,8 +4,9 @@
  * What it is for (a deleted value kept by no table of V8's) is measured, not asserted here:
  * `bench/scripts/core-promotion-ab.sh` prints the bytes each scavenge promoted.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ChurnMap } from '../src/ports/churn-map.js';
+import { ChurnMap, SWEEP_FLOOR } from '../src/ports/churn-map.js';
 
 /**
  * Steps written `+a1` (set a to 1), `-a` (delete a), `!` (clear), and the one-lookup steps:
@@ -126,5 +127,131 @@ describe('a map of values that come and go', () => {
     expect(churn.get('k1')).toBe(49_001);
     expect(churn.get('k0')).toBeUndefined();
     expect(churn.keys().next().value).toBe('k1');
+  });
+});
+
+const OPS = ['set', 'add', 'replace', 'delete', 'take', 'deleteIfIs'] as const;
+
+describe('a map whose table stays still while the same keys come and go', () => {
+  it('keeps a deleted key in its table, emptied, and fills that slot when the key comes back', () => {
+    const churn = new ChurnMap<string, number>();
+    for (const key of ['a', 'b', 'c']) churn.set(key, 1);
+    for (let round = 0; round < 1_000; round++) {
+      churn.delete('a');
+      churn.take('b');
+      churn.deleteIfIs('c', 1);
+      expect(churn.slots).toBe(3);
+      churn.add('a', 1);
+      churn.replace('b', 1);
+      churn.set('c', 1);
+    }
+    expect(churn.slots).toBe(3);
+    expect(churn.size).toBe(3);
+  });
+
+  it('drops emptied slots from its table once they outnumber both the keys held and the floor', () => {
+    const churn = new ChurnMap<string, number>();
+    for (let index = 0; index < 10; index++) churn.set(`held${index}`, index);
+    for (let index = 0; index < SWEEP_FLOOR; index++) {
+      churn.set(`gone${index}`, index);
+      churn.delete(`gone${index}`);
+    }
+    expect(churn.slots).toBe(10 + SWEEP_FLOOR); // at the floor: kept
+    churn.set('one more', 0);
+    churn.delete('one more');
+    expect(churn.slots).toBe(10); // over it: every emptied slot dropped in one sweep
+    expect([...churn.keys()]).toEqual(Array.from({ length: 10 }, (_, index) => `held${index}`));
+  });
+
+  it('sweeps only once the emptied slots also outnumber the keys held', () => {
+    const churn = new ChurnMap<string, number>();
+    const held = 2 * SWEEP_FLOOR;
+    for (let index = 0; index < held; index++) churn.set(`held${index}`, index);
+    for (let index = 0; index <= held; index++) {
+      churn.set(`gone${index}`, index);
+      churn.delete(`gone${index}`);
+      expect(churn.slots).toBe(index === held ? held : held + index + 1);
+    }
+  });
+
+  it('goes on past a key moved last as the loop gives it, and gives it again at the end, as a Map', () => {
+    const churn = new ChurnMap<string, number>();
+    const map = new Map<string, number>();
+    for (const [index, key] of ['a', 'b', 'c'].entries()) {
+      churn.set(key, index);
+      map.set(key, index);
+    }
+    const seen = { churn: [] as string[], map: [] as string[] };
+    for (const key of churn.keys()) {
+      seen.churn.push(key);
+      if (key === 'a' && seen.churn.length === 1) churn.replace('a', 9);
+    }
+    for (const key of map.keys()) {
+      seen.map.push(key);
+      if (key === 'a' && seen.map.length === 1) {
+        map.delete('a');
+        map.set('a', 9);
+      }
+    }
+    expect(seen.churn).toEqual(['a', 'b', 'c', 'a']);
+    expect(seen.churn).toEqual(seen.map);
+  });
+
+  it('answers as a Map does for any steps, its table swept as it goes (a floor of 2)', () => {
+    const step = fc.tuple(
+      // A clear now and then (1 step in 50): more often, and no table would fill to a sweep.
+      fc
+        .integer({ min: 0, max: 49 })
+        .map((n) => (n === 0 ? 'clear' : OPS[n % OPS.length]) as (typeof OPS)[number] | 'clear'),
+      fc.integer({ min: 0, max: 12 }),
+      fc.integer({ min: 0, max: 2 }),
+    );
+    let sweeps = 0;
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 50, maxLength: 400 }), (steps) => {
+        const churn = new ChurnMap<string, number | undefined>(2);
+        let swept = false;
+        const map = new Map<string, number | undefined>();
+        for (const [op, index, number] of steps) {
+          const slotsBefore = churn.slots;
+          const key = index === 0 ? '__proto__' : `k${index}`;
+          // A value may be `undefined`: a key set to it is still here.
+          const value = number === 2 ? undefined : number;
+          if (op === 'set') {
+            churn.set(key, value);
+            map.set(key, value);
+          } else if (op === 'add') {
+            expect(churn.add(key, value)).toBe(!map.has(key));
+            if (!map.has(key)) map.set(key, value);
+          } else if (op === 'replace') {
+            expect(churn.replace(key, value)).toBe(map.get(key));
+            map.delete(key);
+            map.set(key, value);
+          } else if (op === 'delete') {
+            expect(churn.delete(key)).toBe(map.delete(key));
+          } else if (op === 'take') {
+            expect(churn.take(key)).toBe(map.get(key));
+            map.delete(key);
+          } else if (op === 'deleteIfIs') {
+            const is = map.has(key) && map.get(key) === value;
+            expect(churn.deleteIfIs(key, value)).toBe(is);
+            if (is) map.delete(key);
+          } else {
+            churn.clear();
+            map.clear();
+          }
+          expect(churn.has(key)).toBe(map.has(key));
+          expect(churn.get(key)).toBe(map.get(key));
+          expect(churn.size).toBe(map.size);
+          if (churn.slots < slotsBefore && op !== 'clear') swept = true;
+        }
+        expect([...churn.keys()]).toEqual([...map.keys()]);
+        expect(churn.valueList()).toEqual([...map.values()]);
+        expect(churn.slots).toBeLessThanOrEqual(map.size + Math.max(2, map.size) + 1);
+        sweeps += swept ? 1 : 0;
+      }),
+      { numRuns: 300 },
+    );
+    expect(sweeps).toBeGreaterThan(100); // most runs swept the table at least once
   });
 });

@@ -13,16 +13,17 @@ import type { StoreSnapshot } from '../ports/store.js';
 import type { ProfileSession } from '../session/profile-session.js';
 import { type Released, ReleasedSnapshots } from './released-snapshots.js';
 import type { LoadReservation } from './reservation.js';
+import { TokensByKey } from './tokens-here.js';
 
 /**
- * The lock tokens every driver in this process holds or is loading under, each with its key. A
- * lock of this server's id is orphaned (a lost response, free to take) only when no driver here
- * holds its token for that key: a second driver of one name and jobId through another store
- * object over the same backend (two `RedisStore`s over one Redis) would otherwise take the
- * first's locks. Tokens are random per load, so drivers over other backends never match, and a
- * lock copied to another key (a record copied whole) is that key's orphan.
+ * The lock tokens every driver in this process holds or is loading under, by key. A lock of
+ * this server's id is orphaned (a lost response, free to take) only when no driver here holds
+ * its token for that key: a second driver of one name and jobId through another store object
+ * over the same backend (two `RedisStore`s over one Redis) would otherwise take the first's
+ * locks. Tokens are random per load, so drivers over other backends never match, and a lock
+ * copied to another key (a record copied whole) is that key's orphan.
  */
-const TOKENS_HERE = new Map<string, string>();
+const TOKENS_HERE = new TokensByKey();
 
 /**
  * A lock a load here may have left in the store: its key, its token, and when the load last
@@ -97,7 +98,7 @@ export class SessionRegistry {
 
   /** True when a driver in this process holds, or is loading under, `key`'s lock with `token`. */
   holdsToken(token: string, key: string): boolean {
-    return TOKENS_HERE.get(token) === key;
+    return TOKENS_HERE.has(key, token);
   }
 
   /**
@@ -106,20 +107,20 @@ export class SessionRegistry {
    */
   reserve(key: string, reservation: LoadReservation): void {
     if (!this.#loads.add(key, reservation)) throw new Error(`${key} is already reserved by a load`);
-    TOKENS_HERE.set(reservation.token, key);
+    TOKENS_HERE.add(key, reservation.token);
   }
 
   /** A load took the lock: its session holds the key from now on. */
   hold(session: ProfileSession): void {
     this.#sessions.set(session.key, session);
-    TOKENS_HERE.set(session.token, session.key);
+    TOKENS_HERE.add(session.key, session.token);
   }
 
   /** The load under `reservation` settled (loaded or not): the key is no longer reserved. */
   settle(key: string, reservation: LoadReservation): void {
     this.#loads.deleteIfIs(key, reservation);
     if (this.#sessions.get(key)?.token !== reservation.token) {
-      TOKENS_HERE.delete(reservation.token);
+      TOKENS_HERE.delete(key, reservation.token);
       if (reservation.mayLeaveLock) this.#noteLeftLock(key, reservation);
     }
     this.changed();
@@ -160,7 +161,7 @@ export class SessionRegistry {
     // The data's JSON goes with it only when the release's own write stored that JSON.
     const { json, parsed } = session.lastWritten;
     this.#released.keep(session.key, kept, json.length, parsed ? json : undefined);
-    TOKENS_HERE.delete(session.token);
+    TOKENS_HERE.delete(session.key, session.token);
     this.changed();
   }
 
