@@ -243,6 +243,7 @@ describe('a map whose table stays still while the same keys come and go', () => 
           expect(churn.has(key)).toBe(map.has(key));
           expect(churn.get(key)).toBe(map.get(key));
           expect(churn.size).toBe(map.size);
+          expect(churn.firstKey()).toBe(map.keys().next().value);
           if (churn.slots < slotsBefore && op !== 'clear') swept = true;
         }
         expect([...churn.keys()]).toEqual([...map.keys()]);

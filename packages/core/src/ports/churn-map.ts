@@ -108,6 +108,11 @@ export class ChurnMap<K, V> {
     this.#slots.clear();
   }
 
+  /** The first key in insertion order (the one here longest), if any. */
+  firstKey(): K | undefined {
+    return this.#first?.key;
+  }
+
   /**
    * The keys in insertion order, read as the loop goes: deleting or moving (`replace`) the key
    * just given is safe, its successor read before it was given; a key set meanwhile is given.

@@ -56,7 +56,8 @@ export class ReleasedSnapshots {
       const old = this.#kept.replace(key, { snapshot, dataJson, at, chars });
       this.#chars += chars - (old?.chars ?? 0);
     }
-    for (const oldest of this.#kept.keys()) {
+    // Keys here are strings: `undefined` is none left.
+    for (let oldest = this.#kept.firstKey(); oldest !== undefined; oldest = this.#kept.firstKey()) {
       const over = this.#kept.size > MAX_ENTRIES || this.#chars > MAX_CHARS;
       if (!over && at - (this.#kept.get(oldest) as Kept).at <= MAX_AGE_MS) break;
       this.#forget(oldest);
