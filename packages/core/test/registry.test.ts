@@ -1,4 +1,5 @@
 /** The one owner of a driver's server-local state, and the invariants it keeps. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SessionRegistry } from '../src/registry/registry.js';
 import { LoadReservation } from '../src/registry/reservation.js';
@@ -121,5 +122,65 @@ describe('SessionRegistry', () => {
     expect(load.cancelled()).toBe(false);
     wanted = false;
     expect(load.cancelled()).toBe(true);
+  });
+  it("answers holdsToken as a map from each token to its key would, across two drivers' registries", () => {
+    let made = 0; // tokens are new with every load, as createId makes them
+    const step = fc.tuple(
+      fc.constantFrom('reserve', 'hold', 'settle', 'forget'),
+      fc.integer({ min: 0, max: 1 }),
+      fc.constantFrom('p1', 'p2', 'p3'),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 20, maxLength: 60 }), (steps) => {
+        const registries = [new SessionRegistry(() => 0), new SessionRegistry(() => 0)];
+        const model = new Map<string, string>(); // the process's tokens, by token
+        const tokens: string[] = [];
+        const sessions: Array<[SessionRegistry, ProfileSession]> = [];
+        for (const [op, which, key] of steps) {
+          const registry = registries[which] as SessionRegistry;
+          const load = registry.reservation(key);
+          const session = registry.session(key);
+          if (op === 'reserve' && load === undefined) {
+            made += 1;
+            const token = `model-${made}`;
+            tokens.push(token);
+            registry.reserve(key, reservation(token));
+            model.set(token, key);
+          } else if (op === 'hold' && load !== undefined && session?.token !== load.token) {
+            // A load took the lock (a session of the key still here is replaced, as a rejoin's).
+            const held = { key, token: load.token, lastWritten: { json: '' } };
+            registry.hold(held as unknown as ProfileSession);
+            sessions.push([registry, held as unknown as ProfileSession]);
+            model.set(load.token, key);
+          } else if (op === 'settle' && load !== undefined) {
+            registry.settle(key, load);
+            if (registry.session(key)?.token !== load.token) model.delete(load.token);
+          } else if (op === 'forget' && session !== undefined) {
+            registry.forget(session);
+            model.delete(session.token);
+          }
+          for (const token of tokens) {
+            for (const asked of ['p1', 'p2', 'p3']) {
+              expect(registry.holdsToken(token, asked)).toBe(model.get(token) === asked);
+            }
+          }
+        }
+        // Every load settled and every session forgotten (a replaced one too, as its kick's
+        // release does): no token is held any more, nor left in the process's for the next run.
+        for (const registry of registries) {
+          for (const key of ['p1', 'p2', 'p3']) {
+            const load = registry.reservation(key);
+            if (load) registry.settle(key, load);
+          }
+        }
+        for (const [registry, session] of sessions) registry.forget(session);
+        for (const token of tokens) {
+          for (const key of ['p1', 'p2', 'p3']) {
+            expect(registries[0]?.holdsToken(token, key)).toBe(false);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

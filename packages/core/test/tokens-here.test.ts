@@ -1,6 +1,8 @@
 /**
  * The lock tokens drivers of this process hold, by key (`registry/tokens-here.ts`): what
- * `SessionRegistry.holdsToken` asks, as a map from token to key answered before.
+ * `SessionRegistry.holdsToken` asks. With tokens new every load (as `createId` must make them)
+ * it answers as the map from token to key before it did (registry.test.ts checks that through
+ * the registry); a token used for two keys counts under each.
  */
 import { describe, expect, it } from 'vitest';
 import { TokensByKey } from '../src/registry/tokens-here.js';
@@ -37,7 +39,7 @@ describe('the lock tokens held in this process, by key', () => {
       true,
     ],
     ['a token never held let go: the key keeps its own', '+a:t1 -a:t9', 'a', 't1', true],
-    ['let go under another key: still held', '+a:t1 -b:t1', 'a', 't1', true],
+    ['let go under another key (one token, two keys): still held', '+a:t1 -b:t1', 'a', 't1', true],
     ['all let go, then held again', '+a:t1 +a:t2 -a:t2 -a:t1 +a:t3', 'a', 't3', true],
     ['a key named __proto__', '+__proto__:t1', '__proto__', 't1', true],
     ['a key named constructor, not held', '+a:t1', 'constructor', 't1', false],

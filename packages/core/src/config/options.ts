@@ -174,8 +174,8 @@ export interface DataDriverOptions<T extends object> {
    */
   readonly health?: { readonly failures?: number; readonly windowSeconds?: number };
   /**
-   * Makes lock tokens and trade ids. By default, ids unique across processes and restarts: a
-   * random prefix drawn once per process, then a counter.
+   * Makes lock tokens and trade ids, each new: a lock token names one load. By default, ids
+   * unique across processes and restarts: a random prefix drawn once per process, then a counter.
    */
   readonly createId?: () => string;
   /**

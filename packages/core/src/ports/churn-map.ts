@@ -9,23 +9,29 @@
  * leaves the old one pointing to the new one and to what its entries held: garbage until the
  * next full collection, which every young-generation collection (a scavenge) until then treats
  * as alive, copying, then promoting, each value it held and all that value holds. On the memory
- * store, a load + save + release with 200 players in flight promoted 486 KB a scavenge that way
- * with the registry's maps, their lock tokens' and the released snapshots' deleting their keys;
- * 1 KB with none deleting (`node --trace-gc-nvp`; `bench/scripts/core-promotion-ab.sh`).
+ * store, a load + save + release with 200 players in flight promoted 478 KB a scavenge while the
+ * registry's maps, the released snapshots' and the lock tokens' deleted their keys, and none once
+ * they kept them (`bench/scripts/core-promotion-ab.sh ef1f0ae ea06379 4`).
  *
  * So each key has a slot of its own that stays in the table once emptied, and the order is a
  * list through the slots rather than the table's. Emptied slots are dropped from the table only
  * once they outnumber both the keys here and `SWEEP_FLOOR` (a server's players come and go by
- * the thousand, most never to come back): one rehash for that many keys gone.
+ * the thousand, most never to come back): a few rehashes for that many keys gone.
  */
+
+/** Emptied slots a map keeps at least before it drops them from its table. */
+export const SWEEP_FLOOR = 1024;
+
 export class ChurnMap<K, V> {
   readonly #slots = new Map<K, Slot<K, V>>();
   /** The first and last slot holding a value, in insertion order. */
   #first: Slot<K, V> | undefined;
   #last: Slot<K, V> | undefined;
   #size = 0;
+  /** Fills so far: each slot's `order`, rising along the list. */
+  #fills = 0;
 
-  /** `sweepFloor`: emptied slots kept at least before they are dropped from the table. */
+  /** `sweepFloor`: emptied slots kept at least before a sweep (tests pass a small one). */
   constructor(private readonly sweepFloor = SWEEP_FLOOR) {}
 
   get size(): number {
@@ -114,15 +120,35 @@ export class ChurnMap<K, V> {
   }
 
   /**
-   * The keys in insertion order, read as the loop goes: deleting or moving (`replace`) the key
-   * just given is safe, its successor read before it was given; a key set meanwhile is given.
+   * The keys in insertion order, read as the loop goes, as a `Map`'s: a key deleted before the
+   * loop reaches it is not given, and one set meanwhile (or set again) is given in its turn.
    */
   *keys(): IterableIterator<K> {
     for (let slot = this.#first; slot !== undefined; ) {
-      const { next, fills } = slot;
+      const { next, order } = slot;
       yield slot.key;
-      slot = slot.held && slot.fills === fills ? slot.next : next;
+      slot = this.#heldAfter(order, slot, next);
     }
+  }
+
+  /**
+   * The first held slot filled after `order`, for a loop that just gave `given` (its `next`
+   * then): at once while either is as it was, else back from the last (filled since).
+   */
+  #heldAfter(
+    order: number,
+    given: Slot<K, V>,
+    next: Slot<K, V> | undefined,
+  ): Slot<K, V> | undefined {
+    if (given.held && given.order === order) return given.next;
+    // The list rises by order: a held slot after `order` whose previous is not is the first.
+    if (next?.held && next.order > order && !(next.previous && next.previous.order > order)) {
+      return next;
+    }
+    let slot = this.#last;
+    if (slot === undefined || slot.order <= order) return undefined;
+    while (slot.previous !== undefined && slot.previous.order > order) slot = slot.previous;
+    return slot;
   }
 
   /** The values, in insertion order, as a list made now (a caller may delete as it goes). */
@@ -140,14 +166,15 @@ export class ChurnMap<K, V> {
       key,
       value,
       held: false,
-      fills: 0,
+      order: 0,
       previous: undefined,
       next: undefined,
     };
     if (slot === undefined) this.#slots.set(key, filled);
     filled.value = value;
     filled.held = true;
-    filled.fills += 1;
+    this.#fills += 1;
+    filled.order = this.#fills;
     filled.previous = this.#last;
     if (this.#last === undefined) this.#first = filled;
     else this.#last.next = filled;
@@ -173,24 +200,21 @@ export class ChurnMap<K, V> {
     return value;
   }
 
-  /** Drops the emptied slots from the table once there are more of them than keys held. */
+  /** Drops the emptied slots from the table once they outnumber the keys held and the floor. */
   #sweepIfSparse(): void {
     const emptied = this.#slots.size - this.#size;
     if (emptied <= this.sweepFloor || emptied <= this.#size) return;
-    for (const [key, slot] of this.#slots) if (!slot.held) this.#slots.delete(key);
+    for (const slot of this.#slots.values()) if (!slot.held) this.#slots.delete(slot.key);
   }
 }
-
-/** Emptied slots a map keeps at least before it drops them from its table. */
-export const SWEEP_FLOOR = 1024;
 
 interface Slot<K, V> {
   readonly key: K;
   value: V | undefined;
   /** True while the slot holds a value (which may be `undefined`): the key is here. */
   held: boolean;
-  /** How many times it was filled: a loop over the keys tells a slot moved from one left be. */
-  fills: number;
+  /** When it was last filled (the map's count of fills then): rises along the list. */
+  order: number;
   previous: Slot<K, V> | undefined;
   next: Slot<K, V> | undefined;
 }

@@ -1,9 +1,10 @@
 /**
  * The lock tokens every driver in this process holds or is loading under, by key: one nearly
  * always, a few when drivers of several names share a key or a load of a key starts while its
- * session is still leaving. Kept by key rather than by token: a token is new with every load,
- * so a map by token would delete a key for good with every release, and a `ChurnMap` keeps
- * its table still only for keys that come back (`ports/churn-map.ts`).
+ * session is still leaving. Kept by key rather than by token: a token is new with every load
+ * (`createId`), so a map by token would delete a key for good with every release, and a
+ * `ChurnMap` keeps its table still only for keys that come back (`ports/churn-map.ts`). A
+ * token used for two keys (a `createId` that repeats) would count under each.
  */
 import { ChurnMap } from '../ports/churn-map.js';
 
@@ -31,6 +32,7 @@ export class TokensByKey {
     }
   }
 
+  /** True when `token` is held or loaded under for `key` (not for another key). */
   has(key: string, token: string): boolean {
     const held = this.#byKey.get(key);
     return held === token || (typeof held === 'object' && held.includes(token));
