@@ -13,7 +13,8 @@ export interface BenchConfig {
    * hops or so, as on a game server that has run a while: between two processes on one Redis,
    * the hop's median was 1.52 to 1.76 ms after 100, 1.09 to 1.18 after 1,000, 1.03 to 1.04
    * after 2,000 and 0.94 to 1.05 after 3,000 (`pnpm bench -- --only handover --stack
-   * all-redis --warm-up N`, 2026-12-05).
+   * all-redis --warm-up N`, 2026-12-05). The two-process floors run as many unrecorded samples
+   * first, so their processes' JIT is as warm as the servers'.
    */
   readonly warmUpHops: number;
   /** Unrecorded samples before the recorded ones of the floors, rejoins and gifts. */
@@ -70,8 +71,10 @@ export interface BenchConfig {
 export const FULL: BenchConfig = {
   mode: 'full',
   handovers: 200,
-  // Game servers run warm in production: the first hops run while their JIT is still cold.
-  warmUpHops: 2000,
+  // Game servers run warm in production: the first hops run while their JIT is still cold. V8
+  // had optimized 261 functions in a server after 2,000 hops and 534 after 8,000, and was still
+  // at it (scripts/jit-warmth.sh); the hop ran 0.14 to 0.52 ms faster after 8,000 (README).
+  warmUpHops: 8000,
   warmUp: 100,
   hopsPerBlock: 20,
   staleHandovers: 20,

@@ -154,7 +154,7 @@ async function handovers(
     progress(`physical limit, ${combo.label}`);
     results.limit[combo.id] = await measureLimit(combo, backends, config);
     progress(`live hand-over and its floors between two processes, ${combo.label}`);
-    const measured = await measureHandoverAndFloors(combo, backends, config);
+    const measured = await measureHandoverAndFloors(combo, backends, config, progress);
     results.handover[combo.id] = measured.handover;
     results.twoProcessLimit[combo.id] = measured.floors;
     results.hopCalls[combo.id] = measured.callsPerHop;

@@ -29,6 +29,8 @@ export interface TwoProcessFloors {
   readonly floorGaps: number[];
   /** Hops per block; each block is followed by its floor samples. */
   readonly blockSize: number;
+  /** Unrecorded samples run first, as many as the servers' warm-up hops. */
+  readonly warmUpSamples: number;
 }
 
 export interface HandoverAndFloors {
@@ -45,13 +47,14 @@ export async function measureHandoverAndFloors(
   combo: Combo,
   backends: RunningBackends,
   config: BenchConfig,
+  progress: (message: string) => void = () => undefined,
 ): Promise<HandoverAndFloors> {
   const hops = await Hops.start(combo);
   const counter = await counterOf(combo, backends);
   try {
     const limit = await TwoProcessLimit.start(combo, backends);
     try {
-      const { floors, calls } = await interleave(hops, limit, counter, config);
+      const { floors, calls } = await interleave(hops, limit, counter, config, progress);
       const callsPerHop = per(calls, config.handovers, ADAPTER_COMMANDS);
       return { handover: hops.result(), floors, callsPerHop };
     } finally {
@@ -68,15 +71,23 @@ async function interleave(
   limit: TwoProcessLimit,
   counter: CallCounter,
   config: BenchConfig,
+  progress: (message: string) => void,
 ): Promise<{ floors: TwoProcessFloors; calls: Calls }> {
-  for (let n = 0; n < config.warmUpHops; n++) await hops.hop(false);
-  for (let n = 0; n < config.warmUp; n++) await limit.sample();
+  for (let n = 1; n <= config.warmUpHops; n++) {
+    await hops.hop(false);
+    if (n % WARM_UP_REPORT === 0) progress(`  ${n} of ${config.warmUpHops} warm-up hops`);
+  }
+  // The floor's processes run their code as many times as the servers ran theirs, so the JIT
+  // has warmed both alike (back to back: only their code's warmth matters here, not spacing).
+  const floorWarmUp = Math.max(config.warmUp, config.warmUpHops);
+  for (let n = 0; n < floorWarmUp; n++) await limit.sample();
   const floors: TwoProcessFloors = {
     gapMatched: [],
     backToBack: [],
     hopGaps: [],
     floorGaps: [],
     blockSize: config.hopsPerBlock,
+    warmUpSamples: floorWarmUp,
   };
   const blocks = Math.ceil(config.handovers / config.hopsPerBlock);
   const backToBackPerBlock = Math.ceil(config.limitSamples / blocks);
@@ -105,6 +116,9 @@ async function interleave(
   }
   return { floors, calls };
 }
+
+/** Warm-up hops between progress lines (a full run's warm-up takes minutes a stack). */
+const WARM_UP_REPORT = 1000;
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 

@@ -139,7 +139,7 @@ const TWO_PROCESS_GOAL: Readonly<Record<Combo['id'], { ratio: number; issue: num
 function twoProcessLimits(combo: Combo, floors: TwoProcessFloors): Figure[] {
   const section = 'Live hand-over';
   const spacing = `hops spaced median ${summarize(floors.hopGaps).median.toFixed(2)} ms, these samples idle median ${summarize(floors.floorGaps).median.toFixed(2)} ms before each`;
-  const interleaved = `interleaved with the hops in blocks of ${floors.blockSize}`;
+  const interleaved = `after ${floors.warmUpSamples} unrecorded samples (the servers' warm-up hops' count: V8 warm on both sides); interleaved with the hops in blocks of ${floors.blockSize}`;
   return [
     {
       id: `limit.${combo.id}.two-process`,
