@@ -6,7 +6,9 @@
 # every recorded hop over.
 #   bench/scripts/handover-ab.sh <commit A> <commit B> [rounds, default 6] [warm-up hops, 2000]
 # Prints each run (hop median, the spaced two-process floor, their ratio, and the hop's steps
-# from the servers' events in ms), then each side's medians of the rounds.
+# from the servers' events in ms), then each side's medians of the rounds. Since 0b79232 a
+# commit's bench warms its floor with as many samples as warm-up hops (100 before): compare
+# floors and ratios only between commits on the same side of it; the hops compare across it.
 set -euo pipefail
 a=$1 b=$2 rounds=${3:-6} warmup=${4:-2000}
 root=$(git rev-parse --show-toplevel)
