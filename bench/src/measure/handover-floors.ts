@@ -47,7 +47,7 @@ export async function measureHandoverAndFloors(
   combo: Combo,
   backends: RunningBackends,
   config: BenchConfig,
-  progress: (message: string) => void = () => undefined,
+  progress: (message: string) => void,
 ): Promise<HandoverAndFloors> {
   const hops = await Hops.start(combo);
   const counter = await counterOf(combo, backends);
