@@ -48,7 +48,9 @@ export async function startBackends(): Promise<RunningBackends> {
   const [redis, dynamo, pubsub, postgres] = await Promise.all([
     startRedis(),
     startDynamoLocal(),
-    startPubSub(),
+    // Its own process, as Pub/Sub is another machine: hosted here, it would serve the floors'
+    // messages (this process sends and receives them) with no wake and no context switch.
+    startPubSub({ ownProcess: true }),
     startPostgres({ settings: POSTGRES_SETTINGS }),
   ]);
   return {

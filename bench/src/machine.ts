@@ -33,7 +33,7 @@ export async function describeMachine(backends: RunningBackends): Promise<Machin
       dynamodb: `DynamoDB Local ${dynamoLocalVersion()}${external(backends.dynamo)}`,
       pubsub: backends.pubsub.external
         ? `Pub/Sub emulator at ${backends.pubsub.endpoint} (PUBSUB_EMULATOR_HOST)`
-        : 'the local gRPC Pub/Sub emulator (tools/pubsub-emulator), in this process',
+        : 'the local gRPC Pub/Sub emulator (tools/pubsub-emulator), in a node process of its own',
       postgres: `PostgreSQL ${await postgresVersion(backends.postgres.url)}${external(backends.postgres)}`,
       peer: `dynamodb-lock-client ${packageVersion('dynamodb-lock-client')} with aws-sdk ${packageVersion('aws-sdk')}`,
     },

@@ -1,6 +1,11 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { LaunchOptions, PubSubBackend } from './backend.js';
 import { BackendUnavailableError } from './errors.js';
 import { withFreePort } from './free-port.js';
+import { launchChild } from './launch-child.js';
+import { acceptsConnections } from './probes.js';
 import { withTimeout } from './timeout.js';
 
 const HOST = '127.0.0.1';
@@ -17,13 +22,15 @@ interface EmulatorHandle {
 type StartEmulator = (options?: { host?: string; port?: number }) => Promise<EmulatorHandle>;
 
 /**
- * Our own in-process Pub/Sub emulator (@datadriver/pubsub-emulator) on a free port, or the one
- * named by PUBSUB_EMULATOR_HOST. It runs inside this process, so it cannot outlive the run.
+ * Our own Pub/Sub emulator (@datadriver/pubsub-emulator) on a free port, or the one named by
+ * PUBSUB_EMULATOR_HOST. It runs inside this process, so it cannot outlive the run, unless
+ * `ownProcess` asks for a node process of its own (killed when this one exits).
  */
 export async function startPubSub(options: LaunchOptions = {}): Promise<PubSubBackend> {
   const env = options.env ?? process.env;
   const external = env.PUBSUB_EMULATOR_HOST;
   if (external) return pubSubBackend(external, true, async () => {});
+  if (options.ownProcess) return startEmulatorProcess();
   const start = await loadEmulator();
   return withFreePort(async (port) => {
     const emulator = await startEmulator(start, port);
@@ -34,6 +41,34 @@ export async function startPubSub(options: LaunchOptions = {}): Promise<PubSubBa
     };
     return pubSubBackend(`${emulator.host}:${emulator.port}`, false, stop);
   });
+}
+
+/** The emulator's command-line server (its `bin`) in a node process of its own. */
+function startEmulatorProcess(): Promise<PubSubBackend> {
+  const cli = emulatorCli();
+  return withFreePort(async (port) => {
+    const server = await launchChild({
+      backend: 'pubsub',
+      program: `node ${cli}`,
+      child: spawn(process.execPath, [cli, '--host', HOST, '--port', String(port)], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+      probe: () => acceptsConnections(HOST, port),
+      timeoutMs: START_TIMEOUT_MS,
+      advice: BUILD_HINT,
+    });
+    return pubSubBackend(`${HOST}:${port}`, false, () => server.stop());
+  });
+}
+
+function emulatorCli(): string {
+  try {
+    const manifest = createRequire(import.meta.url).resolve(`${EMULATOR_PACKAGE}/package.json`);
+    return join(dirname(manifest), 'dist', 'cli.js');
+  } catch (error) {
+    const message = `${EMULATOR_PACKAGE} could not be found (${String(error)}). ${BUILD_HINT}`;
+    throw new BackendUnavailableError('pubsub', message, { cause: error });
+  }
 }
 
 async function startEmulator(start: StartEmulator, port: number): Promise<EmulatorHandle> {

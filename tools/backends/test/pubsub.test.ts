@@ -19,6 +19,20 @@ describe('startPubSub', () => {
     expect(await isListening('127.0.0.1', portOf(pubsub.endpoint))).toBe(false);
   });
 
+  it('runs it in a node process of its own with ownProcess, and stop() ends that process', async () => {
+    const pubsub = await startPubSub({ env: {}, ownProcess: true });
+    const port = portOf(pubsub.endpoint);
+    expect(pubsub.external).toBe(false);
+    expect(await isListening('127.0.0.1', port)).toBe(true);
+    const servers = processesMentioning(`--port ${port}`);
+    expect(servers).toHaveLength(1);
+    expect(servers[0]).toContain('pubsub-emulator');
+    expect(servers[0]?.startsWith(`${process.pid}:`)).toBe(false);
+    await pubsub.stop();
+    expect(await isListening('127.0.0.1', port)).toBe(false);
+    expect(processesMentioning(`--port ${port}`)).toEqual([]);
+  });
+
   it('uses PUBSUB_EMULATOR_HOST when set', async () => {
     const pubsub = await startPubSub({ env: { PUBSUB_EMULATOR_HOST: 'pubsub.example:8085' } });
     expect(pubsub).toMatchObject({ external: true, endpoint: 'pubsub.example:8085' });
