@@ -17,6 +17,12 @@ export interface BenchConfig {
    * first, so their processes' JIT is as warm as the servers'.
    */
   readonly warmUpHops: number;
+  /**
+   * Players running the warm-up hops at once, each its own user on the same two servers: the
+   * servers' hop code runs as often as one player's hops would run it this many times over, as
+   * on a server with many players. The measured player then hops `warmUp` times on its own.
+   */
+  readonly warmUpPlayers: number;
   /** Unrecorded samples before the recorded ones of the floors, rejoins and gifts. */
   readonly warmUp: number;
   /**
@@ -74,7 +80,10 @@ export const FULL: BenchConfig = {
   // Game servers run warm in production: the first hops run while their JIT is still cold. V8
   // had optimized 261 functions in a server after 2,000 hops and 534 after 8,000, and was still
   // at it (scripts/jit-warmth.sh); the hop ran 0.14 to 0.52 ms faster after 8,000 (README).
+  // Eight players at once run them in about 12 s on all-Redis, where one took 125 s; 32,000 by
+  // eight read no better against the floor (README), and the floors' warm-up grows with them.
   warmUpHops: 8000,
+  warmUpPlayers: 8,
   warmUp: 100,
   hopsPerBlock: 20,
   staleHandovers: 20,
@@ -105,6 +114,7 @@ export const QUICK: BenchConfig = {
   mode: 'quick',
   handovers: 20,
   warmUpHops: 3,
+  warmUpPlayers: 1,
   warmUp: 3,
   hopsPerBlock: 10,
   staleHandovers: 3,

@@ -73,10 +73,11 @@ async function interleave(
   config: BenchConfig,
   progress: (message: string) => void,
 ): Promise<{ floors: TwoProcessFloors; calls: Calls }> {
-  for (let n = 1; n <= config.warmUpHops; n++) {
-    await hops.hop(false);
-    if (n % WARM_UP_REPORT === 0) progress(`  ${n} of ${config.warmUpHops} warm-up hops`);
-  }
+  await hops.warmUp(config.warmUpHops, config.warmUpPlayers, (done) => {
+    if (done % WARM_UP_REPORT === 0) progress(`  ${done} of ${config.warmUpHops} warm-up hops`);
+  });
+  // Then the measured player's own, one at a time, as its recorded hops will run.
+  for (let n = 0; n < config.warmUp; n++) await hops.hop(false);
   // The floor's processes run their code as many times as the servers ran theirs, so the JIT
   // has warmed both alike (back to back: only their code's warmth matters here, not spacing).
   const floorWarmUp = Math.max(config.warmUp, config.warmUpHops);

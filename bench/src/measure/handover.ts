@@ -30,6 +30,11 @@ export interface HandoverResult {
   readonly limited: number;
   /** Hops in all, warm-up included. */
   readonly hops: number;
+  /** Warm-up hops by other players (`Hops.warmUp`), and how many players ran them at once. */
+  readonly warmUpHops: number;
+  readonly warmUpPlayers: number;
+  /** Unrecorded hops of the measured player, after those. */
+  readonly ownWarmUpHops: number;
 }
 
 /** When one hop's sample started and ended, on this process's `performance.now()` clock. */
@@ -47,7 +52,10 @@ export class Hops {
   private handed = 0;
   private limited = 0;
   private readonly eventsDuringHop = { holder: 0, target: 0 };
+  /** The measured player's hops. */
   private count = 0;
+  private warmUpHops = 0;
+  private warmUpPlayers = 0;
 
   private constructor(
     private readonly servers: readonly [WatchedServer, WatchedServer],
@@ -70,6 +78,39 @@ export class Hops {
     }
   }
 
+  /**
+   * Warm-up hops by `players` other players at once (their own users, on the same two
+   * servers), `hops` in all: each runs the servers' hop code as the recorded hops do, and
+   * `players` of them run it `players` times as often, as a server's many players would. The
+   * servers' events are dropped as they come (none of these hops is recorded).
+   */
+  async warmUp(hops: number, players: number, progress: (done: number) => void): Promise<void> {
+    let done = 0;
+    const walk = async (player: number, share: number) => {
+      const user = `${this.user}-warm-${player}`;
+      let current = await join(this.servers[0], user, LOAD_TIMEOUT_MS);
+      try {
+        for (let n = 0; n < share; n++) {
+          const hop = await hopTo(current, this.servers[(n + 1) % 2]!, user);
+          current = hop.next;
+          if (hop.kickedWith === DEFAULT_KICK_MESSAGES.joinedElsewhere) this.kicks++;
+          done++;
+          if (done % WARM_UP_FORGET === 0) for (const server of this.servers) server.forget();
+          progress(done);
+        }
+      } finally {
+        await current.client.close();
+      }
+    };
+    const shares = Array.from({ length: players }, (_, player) =>
+      Math.floor((hops + player) / players),
+    );
+    await Promise.all(shares.map((share, player) => walk(player, share)));
+    this.warmUpHops += done;
+    this.warmUpPlayers = players;
+    for (const server of this.servers) server.forget();
+  }
+
   /** One hop to the other server; `record: false` for a warm-up hop. */
   async hop(record: boolean): Promise<HopTimes> {
     const [holder, target] =
@@ -77,26 +118,9 @@ export class Hops {
     this.count++;
     holder.forget();
     target.forget();
-    const coins = await this.current.client.earn(1); // unsaved on the holder: must travel
-    // The old connection reads its kick after the hop, as a player's device would: on this
-    // machine its frames, its close handshake and the server's handling of that close would
-    // otherwise run on the two cores that B and the store are using for the hop.
-    const old = this.current.client;
-    old.pause();
-    let next: Loaded;
-    try {
-      next = await join(target, this.user, LOAD_TIMEOUT_MS);
-    } finally {
-      old.resume();
-    }
+    const { next, kickedWith } = await hopTo(this.current, target, this.user);
     const times = { startedAt: next.openedAt, endedAt: next.openedAt + next.elapsedMs };
-    if (next.coins !== coins) {
-      throw new Error(`hand-over lost data: ${next.coins} coins on B, ${coins} on A`);
-    }
-    const kicked = await this.current.client.next('kicked', LOAD_TIMEOUT_MS);
-    if (kicked.type === 'kicked' && kicked.message === DEFAULT_KICK_MESSAGES.joinedElsewhere)
-      this.kicks++;
-    await this.current.client.close();
+    if (kickedWith === DEFAULT_KICK_MESSAGES.joinedElsewhere) this.kicks++;
     this.current = next;
     // The servers ship their events once quiet: wait for them here, between hops.
     await eventsArrived(holder, target, this.user);
@@ -124,7 +148,10 @@ export class Hops {
       handed: this.handed,
       limited: this.limited,
       eventsDuringHop: this.eventsDuringHop,
-      hops: this.count,
+      hops: this.warmUpHops + this.count,
+      warmUpHops: this.warmUpHops,
+      warmUpPlayers: this.warmUpPlayers,
+      ownWarmUpHops: this.count - this.samples.length,
     };
   }
 
@@ -133,6 +160,40 @@ export class Hops {
     await stopAll(this.servers);
   }
 }
+
+/**
+ * `user`, connected as `current`, joins `target` with coins earned since the holder's last
+ * save, which must travel; resolves with the new connection and the message of the old one's
+ * kick (undefined when it ended without one), once the old connection is closed.
+ */
+async function hopTo(
+  current: Loaded,
+  target: WatchedServer,
+  user: string,
+): Promise<{ readonly next: Loaded; readonly kickedWith: string | undefined }> {
+  const coins = await current.client.earn(1); // unsaved on the holder: must travel
+  // The old connection reads its kick after the hop, as a player's device would: on this
+  // machine its frames, its close handshake and the server's handling of that close would
+  // otherwise run on the two cores that B and the store are using for the hop.
+  const old = current.client;
+  old.pause();
+  let next: Loaded;
+  try {
+    next = await join(target, user, LOAD_TIMEOUT_MS);
+  } finally {
+    old.resume();
+  }
+  if (next.coins !== coins) {
+    await next.client.close();
+    throw new Error(`hand-over lost data: ${next.coins} coins on B, ${coins} on A`);
+  }
+  const kicked = await old.next('kicked', LOAD_TIMEOUT_MS);
+  await old.close();
+  return { next, kickedWith: kicked.type === 'kicked' ? kicked.message : undefined };
+}
+
+/** Warm-up hops between drops of the servers' events (a long warm-up would keep them all). */
+const WARM_UP_FORGET = 500;
 
 /** Waits (briefly) for the last events of the hop: the holder's reply, B's load.loaded. */
 async function eventsArrived(holder: WatchedServer, target: WatchedServer, user: string) {

@@ -38,7 +38,7 @@ export function handoverFigures(results: RunResults, combo: Combo): Figure[] {
       label: combo.label,
       unit: 'ms',
       summary: measured,
-      note: `after ${handover.hops - handover.samples.length} unrecorded hops (a server's hop code warm, as on a server that has run a while); from the socket's open on B to loaded on B (the WebSocket handshake before it, median ${summarize(handover.handshakes).median.toFixed(2)} ms, not counted); B's own waitedMs median ${summarize(handover.waited).median.toFixed(2)} ms; ${handover.kicks} of ${handover.hops} holders kicked the live session; ${handover.handed} of ${handover.samples.length} loads took the lock the holder's release wrote for them; a message dropped over a server's budget in ${handover.limited} hops (budgets x${MESSAGE_LIMITS_TIMES}); events reached the bench during the hop from the holder in ${handover.eventsDuringHop.holder} and from B in ${handover.eventsDuringHop.target} of ${handover.samples.length} hops (a server ships them once quiet)`,
+      note: `after ${handover.warmUpHops} unrecorded hops by ${handover.warmUpPlayers} other players at once, then ${handover.ownWarmUpHops} of the measured player's own (a server's hop code warm, as on a server with many players that has run a while); from the socket's open on B to loaded on B (the WebSocket handshake before it, median ${summarize(handover.handshakes).median.toFixed(2)} ms, not counted); B's own waitedMs median ${summarize(handover.waited).median.toFixed(2)} ms; ${handover.kicks} of ${handover.hops} holders kicked the live session; ${handover.handed} of ${handover.samples.length} loads took the lock the holder's release wrote for them; a message dropped over a server's budget in ${handover.limited} hops (budgets x${MESSAGE_LIMITS_TIMES}); events reached the bench during the hop from the holder in ${handover.eventsDuringHop.holder} and from B in ${handover.eventsDuringHop.target} of ${handover.samples.length} hops (a server ships them once quiet)`,
       detail: {
         phasesMedianMs: handover.phases,
         waitedMs: summarize(handover.waited),
@@ -139,7 +139,7 @@ const TWO_PROCESS_GOAL: Readonly<Record<Combo['id'], { ratio: number; issue: num
 function twoProcessLimits(combo: Combo, floors: TwoProcessFloors): Figure[] {
   const section = 'Live hand-over';
   const spacing = `hops spaced median ${summarize(floors.hopGaps).median.toFixed(2)} ms, these samples idle median ${summarize(floors.floorGaps).median.toFixed(2)} ms before each`;
-  const interleaved = `after ${floors.warmUpSamples} unrecorded samples (the servers' warm-up hops' count: V8 warm on both sides); interleaved with the hops in blocks of ${floors.blockSize}`;
+  const interleaved = `after ${floors.warmUpSamples} unrecorded samples (as many as the servers' warm-up hops: V8 warm on both sides); interleaved with the hops in blocks of ${floors.blockSize}`;
   return [
     {
       id: `limit.${combo.id}.two-process`,
