@@ -80,7 +80,7 @@ export const FULL: BenchConfig = {
   // Game servers run warm in production: the first hops run while their JIT is still cold. V8
   // had optimized 261 functions in a server after 2,000 hops and 534 after 8,000, and was still
   // at it (scripts/jit-warmth.sh); the hop ran 0.14 to 0.52 ms faster after 8,000 (README).
-  // Eight players at once run them in about 12 s on all-Redis, where one took 125 s; 32,000 by
+  // Eight players at once run them in about 13 s on all-Redis, where one took 123 s; 32,000 by
   // eight read no better against the floor (README), and the floors' warm-up grows with them.
   warmUpHops: 8000,
   warmUpPlayers: 8,

@@ -81,9 +81,8 @@ async function hops(
   let handed = 0;
   await joined(servers[0], key);
   let before = { backend: {}, dynamo: {} } as { backend: Calls; dynamo: Calls };
-  const warmUp = config.warmUpHops;
-  for (let hop = 0; hop < warmUp + config.handovers; hop++) {
-    if (hop === warmUp) {
+  for (let hop = 0; hop < config.warmUpHops + config.handovers; hop++) {
+    if (hop === config.warmUpHops) {
       before = { backend: await counters.backend.snapshot(), dynamo: counters.requests.snapshot() };
     }
     const [holder, target] = hop % 2 === 0 ? servers : [servers[1], servers[0]];
@@ -95,7 +94,7 @@ async function hops(
     if (target.drivers[0]!.profile(key)!.data.coins !== coins) {
       throw new Error(`in-process hand-over lost data on ${target.handoff.jobId}`);
     }
-    if (hop < warmUp) continue;
+    if (hop < config.warmUpHops) continue;
     samples.push(took);
     if (events.reason(target, key) === 'handed') handed++;
     steps.add((on, type) => events.find(on === 'holder' ? holder : target, type, key));
