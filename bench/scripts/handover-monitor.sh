@@ -12,15 +12,19 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 node bench/dist/cli.js --only handover --stack all-redis >"$log" 2>&1 &
 bench=$!
-until grep -q ' \([0-9]*\) of \1 warm-up hops' "$log"; do
-  kill -0 "$bench" 2>/dev/null || { cat "$log"; exit 1; }
-  sleep 0.3
-done
+# Waits for a line of the run's output; a run that ends first is shown and fails the script.
+await_line() {
+  until grep -q "$1" "$log"; do
+    kill -0 "$bench" 2>/dev/null || { cat "$log"; exit 1; }
+    sleep 0.3
+  done
+}
+await_line ' \([0-9]*\) of \1 warm-up hops'
 # The run's own redis-server: the only one whose parent is this bench.
 port=$(pgrep -a -P "$bench" redis-server | grep -o '127\.0\.0\.1:[0-9]*' | head -1 | cut -d: -f2)
 redis-cli -p "$port" monitor >"$capture" &
 monitor=$!
-until grep -q 'hand-over profile in one process' "$log"; do sleep 0.3; done
+await_line 'hand-over profile in one process'
 kill "$monitor"
 wait "$bench"
 node bench/scripts/handover-monitor.mjs "$capture"
