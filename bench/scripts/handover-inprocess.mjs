@@ -92,11 +92,12 @@ function serverSteps(chunks, count) {
 
 /**
  * Splits the floor's samples as handover-monitor.mjs does: spaced when more than 5 ms after the
- * previous one ended (its last 200), back to back when less than 1 ms (its last 1,000).
+ * previous one ended (its last 200), back to back when less than 1 ms (its last 1,000; not the
+ * first sample, which follows nothing).
  */
 function split(samples) {
   const spaced = samples.filter((sample) => sample.gap > 5).slice(-200);
-  const backToBack = samples.filter((sample) => sample.gap < 1).slice(-1000);
+  const backToBack = samples.filter((sample) => sample.gap > 0 && sample.gap < 1).slice(-1000);
   return { spaced, backToBack };
 }
 

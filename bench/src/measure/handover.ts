@@ -91,9 +91,7 @@ export class Hops {
       let current = await join(this.servers[0], user, LOAD_TIMEOUT_MS);
       try {
         for (let n = 0; n < share; n++) {
-          const hop = await hopTo(current, this.servers[(n + 1) % 2]!, user);
-          current = hop.next;
-          if (hop.kickedWith === DEFAULT_KICK_MESSAGES.joinedElsewhere) this.kicks++;
+          current = await this.hopTo(current, this.servers[(n + 1) % 2]!, user);
           done++;
           if (done % WARM_UP_FORGET === 0) for (const server of this.servers) server.forget();
           progress(done);
@@ -118,9 +116,8 @@ export class Hops {
     this.count++;
     holder.forget();
     target.forget();
-    const { next, kickedWith } = await hopTo(this.current, target, this.user);
+    const next = await this.hopTo(this.current, target, this.user);
     const times = { startedAt: next.openedAt, endedAt: next.openedAt + next.elapsedMs };
-    if (kickedWith === DEFAULT_KICK_MESSAGES.joinedElsewhere) this.kicks++;
     this.current = next;
     // The servers ship their events once quiet: wait for them here, between hops.
     await eventsArrived(holder, target, this.user);
@@ -159,37 +156,35 @@ export class Hops {
     await this.current.client.close();
     await stopAll(this.servers);
   }
-}
 
-/**
- * `user`, connected as `current`, joins `target` with coins earned since the holder's last
- * save, which must travel; resolves with the new connection and the message of the old one's
- * kick (undefined when it ended without one), once the old connection is closed.
- */
-async function hopTo(
-  current: Loaded,
-  target: WatchedServer,
-  user: string,
-): Promise<{ readonly next: Loaded; readonly kickedWith: string | undefined }> {
-  const coins = await current.client.earn(1); // unsaved on the holder: must travel
-  // The old connection reads its kick after the hop, as a player's device would: on this
-  // machine its frames, its close handshake and the server's handling of that close would
-  // otherwise run on the two cores that B and the store are using for the hop.
-  const old = current.client;
-  old.pause();
-  let next: Loaded;
-  try {
-    next = await join(target, user, LOAD_TIMEOUT_MS);
-  } finally {
-    old.resume();
+  /**
+   * `user`, connected as `current`, joins `target` with coins earned since the holder's last
+   * save, which must travel; resolves with the new connection once the old one is closed,
+   * counting the old one's kick when it was the one a hand-over sends.
+   */
+  private async hopTo(current: Loaded, target: WatchedServer, user: string): Promise<Loaded> {
+    const coins = await current.client.earn(1); // unsaved on the holder: must travel
+    // The old connection reads its kick after the hop, as a player's device would: on this
+    // machine its frames, its close handshake and the server's handling of that close would
+    // otherwise run on the two cores that B and the store are using for the hop.
+    const old = current.client;
+    old.pause();
+    let next: Loaded;
+    try {
+      next = await join(target, user, LOAD_TIMEOUT_MS);
+    } finally {
+      old.resume();
+    }
+    if (next.coins !== coins) {
+      await next.client.close();
+      throw new Error(`hand-over lost data: ${next.coins} coins on B, ${coins} on A`);
+    }
+    const kicked = await old.next('kicked', LOAD_TIMEOUT_MS);
+    await old.close();
+    if (kicked.type === 'kicked' && kicked.message === DEFAULT_KICK_MESSAGES.joinedElsewhere)
+      this.kicks++;
+    return next;
   }
-  if (next.coins !== coins) {
-    await next.client.close();
-    throw new Error(`hand-over lost data: ${next.coins} coins on B, ${coins} on A`);
-  }
-  const kicked = await old.next('kicked', LOAD_TIMEOUT_MS);
-  await old.close();
-  return { next, kickedWith: kicked.type === 'kicked' ? kicked.message : undefined };
 }
 
 /** Warm-up hops between drops of the servers' events (a long warm-up would keep them all). */
